@@ -1,0 +1,1082 @@
+//===- Extract.cpp - Build the kernel model of a module ------------------===//
+//
+//   opt-19 -load-pass-plugin=libwgperf.so -passes=wgperf-extract in.bc
+//
+// The model is extracted from a normalized clone of the module: helper
+// functions are inlined and memory is promoted to registers, so -O0 and -O3
+// input give the same loops and expressions (what ptxas sees after its own
+// optimizations is closer to that than to -O0 IR).  Loops come from
+// LoopInfo, trip counts from ScalarEvolution, with a recurrence fallback
+// (seeds/004 sec. 4.1.2) for induction variables SCEV cannot describe, such
+// as the halving stride of a tree reduction.
+//
+//===----------------------------------------------------------------------===//
+#include "Expr.h"
+#include "KernelModel.h"
+#include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/CFG.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/BinaryFormat/Dwarf.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include <set>
+
+using namespace llvm;
+
+namespace wgperf {
+
+// ---------------------------------------------------------------------------
+// Module and kernel discovery
+// ---------------------------------------------------------------------------
+
+bool isGPUModule(const Module &M) {
+  Triple T(M.getTargetTriple());
+  return T.isNVPTX() || (T.isSPIR() || T.isSPIRV()) || T.isAMDGPU();
+}
+
+static std::set<const Function *> annotatedKernels(const Module &M) {
+  std::set<const Function *> Out;
+  const NamedMDNode *NMD = M.getNamedMetadata("nvvm.annotations");
+  if (!NMD)
+    return Out;
+  for (const MDNode *N : NMD->operands()) {
+    if (N->getNumOperands() < 3)
+      continue;
+    auto *VM = dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0));
+    auto *Key = dyn_cast_or_null<MDString>(N->getOperand(1));
+    auto *Val = dyn_cast_or_null<ConstantAsMetadata>(N->getOperand(2));
+    if (!VM || !Key || !Val || Key->getString() != "kernel")
+      continue;
+    if (auto *F = dyn_cast<Function>(VM->getValue()))
+      if (auto *CI = dyn_cast<ConstantInt>(Val->getValue()); CI && !CI->isZero())
+        Out.insert(F);
+  }
+  return Out;
+}
+
+static bool isKernel(const Function &F, const std::set<const Function *> &Annotated) {
+  if (F.isDeclaration())
+    return false;
+  CallingConv::ID CC = F.getCallingConv();
+  return CC == CallingConv::PTX_Kernel || CC == CallingConv::SPIR_KERNEL ||
+         CC == CallingConv::AMDGPU_KERNEL || Annotated.count(&F) ||
+         F.hasMetadata("kernel_arg_addr_space");
+}
+
+static bool isOpenCL(const Module &M, const Function &F) {
+  return M.getNamedMetadata("opencl.ocl.version") ||
+         F.hasMetadata("kernel_arg_addr_space") ||
+         F.getCallingConv() == CallingConv::SPIR_KERNEL;
+}
+
+// Address spaces differ between targets; map to the OpenCL names.
+static std::string spaceName(const Module &M, unsigned AS) {
+  Triple T(M.getTargetTriple());
+  if ((T.isSPIR() || T.isSPIRV())) {
+    switch (AS) {
+    case 1: return "global";
+    case 2: return "constant";
+    case 3: return "local";
+    case 4: return "generic";
+    default: return "private";
+    }
+  }
+  if (T.isAMDGPU()) {
+    switch (AS) {
+    case 1: return "global";
+    case 3: return "local";
+    case 4: return "constant";
+    case 5: return "private";
+    default: return "generic";
+    }
+  }
+  switch (AS) { // NVPTX
+  case 1: return "global";
+  case 3: return "local";
+  case 4: return "constant";
+  case 5: return "private";
+  default: return "generic";
+  }
+}
+
+// The outermost location of an inlined instruction: the line in the kernel
+// that called the helper, which is what a user wants a report to point at.
+static std::string srcLoc(const DebugLoc &DL) {
+  if (!DL)
+    return "";
+  const DILocation *Loc = DL.get();
+  while (Loc && Loc->getInlinedAt())
+    Loc = Loc->getInlinedAt();
+  if (!Loc || Loc->getLine() == 0)
+    return "";
+  return Loc->getFilename().str() + ":" + std::to_string(Loc->getLine());
+}
+
+static std::string blockSource(const BasicBlock &BB) {
+  for (const Instruction &I : BB)
+    if (std::string S = srcLoc(I.getDebugLoc()); !S.empty())
+      return S;
+  return "";
+}
+
+// ---------------------------------------------------------------------------
+// Normalization
+// ---------------------------------------------------------------------------
+
+static std::string normalizeClone(Module &M, const std::set<std::string> &KernelNames) {
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    F.removeFnAttr(Attribute::OptimizeNone);
+    F.removeFnAttr(Attribute::NoInline);
+    if (!KernelNames.count(F.getName().str()))
+      F.addFnAttr(Attribute::AlwaysInline);
+  }
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  ModulePassManager MPM;
+  const char *Pipeline =
+      "always-inline,function(sroa,early-cse,instcombine<no-verify-fixpoint>,"
+      "simplifycfg,loop-mssa(loop-rotate,licm),sroa,instcombine<no-verify-fixpoint>,"
+      "simplifycfg,loop-simplify,lcssa)";
+  if (auto Err = PB.parsePassPipeline(MPM, Pipeline))
+    return toString(std::move(Err));
+  MPM.run(M, MAM);
+  return "";
+}
+
+// ---------------------------------------------------------------------------
+// Instruction cost classes
+// ---------------------------------------------------------------------------
+
+static const char *fpClass(Type *T, const char *Op) {
+  static std::set<std::string> Interned;
+  Type *S = T->getScalarType();
+  std::string Prefix = S->isDoubleTy() ? "fp64_" : S->isHalfTy() || S->isBFloatTy() ? "fp16_" : "fp32_";
+  return Interned.insert(Prefix + Op).first->c_str();
+}
+
+static unsigned lanes(Type *T) {
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    return VT->getNumElements();
+  return 1;
+}
+
+struct MathFn {
+  const char *Name;
+  const char *Class; // class for fp32; fp64 maps to fp64_special unless noted
+};
+
+// Names after stripping Itanium mangling and CUDA/libdevice prefixes.
+static const char *mathClass(StringRef N, Type *T) {
+  bool F64 = T->getScalarType()->isDoubleTy();
+  static const MathFn Table[] = {
+      {"sqrt", "sfu_sqrt"},   {"rsqrt", "sfu_rsqrt"}, {"sin", "sfu_sin"},
+      {"cos", "sfu_cos"},     {"tan", "sfu_tan"},     {"exp", "sfu_exp"},
+      {"exp2", "sfu_exp"},    {"exp10", "sfu_exp"},   {"expm1", "sfu_exp"},
+      {"log", "sfu_log"},     {"log2", "sfu_log"},    {"log10", "sfu_log"},
+      {"log1p", "sfu_log"},   {"pow", "sfu_pow"},     {"powr", "sfu_pow"},
+      {"pown", "sfu_pow"},    {"cbrt", "sfu_pow"},    {"rcp", "div"},
+      {"divide", "div"},      {"fdividef", "div"},    {"fdiv_rn", "div"},
+      {"sincos", "sfu_sin"},  {"atan", "sfu_tan"},    {"atan2", "sfu_tan"},
+      {"asin", "sfu_tan"},    {"acos", "sfu_tan"},    {"tanh", "sfu_exp"},
+      {"erf", "sfu_exp"},
+  };
+  StringRef Base = N;
+  for (StringRef P : {"native_", "half_", "__nv_", "__", "fast_"})
+    Base.consume_front(P);
+  auto Lookup = [&](StringRef B) -> const char * {
+    for (const MathFn &E : Table)
+      if (B == E.Name) {
+        if (StringRef(E.Class) == "div")
+          return F64 ? "fp64_div" : "fp32_div";
+        return F64 ? "fp64_special" : E.Class;
+      }
+    return nullptr;
+  };
+  if (const char *C = Lookup(Base))
+    return C;
+  if (Base.ends_with("f") && Base.size() > 2) {
+    if (const char *C = Lookup(Base.drop_back())) // sinf -> sin
+      return C;
+    Base = Base.drop_back();
+  }
+  for (StringRef FmaName : {"fma", "mad", "fmaf", "mad24", "mad_sat"})
+    if (Base == FmaName || N == FmaName)
+      return T->isIntegerTy() ? "int_mul" : (F64 ? "fp64_fma" : "fp32_fma");
+  for (StringRef AddLike : {"fabs", "fmin", "fmax", "min", "max", "clamp", "floor",
+                            "ceil", "trunc", "round", "rint", "copysign", "fmod",
+                            "abs", "mix", "sign"})
+    if (Base == AddLike)
+      return T->isIntegerTy() ? "int_add" : (F64 ? "fp64_add" : "fp32_add");
+  return nullptr;
+}
+
+enum class CallKind { Ignore, Counted, Barrier, Atomic, Unresolved };
+
+struct CallClass {
+  CallKind Kind = CallKind::Unresolved;
+  const char *Class = nullptr;
+  std::string Atomic;
+};
+
+static CallClass classifyCall(const CallBase &CB) {
+  CallClass R;
+  const Function *F = CB.getCalledFunction();
+  if (!F) {
+    R.Class = "call";
+    return R;
+  }
+  StringRef Name = F->getName();
+  Type *T = CB.getType();
+  Type *ArgT = CB.arg_size() ? CB.getArgOperand(0)->getType() : T;
+  if (!classifyWorkItemCall(CB).Symbol.empty() || Name.starts_with("llvm.nvvm.read.ptx.sreg."))
+    return {CallKind::Ignore, nullptr, ""};
+  if (F->isIntrinsic()) {
+    switch (F->getIntrinsicID()) {
+    case Intrinsic::fma:
+    case Intrinsic::fmuladd:
+      return {CallKind::Counted, fpClass(T, "fma"), ""};
+    case Intrinsic::sqrt:
+      return {CallKind::Counted, T->getScalarType()->isDoubleTy() ? "fp64_special" : "sfu_sqrt", ""};
+    case Intrinsic::sin: case Intrinsic::cos: case Intrinsic::exp: case Intrinsic::exp2:
+    case Intrinsic::exp10: case Intrinsic::log: case Intrinsic::log2: case Intrinsic::log10:
+    case Intrinsic::pow: case Intrinsic::powi: {
+      StringRef Base = Name.drop_front(5).split('.').first; // llvm.sin.f32 -> sin
+      return {CallKind::Counted, mathClass(Base, T), ""};
+    }
+    case Intrinsic::fabs: case Intrinsic::copysign: case Intrinsic::minnum:
+    case Intrinsic::maxnum: case Intrinsic::minimum: case Intrinsic::maximum:
+    case Intrinsic::floor: case Intrinsic::ceil: case Intrinsic::trunc:
+    case Intrinsic::rint: case Intrinsic::nearbyint: case Intrinsic::round:
+    case Intrinsic::roundeven:
+      return {CallKind::Counted, fpClass(T, "add"), ""};
+    case Intrinsic::smin: case Intrinsic::smax: case Intrinsic::umin:
+    case Intrinsic::umax: case Intrinsic::abs:
+      return {CallKind::Counted, T->getScalarSizeInBits() > 32 ? "int64_add" : "int_add", ""};
+    case Intrinsic::ctpop: case Intrinsic::ctlz: case Intrinsic::cttz:
+    case Intrinsic::bitreverse: case Intrinsic::bswap: case Intrinsic::fshl:
+    case Intrinsic::fshr:
+      return {CallKind::Counted, "int_logic", ""};
+    case Intrinsic::memcpy: case Intrinsic::memmove: case Intrinsic::memset:
+      R.Class = "call";
+      return R;
+    default:
+      break;
+    }
+    if (Name.starts_with("llvm.nvvm.")) {
+      StringRef N = Name.drop_front(strlen("llvm.nvvm."));
+      if (N.starts_with("barrier") || N.starts_with("bar."))
+        return {CallKind::Barrier, "barrier", ""};
+      if (N.starts_with("membar") || N.starts_with("fence"))
+        return {CallKind::Counted, "fence", ""};
+      if (N.starts_with("sqrt")) return {CallKind::Counted, N.ends_with(".d") ? "fp64_special" : "sfu_sqrt", ""};
+      if (N.starts_with("rsqrt")) return {CallKind::Counted, N.ends_with(".d") ? "fp64_special" : "sfu_rsqrt", ""};
+      if (N.starts_with("sin")) return {CallKind::Counted, "sfu_sin", ""};
+      if (N.starts_with("cos")) return {CallKind::Counted, "sfu_cos", ""};
+      if (N.starts_with("ex2")) return {CallKind::Counted, "sfu_exp", ""};
+      if (N.starts_with("lg2")) return {CallKind::Counted, "sfu_log", ""};
+      if (N.starts_with("div") || N.starts_with("rcp"))
+        return {CallKind::Counted, N.ends_with(".d") ? "fp64_div" : "fp32_div", ""};
+      if (N.starts_with("fma")) return {CallKind::Counted, N.ends_with(".d") ? "fp64_fma" : "fp32_fma", ""};
+      if (N.starts_with("fmin") || N.starts_with("fmax") || N.starts_with("fabs"))
+        return {CallKind::Counted, N.ends_with(".d") ? "fp64_add" : "fp32_add", ""};
+      if (N.starts_with("atomic"))
+        return {CallKind::Atomic, nullptr, N.str()};
+      if (N.starts_with("ldg") || N.starts_with("ldu"))
+        return {CallKind::Counted, nullptr, ""}; // handled as memory by the caller
+      return {CallKind::Counted, "other", ""};
+    }
+    // Annotations and debug intrinsics cost nothing.
+    return {CallKind::Ignore, nullptr, ""};
+  }
+  std::string P = plainName(Name);
+  StringRef PN(P);
+  if (PN == "barrier" || PN == "work_group_barrier" || PN == "__syncthreads")
+    return {CallKind::Barrier, "barrier", ""};
+  if (PN == "mem_fence" || PN == "read_mem_fence" || PN == "write_mem_fence" ||
+      PN == "atomic_work_item_fence" || PN == "__threadfence")
+    return {CallKind::Counted, "fence", ""};
+  if (PN.starts_with("atomic_") || PN.starts_with("atom_") || PN.starts_with("atomic"))
+    return {CallKind::Atomic, nullptr, PN.str()};
+  if (const char *C = mathClass(PN, T->isVoidTy() ? ArgT : T))
+    return {CallKind::Counted, C, ""};
+  R.Class = "call";
+  return R;
+}
+
+static void bump(std::map<std::string, uint64_t> &Counts, const std::string &K, uint64_t N = 1) {
+  Counts[K] += N;
+}
+
+static void classifyInstruction(const Instruction &I, const std::string &Space,
+                                std::map<std::string, uint64_t> &Counts) {
+  Type *T = I.getType();
+  unsigned N = lanes(T);
+  if (auto *BO = dyn_cast<BinaryOperator>(&I)) {
+    bool Wide = T->getScalarSizeInBits() > 32;
+    switch (BO->getOpcode()) {
+    case Instruction::FAdd: case Instruction::FSub: bump(Counts, fpClass(T, "add"), N); return;
+    case Instruction::FMul: bump(Counts, fpClass(T, "mul"), N); return;
+    case Instruction::FDiv: case Instruction::FRem: bump(Counts, fpClass(T, "div"), N); return;
+    case Instruction::Add: case Instruction::Sub:
+      bump(Counts, T->getScalarSizeInBits() == 1 ? "int_logic" : Wide ? "int64_add" : "int_add", N);
+      return;
+    case Instruction::Mul: bump(Counts, Wide ? "int64_mul" : "int_mul", N); return;
+    case Instruction::UDiv: case Instruction::SDiv: case Instruction::URem:
+    case Instruction::SRem: {
+      // ptxas turns division by a constant into shifts or a multiply-high.
+      if (auto *C = dyn_cast<ConstantInt>(BO->getOperand(1))) {
+        bump(Counts, C->getValue().isPowerOf2() ? "int_logic" : (Wide ? "int64_mul" : "int_mul"), N);
+        return;
+      }
+      bump(Counts, Wide ? "int64_div" : "int_div", N);
+      return;
+    }
+    default: bump(Counts, "int_logic", N); return;
+    }
+  }
+  if (isa<UnaryOperator>(I)) { bump(Counts, fpClass(T, "add"), N); return; }
+  if (isa<CmpInst>(I) || isa<SelectInst>(I)) { bump(Counts, "cmp_select", N); return; }
+  if (auto *C = dyn_cast<CastInst>(&I)) {
+    switch (C->getOpcode()) {
+    case Instruction::SIToFP: case Instruction::UIToFP: case Instruction::FPToSI:
+    case Instruction::FPToUI: case Instruction::FPExt: case Instruction::FPTrunc:
+      bump(Counts, "conv", N);
+      return;
+    default: return; // extensions, truncations and casts fold into their users
+    }
+  }
+  if (auto *GEP = dyn_cast<GetElementPtrInst>(&I)) {
+    if (!GEP->hasAllConstantIndices())
+      bump(Counts, "addr");
+    return;
+  }
+  if (isa<LoadInst>(I) || isa<StoreInst>(I)) {
+    const Value *V = isa<StoreInst>(I) ? cast<StoreInst>(I).getValueOperand() : &I;
+    unsigned Bits = I.getModule()->getDataLayout().getTypeStoreSizeInBits(V->getType());
+    bump(Counts, std::string(isa<LoadInst>(I) ? "ld." : "st.") + Space + "." + std::to_string(Bits));
+    return;
+  }
+  if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {
+    bump(Counts, "atom." + Space);
+    return;
+  }
+  if (auto *Br = dyn_cast<BranchInst>(&I)) {
+    if (Br->isConditional())
+      bump(Counts, "branch");
+    return;
+  }
+  if (isa<SwitchInst>(I)) { bump(Counts, "branch"); return; }
+  if (isa<PHINode>(I) || isa<ReturnInst>(I) || isa<UnreachableInst>(I) ||
+      isa<AllocaInst>(I) || isa<FreezeInst>(I) || I.isDebugOrPseudoInst())
+    return;
+  bump(Counts, "other", N);
+}
+
+// ---------------------------------------------------------------------------
+// Kernel arguments
+// ---------------------------------------------------------------------------
+
+static uint64_t clTypeBytes(StringRef Ty) {
+  Ty = Ty.trim();
+  Ty.consume_front("const ");
+  Ty.consume_front("unsigned ");
+  Ty.consume_front("signed ");
+  static const struct { const char *N; uint64_t B; } Base[] = {
+      {"char", 1}, {"uchar", 1}, {"bool", 1},  {"short", 2}, {"ushort", 2},
+      {"half", 2}, {"int", 4},   {"uint", 4},  {"float", 4}, {"long", 8},
+      {"ulong", 8}, {"double", 8}, {"size_t", 8}, {"intptr_t", 8},
+  };
+  size_t NumStart = Ty.find_first_of("0123456789");
+  StringRef Name = Ty.substr(0, NumStart);
+  uint64_t Width = 1;
+  if (NumStart != StringRef::npos) {
+    if (Ty.substr(NumStart).getAsInteger(10, Width))
+      return 0;
+    if (Width == 3)
+      Width = 4; // OpenCL 3-vectors are stored as 4
+  }
+  for (auto &E : Base)
+    if (Name == E.N)
+      return E.B * Width;
+  return 0;
+}
+
+static std::string mdString(const Function &F, const char *Kind, unsigned Idx) {
+  if (MDNode *N = F.getMetadata(Kind))
+    if (Idx < N->getNumOperands())
+      if (auto *S = dyn_cast_or_null<MDString>(N->getOperand(Idx)))
+        return S->getString().str();
+  return "";
+}
+
+static int mdInt(const Function &F, const char *Kind, unsigned Idx) {
+  if (MDNode *N = F.getMetadata(Kind))
+    if (Idx < N->getNumOperands())
+      if (auto *C = dyn_cast_or_null<ConstantAsMetadata>(N->getOperand(Idx)))
+        if (auto *CI = dyn_cast<ConstantInt>(C->getValue()))
+          return (int)CI->getSExtValue();
+  return -1;
+}
+
+static const DILocalVariable *argDebugVar(const Function &F, unsigned ArgNo) {
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      for (const DbgVariableRecord &DVR : filterDbgVars(I.getDbgRecordRange()))
+        if (DVR.getVariable()->getArg() == ArgNo + 1)
+          return DVR.getVariable();
+      if (auto *DVI = dyn_cast<DbgVariableIntrinsic>(&I))
+        if (DVI->getVariable()->getArg() == ArgNo + 1)
+          return DVI->getVariable();
+    }
+  if (DISubprogram *SP = F.getSubprogram())
+    for (const DINode *N : SP->getRetainedNodes())
+      if (auto *V = dyn_cast<DILocalVariable>(N); V && V->getArg() == ArgNo + 1)
+        return V;
+  return nullptr;
+}
+
+static std::string diTypeName(const DIType *T, uint64_t &PointeeBytes, bool &Const) {
+  std::string Suffix;
+  while (T) {
+    if (auto *D = dyn_cast<DIDerivedType>(T)) {
+      switch (D->getTag()) {
+      case dwarf::DW_TAG_pointer_type:
+        Suffix = "*" + Suffix;
+        if (const DIType *B = D->getBaseType()) {
+          const DIType *S = B;
+          while (auto *DD = dyn_cast_or_null<DIDerivedType>(S)) {
+            if (DD->getTag() == dwarf::DW_TAG_const_type)
+              Const = true;
+            if (DD->getTag() != dwarf::DW_TAG_const_type && DD->getTag() != dwarf::DW_TAG_volatile_type &&
+                DD->getTag() != dwarf::DW_TAG_typedef && DD->getTag() != dwarf::DW_TAG_restrict_type)
+              break;
+            S = DD->getBaseType();
+          }
+          if (S && PointeeBytes == 0)
+            PointeeBytes = S->getSizeInBits() / 8;
+        }
+        T = D->getBaseType();
+        continue;
+      case dwarf::DW_TAG_const_type:
+        T = D->getBaseType();
+        continue;
+      case dwarf::DW_TAG_typedef:
+        return D->getName().str() + Suffix;
+      default:
+        T = D->getBaseType();
+        continue;
+      }
+    }
+    return T->getName().str() + Suffix;
+  }
+  return "void" + Suffix;
+}
+
+static std::vector<ArgInfo> collectArgs(const Module &M, const Function &F, bool CL) {
+  std::vector<ArgInfo> Out;
+  const DataLayout &DL = M.getDataLayout();
+  for (const Argument &A : F.args()) {
+    ArgInfo AI;
+    AI.Index = A.getArgNo();
+    const DILocalVariable *DV = argDebugVar(F, AI.Index);
+    AI.Name = mdString(F, "kernel_arg_name", AI.Index);
+    if (AI.Name.empty() && A.hasName())
+      AI.Name = A.getName().str();
+    if (AI.Name.empty() && DV)
+      AI.Name = DV->getName().str();
+    if (AI.Name.empty())
+      AI.Name = "arg" + std::to_string(AI.Index);
+    AI.Type = mdString(F, "kernel_arg_type", AI.Index);
+    uint64_t DIBytes = 0;
+    if (AI.Type.empty() && DV && DV->getType())
+      AI.Type = diTypeName(DV->getType(), DIBytes, AI.IsConst);
+    if (mdString(F, "kernel_arg_type_qual", AI.Index).find("const") != std::string::npos)
+      AI.IsConst = true;
+    if (auto *PT = dyn_cast<PointerType>(A.getType())) {
+      AI.Kind = "pointer";
+      int ClAS = mdInt(F, "kernel_arg_addr_space", AI.Index);
+      if (ClAS >= 0) {
+        static const char *ClNames[] = {"private", "global", "constant", "local"};
+        AI.Space = ClAS < 4 ? ClNames[ClAS] : "generic";
+      } else {
+        AI.Space = spaceName(M, PT->getAddressSpace());
+      }
+      if (AI.Space == "generic" || (!CL && AI.Space == "private"))
+        AI.Space = "global"; // CUDA kernel pointers are global memory
+      if (!AI.Type.empty()) {
+        StringRef Ty(AI.Type);
+        if (Ty.ends_with("*"))
+          AI.ElemBytes = clTypeBytes(Ty.drop_back());
+      }
+      if (!AI.ElemBytes && DIBytes)
+        AI.ElemBytes = DIBytes;
+      AI.ElemBytesSource = AI.ElemBytes ? "type" : "unknown";
+    } else {
+      AI.Kind = "scalar";
+      AI.Space = "private";
+      AI.ElemBytes = DL.getTypeAllocSize(A.getType());
+      AI.ElemBytesSource = "type";
+    }
+    if (AI.Type.empty()) {
+      std::string S;
+      raw_string_ostream OS(S);
+      A.getType()->print(OS);
+      AI.Type = OS.str();
+    }
+    Out.push_back(AI);
+  }
+  return Out;
+}
+
+// ---------------------------------------------------------------------------
+// Per-kernel extraction
+// ---------------------------------------------------------------------------
+
+namespace {
+
+class KernelExtractor {
+public:
+  KernelExtractor(Module &M, Function &F, FunctionAnalysisManager &FAM, KernelInfo &K)
+      : M(M), F(F), K(K), LI(FAM.getResult<LoopAnalysis>(F)),
+        DT(FAM.getResult<DominatorTreeAnalysis>(F)),
+        SE(FAM.getResult<ScalarEvolutionAnalysis>(F)), EB(SE, LI, DT) {}
+
+  void run();
+
+private:
+  Module &M;
+  Function &F;
+  KernelInfo &K;
+  LoopInfo &LI;
+  DominatorTree &DT;
+  ScalarEvolution &SE;
+  ExprBuilder EB;
+  DenseMap<const BasicBlock *, unsigned> BlockIds;
+  std::vector<const Loop *> LoopOrder;
+
+  void numberLoops();
+  void assignRecurrences();
+  void collectMemory();
+  void collectBlocks();
+  void collectLoops();
+  void collectArrays();
+  void markBackEdges();
+  std::string classOf(unsigned D, std::vector<std::string> &Deps);
+  std::string accessSpace(const Value *Ptr, const Value *Base);
+  void describeAccess(const Instruction &I, const Value *Ptr, MemInfo &MI);
+  void warn(const std::string &Msg) { K.Diagnostics.push_back("warning: " + Msg); }
+  void note(const std::string &Msg) { K.Diagnostics.push_back("note: " + Msg); }
+};
+
+} // namespace
+
+void KernelExtractor::numberLoops() {
+  // Preorder over the loop nest, siblings in block order: deterministic.
+  std::vector<const Loop *> Top(LI.begin(), LI.end());
+  auto ByHeader = [&](const Loop *A, const Loop *B) {
+    return BlockIds[A->getHeader()] < BlockIds[B->getHeader()];
+  };
+  std::function<void(std::vector<const Loop *>)> Visit = [&](std::vector<const Loop *> Ls) {
+    llvm::sort(Ls, ByHeader);
+    for (const Loop *L : Ls) {
+      EB.LoopIds[L] = LoopOrder.size();
+      LoopOrder.push_back(L);
+      Visit(std::vector<const Loop *>(L->begin(), L->end()));
+    }
+  };
+  Visit(Top);
+}
+
+std::string KernelExtractor::classOf(unsigned D, std::vector<std::string> &Deps) {
+  if (D & DepWorkItem) Deps.push_back("work-item");
+  if (D & DepLoop) Deps.push_back("loop-variable");
+  if (D & DepData) Deps.push_back("data");
+  if (D & DepData) return "data-dependent";
+  if (D & DepLoop) return "loop-variable";
+  if (D & DepWorkItem) return "work-item";
+  return "uniform";
+}
+
+void KernelExtractor::describeAccess(const Instruction &I, const Value *Ptr, MemInfo &MI) {
+  MI.Source = srcLoc(I.getDebugLoc());
+  unsigned AS = Ptr->getType()->getPointerAddressSpace();
+  MI.Space = spaceName(M, AS);
+  const SCEV *PS = SE.getSCEV(const_cast<Value *>(Ptr));
+  const SCEV *BaseS = SE.getPointerBase(PS);
+  const Value *BaseV = nullptr;
+  if (auto *U = dyn_cast<SCEVUnknown>(BaseS))
+    BaseV = U->getValue();
+  const Value *Obj = BaseV ? getUnderlyingObject(BaseV->stripPointerCasts(), 12) : nullptr;
+  if (auto *A = dyn_cast_or_null<Argument>(Obj)) {
+    MI.BaseKind = "arg";
+    MI.BaseArg = A->getArgNo();
+    MI.BaseName = K.Args[A->getArgNo()].Name;
+    if (MI.Space == "generic" || MI.Space == "private")
+      MI.Space = K.Args[A->getArgNo()].Space;
+  } else if (auto *G = dyn_cast_or_null<GlobalVariable>(Obj)) {
+    MI.BaseKind = "array";
+    MI.BaseName = demangle(G->getName().str());
+    if (MI.Space == "generic")
+      MI.Space = spaceName(M, G->getAddressSpace());
+  } else if (isa_and_nonnull<AllocaInst>(Obj)) {
+    MI.BaseKind = "private";
+    MI.BaseName = Obj->hasName() ? Obj->getName().str() : "stack";
+    MI.Space = "private";
+  } else if (auto *L = dyn_cast_or_null<LoadInst>(Obj)) {
+    MI.BaseKind = "indirect";
+    auto It = EB.MemIds.find(L);
+    MI.BaseName = It != EB.MemIds.end() ? "M" + std::to_string(It->second) : "load";
+    MI.NonAffine = "base pointer loaded from memory";
+  } else {
+    MI.BaseKind = "unknown";
+    MI.BaseName = "";
+    MI.NonAffine = "base pointer not traceable to an argument or array";
+  }
+  if (MI.Space == "generic")
+    MI.Space = "global";
+  if (MI.BaseKind == "arg" || MI.BaseKind == "array" || MI.BaseKind == "private") {
+    const SCEV *Off = SE.removePointerBase(PS);
+    if (isa<SCEVCouldNotCompute>(Off)) {
+      MI.NonAffine = "offset not computable";
+      return;
+    }
+    // The base SCEV may be a cast of the object (addrspacecast); same address.
+    MI.Offset = EB.scev(Off);
+    std::string Why;
+    MI.Affine = EB.isAffine(Off, Why);
+    if (!MI.Affine)
+      MI.NonAffine = Why;
+  }
+}
+
+void KernelExtractor::collectMemory() {
+  unsigned Next = 0;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB) {
+      if (isa<LoadInst>(I) || isa<StoreInst>(I) || isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
+        EB.MemIds[&I] = Next++;
+      else if (auto *CB = dyn_cast<CallBase>(&I))
+        if (classifyCall(*CB).Kind == CallKind::Atomic && CB->arg_size() &&
+            CB->getArgOperand(0)->getType()->isPointerTy())
+          EB.MemIds[&I] = Next++;
+    }
+  EB.computeDeps(F);
+  K.Memory.resize(Next);
+  for (auto &[I, Id] : EB.MemIds) {
+    MemInfo &MI = K.Memory[Id];
+    MI.Id = Id;
+    MI.Block = BlockIds[I->getParent()];
+    const DataLayout &DL = M.getDataLayout();
+    const Value *Ptr = nullptr;
+    if (auto *L = dyn_cast<LoadInst>(I)) {
+      MI.Kind = "load";
+      Ptr = L->getPointerOperand();
+      MI.Bytes = DL.getTypeStoreSize(L->getType());
+    } else if (auto *S = dyn_cast<StoreInst>(I)) {
+      MI.Kind = "store";
+      Ptr = S->getPointerOperand();
+      MI.Bytes = DL.getTypeStoreSize(S->getValueOperand()->getType());
+    } else if (auto *A = dyn_cast<AtomicRMWInst>(I)) {
+      MI.Kind = "atomic";
+      Ptr = A->getPointerOperand();
+      MI.Bytes = DL.getTypeStoreSize(A->getValOperand()->getType());
+      MI.Atomic = AtomicRMWInst::getOperationName(A->getOperation()).str();
+    } else if (auto *C = dyn_cast<AtomicCmpXchgInst>(I)) {
+      MI.Kind = "atomic";
+      Ptr = C->getPointerOperand();
+      MI.Bytes = DL.getTypeStoreSize(C->getCompareOperand()->getType());
+      MI.Atomic = "cmpxchg";
+    } else {
+      auto *CB = cast<CallBase>(I);
+      MI.Kind = "atomic";
+      Ptr = CB->getArgOperand(0);
+      MI.Bytes = CB->getType()->isVoidTy() ? 4 : DL.getTypeStoreSize(CB->getType());
+      MI.Atomic = classifyCall(*CB).Atomic;
+    }
+    describeAccess(*I, Ptr, MI);
+  }
+  // Pointer arguments without a known element type take their access width.
+  for (ArgInfo &A : K.Args) {
+    if (A.Kind != "pointer" || A.ElemBytes)
+      continue;
+    std::map<unsigned, unsigned> Widths;
+    for (const MemInfo &MI : K.Memory)
+      if (MI.BaseKind == "arg" && MI.BaseArg == (int)A.Index)
+        Widths[MI.Bytes]++;
+    unsigned Best = 0, BestN = 0;
+    for (auto &[W, N] : Widths)
+      if (N > BestN)
+        Best = W, BestN = N;
+    if (Best) {
+      A.ElemBytes = Best;
+      A.ElemBytesSource = "accesses";
+    }
+  }
+}
+
+void KernelExtractor::markBackEdges() {
+  // Iterative DFS; an edge to a block on the stack closes a cycle.
+  std::vector<int> State(K.Blocks.size(), 0); // 0 new, 1 on stack, 2 done
+  std::vector<std::pair<unsigned, unsigned>> Stack;
+  State[0] = 1;
+  Stack.push_back({0, 0});
+  while (!Stack.empty()) {
+    auto &[B, Next] = Stack.back();
+    BlockInfo &BI = K.Blocks[B];
+    if (Next < BI.Succs.size()) {
+      unsigned S = BI.Succs[Next++];
+      if (State[S] == 1) {
+        BI.BackEdgeSuccs.push_back(S);
+        const BasicBlock *From = nullptr, *To = nullptr;
+        for (auto &[BB, Id] : BlockIds) {
+          if (Id == B) From = BB;
+          if (Id == S) To = BB;
+        }
+        if (From && To && !DT.dominates(To, From))
+          K.Irreducible = true;
+      } else if (State[S] == 0) {
+        State[S] = 1;
+        Stack.push_back({S, 0});
+      }
+    } else {
+      State[B] = 2;
+      Stack.pop_back();
+    }
+  }
+  if (K.Irreducible)
+    warn("irreducible control flow: a cycle has more than one entry; its blocks are "
+         "modelled without loop structure");
+}
+
+void KernelExtractor::collectBlocks() {
+  for (BasicBlock &BB : F) {
+    BlockInfo BI;
+    BI.Id = BlockIds[&BB];
+    BI.Name = BB.hasName() ? BB.getName().str() : "bb" + std::to_string(BI.Id);
+    BI.Source = blockSource(BB);
+    if (const Loop *L = LI.getLoopFor(&BB))
+      BI.Loop = EB.LoopIds[L];
+    for (const BasicBlock *S : successors(&BB))
+      BI.Succs.push_back(BlockIds[S]);
+    for (Instruction &I : BB) {
+      std::string Space;
+      if (auto It = EB.MemIds.find(&I); It != EB.MemIds.end()) {
+        BI.Memory.push_back(It->second);
+        Space = K.Memory[It->second].Space;
+      }
+      if (auto *CB = dyn_cast<CallBase>(&I)) {
+        CallClass CC = classifyCall(*CB);
+        switch (CC.Kind) {
+        case CallKind::Ignore:
+          break;
+        case CallKind::Counted:
+          if (CC.Class)
+            bump(BI.Counts, CC.Class, lanes(CB->getType()));
+          break;
+        case CallKind::Barrier:
+          bump(BI.Counts, "barrier");
+          break;
+        case CallKind::Atomic:
+          bump(BI.Counts, "atom." + (Space.empty() ? std::string("global") : Space));
+          break;
+        case CallKind::Unresolved: {
+          bump(BI.Counts, "call");
+          const Function *Callee = CB->getCalledFunction();
+          CallInfo C;
+          C.Block = BI.Id;
+          C.Callee = Callee ? demangle(Callee->getName().str()) : "<indirect>";
+          C.Source = srcLoc(I.getDebugLoc());
+          if (!Callee)
+            C.Reason = "indirect call";
+          else if (Callee->isIntrinsic())
+            C.Reason = "unsupported intrinsic";
+          else if (Callee->isDeclaration())
+            C.Reason = "unknown external function";
+          else
+            C.Reason = "not inlined (recursive)";
+          warn("call to '" + C.Callee + "' left unresolved (" + C.Reason + ")" +
+               (C.Source.empty() ? "" : " at " + C.Source) +
+               "; its cost is not modelled");
+          K.Calls.push_back(C);
+          break;
+        }
+        }
+        continue;
+      }
+      classifyInstruction(I, Space, BI.Counts);
+    }
+    Instruction *Term = BB.getTerminator();
+    if (isa<ReturnInst>(Term))
+      BI.Exit = true;
+    if (auto *Br = dyn_cast<BranchInst>(Term); Br && Br->isConditional()) {
+      BranchInfo B;
+      B.Kind = "cond";
+      B.Cond = EB.value(Br->getCondition());
+      B.Class = classOf(EB.deps(Br->getCondition()), B.Depends);
+      B.Targets = {BlockIds[Br->getSuccessor(0)], BlockIds[Br->getSuccessor(1)]};
+      B.Source = srcLoc(Br->getDebugLoc());
+      BI.Branch = B;
+    } else if (auto *Sw = dyn_cast<SwitchInst>(Term)) {
+      BranchInfo B;
+      B.Kind = "switch";
+      B.Cond = EB.value(Sw->getCondition());
+      B.Class = classOf(EB.deps(Sw->getCondition()), B.Depends);
+      B.Targets.push_back(BlockIds[Sw->getDefaultDest()]);
+      for (auto &C : Sw->cases()) {
+        B.Targets.push_back(BlockIds[C.getCaseSuccessor()]);
+        B.CaseValues.push_back(std::to_string(C.getCaseValue()->getSExtValue()));
+      }
+      B.Source = srcLoc(Sw->getDebugLoc());
+      BI.Branch = B;
+    } else if (isa<UnreachableInst>(Term)) {
+      BI.Exit = true;
+    }
+    for (auto &[C, N] : BI.Counts)
+      K.Totals[C] += N;
+    K.Blocks.push_back(std::move(BI));
+  }
+}
+
+static bool hasSymbol(const std::string &E, const char *Prefix) {
+  return E.find(Prefix) != std::string::npos;
+}
+
+void KernelExtractor::assignRecurrences() {
+  // Recurrence symbols first: expressions elsewhere may refer to them.
+  for (const Loop *L : LoopOrder) {
+    unsigned Id = EB.LoopIds[L];
+    unsigned K2 = 0;
+    for (PHINode &PN : L->getHeader()->phis()) {
+      if (!PN.getType()->isIntegerTy())
+        continue;
+      if (isa<SCEVAddRecExpr>(SE.getSCEV(&PN)))
+        continue;
+      EB.RecurrenceSyms[&PN] = "rv.L" + std::to_string(Id) + "." + std::to_string(K2++);
+    }
+  }
+}
+
+void KernelExtractor::collectLoops() {
+  Type *I64 = Type::getInt64Ty(M.getContext());
+  for (const Loop *L : LoopOrder) {
+    LoopInfoRec R;
+    R.Id = EB.LoopIds[L];
+    R.Header = BlockIds[L->getHeader()];
+    R.Depth = L->getLoopDepth();
+    R.Parent = L->getParentLoop() ? (int)EB.LoopIds[L->getParentLoop()] : -1;
+    R.Source = srcLoc(L->getStartLoc());
+    for (const BasicBlock *B : L->blocks())
+      R.Blocks.push_back(BlockIds[B]);
+    llvm::sort(R.Blocks);
+    SmallVector<BasicBlock *, 4> Latches, Exiting;
+    L->getLoopLatches(Latches);
+    L->getExitingBlocks(Exiting);
+    for (auto *B : Latches) R.Latches.push_back(BlockIds[B]);
+    for (auto *B : Exiting) R.Exiting.push_back(BlockIds[B]);
+    llvm::sort(R.Latches);
+    llvm::sort(R.Exiting);
+
+    for (PHINode &PN : L->getHeader()->phis()) {
+      auto It = EB.RecurrenceSyms.find(&PN);
+      if (It == EB.RecurrenceSyms.end())
+        continue;
+      RecurrenceInfo RI;
+      RI.Sym = It->second;
+      BasicBlock *Pre = L->getLoopPreheader();
+      BasicBlock *Latch = L->getLoopLatch();
+      RI.Init = Pre && PN.getBasicBlockIndex(Pre) >= 0 ? EB.value(PN.getIncomingValueForBlock(Pre)) : "?";
+      RI.Next = Latch && PN.getBasicBlockIndex(Latch) >= 0 ? EB.value(PN.getIncomingValueForBlock(Latch)) : "?";
+      R.Recurrences.push_back(RI);
+    }
+    bool ExitOnData = false, ExitUnknown = false;
+    for (BasicBlock *B : Exiting) {
+      auto *Br = dyn_cast<BranchInst>(B->getTerminator());
+      LoopExitInfo E;
+      E.Block = BlockIds[B];
+      if (Br && Br->isConditional()) {
+        std::string C = EB.value(Br->getCondition());
+        E.ExitWhen = L->contains(Br->getSuccessor(0)) ? "(not " + C + ")" : C;
+        unsigned D = EB.deps(Br->getCondition());
+        if (D & DepData)
+          ExitOnData = true;
+        if (hasSymbol(C, "?"))
+          ExitUnknown = true;
+      } else {
+        E.ExitWhen = "?";
+        ExitUnknown = true;
+      }
+      R.Exits.push_back(E);
+    }
+
+    const SCEV *BTC = SE.getBackedgeTakenCount(L);
+    auto Trip = [&](const SCEV *S) {
+      const SCEV *Wide = SE.getNoopOrZeroExtend(S, I64);
+      return SE.getAddExpr(Wide, SE.getOne(I64));
+    };
+    const SCEV *Max = SE.getSymbolicMaxBackedgeTakenCount(L);
+    if (!isa<SCEVCouldNotCompute>(Max))
+      R.MaxTripCount = EB.scev(Trip(Max));
+    if (!isa<SCEVCouldNotCompute>(BTC)) {
+      R.BackedgeCount = EB.scev(BTC);
+      R.TripCount = EB.scev(Trip(BTC));
+      R.TripKind = hasSymbol(R.TripCount, "(load") ? "data-dependent" : "exact";
+      if (R.TripKind == "data-dependent")
+        R.Reason = "trip count depends on values loaded from memory";
+    } else if (ExitOnData) {
+      R.TripKind = "data-dependent";
+      R.Reason = "exit condition depends on values loaded from memory";
+    } else if (!R.Recurrences.empty() && !ExitUnknown) {
+      // Exact per launch: the analyzer iterates the recurrences.
+      R.TripKind = "recurrence";
+      R.Reason = "induction variable is not affine; evaluate the recurrences until an exit holds";
+    } else if (!R.MaxTripCount.empty()) {
+      R.TripKind = "max";
+      R.Reason = "ScalarEvolution gives only an upper bound";
+    } else {
+      R.TripKind = "unknown";
+      R.Reason = ExitUnknown ? "exit condition not expressible" : "ScalarEvolution cannot compute the trip count";
+    }
+    if (R.TripKind == "unknown" || R.TripKind == "data-dependent")
+      note("loop L" + std::to_string(R.Id) + (R.Source.empty() ? "" : " at " + R.Source) +
+           ": " + R.TripKind + " trip count (" + R.Reason + ")");
+    K.Loops.push_back(std::move(R));
+  }
+}
+
+void KernelExtractor::collectArrays() {
+  std::map<std::string, ArrayInfo> Found;
+  const DataLayout &DL = M.getDataLayout();
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      for (const Use &U : I.operands()) {
+        SmallVector<const Value *, 8> Work{U.get()};
+        SmallPtrSet<const Value *, 8> Seen;
+        while (!Work.empty()) {
+          const Value *V = Work.pop_back_val();
+          if (!Seen.insert(V).second)
+            continue;
+          if (auto *G = dyn_cast<GlobalVariable>(V)) {
+            std::string Space = spaceName(M, G->getAddressSpace());
+            if (Space != "local" && Space != "constant" && Space != "global")
+              continue;
+            ArrayInfo A;
+            A.Name = demangle(G->getName().str());
+            A.Space = Space;
+            Type *T = G->getValueType();
+            A.Bytes = DL.getTypeAllocSize(T);
+            while (auto *AT = dyn_cast<ArrayType>(T)) {
+              A.Dims.push_back(AT->getNumElements());
+              T = AT->getElementType();
+            }
+            A.ElemBytes = DL.getTypeAllocSize(T);
+            A.Initialized = G->hasInitializer() && !isa<UndefValue>(G->getInitializer());
+            Found[A.Name] = A;
+          } else if (auto *CE = dyn_cast<ConstantExpr>(V)) {
+            for (const Value *Op : CE->operands())
+              Work.push_back(Op);
+          }
+        }
+      }
+  for (auto &[N, A] : Found)
+    K.Arrays.push_back(A);
+}
+
+void KernelExtractor::run() {
+  unsigned Id = 0;
+  for (BasicBlock &BB : F)
+    BlockIds[&BB] = Id++;
+  for (const ArgInfo &A : K.Args)
+    EB.ArgNames[F.getArg(A.Index)] = A.Name;
+  numberLoops();
+  // Recurrence symbols and memory ids first: expressions refer to them.
+  assignRecurrences();
+  collectMemory();
+  collectLoops();
+  collectBlocks();
+  markBackEdges();
+  collectArrays();
+  if (DISubprogram *SP = F.getSubprogram())
+    K.Source = SP->getFilename().str() + ":" + std::to_string(SP->getLine());
+}
+
+// "_Z4vaddPKfS0_Pfi" -> "vadd"; "ns::k<int>(...)" keeps "ns::k<int>".
+static std::string baseName(const std::string &Symbol) {
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(Symbol.c_str()))
+    return Symbol;
+  size_t N = 0;
+  char *Buf = D.getFunctionName(nullptr, &N);
+  std::string R = Buf ? Buf : Symbol;
+  std::free(Buf);
+  return R;
+}
+
+ModuleModel extractModel(Module &Orig, bool Normalize) {
+  ModuleModel MM;
+  MM.ModuleName = Orig.getModuleIdentifier();
+  MM.SourceFile = Orig.getSourceFileName();
+  MM.Triple = Orig.getTargetTriple();
+
+  auto Annotated = annotatedKernels(Orig);
+  std::set<std::string> KernelNames;
+  for (const Function &F : Orig)
+    if (isKernel(F, Annotated))
+      KernelNames.insert(F.getName().str());
+  if (KernelNames.empty()) {
+    MM.Diagnostics.push_back("warning: no kernels found in module '" + MM.ModuleName + "'");
+    return MM;
+  }
+
+  std::unique_ptr<Module> Clone = CloneModule(Orig);
+  if (Normalize) {
+    std::string Err = normalizeClone(*Clone, KernelNames);
+    if (!Err.empty())
+      MM.Diagnostics.push_back("warning: normalization failed: " + Err);
+  }
+
+  LoopAnalysisManager LAM;
+  FunctionAnalysisManager FAM;
+  CGSCCAnalysisManager CGAM;
+  ModuleAnalysisManager MAM;
+  PassBuilder PB;
+  PB.registerModuleAnalyses(MAM);
+  PB.registerCGSCCAnalyses(CGAM);
+  PB.registerFunctionAnalyses(FAM);
+  PB.registerLoopAnalyses(LAM);
+  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+
+  for (Function &F : *Clone) {
+    if (!KernelNames.count(F.getName().str()) || F.isDeclaration())
+      continue;
+    KernelInfo K;
+    K.Symbol = F.getName().str();
+    K.Signature = demangle(K.Symbol);
+    K.Name = baseName(K.Symbol);
+    K.Language = isOpenCL(*Clone, F) ? "opencl" : "cuda";
+    K.Args = collectArgs(*Clone, F, K.Language == "opencl");
+    KernelExtractor X(*Clone, F, FAM, K);
+    X.run();
+    MM.Kernels.push_back(std::move(K));
+  }
+  llvm::sort(MM.Kernels, [](const KernelInfo &A, const KernelInfo &B) { return A.Name < B.Name; });
+  return MM;
+}
+
+} // namespace wgperf

@@ -1,0 +1,153 @@
+//===- KernelModel.h - The kernel model extracted from GPU bitcode -------===//
+//
+// Plain data describing one module's kernels, independent of any launch or
+// GPU.  Filled by extractModel() (Extract.cpp), written as JSON or text by
+// Emit.cpp.  The format is documented in docs/kernel-model.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef WGPERF_PASSES_KERNELMODEL_H
+#define WGPERF_PASSES_KERNELMODEL_H
+
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wgperf {
+
+constexpr int ModelFormatVersion = 1;
+
+struct ArgInfo {
+  unsigned Index = 0;
+  std::string Name;
+  std::string Type;     // source-level type when known, else the IR type
+  std::string Kind;     // "pointer" or "scalar"
+  std::string Space;    // pointers: global/local/constant/private; scalars: "private"
+  uint64_t ElemBytes = 0; // pointee size (pointers) or value size (scalars); 0 unknown
+  std::string ElemBytesSource; // "type", "accesses" or "unknown"
+  bool IsConst = false;
+};
+
+struct ArrayInfo {
+  std::string Name;
+  std::string Space; // "local" or "constant"
+  uint64_t Bytes = 0;
+  uint64_t ElemBytes = 0;
+  std::vector<uint64_t> Dims;
+  bool Initialized = false;
+};
+
+struct BranchInfo {
+  std::string Kind;  // "cond" or "switch"
+  std::string Cond;  // expression
+  std::string Class; // uniform / work-item / loop-variable / data-dependent
+  std::vector<std::string> Depends;
+  std::vector<unsigned> Targets;            // cond: [true, false]; switch: default first
+  std::vector<std::string> CaseValues;      // switch only, parallel to Targets[1..]
+  std::string Source;
+};
+
+struct BlockInfo {
+  unsigned Id = 0;
+  std::string Name;
+  std::string Source;
+  int Loop = -1; // innermost loop id or -1
+  std::map<std::string, uint64_t> Counts;
+  std::vector<unsigned> Succs;
+  std::vector<unsigned> BackEdgeSuccs;
+  std::optional<BranchInfo> Branch;
+  std::vector<unsigned> Memory; // memory access ids, in program order
+  bool Exit = false;            // ends in ret
+};
+
+struct RecurrenceInfo {
+  std::string Sym;  // rv.L<loop>.<k>
+  std::string Init; // value on loop entry
+  std::string Next; // value for the next iteration, in terms of Sym
+};
+
+struct LoopExitInfo {
+  unsigned Block = 0;  // exiting block
+  std::string ExitWhen; // expression that is non-zero when the loop is left here
+};
+
+struct LoopInfoRec {
+  unsigned Id = 0;
+  unsigned Header = 0;
+  int Parent = -1;
+  unsigned Depth = 1;
+  std::vector<unsigned> Blocks, Latches, Exiting;
+  std::string TripKind; // exact / max / data-dependent / recurrence / unknown
+  std::string BackedgeCount; // expression or empty
+  std::string TripCount;     // header executions per entry = backedges + 1
+  std::string MaxTripCount;  // upper bound when known
+  std::string Reason;
+  std::vector<RecurrenceInfo> Recurrences;
+  std::vector<LoopExitInfo> Exits;
+  std::string Source;
+};
+
+struct MemInfo {
+  unsigned Id = 0;
+  unsigned Block = 0;
+  std::string Kind;  // load / store / atomic
+  std::string Space; // global / local / constant / private
+  unsigned Bytes = 0;
+  std::string BaseKind; // arg / array / private / indirect / unknown
+  std::string BaseName;
+  int BaseArg = -1;
+  std::string Offset; // bytes from the base, expression; empty if unknown
+  bool Affine = false;
+  std::string NonAffine; // what keeps it from being affine
+  std::string Atomic;    // atomic operation name
+  std::string Source;
+};
+
+struct CallInfo {
+  unsigned Block = 0;
+  std::string Callee;
+  std::string Reason;
+  std::string Source;
+};
+
+struct KernelInfo {
+  std::string Name;      // what users type: "vadd"
+  std::string Symbol;    // the IR symbol: "_Z4vaddPKfS0_Pfi"
+  std::string Signature; // demangled: "vadd(float const*, float const*, float*, int)"
+  std::string Language; // opencl / cuda
+  std::string Source;
+  std::vector<ArgInfo> Args;
+  std::vector<ArrayInfo> Arrays;
+  std::vector<BlockInfo> Blocks;
+  std::vector<LoopInfoRec> Loops;
+  std::vector<MemInfo> Memory;
+  std::vector<CallInfo> Calls;
+  std::vector<std::string> Diagnostics; // "warning: ..." / "note: ..."
+  bool Irreducible = false;
+  std::map<std::string, uint64_t> Totals; // static counts over all blocks
+};
+
+struct ModuleModel {
+  std::string ModuleName;
+  std::string SourceFile;
+  std::string Triple;
+  std::vector<KernelInfo> Kernels;
+  std::vector<std::string> Diagnostics;
+};
+
+/// Builds the model.  Works on a normalized clone of \p M so the input module
+/// is never changed and -O0 input is analysed like optimized input.
+ModuleModel extractModel(llvm::Module &M, bool Normalize);
+
+/// True when the module's target is a GPU we model (nvptx, spir, amdgcn).
+bool isGPUModule(const llvm::Module &M);
+
+void writeJSON(const ModuleModel &MM, llvm::raw_ostream &OS);
+void writeText(const ModuleModel &MM, llvm::raw_ostream &OS);
+
+} // namespace wgperf
+
+#endif

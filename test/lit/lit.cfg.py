@@ -1,0 +1,34 @@
+# lit configuration for wgperf's end-to-end tests.
+import os
+import lit.formats
+
+config.name = "wgperf"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".cl", ".cu", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py.in"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.wgperf_obj_root, "test", "lit")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.wgperf_bin, config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+config.environment["WGPERF_QUIET"] = ""
+for var in ("WGPERF_OUTPUT", "WGPERF_NO_NORMALIZE"):
+    config.environment.pop(var, None)
+
+inc = os.path.join(config.wgperf_src_root, "include", "wgperf")
+cl_flags = "-x cl -cl-std=CL1.2 -Xclang -finclude-default-header -cl-kernel-arg-info -fno-discard-value-names -target nvptx64-nvidia-nvcl"
+cu_flags = "-x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -nocudainc -nocudalib -Wno-unknown-cuda-version -fno-discard-value-names -include %s/cuda_compat.h" % inc
+
+config.substitutions.append(("%plugin", config.wgperf_plugin))
+config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
+config.substitutions.append(("%clang_cl", "%s %s" % (config.clang, cl_flags)))
+config.substitutions.append(("%clang_cu", "%s %s" % (config.clang, cu_flags)))
+config.substitutions.append(("%clang", config.clang))
+config.substitutions.append(("%libclc", config.libclc))
+config.substitutions.append(("%src", config.wgperf_src_root))
+config.substitutions.append(("%wgperf", os.path.join(config.wgperf_bin, "wgperf")))
+
+if config.libclc:
+    config.available_features.add("libclc")
+if config.ptxas:
+    config.available_features.add("ptxas")
