@@ -130,7 +130,28 @@ static std::string blockSource(const BasicBlock &BB) {
 // Normalization
 // ---------------------------------------------------------------------------
 
+static bool isWorkItemBuiltinName(StringRef Name) {
+  if (Name.starts_with("llvm.nvvm.read.ptx.sreg."))
+    return true;
+  std::string P = plainName(Name);
+  return StringRef(P).starts_with("get_") &&
+         (P == "get_global_id" || P == "get_local_id" || P == "get_group_id" ||
+          P == "get_local_size" || P == "get_enqueued_local_size" || P == "get_num_groups" ||
+          P == "get_global_size" || P == "get_global_offset" || P == "get_work_dim");
+}
+
 static std::string normalizeClone(Module &M, const std::set<std::string> &KernelNames) {
+  // Work-item builtins are pure: say so, so CSE and LICM treat them as the
+  // loop invariants they are (a grid-stride loop is then an affine recurrence).
+  for (Function &F : M)
+    if (F.isDeclaration() && isWorkItemBuiltinName(F.getName())) {
+      F.setDoesNotAccessMemory();
+      F.setDoesNotThrow();
+      F.removeFnAttr(Attribute::Convergent);
+      F.addFnAttr(Attribute::WillReturn);
+      F.addFnAttr(Attribute::Speculatable);
+      F.addFnAttr(Attribute::NoSync);
+    }
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
@@ -573,6 +594,7 @@ private:
 
   void numberLoops();
   void assignRecurrences();
+  const SCEV *inductionBackedgeCount(const Loop *L, std::string &Note);
   void collectMemory();
   void collectBlocks();
   void collectLoops();
@@ -873,6 +895,57 @@ void KernelExtractor::assignRecurrences() {
   }
 }
 
+// seeds/004 sec. 4.1.2: when ScalarEvolution gives up on an affine induction
+// variable (typically a symbolic stride, as in a grid-stride loop), derive the
+// count from start, step and bound: the back-edge is taken while
+// start + step*it < bound, so it is taken ceil((bound - start) / step) times.
+const SCEV *KernelExtractor::inductionBackedgeCount(const Loop *L, std::string &Note) {
+  const SCEV *None = SE.getCouldNotCompute();
+  BasicBlock *Exiting = L->getExitingBlock();
+  if (!Exiting)
+    return None;
+  auto *Br = dyn_cast<BranchInst>(Exiting->getTerminator());
+  if (!Br || !Br->isConditional())
+    return None;
+  auto *Cmp = dyn_cast<ICmpInst>(Br->getCondition());
+  if (!Cmp)
+    return None;
+  CmpInst::Predicate Pred = Cmp->getPredicate();
+  if (!L->contains(Br->getSuccessor(0)))
+    Pred = CmpInst::getInversePredicate(Pred); // the predicate that continues
+  const SCEV *A = SE.getSCEV(Cmp->getOperand(0));
+  const SCEV *E = SE.getSCEV(Cmp->getOperand(1));
+  if (!isa<SCEVAddRecExpr>(A)) {
+    std::swap(A, E);
+    Pred = CmpInst::getSwappedPredicate(Pred);
+  }
+  auto *AR = dyn_cast<SCEVAddRecExpr>(A);
+  if (!AR || AR->getLoop() != L || !AR->isAffine() || !SE.isLoopInvariant(E, L))
+    return None;
+  bool Signed = Pred == CmpInst::ICMP_SLT || Pred == CmpInst::ICMP_SLE;
+  bool Unsigned = Pred == CmpInst::ICMP_ULT || Pred == CmpInst::ICMP_ULE;
+  if (!Signed && !Unsigned)
+    return None;
+  const SCEV *Step = AR->getStepRecurrence(SE);
+  if (!SE.isLoopInvariant(Step, L) || SE.isKnownNonPositive(Step))
+    return None;
+  Type *I64 = Type::getInt64Ty(M.getContext());
+  auto Ext = [&](const SCEV *X) {
+    return Signed ? SE.getNoopOrSignExtend(X, I64) : SE.getNoopOrZeroExtend(X, I64);
+  };
+  const SCEV *Start = Ext(AR->getStart()), *Bound = Ext(E), *S = Ext(Step);
+  if (Pred == CmpInst::ICMP_SLE || Pred == CmpInst::ICMP_ULE)
+    Bound = SE.getAddExpr(Bound, SE.getOne(I64));
+  const SCEV *Num = Signed ? SE.getSMaxExpr(SE.getMinusSCEV(Bound, Start), SE.getZero(I64))
+                           : SE.getMinusSCEV(SE.getUMaxExpr(Bound, Start), Start);
+  const SCEV *Count =
+      SE.getUDivExpr(SE.getAddExpr(Num, SE.getMinusSCEV(S, SE.getOne(I64))), S);
+  Note = "computed from the induction variable: ceil((bound - start) / step)";
+  if (!SE.isKnownPositive(Step))
+    Note += ", assuming a positive step";
+  return Count;
+}
+
 void KernelExtractor::collectLoops() {
   Type *I64 = Type::getInt64Ty(M.getContext());
   for (const Loop *L : LoopOrder) {
@@ -933,8 +1006,13 @@ void KernelExtractor::collectLoops() {
     const SCEV *Max = SE.getSymbolicMaxBackedgeTakenCount(L);
     if (!isa<SCEVCouldNotCompute>(Max))
       R.MaxTripCount = EB.scev(Trip(Max));
+    std::string IVNote;
+    if (isa<SCEVCouldNotCompute>(BTC) && !ExitOnData)
+      BTC = inductionBackedgeCount(L, IVNote);
     if (!isa<SCEVCouldNotCompute>(BTC)) {
       R.BackedgeCount = EB.scev(BTC);
+      if (!IVNote.empty())
+        R.Reason = IVNote;
       R.TripCount = EB.scev(Trip(BTC));
       R.TripKind = hasSymbol(R.TripCount, "(load") ? "data-dependent" : "exact";
       if (R.TripKind == "data-dependent")

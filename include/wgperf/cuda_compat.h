@@ -4,7 +4,7 @@
  * wgperf compiles .cu kernels with -nocudainc -nocudalib and force-includes
  * this header instead:
  *
- *   clang-19 -x cuda --cuda-device-only --cuda-gpu-arch=sm_70 -nocudainc \
+ *   clang-19 -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc \
  *            -nocudalib -include cuda_compat.h -fpass-plugin=libwgperf.so k.cu
  *
  * It provides the execution-space attributes, the built-in index variables,
