@@ -21,6 +21,13 @@ using namespace llvm;
 namespace wgperf {
 
 static const unsigned MaxDepth = 64;
+// Shared subexpressions are printed in full, so a DAG could grow the text
+// exponentially; past this size an expression is reported as unknown.
+static const size_t MaxExprChars = 4096;
+
+static std::string capped(std::string S) {
+  return S.size() > MaxExprChars ? std::string("?large") : S;
+}
 
 std::string plainName(StringRef Name) {
   if (!Name.starts_with("_Z"))
@@ -223,7 +230,7 @@ std::string ExprBuilder::scev(const SCEV *S) {
     break;
   }
   --Depth;
-  return R;
+  return capped(std::move(R));
 }
 
 std::string ExprBuilder::value(const Value *V) {
@@ -247,6 +254,7 @@ std::string ExprBuilder::value(const Value *V) {
   }
   --Depth;
   InProgress.erase(V);
+  R = capped(std::move(R));
   ValueCache[V] = R;
   return R;
 }

@@ -590,6 +590,7 @@ private:
   ScalarEvolution &SE;
   ExprBuilder EB;
   DenseMap<const BasicBlock *, unsigned> BlockIds;
+  std::vector<const BasicBlock *> BlockById;
   std::vector<const Loop *> LoopOrder;
 
   void numberLoops();
@@ -766,12 +767,8 @@ void KernelExtractor::markBackEdges() {
       unsigned S = BI.Succs[Next++];
       if (State[S] == 1) {
         BI.BackEdgeSuccs.push_back(S);
-        const BasicBlock *From = nullptr, *To = nullptr;
-        for (auto &[BB, Id] : BlockIds) {
-          if (Id == B) From = BB;
-          if (Id == S) To = BB;
-        }
-        if (From && To && !DT.dominates(To, From))
+        const BasicBlock *From = BlockById[B], *To = BlockById[S];
+        if (!DT.dominates(To, From))
           K.Irreducible = true;
       } else if (State[S] == 0) {
         State[S] = 1;
@@ -1078,8 +1075,10 @@ void KernelExtractor::collectArrays() {
 
 void KernelExtractor::run() {
   unsigned Id = 0;
-  for (BasicBlock &BB : F)
+  for (BasicBlock &BB : F) {
     BlockIds[&BB] = Id++;
+    BlockById.push_back(&BB);
+  }
   for (const ArgInfo &A : K.Args)
     EB.ArgNames[F.getArg(A.Index)] = A.Name;
   numberLoops();
