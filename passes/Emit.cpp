@@ -188,6 +188,7 @@ void writeJSON(const ModuleModel &MM, raw_ostream &OS) {
           });
           countsObject(J, "static_counts", K.Totals);
           J.attribute("irreducible", K.Irreducible);
+          J.attribute("register_pressure", (int64_t)K.RegisterPressure);
           strArray(J, "diagnostics", K.Diagnostics);
         });
     });
@@ -312,6 +313,7 @@ void writeText(const ModuleModel &MM, raw_ostream &OS) {
     OS << "  totals: ";
     printCounts(OS, K.Totals);
     OS << "\n";
+    OS << "  register pressure: " << K.RegisterPressure << "\n";
     if (K.Irreducible)
       OS << "  irreducible control flow\n";
     for (const std::string &D : K.Diagnostics)

@@ -596,6 +596,7 @@ private:
   void numberLoops();
   void assignRecurrences();
   const SCEV *inductionBackedgeCount(const Loop *L, std::string &Note);
+  unsigned registerPressure();
   void collectMemory();
   void collectBlocks();
   void collectLoops();
@@ -1073,6 +1074,90 @@ void KernelExtractor::collectArrays() {
     K.Arrays.push_back(A);
 }
 
+// Register pressure before ptxas: the largest number of 32-bit registers
+// live at once, from backward liveness over the normalized IR (64-bit values
+// and pointers take two, vectors one per lane).  ptxas usually needs a few
+// more; `wgperf extract` replaces it with ptxas' count when a CUDA toolkit
+// is installed.
+static unsigned regWeight(const Value *V) {
+  Type *T = V->getType();
+  if (T->isVoidTy() || T->isLabelTy() || T->isMetadataTy() || T->isTokenTy())
+    return 0;
+  unsigned Bits = T->isPointerTy() ? 64 : T->getPrimitiveSizeInBits().getFixedValue();
+  if (auto *VT = dyn_cast<FixedVectorType>(T))
+    Bits = VT->getNumElements() * std::max(32u, VT->getScalarSizeInBits());
+  if (T->isIntegerTy(1))
+    return 0; // predicates live in predicate registers
+  return std::max(1u, (Bits + 31) / 32);
+}
+
+static bool isRegisterValue(const Value *V) {
+  return isa<Instruction>(V) && !isa<AllocaInst>(V) && regWeight(V) > 0;
+}
+
+unsigned KernelExtractor::registerPressure() {
+  std::vector<const BasicBlock *> Blocks = BlockById;
+  DenseMap<const BasicBlock *, SmallPtrSet<const Value *, 32>> LiveIn, LiveOut;
+  auto UsesInto = [](const BasicBlock *From, const BasicBlock *To, SmallPtrSetImpl<const Value *> &Out) {
+    for (const PHINode &PN : To->phis())
+      if (int Idx = PN.getBasicBlockIndex(From); Idx >= 0)
+        if (isRegisterValue(PN.getIncomingValue(Idx)))
+          Out.insert(PN.getIncomingValue(Idx));
+  };
+  bool Changed = true;
+  for (unsigned Round = 0; Changed && Round < 1000; ++Round) {
+    Changed = false;
+    for (auto It = Blocks.rbegin(); It != Blocks.rend(); ++It) {
+      const BasicBlock *BB = *It;
+      SmallPtrSet<const Value *, 32> Out;
+      for (const BasicBlock *S : successors(BB)) {
+        for (const Value *V : LiveIn[S])
+          Out.insert(V);
+        UsesInto(BB, S, Out);
+      }
+      SmallPtrSet<const Value *, 32> In = Out;
+      for (auto I = BB->rbegin(); I != BB->rend(); ++I) {
+        In.erase(&*I);
+        if (isa<PHINode>(&*I))
+          continue;
+        for (const Value *Op : I->operands())
+          if (isRegisterValue(Op))
+            In.insert(Op);
+      }
+      for (const PHINode &PN : BB->phis())
+        In.erase(&PN);
+      if (In.size() != LiveIn[BB].size() || Out.size() != LiveOut[BB].size()) {
+        Changed = true;
+        LiveIn[BB] = In;
+        LiveOut[BB] = Out;
+      }
+    }
+  }
+  unsigned Max = 0;
+  for (const BasicBlock *BB : Blocks) {
+    SmallPtrSet<const Value *, 32> Live = LiveOut[BB];
+    auto Weight = [&] {
+      unsigned W = 0;
+      for (const Value *V : Live)
+        W += regWeight(V);
+      return W;
+    };
+    Max = std::max(Max, Weight());
+    for (auto I = BB->rbegin(); I != BB->rend(); ++I) {
+      if (isRegisterValue(&*I))
+        Live.insert(&*I); // defined here: occupies a register at its definition
+      Max = std::max(Max, Weight());
+      Live.erase(&*I);
+      if (isa<PHINode>(&*I))
+        continue;
+      for (const Value *Op : I->operands())
+        if (isRegisterValue(Op))
+          Live.insert(Op);
+    }
+  }
+  return Max;
+}
+
 void KernelExtractor::run() {
   unsigned Id = 0;
   for (BasicBlock &BB : F) {
@@ -1089,6 +1174,7 @@ void KernelExtractor::run() {
   collectBlocks();
   markBackEdges();
   collectArrays();
+  K.RegisterPressure = registerPressure();
   if (DISubprogram *SP = F.getSubprogram())
     K.Source = SP->getFilename().str() + ":" + std::to_string(SP->getLine());
 }

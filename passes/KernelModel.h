@@ -127,6 +127,7 @@ struct KernelInfo {
   std::vector<CallInfo> Calls;
   std::vector<std::string> Diagnostics; // "warning: ..." / "note: ..."
   bool Irreducible = false;
+  unsigned RegisterPressure = 0; // max live 32-bit values (IR estimate)
   std::map<std::string, uint64_t> Totals; // static counts over all blocks
 };
 
