@@ -411,6 +411,34 @@ std::string ExprBuilder::instruction(const Instruction *I) {
     }
     if (Same)
       return First;
+    // Two paths chosen by one branch: (select cond if-true if-false), with a
+    // value computed inside a loop taken at its exit (SCEV at the phi's scope).
+    if (PN->getNumIncomingValues() == 2) {
+      BasicBlock *Dom = DT.findNearestCommonDominator(PN->getIncomingBlock(0), PN->getIncomingBlock(1));
+      auto *Br = Dom ? dyn_cast<BranchInst>(Dom->getTerminator()) : nullptr;
+      if (Br && Br->isConditional() && Br->getSuccessor(0) != Br->getSuccessor(1)) {
+        auto Via = [&](unsigned Succ, unsigned K) {
+          BasicBlockEdge E(Dom, Br->getSuccessor(Succ));
+          BasicBlock *In = PN->getIncomingBlock(K);
+          if (In == Dom)
+            return E.getEnd() == PN->getParent();
+          return DT.dominates(E, In);
+        };
+        const Loop *Scope = LI.getLoopFor(PN->getParent());
+        auto AtScope = [&](const Value *In) {
+          if (In->getType()->isIntegerTy() && SE.isSCEVable(In->getType())) {
+            const SCEV *S = SE.getSCEVAtScope(const_cast<Value *>(In), const_cast<Loop *>(Scope));
+            if (!isa<SCEVCouldNotCompute>(S))
+              return scev(S);
+          }
+          return value(In);
+        };
+        int TrueK = Via(0, 0) && Via(1, 1) ? 0 : Via(0, 1) && Via(1, 0) ? 1 : -1;
+        if (TrueK >= 0)
+          return join("select", {value(Br->getCondition()), AtScope(PN->getIncomingValue(TrueK)),
+                                 AtScope(PN->getIncomingValue(1 - TrueK))});
+      }
+    }
     return "?phi";
   }
   return "?" + std::string(I->getOpcodeName());
@@ -553,8 +581,12 @@ bool ExprBuilder::isAffine(const SCEV *S, std::string &Why) {
         Ok = false;
         return true;
       }
-      // A SCEVUnknown that varies (e.g. srem of a work-item id) is non-linear.
-      if (D != 0 && E.find('(') != std::string::npos) {
+      // A SCEVUnknown that varies (e.g. srem of a work-item id) is non-linear;
+      // one whose expression names only arguments and sizes is a parameter.
+      auto Names = [&](const char *Sym) { return E.find(Sym) != std::string::npos; };
+      bool Varies = Names("lid.") || Names("grp.") || Names("gid.") || Names("it.L") ||
+                    Names("rv.L") || Names("laneid");
+      if (D != 0 && Varies && E.find('(') != std::string::npos) {
         Why = "non-linear operation on a work-item or loop variable: " + E;
         Ok = false;
         return true;
