@@ -1,0 +1,421 @@
+/* bench_bandwidth.cu - memory bandwidth.
+ *
+ *   bw_dram_read/write/copy  grid-stride over large buffers with 16-byte accesses,
+ *                            full occupancy; copy counts bytes read + written
+ *   bw_l2_read               buffer of 1/4 of L2 read repeatedly with ld.global.cg
+ *   bw_shared                conflict-free 32-bit LDS stream per thread, full occupancy;
+ *                            bytes per cycle per SM from the blocks' own clock64()
+ *   bw_dram_occupancy        DRAM read bandwidth vs resident warps per SM (1..64) and
+ *                            loads in flight per thread (ilp=1,4): input of the
+ *                            latency-hiding model
+ *
+ * Verification: reads sum a buffer filled with bytes 0x01 and compare the sum with
+ * the host's; writes and copies are checked element by element by a device kernel
+ * and a sample is also copied back to the host.
+ *
+ * Run: wgbench -o out.csv --group bandwidth
+ */
+#include "common.h"
+
+#include <stdlib.h>
+
+typedef unsigned long long u64;
+
+__device__ __forceinline__ uint4 ld_cg4(const uint4 *p)
+{
+  uint4 v;
+  asm volatile("ld.global.cg.v4.u32 {%0,%1,%2,%3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+  return v;
+}
+
+__device__ __forceinline__ unsigned sum4(uint4 v) { return v.x + v.y + v.z + v.w; }
+
+/* Each block adds its sum into sums[0] (32-bit wrap-around, as on the host). */
+__device__ void block_sum(unsigned acc, unsigned *sums)
+{
+  __shared__ unsigned part;
+  if (threadIdx.x == 0)
+    part = 0;
+  __syncthreads();
+  atomicAdd(&part, acc);
+  __syncthreads();
+  if (threadIdx.x == 0)
+    atomicAdd(sums, part);
+}
+
+template <int ILP>
+__global__ void __launch_bounds__(1024) read_kernel(const uint4 *a, long n, unsigned *sums)
+{
+  long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  long g = (long)gridDim.x * blockDim.x;
+  unsigned acc = 0;
+  for (; i + (ILP - 1) * g < n; i += ILP * g) {
+    uint4 v[ILP];
+#pragma unroll
+    for (int k = 0; k < ILP; ++k)
+      v[k] = ld_cg4(a + i + k * g);
+#pragma unroll
+    for (int k = 0; k < ILP; ++k)
+      acc += sum4(v[k]);
+  }
+  for (; i < n; i += g)
+    acc += sum4(ld_cg4(a + i));
+  block_sum(acc, sums);
+}
+
+__device__ __forceinline__ uint4 pattern(long i, unsigned seed)
+{
+  unsigned x = (unsigned)i;
+  return make_uint4(x ^ seed, x + seed, ~x, (unsigned)(i >> 32) + seed);
+}
+
+__global__ void write_kernel(uint4 *a, long n, unsigned seed)
+{
+  long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  long g = (long)gridDim.x * blockDim.x;
+  for (; i < n; i += g)
+    a[i] = pattern(i, seed);
+}
+
+__global__ void copy_kernel(uint4 *dst, const uint4 *src, long n)
+{
+  long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  long g = (long)gridDim.x * blockDim.x;
+  for (; i < n; i += g)
+    dst[i] = src[i];
+}
+
+__global__ void check_kernel(const uint4 *a, long n, unsigned seed, unsigned *bad)
+{
+  long i = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  long g = (long)gridDim.x * blockDim.x;
+  unsigned nbad = 0;
+  for (; i < n; i += g) {
+    uint4 v = a[i], w = pattern(i, seed);
+    nbad += v.x != w.x || v.y != w.y || v.z != w.z || v.w != w.w;
+  }
+  if (nbad)
+    atomicAdd(bad, nbad);
+}
+
+static int host_sample_ok(const uint4 *d, long n, unsigned seed)
+{
+  uint4 h[256];
+  long at[3] = {0, n / 2, n - 256};
+  for (int j = 0; j < 3; ++j) {
+    if (cudaMemcpy(h, d + at[j], sizeof h, cudaMemcpyDeviceToHost) != cudaSuccess)
+      return 0;
+    for (long i = 0; i < 256; ++i) {
+      long k = at[j] + i;
+      unsigned x = (unsigned)k;
+      if (h[i].x != (x ^ seed) || h[i].y != x + seed || h[i].z != ~x ||
+          h[i].w != (unsigned)(k >> 32) + seed)
+        return 0;
+    }
+  }
+  return 1;
+}
+
+static int device_check(const uint4 *a, long n, unsigned seed, unsigned *dbad, int *ok)
+{
+  CK(cudaMemset(dbad, 0, sizeof(unsigned)));
+  check_kernel<<<g_dev.sm_count * 8, 256>>>(a, n, seed, dbad);
+  CK_LAUNCH();
+  unsigned bad;
+  CK(cudaMemcpy(&bad, dbad, sizeof bad, cudaMemcpyDeviceToHost));
+  *ok = bad == 0 && host_sample_ok(a, n, seed);
+  return 0;
+}
+
+static void bw_row(const char *bench, const char *param, double bytes, const double *ms,
+                   int n, const char *what)
+{
+  double v[WGB_MAX_REPEATS];
+  for (int i = 0; i < n; ++i)
+    v[i] = bytes / (ms[i] * 1e-3) / 1e9;
+  struct wgb_stats s;
+  wgb_stats_of(v, n, &s);
+  char note[240];
+  if (g_dev.measured_mhz > 0)
+    snprintf(note, sizeof note, "%s; %.1f B/cycle/SM at measured %.0f MHz", what,
+             s.median * 1e9 / (g_dev.measured_mhz * 1e6) / g_dev.sm_count,
+             g_dev.measured_mhz);
+  else
+    snprintf(note, sizeof note, "%s", what);
+  wgb_row(bench, param, "GB/s", &s, note);
+}
+
+int bench_bw_dram(void)
+{
+  long bytes = g_quick ? (512L << 20) : (2L << 30);
+  long n = bytes / 16;
+  uint4 *a, *b;
+  unsigned *sums;
+  if (dev_alloc((void **)&a, (size_t)bytes) || dev_alloc((void **)&b, (size_t)bytes) ||
+      dev_alloc((void **)&sums, 16))
+    return -1;
+  int grid = g_dev.sm_count * 8, block = 256; /* 2048 threads per SM */
+  char param[64];
+  snprintf(param, sizeof param, "bytes=%ld", bytes);
+  double ms[WGB_MAX_REPEATS];
+
+  /* read */
+  CK(cudaMemset(a, 1, (size_t)bytes));
+  int ok = 1;
+  for (int r = -1; r < g_repeats; ++r) {
+    double m;
+    CK(cudaMemset(sums, 0, 16));
+    TIMED_MS(m, (read_kernel<4><<<grid, block>>>(a, n, sums)));
+    unsigned h;
+    CK(cudaMemcpy(&h, sums, sizeof h, cudaMemcpyDeviceToHost));
+    ok &= h == (unsigned)((unsigned long long)n * 4u * 0x01010101u);
+    if (r >= 0)
+      ms[r] = m;
+  }
+  if (ok)
+    bw_row("bw_dram_read", param, (double)bytes, ms, g_repeats,
+           "uint4 ld.global.cg; 4 loads in flight per thread; 2048 threads/SM");
+  else
+    wgb_error_row("bw_dram_read", param, "sum of the buffer is wrong");
+
+  /* write */
+  unsigned *bad = sums + 1;
+  for (int r = -1; r < g_repeats; ++r) {
+    double m;
+    TIMED_MS(m, write_kernel<<<grid, block>>>(a, n, 0x1234u + r));
+    if (r >= 0)
+      ms[r] = m;
+  }
+  if (device_check(a, n, 0x1234u + g_repeats - 1, bad, &ok))
+    return -1;
+  if (ok)
+    bw_row("bw_dram_write", param, (double)bytes, ms, g_repeats,
+           "uint4 stores; 2048 threads/SM");
+  else
+    wgb_error_row("bw_dram_write", param, "written pattern is wrong");
+
+  /* copy: a holds the last pattern */
+  for (int r = -1; r < g_repeats; ++r) {
+    double m;
+    CK(cudaMemset(b, 0, 256)); /* the check below must see the copy's own stores */
+    TIMED_MS(m, copy_kernel<<<grid, block>>>(b, a, n));
+    if (r >= 0)
+      ms[r] = m;
+  }
+  if (device_check(b, n, 0x1234u + g_repeats - 1, bad, &ok))
+    return -1;
+  if (ok)
+    bw_row("bw_dram_copy", param, 2.0 * bytes, ms, g_repeats,
+           "uint4 copy; bytes read + written");
+  else
+    wgb_error_row("bw_dram_copy", param, "copied data is wrong");
+  return 0;
+}
+
+__global__ void l2_read_kernel(const uint4 *a, long n, int passes, unsigned *sums)
+{
+  long g = (long)gridDim.x * blockDim.x;
+  long i0 = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  unsigned acc = 0;
+  for (int p = 0; p < passes; ++p) {
+    long i = i0;
+    for (; i + 3 * g < n; i += 4 * g) {
+      uint4 v0 = ld_cg4(a + i), v1 = ld_cg4(a + i + g), v2 = ld_cg4(a + i + 2 * g),
+            v3 = ld_cg4(a + i + 3 * g);
+      acc += sum4(v0) + sum4(v1) + sum4(v2) + sum4(v3);
+    }
+    for (; i < n; i += g)
+      acc += sum4(ld_cg4(a + i));
+  }
+  block_sum(acc, sums);
+}
+
+int bench_bw_l2(void)
+{
+  long bytes = (g_dev.l2_bytes > 0 ? g_dev.l2_bytes : (32 << 20)) / 4 / 4096 * 4096;
+  long n = bytes / 16;
+  uint4 *a;
+  unsigned *sums;
+  if (dev_alloc((void **)&a, (size_t)bytes) || dev_alloc((void **)&sums, 16))
+    return -1;
+  CK(cudaMemset(a, 1, (size_t)bytes));
+  int grid = g_dev.sm_count * 8, block = 256;
+  /* Size the pass count for ~5 ms from a short probe run. */
+  double m;
+  int passes = 4;
+  CK(cudaMemset(sums, 0, 16));
+  TIMED_MS(m, l2_read_kernel<<<grid, block>>>(a, n, passes, sums));
+  passes = (int)(passes * (g_quick ? 2.0 : 5.0) / (m > 1e-3 ? m : 1e-3));
+  if (passes < 4)
+    passes = 4;
+  if (passes > 20000)
+    passes = 20000;
+  double ms[WGB_MAX_REPEATS];
+  int ok = 1;
+  for (int r = -1; r < g_repeats; ++r) {
+    CK(cudaMemset(sums, 0, 16));
+    TIMED_MS(m, l2_read_kernel<<<grid, block>>>(a, n, passes, sums));
+    unsigned h;
+    CK(cudaMemcpy(&h, sums, sizeof h, cudaMemcpyDeviceToHost));
+    ok &= h == (unsigned)((unsigned long long)n * 4u * 0x01010101u * (unsigned)passes);
+    if (r >= 0)
+      ms[r] = m;
+  }
+  char param[64];
+  snprintf(param, sizeof param, "bytes=%ld;passes=%d", bytes, passes);
+  if (ok)
+    bw_row("bw_l2_read", param, (double)bytes * passes, ms, g_repeats,
+           "buffer = L2/4 read repeatedly; uint4 ld.global.cg; 2048 threads/SM");
+  else
+    wgb_error_row("bw_l2_read", param, "sum of the buffer is wrong");
+  return 0;
+}
+
+#define SH_BW_WORDS 4096
+__global__ void shared_bw_kernel(int iters, unsigned *out, u64 *cycles)
+{
+  __shared__ unsigned s[SH_BW_WORDS];
+  for (int i = threadIdx.x; i < SH_BW_WORDS; i += blockDim.x)
+    s[i] = (unsigned)i;
+  __syncthreads();
+  long long t0 = clock64();
+  /* volatile: each access is an LDS; consecutive lanes, consecutive words: no conflict */
+  volatile const unsigned *p = s + threadIdx.x;
+  unsigned acc = 0;
+  for (int it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int k = 0; k < 16; ++k)
+      acc += p[k * 256 % (SH_BW_WORDS - 256)];
+  }
+  __syncthreads();
+  long long t1 = clock64();
+  if (threadIdx.x == 0) {
+    cycles[3 * blockIdx.x] = wgb_smid();
+    cycles[3 * blockIdx.x + 1] = (u64)t0;
+    cycles[3 * blockIdx.x + 2] = (u64)t1;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    out[0] = acc;
+}
+
+int bench_bw_shared(void)
+{
+  int block = 256, per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, shared_bw_kernel, block, 0));
+  if (per_sm < 1)
+    per_sm = 1;
+  int grid = g_dev.sm_count * per_sm;
+  unsigned *out;
+  u64 *cyc;
+  if (dev_alloc((void **)&out, 16) || dev_alloc((void **)&cyc, grid * 3 * sizeof(u64)))
+    return -1;
+  u64 *hc = (u64 *)malloc(grid * 3 * sizeof(u64));
+  if (!hc) {
+    wgb_set_err("host out of memory");
+    return -1;
+  }
+  int iters = g_quick ? 2000 : 8000;
+  double gbs[WGB_MAX_REPEATS], bpc[WGB_MAX_REPEATS];
+  int ok = 1, rc = 0;
+  unsigned expect = 0;
+  for (int k = 0; k < 16; ++k)
+    expect += (unsigned)(k * 256 % (SH_BW_WORDS - 256));
+  expect *= (unsigned)iters;
+  for (int r = -1; r < g_repeats && rc == 0; ++r) {
+    double m = 0;
+    cudaError_t e = cudaEventRecord(g_ev0);
+    if (e == cudaSuccess) {
+      shared_bw_kernel<<<grid, block>>>(iters, out, cyc);
+      e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+      e = cudaEventRecord(g_ev1);
+    if (e == cudaSuccess)
+      e = cudaEventSynchronize(g_ev1);
+    float fm = 0;
+    if (e == cudaSuccess)
+      e = cudaEventElapsedTime(&fm, g_ev0, g_ev1);
+    unsigned h = 0;
+    if (e == cudaSuccess)
+      e = cudaMemcpy(&h, out, sizeof h, cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess)
+      e = cudaMemcpy(hc, cyc, grid * 3 * sizeof(u64), cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) {
+      wgb_set_err("shared bandwidth: %s", cudaGetErrorString(e));
+      rc = -1;
+      break;
+    }
+    m = fm;
+    ok &= h == expect;
+    if (r < 0)
+      continue;
+    double bytes = (double)grid * block * iters * 16 * 4;
+    gbs[r] = bytes / (m * 1e-3) / 1e9;
+    bpc[r] = wgb_sm_rate(hc, grid, (double)block * iters * 16 * 4);
+  }
+  free(hc);
+  if (rc)
+    return -1;
+  char param[64];
+  snprintf(param, sizeof param, "block=%d;blocks_per_sm=%d", block, per_sm);
+  if (!ok) {
+    wgb_error_row("bw_shared", param, "sum of shared words is wrong");
+    return 0;
+  }
+  struct wgb_stats s;
+  wgb_stats_of(bpc, g_repeats, &s);
+  wgb_row("bw_shared", param, "B/cycle/SM", &s,
+          "32-bit conflict-free LDS; cycles = each SM's clock64() span");
+  wgb_stats_of(gbs, g_repeats, &s);
+  wgb_row("bw_shared_total", param, "GB/s", &s, "same run; event time; all SMs");
+  return 0;
+}
+
+int bench_bw_occupancy(void)
+{
+  long bytes = g_quick ? (256L << 20) : (1L << 30);
+  long n = bytes / 16;
+  uint4 *a;
+  unsigned *sums;
+  if (dev_alloc((void **)&a, (size_t)bytes) || dev_alloc((void **)&sums, 16))
+    return -1;
+  CK(cudaMemset(a, 1, (size_t)bytes));
+  const int warps[] = {1, 2, 4, 8, 12, 16, 24, 32, 48, 64};
+  const int nw = (int)(sizeof warps / sizeof warps[0]);
+  for (int ilp = 1; ilp <= 4; ilp += 3) {
+    for (int wi = 0; wi < nw; ++wi) {
+      int w = warps[wi];
+      /* one block per SM up to 32 warps; two blocks per SM above */
+      int blocks_per_sm = w > 32 ? 2 : 1;
+      int block = w * 32 / blocks_per_sm;
+      int grid = g_dev.sm_count * blocks_per_sm;
+      double ms[WGB_MAX_REPEATS];
+      int ok = 1;
+      for (int r = -1; r < g_repeats; ++r) {
+        double m;
+        CK(cudaMemset(sums, 0, 16));
+        if (ilp == 1)
+          TIMED_MS(m, read_kernel<1><<<grid, block>>>(a, n, sums));
+        else
+          TIMED_MS(m, read_kernel<4><<<grid, block>>>(a, n, sums));
+        unsigned h;
+        CK(cudaMemcpy(&h, sums, sizeof h, cudaMemcpyDeviceToHost));
+        ok &= h == (unsigned)((unsigned long long)n * 4u * 0x01010101u);
+        if (r >= 0)
+          ms[r] = m;
+      }
+      char param[96];
+      snprintf(param, sizeof param, "warps_per_sm=%d;ilp=%d;block=%d;blocks_per_sm=%d", w,
+               ilp, block, blocks_per_sm);
+      if (ok)
+        bw_row("bw_dram_occupancy", param, (double)bytes, ms, g_repeats,
+               "DRAM read; uint4 ld.global.cg; ilp = independent loads in flight per "
+               "thread");
+      else
+        wgb_error_row("bw_dram_occupancy", param, "sum of the buffer is wrong");
+    }
+  }
+  return 0;
+}
