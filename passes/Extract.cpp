@@ -126,6 +126,29 @@ static std::string blockSource(const BasicBlock &BB) {
   return "";
 }
 
+// "reverse(float*)::buf" -> "reverse::buf": a function-local static named
+// by its kernel, the way a user writes it.
+static std::string scopedName(const std::string &Demangled) {
+  std::string Out;
+  for (size_t I = 0; I < Demangled.size(); ++I) {
+    if (Demangled[I] == '(') {
+      int Depth = 0;
+      size_t J = I;
+      for (; J < Demangled.size(); ++J) {
+        Depth += Demangled[J] == '(' ? 1 : Demangled[J] == ')' ? -1 : 0;
+        if (Depth == 0)
+          break;
+      }
+      if (J < Demangled.size() && Demangled.compare(J + 1, 2, "::") == 0) {
+        I = J;
+        continue;
+      }
+    }
+    Out += Demangled[I];
+  }
+  return Out;
+}
+
 // ---------------------------------------------------------------------------
 // Normalization
 // ---------------------------------------------------------------------------
@@ -369,9 +392,30 @@ static void classifyInstruction(const Instruction &I, const std::string &Space,
       bump(Counts, Wide ? "int64_div" : "int_div", N);
       return;
     }
+    case Instruction::Shl:
+      // (x << k) >> k is a sign or zero extension: free, like sext/zext.
+      if (BO->hasOneUse())
+        if (auto *U = dyn_cast<BinaryOperator>(*BO->user_begin()))
+          if ((U->getOpcode() == Instruction::AShr || U->getOpcode() == Instruction::LShr) &&
+              U->getOperand(1) == BO->getOperand(1) && isa<ConstantInt>(BO->getOperand(1)))
+            return;
+      bump(Counts, "int_logic", N);
+      return;
+    case Instruction::AShr:
+    case Instruction::LShr:
+      if (auto *Sh = dyn_cast<BinaryOperator>(BO->getOperand(0)))
+        if (Sh->getOpcode() == Instruction::Shl && Sh->hasOneUse() &&
+            Sh->getOperand(1) == BO->getOperand(1) && isa<ConstantInt>(BO->getOperand(1)))
+          return;
+      bump(Counts, "int_logic", N);
+      return;
     default: bump(Counts, "int_logic", N); return;
     }
   }
+  // Building and splitting vectors is register naming, not work.
+  if (isa<InsertElementInst>(I) || isa<ExtractElementInst>(I) || isa<ShuffleVectorInst>(I) ||
+      isa<InsertValueInst>(I) || isa<ExtractValueInst>(I))
+    return;
   if (isa<UnaryOperator>(I)) { bump(Counts, fpClass(T, "add"), N); return; }
   if (isa<CmpInst>(I) || isa<SelectInst>(I)) { bump(Counts, "cmp_select", N); return; }
   if (auto *C = dyn_cast<CastInst>(&I)) {
@@ -526,8 +570,16 @@ static std::vector<ArgInfo> collectArgs(const Module &M, const Function &F, bool
       AI.Name = "arg" + std::to_string(AI.Index);
     AI.Type = mdString(F, "kernel_arg_type", AI.Index);
     uint64_t DIBytes = 0;
-    if (AI.Type.empty() && DV && DV->getType())
-      AI.Type = diTypeName(DV->getType(), DIBytes, AI.IsConst);
+    const DIType *DT = DV ? DV->getType() : nullptr;
+    if (!DT)
+      if (const DISubprogram *SP = F.getSubprogram())
+        if (const DISubroutineType *ST = SP->getType()) {
+          DITypeRefArray Types = ST->getTypeArray(); // [return, params...]
+          if (AI.Index + 1 < Types.size())
+            DT = Types[AI.Index + 1];
+        }
+    if (AI.Type.empty() && DT)
+      AI.Type = diTypeName(DT, DIBytes, AI.IsConst);
     if (mdString(F, "kernel_arg_type_qual", AI.Index).find("const") != std::string::npos)
       AI.IsConst = true;
     if (auto *PT = dyn_cast<PointerType>(A.getType())) {
@@ -656,7 +708,7 @@ void KernelExtractor::describeAccess(const Instruction &I, const Value *Ptr, Mem
       MI.Space = K.Args[A->getArgNo()].Space;
   } else if (auto *G = dyn_cast_or_null<GlobalVariable>(Obj)) {
     MI.BaseKind = "array";
-    MI.BaseName = demangle(G->getName().str());
+    MI.BaseName = scopedName(demangle(G->getName().str()));
     if (MI.Space == "generic")
       MI.Space = spaceName(M, G->getAddressSpace());
   } else if (isa_and_nonnull<AllocaInst>(Obj)) {
@@ -1053,7 +1105,7 @@ void KernelExtractor::collectArrays() {
             if (Space != "local" && Space != "constant" && Space != "global")
               continue;
             ArrayInfo A;
-            A.Name = demangle(G->getName().str());
+            A.Name = scopedName(demangle(G->getName().str()));
             A.Space = Space;
             Type *T = G->getValueType();
             A.Bytes = DL.getTypeAllocSize(T);
