@@ -554,8 +554,35 @@ static std::string diTypeName(const DIType *T, uint64_t &PointeeBytes, bool &Con
   return "void" + Suffix;
 }
 
+// Parameter types from a demangled C++ signature: "k(float const*, int)".
+static std::vector<std::string> signatureParams(const std::string &Sig) {
+  std::vector<std::string> Out;
+  size_t Open = Sig.find('(');
+  if (Open == std::string::npos || Sig.empty() || Sig.back() != ')')
+    return Out;
+  int Depth = 0;
+  std::string Cur;
+  for (size_t I = Open + 1; I + 1 < Sig.size(); ++I) {
+    char C = Sig[I];
+    if (C == '(' || C == '<') ++Depth;
+    if (C == ')' || C == '>') --Depth;
+    if (C == ',' && Depth == 0) {
+      Out.push_back(StringRef(Cur).trim().str());
+      Cur.clear();
+      continue;
+    }
+    Cur += C;
+  }
+  if (!StringRef(Cur).trim().empty())
+    Out.push_back(StringRef(Cur).trim().str());
+  return Out;
+}
+
 static std::vector<ArgInfo> collectArgs(const Module &M, const Function &F, bool CL) {
   std::vector<ArgInfo> Out;
+  std::vector<std::string> SigTypes = signatureParams(demangle(F.getName().str()));
+  if (SigTypes.size() != F.arg_size())
+    SigTypes.clear();
   const DataLayout &DL = M.getDataLayout();
   for (const Argument &A : F.args()) {
     ArgInfo AI;
@@ -580,6 +607,17 @@ static std::vector<ArgInfo> collectArgs(const Module &M, const Function &F, bool
         }
     if (AI.Type.empty() && DT)
       AI.Type = diTypeName(DT, DIBytes, AI.IsConst);
+    if (AI.Type.empty() && !SigTypes.empty()) {
+      // "float const*" -> "float*", const noted
+      std::string T = SigTypes[AI.Index];
+      for (const char *Q : {" const", "const ", " volatile", "volatile ", " __restrict", " restrict"})
+        for (size_t P; (P = T.find(Q)) != std::string::npos;) {
+          if (StringRef(Q).contains("const") && T.find('*') != std::string::npos && P < T.rfind('*'))
+            AI.IsConst = true;
+          T.erase(P, strlen(Q));
+        }
+      AI.Type = T;
+    }
     if (mdString(F, "kernel_arg_type_qual", AI.Index).find("const") != std::string::npos)
       AI.IsConst = true;
     if (auto *PT = dyn_cast<PointerType>(A.getType())) {
