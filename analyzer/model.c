@@ -1,0 +1,869 @@
+/* model.c - load and validate a kernel model (docs/kernel-model.md).
+ *
+ * The whole contract is checked here, once, so the analyzer can trust the
+ * model afterwards: required keys and their types, enumerated values, every
+ * id in range, cross references consistent (a block's accesses name that
+ * block, back edges are successors, a block's loop contains it), the loop
+ * nest a forest, and every expression parsed.  Keys this version does not
+ * know are ignored, so a producer may add fields without a version bump.
+ * Everything a model holds lives in one arena, freed with the model.
+ */
+#include "wgperf/model.h"
+
+#include "arena_internal.h"
+#include "expr_internal.h"
+#include "model_internal.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* Enumerations                                                             */
+/* ------------------------------------------------------------------------ */
+
+static const char *const space_names[] = {"global", "local", "constant", "private", "generic"};
+static const char *const language_names[] = {"opencl", "cuda"};
+static const char *const arg_kind_names[] = {"pointer", "scalar"};
+static const char *const branch_kind_names[] = {"cond", "switch"};
+static const char *const branch_class_names[] = {"uniform", "work-item", "loop-variable", "data-dependent"};
+static const char *const depends_names[] = {"work-item", "loop-variable", "data"};
+static const char *const trip_kind_names[] = {"exact", "data-dependent", "recurrence", "max", "unknown"};
+static const char *const access_kind_names[] = {"load", "store", "atomic"};
+static const char *const base_kind_names[] = {"arg", "array", "private", "indirect", "unknown"};
+static const char *const elem_from_names[] = {"type", "accesses", "unknown"};
+
+#define WGP_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *wgp_space_name(wgp_space s) { return (size_t)s < WGP_COUNT(space_names) ? space_names[s] : "?"; }
+const char *wgp_language_name(wgp_language l) {
+  return (size_t)l < WGP_COUNT(language_names) ? language_names[l] : "?";
+}
+const char *wgp_branch_class_name(wgp_branch_class c) {
+  return (size_t)c < WGP_COUNT(branch_class_names) ? branch_class_names[c] : "?";
+}
+const char *wgp_trip_kind_name(wgp_trip_kind t) {
+  return (size_t)t < WGP_COUNT(trip_kind_names) ? trip_kind_names[t] : "?";
+}
+const char *wgp_access_kind_name(wgp_access_kind k) {
+  return (size_t)k < WGP_COUNT(access_kind_names) ? access_kind_names[k] : "?";
+}
+const char *wgp_base_kind_name(wgp_base_kind k) {
+  return (size_t)k < WGP_COUNT(base_kind_names) ? base_kind_names[k] : "?";
+}
+
+/* Fixed cost classes; ld.<space>.<bits>, st.<space>.<bits> and atom.<space>
+ * are checked by pattern. */
+static const char *const cost_classes[] = {
+    "fp32_add", "fp32_mul", "fp32_fma", "fp32_div", "fp64_add", "fp64_mul", "fp64_fma", "fp64_div",
+    "fp16_add", "fp16_mul", "fp16_fma", "fp16_div", "int_add", "int64_add", "int_mul", "int64_mul",
+    "int_div", "int64_div", "int_logic", "cmp_select", "conv", "addr", "sfu_sqrt", "sfu_rsqrt",
+    "sfu_sin", "sfu_cos", "sfu_tan", "sfu_exp", "sfu_log", "sfu_pow", "fp64_special", "barrier",
+    "fence", "branch", "call", "other"};
+
+static bool is_space_name(const char *s, size_t n) {
+  for (size_t i = 0; i < WGP_COUNT(space_names); i++)
+    if (strlen(space_names[i]) == n && memcmp(space_names[i], s, n) == 0)
+      return true;
+  return false;
+}
+
+static bool valid_cost_class(const char *c) {
+  for (size_t i = 0; i < WGP_COUNT(cost_classes); i++)
+    if (strcmp(c, cost_classes[i]) == 0)
+      return true;
+  if (strncmp(c, "atom.", 5) == 0)
+    return is_space_name(c + 5, strlen(c + 5));
+  if (strncmp(c, "ld.", 3) == 0 || strncmp(c, "st.", 3) == 0) {
+    const char *sp = c + 3;
+    const char *dot = strchr(sp, '.');
+    if (!dot || !is_space_name(sp, (size_t)(dot - sp)) || dot[1] == '\0' || dot[1] == '0')
+      return false;
+    for (const char *d = dot + 1; *d; d++)
+      if (*d < '0' || *d > '9')
+        return false;
+    return strlen(dot + 1) <= 6;
+  }
+  return false;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Loader                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef struct loader {
+  wgp_arena *a;
+  const char *file;
+  wgp_diag *diag;
+  char kernel[160]; /* "kernel 'vadd': " or "" */
+  char item[96];    /* "block 3: " or "" */
+  wgp_status status;
+} loader;
+
+static bool fail(loader *ld, const char *fmt, ...) {
+  if (ld->status != WGP_OK)
+    return false;
+  ld->status = WGP_ERR_INPUT;
+  if (ld->diag) {
+    char *out = ld->diag->message;
+    size_t size = sizeof ld->diag->message;
+    int n = snprintf(out, size, "wgperf: error: %s: %s%s", ld->file, ld->kernel, ld->item);
+    if (n >= 0 && (size_t)n < size) {
+      va_list ap;
+      va_start(ap, fmt);
+      vsnprintf(out + n, size - (size_t)n, fmt, ap);
+      va_end(ap);
+    }
+  }
+  return false;
+}
+
+static bool nomem(loader *ld) {
+  if (ld->status == WGP_OK) {
+    ld->status = WGP_ERR_NOMEM;
+    if (ld->diag)
+      snprintf(ld->diag->message, sizeof ld->diag->message, "wgperf: error: %s: out of memory", ld->file);
+  }
+  return false;
+}
+
+static void *alloc_n(loader *ld, size_t n, size_t size) {
+  if (n == 0)
+    n = 1;
+  if (n > SIZE_MAX / 4 / size) {
+    nomem(ld);
+    return NULL;
+  }
+  void *p = wgp_arena_alloc(ld->a, n * size);
+  if (!p)
+    nomem(ld);
+  return p;
+}
+
+static const char *type_name(const json_t *j) {
+  switch (json_typeof(j)) {
+  case JSON_OBJECT: return "an object";
+  case JSON_ARRAY: return "an array";
+  case JSON_STRING: return "a string";
+  case JSON_INTEGER: return "an integer";
+  case JSON_REAL: return "a real number";
+  case JSON_TRUE:
+  case JSON_FALSE:
+    return "a boolean";
+  case JSON_NULL: return "null";
+  }
+  return "?";
+}
+
+/* The member KEY of OBJ with JSON type TYPE (or null when NULLABLE).
+ * Returns NULL with *ok false on failure, NULL with *ok true for null. */
+static json_t *member(loader *ld, json_t *obj, const char *key, json_type type, const char *what, bool nullable,
+                      bool *ok) {
+  json_t *v = json_object_get(obj, key);
+  *ok = false;
+  if (!v)
+    return fail(ld, "missing key '%s'", key), NULL;
+  if (nullable && json_is_null(v)) {
+    *ok = true;
+    return NULL;
+  }
+  bool good = json_typeof(v) == type || (type == JSON_TRUE && json_is_boolean(v));
+  if (!good)
+    return fail(ld, "'%s' must be %s%s, got %s", key, what, nullable ? " or null" : "", type_name(v)), NULL;
+  *ok = true;
+  return v;
+}
+
+static bool get_string(loader *ld, json_t *obj, const char *key, bool nullable, const char **out) {
+  bool ok;
+  json_t *v = member(ld, obj, key, JSON_STRING, "a string", nullable, &ok);
+  if (!ok)
+    return false;
+  *out = NULL;
+  if (!v)
+    return true;
+  *out = wgp_arena_strndup(ld->a, json_string_value(v), json_string_length(v));
+  return *out ? true : nomem(ld);
+}
+
+static bool get_bool(loader *ld, json_t *obj, const char *key, bool *out) {
+  bool ok;
+  json_t *v = member(ld, obj, key, JSON_TRUE, "a boolean", false, &ok);
+  if (ok)
+    *out = json_is_true(v);
+  return ok;
+}
+
+/* An integer in [0, limit], or -1 for null when nullable. */
+static bool get_uint(loader *ld, json_t *obj, const char *key, bool nullable, uint64_t limit, int64_t *out) {
+  bool ok;
+  json_t *v = member(ld, obj, key, JSON_INTEGER, "an integer", nullable, &ok);
+  if (!ok)
+    return false;
+  if (!v) {
+    *out = -1;
+    return true;
+  }
+  json_int_t x = json_integer_value(v);
+  if (x < 0 || (uint64_t)x > limit)
+    return fail(ld, "'%s' is %lld, expected 0 to %llu", key, (long long)x, (unsigned long long)limit);
+  *out = (int64_t)x;
+  return true;
+}
+
+static bool get_enum(loader *ld, json_t *obj, const char *key, const char *const *names, size_t n, int *out) {
+  const char *s;
+  if (!get_string(ld, obj, key, false, &s))
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(s, names[i]) == 0) {
+      *out = (int)i;
+      return true;
+    }
+  char allowed[256] = "";
+  for (size_t i = 0; i < n; i++) {
+    size_t len = strlen(allowed);
+    snprintf(allowed + len, sizeof allowed - len, "%s'%s'", i ? ", " : "", names[i]);
+  }
+  return fail(ld, "'%s' is '%s', expected one of %s", key, s, allowed);
+}
+
+static json_t *get_array(loader *ld, json_t *obj, const char *key, bool *ok) {
+  return member(ld, obj, key, JSON_ARRAY, "an array", false, ok);
+}
+
+/* An array of ids, each below LIMIT; WHAT names them in messages ("block"). */
+static bool get_ids(loader *ld, json_t *obj, const char *key, size_t limit, const char *what, size_t **out,
+                    size_t *n) {
+  const char *plural = strcmp(what, "access") == 0 ? "accesses" : "blocks";
+  bool ok;
+  json_t *arr = get_array(ld, obj, key, &ok);
+  if (!ok)
+    return false;
+  *n = json_array_size(arr);
+  *out = alloc_n(ld, *n, sizeof **out);
+  if (!*out)
+    return false;
+  for (size_t i = 0; i < *n; i++) {
+    json_t *v = json_array_get(arr, i);
+    if (!json_is_integer(v))
+      return fail(ld, "'%s'[%zu] must be an integer, got %s", key, i, type_name(v));
+    json_int_t x = json_integer_value(v);
+    if (x < 0 || (uint64_t)x >= limit)
+      return fail(ld, "%s %lld in '%s' out of range (%zu %s)", what, (long long)x, key, limit, plural);
+    (*out)[i] = (size_t)x;
+  }
+  return true;
+}
+
+static bool get_strings(loader *ld, json_t *obj, const char *key, const char ***out, size_t *n) {
+  bool ok;
+  json_t *arr = get_array(ld, obj, key, &ok);
+  if (!ok)
+    return false;
+  *n = json_array_size(arr);
+  *out = alloc_n(ld, *n, sizeof **out);
+  if (!*out)
+    return false;
+  for (size_t i = 0; i < *n; i++) {
+    json_t *v = json_array_get(arr, i);
+    if (!json_is_string(v))
+      return fail(ld, "'%s'[%zu] must be a string, got %s", key, i, type_name(v));
+    (*out)[i] = wgp_arena_strndup(ld->a, json_string_value(v), json_string_length(v));
+    if (!(*out)[i])
+      return nomem(ld);
+  }
+  return true;
+}
+
+static bool get_counts(loader *ld, json_t *obj, const char *key, count_entry **out, size_t *n) {
+  bool ok;
+  json_t *o = member(ld, obj, key, JSON_OBJECT, "an object", false, &ok);
+  if (!ok)
+    return false;
+  *n = json_object_size(o);
+  *out = alloc_n(ld, *n, sizeof **out);
+  if (!*out)
+    return false;
+  size_t i = 0;
+  const char *k;
+  json_t *v;
+  json_object_foreach(o, k, v) {
+    if (!valid_cost_class(k))
+      return fail(ld, "'%s': unknown cost class '%s'", key, k);
+    if (!json_is_integer(v) || json_integer_value(v) < 0)
+      return fail(ld, "'%s': count of '%s' must be a non-negative integer", key, k);
+    (*out)[i].cls = wgp_arena_strdup(ld->a, k);
+    if (!(*out)[i].cls)
+      return nomem(ld);
+    (*out)[i].n = (uint64_t)json_integer_value(v);
+    i++;
+  }
+  return true;
+}
+
+static bool get_expr(loader *ld, json_t *obj, const char *key, bool nullable, const wgp_expr **out,
+                     const char **text) {
+  const char *s;
+  if (!get_string(ld, obj, key, nullable, &s))
+    return false;
+  *out = NULL;
+  if (text)
+    *text = s;
+  if (!s)
+    return true;
+  char reason[256];
+  wgp_status st = wgp_expr_parse_in(ld->a, s, out, reason, sizeof reason);
+  if (st == WGP_ERR_NOMEM)
+    return nomem(ld);
+  if (st != WGP_OK)
+    return fail(ld, "'%s': invalid expression '%.200s': %s", key, s, reason);
+  return true;
+}
+
+static json_t *element_object(loader *ld, json_t *arr, size_t i, const char *what) {
+  json_t *v = json_array_get(arr, i);
+  if (!json_is_object(v))
+    return fail(ld, "%s %zu must be an object, got %s", what, i, type_name(v)), NULL;
+  return v;
+}
+
+static bool check_id(loader *ld, json_t *obj, size_t expected) {
+  int64_t id;
+  if (!get_uint(ld, obj, "id", false, SIZE_MAX / 4, &id))
+    return false;
+  if ((size_t)id != expected)
+    return fail(ld, "'id' is %lld but the item is at position %zu", (long long)id, expected);
+  return true;
+}
+
+bool wgp_ids_contain(const size_t *v, size_t n, size_t x) {
+  for (size_t i = 0; i < n; i++)
+    if (v[i] == x)
+      return true;
+  return false;
+}
+
+#define WGP_BYTES_LIMIT (UINT64_C(1) << 48)
+
+static bool load_arg(loader *ld, json_t *o, size_t i, wgp_arg *a) {
+  int kind, space;
+  int64_t index, bytes;
+  snprintf(ld->item, sizeof ld->item, "arg %zu: ", i);
+  if (!get_uint(ld, o, "index", false, SIZE_MAX / 4, &index) || !get_string(ld, o, "name", false, &a->name) ||
+      !get_string(ld, o, "type", false, &a->type) ||
+      !get_enum(ld, o, "kind", arg_kind_names, WGP_COUNT(arg_kind_names), &kind) ||
+      !get_enum(ld, o, "space", space_names, WGP_COUNT(space_names), &space))
+    return false;
+  if ((size_t)index != i)
+    return fail(ld, "'index' is %lld but the argument is at position %zu", (long long)index, i);
+  a->index = i;
+  a->kind = (wgp_arg_kind)kind;
+  a->space = (wgp_space)space;
+  if (a->kind == WGP_ARG_POINTER) {
+    int from;
+    if (a->space == WGP_SPACE_PRIVATE || a->space == WGP_SPACE_GENERIC)
+      return fail(ld, "pointer argument in space '%s' (expected global, local or constant)", space_names[space]);
+    if (!get_uint(ld, o, "elem_bytes", false, WGP_BYTES_LIMIT, &bytes) ||
+        !get_enum(ld, o, "elem_bytes_from", elem_from_names, WGP_COUNT(elem_from_names), &from) ||
+        !get_bool(ld, o, "const", &a->is_const))
+      return false;
+    a->from = elem_from_names[from];
+  } else {
+    if (a->space != WGP_SPACE_PRIVATE)
+      return fail(ld, "scalar argument in space '%s' (expected private)", space_names[space]);
+    if (!get_uint(ld, o, "bytes", false, WGP_BYTES_LIMIT, &bytes))
+      return false;
+    if (bytes == 0)
+      return fail(ld, "scalar argument of 0 bytes");
+  }
+  a->bytes = (uint64_t)bytes;
+  return true;
+}
+
+static bool load_array(loader *ld, json_t *o, size_t i, wgp_array *a) {
+  int space;
+  int64_t bytes, elem;
+  bool ok;
+  snprintf(ld->item, sizeof ld->item, "array %zu: ", i);
+  if (!get_string(ld, o, "name", false, &a->name) ||
+      !get_enum(ld, o, "space", space_names, 3, &space) || /* global, local, constant */
+      !get_uint(ld, o, "bytes", false, WGP_BYTES_LIMIT, &bytes) ||
+      !get_uint(ld, o, "elem_bytes", false, WGP_BYTES_LIMIT, &elem) || !get_bool(ld, o, "initialized", &a->initialized))
+    return false;
+  a->space = (wgp_space)space;
+  a->bytes = (uint64_t)bytes;
+  a->elem_bytes = (uint64_t)elem;
+  json_t *dims = get_array(ld, o, "dims", &ok);
+  if (!ok)
+    return false;
+  a->ndims = json_array_size(dims);
+  if (!(a->dims = alloc_n(ld, a->ndims, sizeof *a->dims)))
+    return false;
+  for (size_t d = 0; d < a->ndims; d++) {
+    json_t *v = json_array_get(dims, d);
+    if (!json_is_integer(v) || json_integer_value(v) < 0)
+      return fail(ld, "'dims'[%zu] must be a non-negative integer", d);
+    a->dims[d] = (uint64_t)json_integer_value(v);
+  }
+  return true;
+}
+
+static bool load_branch(loader *ld, json_t *o, wgp_block *b, size_t nblocks) {
+  wgp_branch *br = alloc_n(ld, 1, sizeof *br);
+  int kind, cls;
+  bool ok;
+  if (!br)
+    return false;
+  b->branch = br;
+  snprintf(ld->item, sizeof ld->item, "block %zu: branch: ", b->id);
+  if (!get_enum(ld, o, "kind", branch_kind_names, WGP_COUNT(branch_kind_names), &kind) ||
+      !get_expr(ld, o, "cond", false, &br->cond, &br->cond_text) ||
+      !get_enum(ld, o, "class", branch_class_names, WGP_COUNT(branch_class_names), &cls) ||
+      !get_ids(ld, o, "targets", nblocks, "block", &br->targets, &br->ntargets) ||
+      !get_string(ld, o, "source", true, &br->source))
+    return false;
+  br->kind = (wgp_branch_kind)kind;
+  br->cls = (wgp_branch_class)cls;
+  json_t *deps = get_array(ld, o, "depends", &ok);
+  if (!ok)
+    return false;
+  for (size_t i = 0; i < json_array_size(deps); i++) {
+    json_t *v = json_array_get(deps, i);
+    size_t d = 0;
+    while (d < WGP_COUNT(depends_names) && !(json_is_string(v) && strcmp(json_string_value(v), depends_names[d]) == 0))
+      d++;
+    if (d == WGP_COUNT(depends_names))
+      return fail(ld, "'depends'[%zu] must be 'work-item', 'loop-variable' or 'data'", i);
+    br->depends |= 1u << d;
+  }
+  if (br->kind == WGP_BRANCH_COND && br->ntargets != 2)
+    return fail(ld, "a 'cond' branch needs 2 targets, got %zu", br->ntargets);
+  if (br->kind == WGP_BRANCH_SWITCH) {
+    if (br->ntargets < 1)
+      return fail(ld, "a 'switch' needs at least a default target");
+    json_t *cases = get_array(ld, o, "case_values", &ok);
+    if (!ok)
+      return false;
+    if (json_array_size(cases) != br->ntargets - 1)
+      return fail(ld, "'case_values' has %zu entries for %zu case targets", json_array_size(cases), br->ntargets - 1);
+    if (!(br->case_values = alloc_n(ld, br->ntargets, sizeof *br->case_values)))
+      return false;
+    for (size_t i = 0; i + 1 < br->ntargets; i++) {
+      json_t *v = json_array_get(cases, i);
+      const char *s = json_is_string(v) ? json_string_value(v) : NULL;
+      char *end = NULL;
+      errno = 0;
+      long long x = s && *s ? strtoll(s, &end, 10) : 0;
+      if (!s || !*s || *end || errno)
+        return fail(ld, "'case_values'[%zu] must be a decimal integer string", i);
+      br->case_values[i] = x;
+    }
+  }
+  for (size_t i = 0; i < br->ntargets; i++)
+    if (!wgp_ids_contain(b->succs, b->nsuccs, br->targets[i]))
+      return fail(ld, "target %zu is not a successor of the block", br->targets[i]);
+  return true;
+}
+
+static bool load_block(loader *ld, json_t *o, size_t i, wgp_block *b, size_t nblocks, size_t nloops,
+                       size_t naccesses) {
+  int64_t loop;
+  snprintf(ld->item, sizeof ld->item, "block %zu: ", i);
+  b->id = i;
+  if (!check_id(ld, o, i) || !get_string(ld, o, "name", false, &b->name) ||
+      !get_string(ld, o, "source", true, &b->source) || !get_uint(ld, o, "loop", true, SIZE_MAX / 4, &loop) ||
+      !get_counts(ld, o, "counts", &b->counts, &b->ncounts) || !get_bool(ld, o, "exit", &b->exit))
+    return false;
+  if (loop >= 0 && (size_t)loop >= nloops)
+    return fail(ld, "loop %lld out of range (%zu loops)", (long long)loop, nloops);
+  b->loop = (long)loop;
+  json_t *succs = json_object_get(o, "succs");
+  if (json_is_array(succs))
+    for (size_t s = 0; s < json_array_size(succs); s++) {
+      json_t *v = json_array_get(succs, s);
+      if (json_is_integer(v) && (json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) >= nblocks))
+        return fail(ld, "successor %lld out of range (%zu blocks)", (long long)json_integer_value(v), nblocks);
+    }
+  if (!get_ids(ld, o, "succs", nblocks, "block", &b->succs, &b->nsuccs) ||
+      !get_ids(ld, o, "back_edges", nblocks, "block", &b->back, &b->nback) ||
+      !get_ids(ld, o, "memory", naccesses, "access", &b->mem, &b->nmem))
+    return false;
+  for (size_t k = 0; k < b->nback; k++)
+    if (!wgp_ids_contain(b->succs, b->nsuccs, b->back[k]))
+      return fail(ld, "back edge to %zu is not a successor", b->back[k]);
+  if (b->exit && b->nsuccs)
+    return fail(ld, "an exit block has successors");
+  bool ok;
+  json_t *br = member(ld, o, "branch", JSON_OBJECT, "an object", true, &ok);
+  if (!ok)
+    return false;
+  return br ? load_branch(ld, br, b, nblocks) : true;
+}
+
+static bool load_loop(loader *ld, json_t *o, size_t i, wgp_loop *l, size_t nblocks, size_t nloops) {
+  int64_t header, parent, depth;
+  int trip;
+  bool ok;
+  snprintf(ld->item, sizeof ld->item, "loop %zu: ", i);
+  l->id = i;
+  if (!check_id(ld, o, i) || !get_uint(ld, o, "header", false, SIZE_MAX / 4, &header) ||
+      !get_uint(ld, o, "parent", true, SIZE_MAX / 4, &parent) || !get_uint(ld, o, "depth", false, 1u << 20, &depth) ||
+      !get_ids(ld, o, "blocks", nblocks, "block", &l->blocks, &l->nblocks) ||
+      !get_ids(ld, o, "latches", nblocks, "block", &l->latches, &l->nlatches) ||
+      !get_ids(ld, o, "exiting", nblocks, "block", &l->exiting, &l->nexiting) ||
+      !get_enum(ld, o, "trip_kind", trip_kind_names, WGP_COUNT(trip_kind_names), &trip) ||
+      !get_expr(ld, o, "backedge_count", true, &l->backedge, NULL) ||
+      !get_expr(ld, o, "trip_count", true, &l->trip_count, NULL) ||
+      !get_expr(ld, o, "max_trip_count", true, &l->max_trip, NULL) || !get_string(ld, o, "reason", true, &l->reason) ||
+      !get_string(ld, o, "source", true, &l->source))
+    return false;
+  if ((size_t)header >= nblocks)
+    return fail(ld, "header %lld out of range (%zu blocks)", (long long)header, nblocks);
+  if (parent >= 0 && (size_t)parent >= nloops)
+    return fail(ld, "parent %lld out of range (%zu loops)", (long long)parent, nloops);
+  if (parent >= 0 && (size_t)parent == i)
+    return fail(ld, "loop is its own parent");
+  if (depth < 1)
+    return fail(ld, "'depth' must be at least 1");
+  l->header = (size_t)header;
+  l->parent = (long)parent;
+  l->depth = (unsigned)depth;
+  l->trip = (wgp_trip_kind)trip;
+  if (!wgp_ids_contain(l->blocks, l->nblocks, l->header))
+    return fail(ld, "header %zu is not among the loop's blocks", l->header);
+  if (l->trip == WGP_TRIP_EXACT && !l->trip_count)
+    return fail(ld, "trip_kind 'exact' without a trip_count");
+
+  json_t *recs = get_array(ld, o, "recurrences", &ok);
+  if (!ok)
+    return false;
+  l->nrec = json_array_size(recs);
+  if (!(l->rec = alloc_n(ld, l->nrec, sizeof *l->rec)))
+    return false;
+  for (size_t r = 0; r < l->nrec; r++) {
+    json_t *ro = element_object(ld, recs, r, "recurrence");
+    const wgp_expr *sym;
+    snprintf(ld->item, sizeof ld->item, "loop %zu: recurrence %zu: ", i, r);
+    if (!ro || !get_expr(ld, ro, "sym", false, &sym, NULL) || !get_expr(ld, ro, "init", false, &l->rec[r].init, NULL) ||
+        !get_expr(ld, ro, "next", false, &l->rec[r].next, NULL))
+      return false;
+    const wgp_sym *s = wgp_expr_symbol(sym);
+    if (!s || s->kind != WGP_SYM_RECUR || s->loop != i)
+      return fail(ld, "'sym' must be a symbol rv.L%zu.<k>", i);
+    l->rec[r].sym = *s;
+  }
+  snprintf(ld->item, sizeof ld->item, "loop %zu: ", i);
+  json_t *exits = get_array(ld, o, "exits", &ok);
+  if (!ok)
+    return false;
+  l->nexits = json_array_size(exits);
+  if (!(l->exits = alloc_n(ld, l->nexits, sizeof *l->exits)))
+    return false;
+  for (size_t e = 0; e < l->nexits; e++) {
+    json_t *eo = element_object(ld, exits, e, "exit");
+    int64_t blk;
+    snprintf(ld->item, sizeof ld->item, "loop %zu: exit %zu: ", i, e);
+    if (!eo || !get_uint(ld, eo, "block", false, SIZE_MAX / 4, &blk) ||
+        !get_expr(ld, eo, "exit_when", false, &l->exits[e].when, NULL))
+      return false;
+    if ((size_t)blk >= nblocks)
+      return fail(ld, "block %lld out of range (%zu blocks)", (long long)blk, nblocks);
+    if (!wgp_ids_contain(l->blocks, l->nblocks, (size_t)blk))
+      return fail(ld, "block %lld is not in the loop", (long long)blk);
+    l->exits[e].block = (size_t)blk;
+  }
+  return true;
+}
+
+static bool load_access(loader *ld, json_t *o, size_t i, wgp_access *m, const wgp_kernel *k) {
+  int64_t block, bytes, arg;
+  int kind, space, base_kind;
+  bool ok;
+  snprintf(ld->item, sizeof ld->item, "access M%zu: ", i);
+  m->id = i;
+  if (!check_id(ld, o, i) || !get_uint(ld, o, "block", false, SIZE_MAX / 4, &block) ||
+      !get_enum(ld, o, "kind", access_kind_names, WGP_COUNT(access_kind_names), &kind) ||
+      !get_enum(ld, o, "space", space_names, WGP_COUNT(space_names), &space) ||
+      !get_uint(ld, o, "bytes", false, WGP_BYTES_LIMIT, &bytes) ||
+      !get_expr(ld, o, "offset", true, &m->offset, NULL) || !get_bool(ld, o, "affine", &m->affine) ||
+      !get_string(ld, o, "non_affine", true, &m->non_affine) || !get_string(ld, o, "source", true, &m->source))
+    return false;
+  if ((size_t)block >= k->nblocks)
+    return fail(ld, "block %lld out of range (%zu blocks)", (long long)block, k->nblocks);
+  if (bytes == 0)
+    return fail(ld, "an access of 0 bytes");
+  m->block = (size_t)block;
+  m->kind = (wgp_access_kind)kind;
+  m->space = (wgp_space)space;
+  m->bytes = (uint64_t)bytes;
+  if (m->kind == WGP_ACCESS_ATOMIC && json_object_get(o, "atomic_op") &&
+      !get_string(ld, o, "atomic_op", true, &m->atomic_op))
+    return false;
+  json_t *base = member(ld, o, "base", JSON_OBJECT, "an object", false, &ok);
+  if (!ok)
+    return false;
+  snprintf(ld->item, sizeof ld->item, "access M%zu: base: ", i);
+  if (!get_enum(ld, base, "kind", base_kind_names, WGP_COUNT(base_kind_names), &base_kind) ||
+      !get_string(ld, base, "name", true, &m->base_name) || !get_uint(ld, base, "arg", true, SIZE_MAX / 4, &arg))
+    return false;
+  m->base_kind = (wgp_base_kind)base_kind;
+  m->base_arg = (long)arg;
+  if (m->base_kind == WGP_BASE_ARG) {
+    if (arg < 0)
+      return fail(ld, "'arg' is null for an argument base");
+    if ((size_t)arg >= k->nargs)
+      return fail(ld, "argument %lld out of range (%zu arguments)", (long long)arg, k->nargs);
+    if (k->args[arg].kind != WGP_ARG_POINTER)
+      return fail(ld, "argument %lld is not a pointer", (long long)arg);
+  } else if (arg >= 0) {
+    return fail(ld, "'arg' is set for a base of kind '%s'", base_kind_names[base_kind]);
+  }
+  if (m->base_kind == WGP_BASE_ARRAY && (!m->base_name || !wgp_kernel_find_array(k, m->base_name)))
+    return fail(ld, "array '%s' is not among the kernel's arrays", m->base_name ? m->base_name : "(null)");
+  snprintf(ld->item, sizeof ld->item, "access M%zu: ", i);
+  const wgp_block *b = &k->blocks[m->block];
+  if (!wgp_ids_contain(b->mem, b->nmem, i))
+    return fail(ld, "not listed in the 'memory' of its block %zu", m->block);
+  return true;
+}
+
+/* Cross checks that need every block, loop and access loaded. */
+static bool check_kernel(loader *ld, wgp_kernel *k) {
+  for (size_t i = 0; i < k->nblocks; i++) {
+    const wgp_block *b = &k->blocks[i];
+    snprintf(ld->item, sizeof ld->item, "block %zu: ", i);
+    for (size_t j = 0; j < b->nmem; j++)
+      if (k->accesses[b->mem[j]].block != i)
+        return fail(ld, "lists access M%zu, which belongs to block %zu", b->mem[j], k->accesses[b->mem[j]].block);
+    if (b->loop >= 0 && !wgp_loop_contains(&k->loops[b->loop], i))
+      return fail(ld, "loop %ld does not contain the block", b->loop);
+  }
+  for (size_t i = 0; i < k->nloops; i++) {
+    wgp_loop *l = &k->loops[i];
+    snprintf(ld->item, sizeof ld->item, "loop %zu: ", i);
+    /* Walk the parent chain: more steps than loops means a cycle. */
+    long p = l->parent;
+    size_t steps = 0;
+    while (p >= 0) {
+      if (++steps > k->nloops || (size_t)p == i)
+        return fail(ld, "loop nest cycle: the parent chain returns to loop %ld", p);
+      p = k->loops[p].parent;
+    }
+    if (steps + 1 != l->depth)
+      return fail(ld, "'depth' is %u but the loop is nested %zu deep", l->depth, steps + 1);
+    if (l->parent >= 0)
+      for (size_t j = 0; j < l->nblocks; j++)
+        if (!wgp_loop_contains(&k->loops[l->parent], l->blocks[j]))
+          return fail(ld, "block %zu is not in the parent loop %ld", l->blocks[j], l->parent);
+  }
+  ld->item[0] = '\0';
+  for (size_t i = 0; i < k->ncalls; i++)
+    if (k->calls[i].block >= k->nblocks)
+      return fail(ld, "call %zu: block %zu out of range (%zu blocks)", i, k->calls[i].block, k->nblocks);
+  return true;
+}
+
+static bool load_kernel(loader *ld, json_t *o, size_t index, wgp_kernel *k) {
+  int lang;
+  bool ok;
+  ld->item[0] = '\0';
+  snprintf(ld->kernel, sizeof ld->kernel, "kernel %zu: ", index);
+  if (!get_string(ld, o, "name", false, &k->name))
+    return false;
+  snprintf(ld->kernel, sizeof ld->kernel, "kernel '%.120s': ", k->name);
+  if (!get_string(ld, o, "symbol", false, &k->symbol) || !get_string(ld, o, "signature", false, &k->signature) ||
+      !get_enum(ld, o, "language", language_names, WGP_COUNT(language_names), &lang) ||
+      !get_string(ld, o, "source", true, &k->source) ||
+      !get_counts(ld, o, "static_counts", &k->static_counts, &k->nstatic) ||
+      !get_bool(ld, o, "irreducible", &k->irreducible) || !get_strings(ld, o, "diagnostics", &k->diags, &k->ndiags))
+    return false;
+  k->lang = (wgp_language)lang;
+
+  json_t *args = get_array(ld, o, "args", &ok);
+  json_t *arrays = ok ? get_array(ld, o, "arrays", &ok) : NULL;
+  json_t *blocks = ok ? get_array(ld, o, "blocks", &ok) : NULL;
+  json_t *loops = ok ? get_array(ld, o, "loops", &ok) : NULL;
+  json_t *mem = ok ? get_array(ld, o, "memory", &ok) : NULL;
+  json_t *calls = ok ? get_array(ld, o, "calls", &ok) : NULL;
+  if (!ok)
+    return false;
+  k->nargs = json_array_size(args);
+  k->narrays = json_array_size(arrays);
+  k->nblocks = json_array_size(blocks);
+  k->nloops = json_array_size(loops);
+  k->naccesses = json_array_size(mem);
+  k->ncalls = json_array_size(calls);
+  if (k->nblocks == 0)
+    return fail(ld, "no blocks");
+  if (!(k->args = alloc_n(ld, k->nargs, sizeof *k->args)) || !(k->arrays = alloc_n(ld, k->narrays, sizeof *k->arrays)) ||
+      !(k->blocks = alloc_n(ld, k->nblocks, sizeof *k->blocks)) ||
+      !(k->loops = alloc_n(ld, k->nloops, sizeof *k->loops)) ||
+      !(k->accesses = alloc_n(ld, k->naccesses, sizeof *k->accesses)) ||
+      !(k->calls = alloc_n(ld, k->ncalls, sizeof *k->calls)))
+    return false;
+  for (size_t i = 0; i < k->nargs; i++) {
+    json_t *e = element_object(ld, args, i, "arg");
+    if (!e || !load_arg(ld, e, i, &k->args[i]))
+      return false;
+  }
+  for (size_t i = 0; i < k->narrays; i++) {
+    json_t *e = element_object(ld, arrays, i, "array");
+    if (!e || !load_array(ld, e, i, &k->arrays[i]))
+      return false;
+  }
+  for (size_t i = 0; i < k->nblocks; i++) {
+    json_t *e = element_object(ld, blocks, i, "block");
+    if (!e || !load_block(ld, e, i, &k->blocks[i], k->nblocks, k->nloops, k->naccesses))
+      return false;
+  }
+  for (size_t i = 0; i < k->nloops; i++) {
+    json_t *e = element_object(ld, loops, i, "loop");
+    if (!e || !load_loop(ld, e, i, &k->loops[i], k->nblocks, k->nloops))
+      return false;
+  }
+  for (size_t i = 0; i < k->naccesses; i++) {
+    json_t *e = element_object(ld, mem, i, "access");
+    if (!e || !load_access(ld, e, i, &k->accesses[i], k))
+      return false;
+  }
+  for (size_t i = 0; i < k->ncalls; i++) {
+    json_t *e = element_object(ld, calls, i, "call");
+    int64_t blk;
+    snprintf(ld->item, sizeof ld->item, "call %zu: ", i);
+    if (!e || !get_uint(ld, e, "block", false, SIZE_MAX / 4, &blk) ||
+        !get_string(ld, e, "callee", false, &k->calls[i].callee) ||
+        !get_string(ld, e, "reason", false, &k->calls[i].reason))
+      return false;
+    k->calls[i].block = (size_t)blk;
+  }
+  return check_kernel(ld, k);
+}
+
+static bool load_model(loader *ld, json_t *root, wgp_model *m) {
+  if (!json_is_object(root))
+    return fail(ld, "not a wgperf kernel model (the top level is %s, not an object)", type_name(root));
+  json_t *format = json_object_get(root, "format");
+  if (!format)
+    return fail(ld, "not a wgperf kernel model (no 'format' key)");
+  if (!json_is_string(format) || strcmp(json_string_value(format), "wgperf-kernel-model") != 0)
+    return fail(ld, "not a wgperf kernel model (format is %s%.100s%s, expected 'wgperf-kernel-model')",
+                json_is_string(format) ? "'" : "", json_is_string(format) ? json_string_value(format) : type_name(format),
+                json_is_string(format) ? "'" : "");
+  json_t *version = json_object_get(root, "version");
+  if (!version)
+    return fail(ld, "missing key 'version'");
+  if (!json_is_integer(version))
+    return fail(ld, "'version' must be an integer, got %s", type_name(version));
+  if (json_integer_value(version) != WGP_MODEL_VERSION)
+    return fail(ld, "kernel model version %lld is not supported (this wgperf reads version %d); extract the model again "
+                    "with this wgperf",
+                (long long)json_integer_value(version), WGP_MODEL_VERSION);
+  bool ok;
+  if (!get_string(ld, root, "producer", false, &m->producer) || !get_string(ld, root, "module", false, &m->module) ||
+      !get_string(ld, root, "source_file", true, &m->source_file) ||
+      !get_string(ld, root, "target", false, &m->target) ||
+      !get_strings(ld, root, "diagnostics", &m->diags, &m->ndiags))
+    return false;
+  json_t *kernels = get_array(ld, root, "kernels", &ok);
+  if (!ok)
+    return false;
+  m->nkernels = json_array_size(kernels);
+  if (!(m->kernels = alloc_n(ld, m->nkernels, sizeof *m->kernels)))
+    return false;
+  for (size_t i = 0; i < m->nkernels; i++) {
+    json_t *e = element_object(ld, kernels, i, "kernel");
+    if (!e || !load_kernel(ld, e, i, &m->kernels[i]))
+      return false;
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(m->kernels[j].name, m->kernels[i].name) == 0) {
+        ld->item[0] = '\0';
+        return fail(ld, "two kernels have this name");
+      }
+  }
+  return true;
+}
+
+wgp_status wgp_model_load_string(const char *text, size_t len, const char *name, wgp_model **out, wgp_diag *diag) {
+  *out = NULL;
+  loader ld = {NULL, name ? name : "<model>", diag, "", "", WGP_OK};
+  json_error_t jerr;
+  json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+  if (!root) {
+    if (diag)
+      snprintf(diag->message, sizeof diag->message, "wgperf: error: %s:%d:%d: invalid JSON: %s", ld.file, jerr.line,
+               jerr.column, jerr.text);
+    return WGP_ERR_INPUT;
+  }
+  wgp_model *m = calloc(1, sizeof *m);
+  ld.a = m ? wgp_arena_new() : NULL;
+  if (!ld.a) {
+    free(m);
+    json_decref(root);
+    if (diag)
+      snprintf(diag->message, sizeof diag->message, "wgperf: error: %s: out of memory", ld.file);
+    return WGP_ERR_NOMEM;
+  }
+  m->arena = ld.a;
+  load_model(&ld, root, m);
+  json_decref(root);
+  if (ld.status != WGP_OK) {
+    wgp_model_free(m);
+    return ld.status;
+  }
+  *out = m;
+  return WGP_OK;
+}
+
+wgp_status wgp_model_load_file(const char *file, wgp_model **out, wgp_diag *diag) {
+  *out = NULL;
+  FILE *f = fopen(file, "rb");
+  if (!f) {
+    if (diag)
+      snprintf(diag->message, sizeof diag->message, "wgperf: error: %s: cannot open: %s", file, strerror(errno));
+    return WGP_ERR_IO;
+  }
+  size_t cap = 1 << 16, len = 0;
+  char *buf = malloc(cap);
+  wgp_status st = buf ? WGP_OK : WGP_ERR_NOMEM;
+  while (st == WGP_OK) {
+    if (len == cap) {
+      char *grown = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+      if (!grown) {
+        st = WGP_ERR_NOMEM;
+        break;
+      }
+      buf = grown;
+      cap *= 2;
+    }
+    size_t n = fread(buf + len, 1, cap - len, f);
+    len += n;
+    if (n == 0) {
+      if (ferror(f))
+        st = WGP_ERR_IO;
+      break;
+    }
+  }
+  fclose(f);
+  if (st != WGP_OK) {
+    if (diag)
+      snprintf(diag->message, sizeof diag->message, "wgperf: error: %s: %s", file,
+               st == WGP_ERR_IO ? "read error" : "out of memory");
+    free(buf);
+    return st;
+  }
+  st = wgp_model_load_string(buf, len, file, out, diag);
+  free(buf);
+  return st;
+}
+
+void wgp_model_free(wgp_model *m) {
+  if (!m)
+    return;
+  wgp_arena_free(m->arena);
+  free(m);
+}
+

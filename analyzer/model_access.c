@@ -1,0 +1,188 @@
+/* model_access.c - read-only accessors of a loaded kernel model.  The
+ * loader (model.c) has checked every id, so these only guard indexes. */
+#include "model_internal.h"
+
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* Accessors                                                                */
+/* ------------------------------------------------------------------------ */
+
+const char *wgp_model_producer(const wgp_model *m) { return m->producer; }
+const char *wgp_model_module(const wgp_model *m) { return m->module; }
+const char *wgp_model_source_file(const wgp_model *m) { return m->source_file; }
+const char *wgp_model_target(const wgp_model *m) { return m->target; }
+size_t wgp_model_num_diagnostics(const wgp_model *m) { return m->ndiags; }
+const char *wgp_model_diagnostic(const wgp_model *m, size_t i) { return i < m->ndiags ? m->diags[i] : NULL; }
+size_t wgp_model_num_kernels(const wgp_model *m) { return m->nkernels; }
+const wgp_kernel *wgp_model_kernel(const wgp_model *m, size_t i) { return i < m->nkernels ? &m->kernels[i] : NULL; }
+
+const wgp_kernel *wgp_model_find_kernel(const wgp_model *m, const char *name) {
+  for (size_t i = 0; i < m->nkernels; i++)
+    if (strcmp(m->kernels[i].name, name) == 0)
+      return &m->kernels[i];
+  for (size_t i = 0; i < m->nkernels; i++)
+    if (strcmp(m->kernels[i].symbol, name) == 0)
+      return &m->kernels[i];
+  return NULL;
+}
+
+const char *wgp_kernel_name(const wgp_kernel *k) { return k->name; }
+const char *wgp_kernel_symbol(const wgp_kernel *k) { return k->symbol; }
+const char *wgp_kernel_signature(const wgp_kernel *k) { return k->signature; }
+wgp_language wgp_kernel_language(const wgp_kernel *k) { return k->lang; }
+const char *wgp_kernel_source(const wgp_kernel *k) { return k->source; }
+size_t wgp_kernel_num_args(const wgp_kernel *k) { return k->nargs; }
+const wgp_arg *wgp_kernel_arg(const wgp_kernel *k, size_t i) { return i < k->nargs ? &k->args[i] : NULL; }
+const wgp_arg *wgp_kernel_find_arg(const wgp_kernel *k, const char *name) {
+  for (size_t i = 0; i < k->nargs; i++)
+    if (strcmp(k->args[i].name, name) == 0)
+      return &k->args[i];
+  return NULL;
+}
+size_t wgp_kernel_num_arrays(const wgp_kernel *k) { return k->narrays; }
+const wgp_array *wgp_kernel_array(const wgp_kernel *k, size_t i) { return i < k->narrays ? &k->arrays[i] : NULL; }
+const wgp_array *wgp_kernel_find_array(const wgp_kernel *k, const char *name) {
+  for (size_t i = 0; i < k->narrays; i++)
+    if (k->arrays[i].name && strcmp(k->arrays[i].name, name) == 0)
+      return &k->arrays[i];
+  return NULL;
+}
+size_t wgp_kernel_num_blocks(const wgp_kernel *k) { return k->nblocks; }
+const wgp_block *wgp_kernel_block(const wgp_kernel *k, size_t i) { return i < k->nblocks ? &k->blocks[i] : NULL; }
+size_t wgp_kernel_num_loops(const wgp_kernel *k) { return k->nloops; }
+const wgp_loop *wgp_kernel_loop(const wgp_kernel *k, size_t i) { return i < k->nloops ? &k->loops[i] : NULL; }
+size_t wgp_kernel_num_accesses(const wgp_kernel *k) { return k->naccesses; }
+const wgp_access *wgp_kernel_access(const wgp_kernel *k, size_t i) {
+  return i < k->naccesses ? &k->accesses[i] : NULL;
+}
+size_t wgp_kernel_num_calls(const wgp_kernel *k) { return k->ncalls; }
+void wgp_kernel_call(const wgp_kernel *k, size_t i, size_t *block, const char **callee, const char **reason) {
+  if (i >= k->ncalls)
+    return;
+  if (block)
+    *block = k->calls[i].block;
+  if (callee)
+    *callee = k->calls[i].callee;
+  if (reason)
+    *reason = k->calls[i].reason;
+}
+size_t wgp_kernel_num_static_counts(const wgp_kernel *k) { return k->nstatic; }
+uint64_t wgp_kernel_static_count(const wgp_kernel *k, size_t i, const char **cost_class) {
+  if (i >= k->nstatic)
+    return 0;
+  if (cost_class)
+    *cost_class = k->static_counts[i].cls;
+  return k->static_counts[i].n;
+}
+bool wgp_kernel_irreducible(const wgp_kernel *k) { return k->irreducible; }
+size_t wgp_kernel_num_diagnostics(const wgp_kernel *k) { return k->ndiags; }
+const char *wgp_kernel_diagnostic(const wgp_kernel *k, size_t i) { return i < k->ndiags ? k->diags[i] : NULL; }
+
+size_t wgp_arg_index(const wgp_arg *a) { return a->index; }
+const char *wgp_arg_name(const wgp_arg *a) { return a->name; }
+const char *wgp_arg_type(const wgp_arg *a) { return a->type; }
+wgp_arg_kind wgp_arg_get_kind(const wgp_arg *a) { return a->kind; }
+wgp_space wgp_arg_space(const wgp_arg *a) { return a->space; }
+uint64_t wgp_arg_elem_bytes(const wgp_arg *a) { return a->kind == WGP_ARG_POINTER ? a->bytes : 0; }
+uint64_t wgp_arg_bytes(const wgp_arg *a) { return a->kind == WGP_ARG_SCALAR ? a->bytes : 0; }
+const char *wgp_arg_elem_bytes_from(const wgp_arg *a) { return a->from; }
+bool wgp_arg_is_const(const wgp_arg *a) { return a->is_const; }
+
+const char *wgp_array_name(const wgp_array *a) { return a->name; }
+wgp_space wgp_array_space(const wgp_array *a) { return a->space; }
+uint64_t wgp_array_bytes(const wgp_array *a) { return a->bytes; }
+uint64_t wgp_array_elem_bytes(const wgp_array *a) { return a->elem_bytes; }
+size_t wgp_array_num_dims(const wgp_array *a) { return a->ndims; }
+uint64_t wgp_array_dim(const wgp_array *a, size_t i) { return i < a->ndims ? a->dims[i] : 0; }
+bool wgp_array_initialized(const wgp_array *a) { return a->initialized; }
+
+size_t wgp_block_id(const wgp_block *b) { return b->id; }
+const char *wgp_block_name(const wgp_block *b) { return b->name; }
+const char *wgp_block_source(const wgp_block *b) { return b->source; }
+long wgp_block_loop(const wgp_block *b) { return b->loop; }
+size_t wgp_block_num_counts(const wgp_block *b) { return b->ncounts; }
+uint64_t wgp_block_count(const wgp_block *b, size_t i, const char **cost_class) {
+  if (i >= b->ncounts)
+    return 0;
+  if (cost_class)
+    *cost_class = b->counts[i].cls;
+  return b->counts[i].n;
+}
+uint64_t wgp_block_count_of(const wgp_block *b, const char *cost_class) {
+  for (size_t i = 0; i < b->ncounts; i++)
+    if (strcmp(b->counts[i].cls, cost_class) == 0)
+      return b->counts[i].n;
+  return 0;
+}
+size_t wgp_block_num_succs(const wgp_block *b) { return b->nsuccs; }
+size_t wgp_block_succ(const wgp_block *b, size_t i) { return i < b->nsuccs ? b->succs[i] : 0; }
+size_t wgp_block_num_back_edges(const wgp_block *b) { return b->nback; }
+size_t wgp_block_back_edge(const wgp_block *b, size_t i) { return i < b->nback ? b->back[i] : 0; }
+bool wgp_block_is_back_edge(const wgp_block *b, size_t succ_block) { return wgp_ids_contain(b->back, b->nback, succ_block); }
+size_t wgp_block_num_accesses(const wgp_block *b) { return b->nmem; }
+size_t wgp_block_access(const wgp_block *b, size_t i) { return i < b->nmem ? b->mem[i] : 0; }
+bool wgp_block_is_exit(const wgp_block *b) { return b->exit; }
+const wgp_branch *wgp_block_branch(const wgp_block *b) { return b->branch; }
+
+wgp_branch_kind wgp_branch_get_kind(const wgp_branch *br) { return br->kind; }
+const wgp_expr *wgp_branch_cond(const wgp_branch *br) { return br->cond; }
+const char *wgp_branch_cond_text(const wgp_branch *br) { return br->cond_text; }
+wgp_branch_class wgp_branch_get_class(const wgp_branch *br) { return br->cls; }
+unsigned wgp_branch_depends(const wgp_branch *br) { return br->depends; }
+size_t wgp_branch_num_targets(const wgp_branch *br) { return br->ntargets; }
+size_t wgp_branch_target(const wgp_branch *br, size_t i) { return i < br->ntargets ? br->targets[i] : 0; }
+int64_t wgp_branch_case_value(const wgp_branch *br, size_t i) {
+  return br->case_values && i + 1 < br->ntargets ? br->case_values[i] : 0;
+}
+const char *wgp_branch_source(const wgp_branch *br) { return br->source; }
+
+size_t wgp_loop_id(const wgp_loop *l) { return l->id; }
+size_t wgp_loop_header(const wgp_loop *l) { return l->header; }
+long wgp_loop_parent(const wgp_loop *l) { return l->parent; }
+unsigned wgp_loop_depth(const wgp_loop *l) { return l->depth; }
+size_t wgp_loop_num_blocks(const wgp_loop *l) { return l->nblocks; }
+size_t wgp_loop_block(const wgp_loop *l, size_t i) { return i < l->nblocks ? l->blocks[i] : 0; }
+bool wgp_loop_contains(const wgp_loop *l, size_t block) { return wgp_ids_contain(l->blocks, l->nblocks, block); }
+size_t wgp_loop_num_latches(const wgp_loop *l) { return l->nlatches; }
+size_t wgp_loop_latch(const wgp_loop *l, size_t i) { return i < l->nlatches ? l->latches[i] : 0; }
+size_t wgp_loop_num_exiting(const wgp_loop *l) { return l->nexiting; }
+size_t wgp_loop_exiting(const wgp_loop *l, size_t i) { return i < l->nexiting ? l->exiting[i] : 0; }
+wgp_trip_kind wgp_loop_trip_kind(const wgp_loop *l) { return l->trip; }
+const wgp_expr *wgp_loop_backedge_count(const wgp_loop *l) { return l->backedge; }
+const wgp_expr *wgp_loop_trip_count(const wgp_loop *l) { return l->trip_count; }
+const wgp_expr *wgp_loop_max_trip_count(const wgp_loop *l) { return l->max_trip; }
+const char *wgp_loop_reason(const wgp_loop *l) { return l->reason; }
+size_t wgp_loop_num_recurrences(const wgp_loop *l) { return l->nrec; }
+const wgp_sym *wgp_loop_recurrence(const wgp_loop *l, size_t i, const wgp_expr **init, const wgp_expr **next) {
+  if (i >= l->nrec)
+    return NULL;
+  if (init)
+    *init = l->rec[i].init;
+  if (next)
+    *next = l->rec[i].next;
+  return &l->rec[i].sym;
+}
+size_t wgp_loop_num_exits(const wgp_loop *l) { return l->nexits; }
+const wgp_expr *wgp_loop_exit(const wgp_loop *l, size_t i, size_t *block) {
+  if (i >= l->nexits)
+    return NULL;
+  if (block)
+    *block = l->exits[i].block;
+  return l->exits[i].when;
+}
+const char *wgp_loop_source(const wgp_loop *l) { return l->source; }
+
+size_t wgp_access_id(const wgp_access *a) { return a->id; }
+size_t wgp_access_block(const wgp_access *a) { return a->block; }
+wgp_access_kind wgp_access_get_kind(const wgp_access *a) { return a->kind; }
+const char *wgp_access_atomic_op(const wgp_access *a) { return a->atomic_op; }
+wgp_space wgp_access_space(const wgp_access *a) { return a->space; }
+uint64_t wgp_access_bytes(const wgp_access *a) { return a->bytes; }
+wgp_base_kind wgp_access_base_kind(const wgp_access *a) { return a->base_kind; }
+const char *wgp_access_base_name(const wgp_access *a) { return a->base_name; }
+long wgp_access_base_arg(const wgp_access *a) { return a->base_arg; }
+const wgp_expr *wgp_access_offset(const wgp_access *a) { return a->offset; }
+bool wgp_access_affine(const wgp_access *a) { return a->affine; }
+const char *wgp_access_non_affine(const wgp_access *a) { return a->non_affine; }
+const char *wgp_access_source(const wgp_access *a) { return a->source; }

@@ -1,0 +1,123 @@
+/* model_internal.h - the records behind the opaque model types, shared by
+ * the loader (model.c) and the accessors (model_access.c). */
+#ifndef WGPERF_MODEL_INTERNAL_H
+#define WGPERF_MODEL_INTERNAL_H
+
+#include "arena_internal.h"
+#include "wgperf/model.h"
+
+typedef struct count_entry {
+  const char *cls;
+  uint64_t n;
+} count_entry;
+
+struct wgp_arg {
+  size_t index;
+  const char *name, *type, *from;
+  wgp_arg_kind kind;
+  wgp_space space;
+  uint64_t bytes;
+  bool is_const;
+};
+
+struct wgp_array {
+  const char *name;
+  wgp_space space;
+  uint64_t bytes, elem_bytes;
+  size_t ndims;
+  uint64_t *dims;
+  bool initialized;
+};
+
+struct wgp_branch {
+  wgp_branch_kind kind;
+  const wgp_expr *cond;
+  const char *cond_text;
+  wgp_branch_class cls;
+  unsigned depends;
+  size_t ntargets;
+  size_t *targets;
+  int64_t *case_values;
+  const char *source;
+};
+
+struct wgp_block {
+  size_t id;
+  const char *name, *source;
+  long loop;
+  size_t ncounts, nsuccs, nback, nmem;
+  count_entry *counts;
+  size_t *succs, *back, *mem;
+  bool exit;
+  wgp_branch *branch;
+};
+
+typedef struct recurrence {
+  wgp_sym sym;
+  const wgp_expr *init, *next;
+} recurrence;
+
+typedef struct loop_exit {
+  size_t block;
+  const wgp_expr *when;
+} loop_exit;
+
+struct wgp_loop {
+  size_t id, header;
+  long parent;
+  unsigned depth;
+  size_t nblocks, nlatches, nexiting, nrec, nexits;
+  size_t *blocks, *latches, *exiting;
+  wgp_trip_kind trip;
+  const wgp_expr *backedge, *trip_count, *max_trip;
+  const char *reason, *source;
+  recurrence *rec;
+  loop_exit *exits;
+};
+
+struct wgp_access {
+  size_t id, block;
+  wgp_access_kind kind;
+  const char *atomic_op;
+  wgp_space space;
+  uint64_t bytes;
+  wgp_base_kind base_kind;
+  const char *base_name;
+  long base_arg;
+  const wgp_expr *offset;
+  bool affine;
+  const char *non_affine, *source;
+};
+
+typedef struct call_rec {
+  size_t block;
+  const char *callee, *reason;
+} call_rec;
+
+struct wgp_kernel {
+  const char *name, *symbol, *signature, *source;
+  wgp_language lang;
+  size_t nargs, narrays, nblocks, nloops, naccesses, ncalls, nstatic, ndiags;
+  wgp_arg *args;
+  wgp_array *arrays;
+  wgp_block *blocks;
+  wgp_loop *loops;
+  wgp_access *accesses;
+  call_rec *calls;
+  count_entry *static_counts;
+  const char **diags;
+  bool irreducible;
+};
+
+struct wgp_model {
+  wgp_arena *arena;
+  const char *producer, *module, *source_file, *target;
+  size_t ndiags, nkernels;
+  const char **diags;
+  wgp_kernel *kernels;
+};
+
+/* Whether the id list V of N entries holds X. */
+bool wgp_ids_contain(const size_t *v, size_t n, size_t x);
+
+#endif

@@ -1,0 +1,217 @@
+/* model.h - a kernel model (docs/kernel-model.md), loaded and validated.
+ *
+ * wgp_model_load_file checks the whole contract before returning: format and
+ * version, every required key and its type, every id (blocks, loops, memory
+ * accesses, arguments) in range, a loop nest without cycles, and every
+ * expression parsed.  Afterwards the accessors below cannot fail; pointers
+ * they return live as long as the model (keep).
+ */
+#ifndef WGPERF_MODEL_H
+#define WGPERF_MODEL_H
+
+#include "wgperf/diag.h"
+#include "wgperf/expr.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The model format version this library reads. */
+#define WGP_MODEL_VERSION 1
+
+typedef struct wgp_model wgp_model;
+typedef struct wgp_kernel wgp_kernel;
+typedef struct wgp_arg wgp_arg;
+typedef struct wgp_array wgp_array;
+typedef struct wgp_block wgp_block;
+typedef struct wgp_branch wgp_branch;
+typedef struct wgp_loop wgp_loop;
+typedef struct wgp_access wgp_access;
+
+typedef enum wgp_space {
+  WGP_SPACE_GLOBAL,
+  WGP_SPACE_LOCAL,
+  WGP_SPACE_CONSTANT,
+  WGP_SPACE_PRIVATE,
+  WGP_SPACE_GENERIC /* an access through a pointer whose space is unknown */
+} wgp_space;
+
+typedef enum wgp_language { WGP_LANG_OPENCL, WGP_LANG_CUDA } wgp_language;
+typedef enum wgp_arg_kind { WGP_ARG_POINTER, WGP_ARG_SCALAR } wgp_arg_kind;
+typedef enum wgp_branch_kind { WGP_BRANCH_COND, WGP_BRANCH_SWITCH } wgp_branch_kind;
+typedef enum wgp_branch_class {
+  WGP_BRANCH_UNIFORM,
+  WGP_BRANCH_WORK_ITEM,
+  WGP_BRANCH_LOOP_VARIABLE,
+  WGP_BRANCH_DATA_DEPENDENT
+} wgp_branch_class;
+/* Bits of wgp_branch_depends. */
+#define WGP_DEP_WORK_ITEM 1u
+#define WGP_DEP_LOOP 2u
+#define WGP_DEP_DATA 4u
+typedef enum wgp_trip_kind {
+  WGP_TRIP_EXACT,
+  WGP_TRIP_DATA_DEPENDENT,
+  WGP_TRIP_RECURRENCE,
+  WGP_TRIP_MAX,
+  WGP_TRIP_UNKNOWN
+} wgp_trip_kind;
+typedef enum wgp_access_kind { WGP_ACCESS_LOAD, WGP_ACCESS_STORE, WGP_ACCESS_ATOMIC } wgp_access_kind;
+typedef enum wgp_base_kind {
+  WGP_BASE_ARG,
+  WGP_BASE_ARRAY,
+  WGP_BASE_PRIVATE,
+  WGP_BASE_INDIRECT,
+  WGP_BASE_UNKNOWN
+} wgp_base_kind;
+
+/* Loading.  FILE is also the name used in diagnostics.  On failure *out is
+ * NULL, diag (may be NULL) holds "wgperf: error: FILE: ...". */
+wgp_status wgp_model_load_file(const char *file, wgp_model **out, wgp_diag *diag);
+/* The same from memory; NAME stands for the file in diagnostics. */
+wgp_status wgp_model_load_string(const char *text, size_t len, const char *name, wgp_model **out, wgp_diag *diag);
+void wgp_model_free(wgp_model *m); /* take; NULL is ignored */
+
+const char *wgp_model_producer(const wgp_model *m);
+const char *wgp_model_module(const wgp_model *m);
+const char *wgp_model_source_file(const wgp_model *m); /* NULL when unknown */
+const char *wgp_model_target(const wgp_model *m);
+size_t wgp_model_num_diagnostics(const wgp_model *m);
+const char *wgp_model_diagnostic(const wgp_model *m, size_t i);
+size_t wgp_model_num_kernels(const wgp_model *m);
+const wgp_kernel *wgp_model_kernel(const wgp_model *m, size_t i);
+/* By name, else by IR symbol; NULL when none matches. */
+const wgp_kernel *wgp_model_find_kernel(const wgp_model *m, const char *name);
+
+/* Kernel. */
+const char *wgp_kernel_name(const wgp_kernel *k);
+const char *wgp_kernel_symbol(const wgp_kernel *k);
+const char *wgp_kernel_signature(const wgp_kernel *k);
+wgp_language wgp_kernel_language(const wgp_kernel *k);
+const char *wgp_kernel_source(const wgp_kernel *k); /* "file:line" or NULL */
+size_t wgp_kernel_num_args(const wgp_kernel *k);
+const wgp_arg *wgp_kernel_arg(const wgp_kernel *k, size_t i);
+const wgp_arg *wgp_kernel_find_arg(const wgp_kernel *k, const char *name);
+size_t wgp_kernel_num_arrays(const wgp_kernel *k);
+const wgp_array *wgp_kernel_array(const wgp_kernel *k, size_t i);
+const wgp_array *wgp_kernel_find_array(const wgp_kernel *k, const char *name);
+size_t wgp_kernel_num_blocks(const wgp_kernel *k); /* at least 1; block 0 is the entry */
+const wgp_block *wgp_kernel_block(const wgp_kernel *k, size_t i);
+size_t wgp_kernel_num_loops(const wgp_kernel *k);
+const wgp_loop *wgp_kernel_loop(const wgp_kernel *k, size_t i);
+size_t wgp_kernel_num_accesses(const wgp_kernel *k);
+const wgp_access *wgp_kernel_access(const wgp_kernel *k, size_t i);
+size_t wgp_kernel_num_calls(const wgp_kernel *k);
+/* Unresolved call I: its block, callee and reason (any pointer may be NULL). */
+void wgp_kernel_call(const wgp_kernel *k, size_t i, size_t *block, const char **callee, const char **reason);
+size_t wgp_kernel_num_static_counts(const wgp_kernel *k);
+uint64_t wgp_kernel_static_count(const wgp_kernel *k, size_t i, const char **cost_class);
+bool wgp_kernel_irreducible(const wgp_kernel *k);
+size_t wgp_kernel_num_diagnostics(const wgp_kernel *k);
+const char *wgp_kernel_diagnostic(const wgp_kernel *k, size_t i);
+
+/* Argument. */
+size_t wgp_arg_index(const wgp_arg *a);
+const char *wgp_arg_name(const wgp_arg *a);
+const char *wgp_arg_type(const wgp_arg *a);
+wgp_arg_kind wgp_arg_get_kind(const wgp_arg *a);
+wgp_space wgp_arg_space(const wgp_arg *a);
+uint64_t wgp_arg_elem_bytes(const wgp_arg *a); /* pointers: element size (0 when unknown) */
+uint64_t wgp_arg_bytes(const wgp_arg *a);      /* scalars: size */
+const char *wgp_arg_elem_bytes_from(const wgp_arg *a); /* pointers: "type", "accesses", "unknown"; else NULL */
+bool wgp_arg_is_const(const wgp_arg *a);
+
+/* Static array. */
+const char *wgp_array_name(const wgp_array *a);
+wgp_space wgp_array_space(const wgp_array *a);
+uint64_t wgp_array_bytes(const wgp_array *a);
+uint64_t wgp_array_elem_bytes(const wgp_array *a);
+size_t wgp_array_num_dims(const wgp_array *a);
+uint64_t wgp_array_dim(const wgp_array *a, size_t i); /* outermost first */
+bool wgp_array_initialized(const wgp_array *a);
+
+/* Basic block. */
+size_t wgp_block_id(const wgp_block *b);
+const char *wgp_block_name(const wgp_block *b);
+const char *wgp_block_source(const wgp_block *b);
+long wgp_block_loop(const wgp_block *b); /* innermost loop id, -1 outside loops */
+size_t wgp_block_num_counts(const wgp_block *b);
+/* Count I in cost-class order (the model's key order); the class in *cost_class. */
+uint64_t wgp_block_count(const wgp_block *b, size_t i, const char **cost_class);
+uint64_t wgp_block_count_of(const wgp_block *b, const char *cost_class); /* 0 when absent */
+size_t wgp_block_num_succs(const wgp_block *b);
+size_t wgp_block_succ(const wgp_block *b, size_t i);
+size_t wgp_block_num_back_edges(const wgp_block *b);
+size_t wgp_block_back_edge(const wgp_block *b, size_t i);
+bool wgp_block_is_back_edge(const wgp_block *b, size_t succ_block);
+size_t wgp_block_num_accesses(const wgp_block *b);
+size_t wgp_block_access(const wgp_block *b, size_t i); /* access id, program order */
+bool wgp_block_is_exit(const wgp_block *b);
+const wgp_branch *wgp_block_branch(const wgp_block *b); /* NULL for unconditional */
+
+/* Branch. */
+wgp_branch_kind wgp_branch_get_kind(const wgp_branch *br);
+const wgp_expr *wgp_branch_cond(const wgp_branch *br);
+const char *wgp_branch_cond_text(const wgp_branch *br);
+wgp_branch_class wgp_branch_get_class(const wgp_branch *br);
+unsigned wgp_branch_depends(const wgp_branch *br); /* WGP_DEP_* bits */
+size_t wgp_branch_num_targets(const wgp_branch *br);
+size_t wgp_branch_target(const wgp_branch *br, size_t i);
+int64_t wgp_branch_case_value(const wgp_branch *br, size_t i); /* switch: value of target i + 1 */
+const char *wgp_branch_source(const wgp_branch *br);
+
+/* Loop. */
+size_t wgp_loop_id(const wgp_loop *l);
+size_t wgp_loop_header(const wgp_loop *l);
+long wgp_loop_parent(const wgp_loop *l); /* -1 at top level */
+unsigned wgp_loop_depth(const wgp_loop *l);
+size_t wgp_loop_num_blocks(const wgp_loop *l);
+size_t wgp_loop_block(const wgp_loop *l, size_t i);
+bool wgp_loop_contains(const wgp_loop *l, size_t block);
+size_t wgp_loop_num_latches(const wgp_loop *l);
+size_t wgp_loop_latch(const wgp_loop *l, size_t i);
+size_t wgp_loop_num_exiting(const wgp_loop *l);
+size_t wgp_loop_exiting(const wgp_loop *l, size_t i);
+wgp_trip_kind wgp_loop_trip_kind(const wgp_loop *l);
+const wgp_expr *wgp_loop_backedge_count(const wgp_loop *l); /* NULL when absent */
+const wgp_expr *wgp_loop_trip_count(const wgp_loop *l);     /* NULL when absent */
+const wgp_expr *wgp_loop_max_trip_count(const wgp_loop *l); /* NULL when absent */
+const char *wgp_loop_reason(const wgp_loop *l);             /* NULL when exact */
+size_t wgp_loop_num_recurrences(const wgp_loop *l);
+/* Recurrence I: its symbol (rv.L<loop>.<k>), initial and next value. */
+const wgp_sym *wgp_loop_recurrence(const wgp_loop *l, size_t i, const wgp_expr **init, const wgp_expr **next);
+size_t wgp_loop_num_exits(const wgp_loop *l);
+const wgp_expr *wgp_loop_exit(const wgp_loop *l, size_t i, size_t *block); /* the exit_when condition */
+const char *wgp_loop_source(const wgp_loop *l);
+
+/* Memory access. */
+size_t wgp_access_id(const wgp_access *a);
+size_t wgp_access_block(const wgp_access *a);
+wgp_access_kind wgp_access_get_kind(const wgp_access *a);
+const char *wgp_access_atomic_op(const wgp_access *a); /* NULL unless atomic */
+wgp_space wgp_access_space(const wgp_access *a);
+uint64_t wgp_access_bytes(const wgp_access *a);
+wgp_base_kind wgp_access_base_kind(const wgp_access *a);
+const char *wgp_access_base_name(const wgp_access *a); /* NULL when none */
+long wgp_access_base_arg(const wgp_access *a);         /* argument index, -1 when none */
+const wgp_expr *wgp_access_offset(const wgp_access *a); /* NULL when not computable */
+bool wgp_access_affine(const wgp_access *a);
+const char *wgp_access_non_affine(const wgp_access *a); /* NULL when affine */
+const char *wgp_access_source(const wgp_access *a);
+
+/* Names of the enums as the model writes them ("global", "data-dependent", ...). */
+const char *wgp_space_name(wgp_space s);
+const char *wgp_language_name(wgp_language l);
+const char *wgp_branch_class_name(wgp_branch_class c);
+const char *wgp_trip_kind_name(wgp_trip_kind t);
+const char *wgp_access_kind_name(wgp_access_kind k);
+const char *wgp_base_kind_name(wgp_base_kind k);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,708 @@
+/* wgperf.c - the wgperf command line.
+ *
+ *   wgperf extract FILE.cl|FILE.cu|FILE.bc|FILE.ll [-o OUT.json] [-O N] [--print] [-- CLANG-FLAGS...]
+ *   wgperf show MODEL.json [--kernel NAME] [--print]
+ *
+ * extract compiles OpenCL C or CUDA with clang-19 and the wgperf pass plugin
+ * (or runs opt on bitcode), then loads the model it wrote, which checks the
+ * plugin/analyzer contract end to end, and prints a summary.  Compilers run
+ * through fork/execvp, never a shell, so file names may hold any character.
+ *
+ * Exit status: 0 ok, 1 bad input (a missing file, a compiler error, an
+ * invalid model), 2 bad usage.
+ */
+#define _XOPEN_SOURCE 700
+#include "wgperf/model.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef WGPERF_VERSION
+#define WGPERF_VERSION "unknown"
+#endif
+#ifndef WGPERF_DEFAULT_CLANG
+#define WGPERF_DEFAULT_CLANG "clang-19"
+#endif
+#ifndef WGPERF_BUILD_PLUGIN
+#define WGPERF_BUILD_PLUGIN ""
+#endif
+#ifndef WGPERF_SOURCE_DIR
+#define WGPERF_SOURCE_DIR ""
+#endif
+
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+static const char usage_text[] =
+    "usage: wgperf extract FILE.cl|FILE.cu|FILE.bc|FILE.ll [-o OUT.json] [-O N] [--print] [-- CLANG-FLAGS...]\n"
+    "       wgperf show MODEL.json [--kernel NAME] [--print]\n"
+    "       wgperf --help | --version\n";
+
+static const char help_text[] =
+    "\n"
+    "commands:\n"
+    "  extract   compile a kernel file with the wgperf pass plugin and write its kernel model\n"
+    "            (default <stem>.wgperf.json in the current directory); .cl is OpenCL C 1.2,\n"
+    "            .cu is CUDA (device side), .bc/.ll is LLVM IR run through opt\n"
+    "  show      check a kernel model and summarize it\n"
+    "\n"
+    "options:\n"
+    "  -o OUT      where extract writes the model\n"
+    "  -O N        optimization level for clang (0-3, s, z; default 2)\n"
+    "  --print     print the whole model instead of the summary\n"
+    "  --kernel K  show only kernel K (name or IR symbol)\n"
+    "  -- FLAGS    pass the remaining arguments to clang\n"
+    "\n"
+    "environment: WGPERF_PLUGIN (libwgperf.so), WGPERF_CLANG, WGPERF_OPT\n";
+
+static int usage_error(const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "wgperf: error: ");
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\n%s", usage_text);
+  return EXIT_USAGE;
+}
+
+static int input_error(const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "wgperf: error: ");
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\n");
+  return EXIT_INPUT;
+}
+
+static char *xstrdup(const char *s) {
+  char *p = strdup(s);
+  if (!p) {
+    fprintf(stderr, "wgperf: error: out of memory\n");
+    exit(EXIT_INPUT);
+  }
+  return p;
+}
+
+static char *concat(const char *a, const char *b, const char *c) {
+  size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
+  char *p = malloc(n);
+  if (!p) {
+    fprintf(stderr, "wgperf: error: out of memory\n");
+    exit(EXIT_INPUT);
+  }
+  snprintf(p, n, "%s%s%s", a, b, c);
+  return p;
+}
+
+static int is_file(const char *p) {
+  struct stat st;
+  return p && *p && stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Directory of the running executable ("" when unknown); malloc'd. */
+static char *exe_dir(void) {
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0)
+    return xstrdup("");
+  buf[n] = '\0';
+  char *slash = strrchr(buf, '/');
+  if (slash)
+    *slash = '\0';
+  return xstrdup(buf);
+}
+
+static char *find_plugin(void) {
+  const char *env = getenv("WGPERF_PLUGIN");
+  if (env && *env)
+    return xstrdup(env);
+  if (is_file(WGPERF_BUILD_PLUGIN))
+    return xstrdup(WGPERF_BUILD_PLUGIN);
+  char *dir = exe_dir();
+  char *p = concat(dir, "/../lib/", "libwgperf.so");
+  free(dir);
+  if (is_file(p))
+    return p;
+  free(p);
+  return NULL;
+}
+
+static char *find_cuda_header(void) {
+  char *p = concat(WGPERF_SOURCE_DIR, "/include/wgperf/", "cuda_compat.h");
+  if (*WGPERF_SOURCE_DIR && is_file(p))
+    return p;
+  free(p);
+  char *dir = exe_dir();
+  p = concat(dir, "/../include/wgperf/", "cuda_compat.h");
+  free(dir);
+  if (is_file(p))
+    return p;
+  free(p);
+  return NULL;
+}
+
+static const char *clang_path(void) {
+  const char *env = getenv("WGPERF_CLANG");
+  return env && *env ? env : WGPERF_DEFAULT_CLANG;
+}
+
+/* opt from the same LLVM as clang: /usr/bin/clang-19 -> /usr/lib/llvm-19/bin/opt. */
+static char *opt_path(void) {
+  const char *env = getenv("WGPERF_OPT");
+  if (env && *env)
+    return xstrdup(env);
+  char real[PATH_MAX];
+  if (realpath(clang_path(), real)) {
+    char *slash = strrchr(real, '/');
+    if (slash) {
+      *slash = '\0';
+      char *p = concat(real, "/", "opt");
+      if (is_file(p))
+        return p;
+      free(p);
+    }
+  }
+  return xstrdup("opt-19");
+}
+
+static const char *base_name(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+/* Runs ARGV with WGPERF_OUTPUT=OUTPUT; stdout and stderr pass through.
+ * Returns 0 on success, else prints why and returns EXIT_INPUT. */
+static int run_tool(const char *input, char *const argv[], const char *output) {
+  int pipefd[2];
+  if (pipe(pipefd) != 0)
+    return input_error("%s: cannot create a pipe: %s", input, strerror(errno));
+  fcntl(pipefd[1], F_SETFD, FD_CLOEXEC);
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(pipefd[0]);
+    close(pipefd[1]);
+    return input_error("%s: cannot fork: %s", input, strerror(errno));
+  }
+  if (pid == 0) {
+    close(pipefd[0]);
+    if (setenv("WGPERF_OUTPUT", output, 1) == 0)
+      execvp(argv[0], argv);
+    int err = errno;
+    ssize_t unused = write(pipefd[1], &err, sizeof err);
+    (void)unused;
+    _exit(127);
+  }
+  close(pipefd[1]);
+  int err = 0;
+  ssize_t n;
+  do
+    n = read(pipefd[0], &err, sizeof err);
+  while (n < 0 && errno == EINTR);
+  close(pipefd[0]);
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return input_error("%s: waiting for %s: %s", input, base_name(argv[0]), strerror(errno));
+  if (n == (ssize_t)sizeof err)
+    return input_error("%s: cannot run %s: %s", input, argv[0], strerror(err));
+  if (WIFSIGNALED(status))
+    return input_error("%s: %s killed by signal %d", input, base_name(argv[0]), WTERMSIG(status));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return input_error("%s: %s failed (exit %d)", input, base_name(argv[0]), WEXITSTATUS(status));
+  return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Printing a model                                                         */
+/* ------------------------------------------------------------------------ */
+
+static void print_expr_or(FILE *f, const wgp_expr *e, const char *none) {
+  char *s = e ? wgp_expr_to_string(e) : NULL;
+  fputs(s ? s : none, f);
+  free(s);
+}
+
+static void summarize_kernel(FILE *f, const wgp_kernel *k) {
+  fprintf(f, "kernel %s (%s", wgp_kernel_name(k), wgp_language_name(wgp_kernel_language(k)));
+  if (wgp_kernel_source(k))
+    fprintf(f, ", %s", wgp_kernel_source(k));
+  fprintf(f, ")\n");
+
+  fprintf(f, "  args    ");
+  if (wgp_kernel_num_args(k) == 0)
+    fprintf(f, "none");
+  for (size_t i = 0; i < wgp_kernel_num_args(k); i++) {
+    const wgp_arg *a = wgp_kernel_arg(k, i);
+    fprintf(f, "%s%s: ", i ? ", " : "", wgp_arg_name(a));
+    if (wgp_arg_get_kind(a) == WGP_ARG_POINTER)
+      fprintf(f, "%s%s %s (%llu B elements)", wgp_space_name(wgp_arg_space(a)), wgp_arg_is_const(a) ? " const" : "",
+              wgp_arg_type(a), (unsigned long long)wgp_arg_elem_bytes(a));
+    else
+      fprintf(f, "%s (%llu B)", wgp_arg_type(a), (unsigned long long)wgp_arg_bytes(a));
+  }
+  fprintf(f, "\n");
+
+  if (wgp_kernel_num_arrays(k)) {
+    fprintf(f, "  arrays  ");
+    for (size_t i = 0; i < wgp_kernel_num_arrays(k); i++) {
+      const wgp_array *a = wgp_kernel_array(k, i);
+      fprintf(f, "%s%s: %s %llu B ", i ? ", " : "", wgp_array_name(a), wgp_space_name(wgp_array_space(a)),
+              (unsigned long long)wgp_array_bytes(a));
+      for (size_t d = 0; d < wgp_array_num_dims(a); d++)
+        fprintf(f, "[%llu]", (unsigned long long)wgp_array_dim(a, d));
+    }
+    fprintf(f, "\n");
+  }
+
+  size_t nbr = 0, by_class[4] = {0};
+  for (size_t i = 0; i < wgp_kernel_num_blocks(k); i++) {
+    const wgp_branch *br = wgp_block_branch(wgp_kernel_block(k, i));
+    if (br) {
+      nbr++;
+      by_class[wgp_branch_get_class(br)]++;
+    }
+  }
+  fprintf(f, "  blocks  %zu, %zu branch%s", wgp_kernel_num_blocks(k), nbr, nbr == 1 ? "" : "es");
+  const char *sep = " (";
+  for (int c = 0; c < 4; c++)
+    if (by_class[c]) {
+      fprintf(f, "%s%zu %s", sep, by_class[c], wgp_branch_class_name((wgp_branch_class)c));
+      sep = ", ";
+    }
+  fprintf(f, "%s%s\n", nbr ? ")" : "", wgp_kernel_irreducible(k) ? ", irreducible control flow" : "");
+
+  fprintf(f, "  loops   %zu", wgp_kernel_num_loops(k));
+  for (size_t i = 0; i < wgp_kernel_num_loops(k); i++) {
+    const wgp_loop *l = wgp_kernel_loop(k, i);
+    fprintf(f, "%s L%zu %s", i ? "," : ":", i, wgp_trip_kind_name(wgp_loop_trip_kind(l)));
+    if (wgp_loop_source(l))
+      fprintf(f, " (%s)", wgp_loop_source(l));
+  }
+  fprintf(f, "\n");
+
+  size_t count[5][3] = {{0}};
+  for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
+    const wgp_access *a = wgp_kernel_access(k, i);
+    count[wgp_access_space(a)][wgp_access_get_kind(a)]++;
+  }
+  fprintf(f, "  memory  %zu access%s", wgp_kernel_num_accesses(k), wgp_kernel_num_accesses(k) == 1 ? "" : "es");
+  sep = ": ";
+  for (int s = 0; s < 5; s++) {
+    size_t total = count[s][0] + count[s][1] + count[s][2];
+    if (!total)
+      continue;
+    fprintf(f, "%s%s %zu (", sep, wgp_space_name((wgp_space)s), total);
+    const char *inner = "";
+    static const char *const kinds[] = {"load", "store", "atomic"};
+    for (int kd = 0; kd < 3; kd++)
+      if (count[s][kd]) {
+        fprintf(f, "%s%zu %s%s", inner, count[s][kd], kinds[kd], count[s][kd] == 1 ? "" : "s");
+        inner = ", ";
+      }
+    fprintf(f, ")");
+    sep = "; ";
+  }
+  fprintf(f, "\n");
+  if (wgp_kernel_num_calls(k))
+    fprintf(f, "  calls   %zu unresolved\n", wgp_kernel_num_calls(k));
+  for (size_t i = 0; i < wgp_kernel_num_diagnostics(k); i++)
+    fprintf(f, "  %s\n", wgp_kernel_diagnostic(k, i));
+}
+
+static void print_list(FILE *f, size_t n, size_t (*get)(const void *, size_t), const void *obj) {
+  if (n == 0)
+    fputs("-", f);
+  for (size_t i = 0; i < n; i++)
+    fprintf(f, "%s%zu", i ? "," : "", get(obj, i));
+}
+static size_t get_succ(const void *b, size_t i) { return wgp_block_succ(b, i); }
+static size_t get_back(const void *b, size_t i) { return wgp_block_back_edge(b, i); }
+static size_t get_lblock(const void *l, size_t i) { return wgp_loop_block(l, i); }
+static size_t get_latch(const void *l, size_t i) { return wgp_loop_latch(l, i); }
+static size_t get_exiting(const void *l, size_t i) { return wgp_loop_exiting(l, i); }
+
+static void print_kernel(FILE *f, const wgp_kernel *k) {
+  fprintf(f, "kernel %s (%s) %s", wgp_kernel_name(k), wgp_language_name(wgp_kernel_language(k)),
+          wgp_kernel_signature(k));
+  if (wgp_kernel_source(k))
+    fprintf(f, " at %s", wgp_kernel_source(k));
+  fprintf(f, "\n");
+  for (size_t i = 0; i < wgp_kernel_num_args(k); i++) {
+    const wgp_arg *a = wgp_kernel_arg(k, i);
+    if (wgp_arg_get_kind(a) == WGP_ARG_POINTER)
+      fprintf(f, "  arg %zu %s: pointer %s '%s' elem=%llu (%s)%s\n", i, wgp_arg_name(a),
+              wgp_space_name(wgp_arg_space(a)), wgp_arg_type(a), (unsigned long long)wgp_arg_elem_bytes(a),
+              wgp_arg_elem_bytes_from(a), wgp_arg_is_const(a) ? " const" : "");
+    else
+      fprintf(f, "  arg %zu %s: scalar '%s' bytes=%llu\n", i, wgp_arg_name(a), wgp_arg_type(a),
+              (unsigned long long)wgp_arg_bytes(a));
+  }
+  for (size_t i = 0; i < wgp_kernel_num_arrays(k); i++) {
+    const wgp_array *a = wgp_kernel_array(k, i);
+    fprintf(f, "  array %s: %s %llu bytes, elem=%llu dims=", wgp_array_name(a), wgp_space_name(wgp_array_space(a)),
+            (unsigned long long)wgp_array_bytes(a), (unsigned long long)wgp_array_elem_bytes(a));
+    for (size_t d = 0; d < wgp_array_num_dims(a); d++)
+      fprintf(f, "%s%llu", d ? "," : "", (unsigned long long)wgp_array_dim(a, d));
+    fprintf(f, "%s\n", wgp_array_initialized(a) ? " initialized" : "");
+  }
+  for (size_t i = 0; i < wgp_kernel_num_blocks(k); i++) {
+    const wgp_block *b = wgp_kernel_block(k, i);
+    fprintf(f, "  block %zu %s", i, wgp_block_name(b));
+    if (wgp_block_loop(b) >= 0)
+      fprintf(f, " loop=L%ld", wgp_block_loop(b));
+    if (wgp_block_source(b))
+      fprintf(f, " [%s]", wgp_block_source(b));
+    fprintf(f, ":");
+    for (size_t c = 0; c < wgp_block_num_counts(b); c++) {
+      const char *cls;
+      uint64_t n = wgp_block_count(b, c, &cls);
+      fprintf(f, " %s=%llu", cls, (unsigned long long)n);
+    }
+    fprintf(f, " -> ");
+    print_list(f, wgp_block_num_succs(b), get_succ, b);
+    if (wgp_block_num_back_edges(b)) {
+      fprintf(f, " back=");
+      print_list(f, wgp_block_num_back_edges(b), get_back, b);
+    }
+    fprintf(f, "%s\n", wgp_block_is_exit(b) ? " exit" : "");
+    const wgp_branch *br = wgp_block_branch(b);
+    if (br) {
+      fprintf(f, "    %s %s: %s", wgp_branch_get_kind(br) == WGP_BRANCH_COND ? "branch" : "switch",
+              wgp_branch_class_name(wgp_branch_get_class(br)), wgp_branch_cond_text(br));
+      if (wgp_branch_get_kind(br) == WGP_BRANCH_COND)
+        fprintf(f, " ? %zu : %zu", wgp_branch_target(br, 0), wgp_branch_target(br, 1));
+      else {
+        fprintf(f, " default->%zu", wgp_branch_target(br, 0));
+        for (size_t t = 1; t < wgp_branch_num_targets(br); t++)
+          fprintf(f, " %lld->%zu", (long long)wgp_branch_case_value(br, t - 1), wgp_branch_target(br, t));
+      }
+      fprintf(f, "\n");
+    }
+  }
+  for (size_t i = 0; i < wgp_kernel_num_loops(k); i++) {
+    const wgp_loop *l = wgp_kernel_loop(k, i);
+    fprintf(f, "  loop L%zu header=%zu depth=%u", i, wgp_loop_header(l), wgp_loop_depth(l));
+    if (wgp_loop_parent(l) >= 0)
+      fprintf(f, " parent=L%ld", wgp_loop_parent(l));
+    fprintf(f, " blocks=");
+    print_list(f, wgp_loop_num_blocks(l), get_lblock, l);
+    fprintf(f, " latches=");
+    print_list(f, wgp_loop_num_latches(l), get_latch, l);
+    fprintf(f, " exiting=");
+    print_list(f, wgp_loop_num_exiting(l), get_exiting, l);
+    if (wgp_loop_source(l))
+      fprintf(f, " [%s]", wgp_loop_source(l));
+    fprintf(f, "\n    trip %s: ", wgp_trip_kind_name(wgp_loop_trip_kind(l)));
+    print_expr_or(f, wgp_loop_trip_count(l), "-");
+    if (wgp_loop_max_trip_count(l)) {
+      fprintf(f, " max ");
+      print_expr_or(f, wgp_loop_max_trip_count(l), "-");
+    }
+    fprintf(f, "\n");
+    if (wgp_loop_reason(l))
+      fprintf(f, "    reason: %s\n", wgp_loop_reason(l));
+    for (size_t r = 0; r < wgp_loop_num_recurrences(l); r++) {
+      const wgp_expr *init, *next;
+      const wgp_sym *s = wgp_loop_recurrence(l, r, &init, &next);
+      fprintf(f, "    recurrence rv.L%u.%u = ", s->loop, s->index);
+      print_expr_or(f, init, "?");
+      fprintf(f, " then ");
+      print_expr_or(f, next, "?");
+      fprintf(f, "\n");
+    }
+    for (size_t e = 0; e < wgp_loop_num_exits(l); e++) {
+      size_t blk;
+      const wgp_expr *when = wgp_loop_exit(l, e, &blk);
+      fprintf(f, "    exit at %zu when ", blk);
+      print_expr_or(f, when, "?");
+      fprintf(f, "\n");
+    }
+  }
+  for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
+    const wgp_access *a = wgp_kernel_access(k, i);
+    fprintf(f, "  mem M%zu %s %s %lluB block=%zu base=%s", i, wgp_access_kind_name(wgp_access_get_kind(a)),
+            wgp_space_name(wgp_access_space(a)), (unsigned long long)wgp_access_bytes(a), wgp_access_block(a),
+            wgp_base_kind_name(wgp_access_base_kind(a)));
+    if (wgp_access_base_name(a))
+      fprintf(f, ":%s", wgp_access_base_name(a));
+    if (wgp_access_atomic_op(a))
+      fprintf(f, " op=%s", wgp_access_atomic_op(a));
+    fprintf(f, " offset=");
+    print_expr_or(f, wgp_access_offset(a), "?");
+    fprintf(f, "%s", wgp_access_affine(a) ? " affine" : " non-affine");
+    if (wgp_access_non_affine(a))
+      fprintf(f, " (%s)", wgp_access_non_affine(a));
+    if (wgp_access_source(a))
+      fprintf(f, " [%s]", wgp_access_source(a));
+    fprintf(f, "\n");
+  }
+  for (size_t i = 0; i < wgp_kernel_num_calls(k); i++) {
+    size_t blk;
+    const char *callee, *reason;
+    wgp_kernel_call(k, i, &blk, &callee, &reason);
+    fprintf(f, "  call %s block=%zu: %s\n", callee, blk, reason);
+  }
+  fprintf(f, "  totals:");
+  for (size_t c = 0; c < wgp_kernel_num_static_counts(k); c++) {
+    const char *cls;
+    uint64_t n = wgp_kernel_static_count(k, c, &cls);
+    fprintf(f, " %s=%llu", cls, (unsigned long long)n);
+  }
+  fprintf(f, "\n");
+  if (wgp_kernel_irreducible(k))
+    fprintf(f, "  irreducible control flow\n");
+  for (size_t i = 0; i < wgp_kernel_num_diagnostics(k); i++)
+    fprintf(f, "  %s\n", wgp_kernel_diagnostic(k, i));
+}
+
+/* Loads FILE and prints the chosen kernels; returns an exit status. */
+static int show_model(const char *file, const char *kernel, int full) {
+  wgp_model *m;
+  wgp_diag diag;
+  if (wgp_model_load_file(file, &m, &diag) != WGP_OK) {
+    fprintf(stderr, "%s\n", diag.message);
+    return EXIT_INPUT;
+  }
+  const wgp_kernel *only = NULL;
+  if (kernel) {
+    only = wgp_model_find_kernel(m, kernel);
+    if (!only) {
+      fprintf(stderr, "wgperf: error: %s: no kernel '%s' (kernels:", file, kernel);
+      for (size_t i = 0; i < wgp_model_num_kernels(m); i++)
+        fprintf(stderr, "%s %s", i ? "," : "", wgp_kernel_name(wgp_model_kernel(m, i)));
+      fprintf(stderr, "%s)\n", wgp_model_num_kernels(m) ? "" : " none");
+      wgp_model_free(m);
+      return EXIT_INPUT;
+    }
+  }
+  if (full)
+    printf("model of '%s' (%s), %s\n", wgp_model_module(m), wgp_model_target(m), wgp_model_producer(m));
+  else
+    printf("%s: %zu kernel%s from %s (%s)\n", file, wgp_model_num_kernels(m), wgp_model_num_kernels(m) == 1 ? "" : "s",
+           wgp_model_module(m), wgp_model_target(m));
+  for (size_t i = 0; i < wgp_model_num_diagnostics(m); i++)
+    printf("%s\n", wgp_model_diagnostic(m, i));
+  for (size_t i = 0; i < wgp_model_num_kernels(m); i++) {
+    const wgp_kernel *k = wgp_model_kernel(m, i);
+    if (only && k != only)
+      continue;
+    if (full)
+      print_kernel(stdout, k);
+    else
+      summarize_kernel(stdout, k);
+  }
+  wgp_model_free(m);
+  return fflush(stdout) == 0 ? EXIT_OK : input_error("cannot write the output: %s", strerror(errno));
+}
+
+/* ------------------------------------------------------------------------ */
+/* Commands                                                                 */
+/* ------------------------------------------------------------------------ */
+
+typedef enum input_kind { IN_OPENCL, IN_CUDA, IN_IR } input_kind;
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* "<stem>.wgperf.json" for FILE, in the current directory. */
+static char *default_output(const char *file) {
+  const char *base = base_name(file);
+  char *stem = xstrdup(base);
+  char *dot = strrchr(stem, '.');
+  if (dot && dot != stem)
+    *dot = '\0';
+  char *out = concat(stem, ".wgperf.json", "");
+  free(stem);
+  return out;
+}
+
+static int cmd_extract(int argc, char **argv) {
+  const char *file = NULL, *out = NULL, *olevel = NULL;
+  int full = 0, nextra = 0;
+  char **extra = NULL;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--") == 0) {
+      extra = argv + i + 1;
+      nextra = argc - i - 1;
+      break;
+    } else if (strcmp(a, "-o") == 0) {
+      if (++i == argc)
+        return usage_error("'-o' needs a file name");
+      out = argv[i];
+    } else if (strcmp(a, "-O") == 0) {
+      if (++i == argc)
+        return usage_error("'-O' needs a level");
+      olevel = argv[i];
+    } else if (strncmp(a, "-O", 2) == 0) {
+      olevel = a + 2;
+    } else if (strcmp(a, "--print") == 0) {
+      full = 1;
+    } else if (a[0] == '-' && a[1] != '\0') {
+      return usage_error("unknown option '%s' for 'extract'", a);
+    } else if (file) {
+      return usage_error("'extract' takes one input file, got '%s' and '%s'", file, a);
+    } else {
+      file = a;
+    }
+  }
+  if (!file)
+    return usage_error("'extract' needs an input file");
+  if (olevel && !(strlen(olevel) == 1 && strchr("0123sz", olevel[0])))
+    return usage_error("bad optimization level '%s' (0, 1, 2, 3, s or z)", olevel);
+  input_kind kind;
+  if (ends_with(file, ".cl"))
+    kind = IN_OPENCL;
+  else if (ends_with(file, ".cu"))
+    kind = IN_CUDA;
+  else if (ends_with(file, ".bc") || ends_with(file, ".ll"))
+    kind = IN_IR;
+  else
+    return usage_error("%s: unknown input kind (expected .cl, .cu, .bc or .ll)", file);
+  if (access(file, R_OK) != 0)
+    return input_error("%s: %s", file, strerror(errno));
+  if (!is_file(file))
+    return input_error("%s: not a regular file", file);
+
+  char *plugin = find_plugin();
+  if (!plugin)
+    return input_error("cannot find the pass plugin libwgperf.so (set WGPERF_PLUGIN)");
+  char *output = out ? xstrdup(out) : default_output(file);
+  char pidbuf[32];
+  snprintf(pidbuf, sizeof pidbuf, ".tmp%ld", (long)getpid());
+  char *tmp = concat(output, pidbuf, "");
+  char *plugin_flag = NULL, *oflag = NULL, *header = NULL, *tool = NULL, *passes = NULL;
+  const char *args[64 + 1];
+  int n = 0, rc;
+  const char **argvx = NULL;
+
+  if (kind == IN_IR) {
+    tool = opt_path();
+    plugin_flag = concat("-load-pass-plugin=", plugin, "");
+    passes = olevel ? concat("-passes=default<O", olevel, ">,wgperf-extract") : xstrdup("-passes=wgperf-extract");
+    const char *fixed[] = {tool, plugin_flag, passes, "-disable-output", file};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+      args[n++] = fixed[i];
+  } else {
+    tool = xstrdup(clang_path());
+    plugin_flag = concat("-fpass-plugin=", plugin, "");
+    oflag = concat("-O", olevel ? olevel : "2", "");
+    args[n++] = tool;
+    if (kind == IN_OPENCL) {
+      const char *cl[] = {"-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header", "-cl-kernel-arg-info",
+                          "-target", "nvptx64-nvidia-nvcl"};
+      for (size_t i = 0; i < sizeof cl / sizeof cl[0]; i++)
+        args[n++] = cl[i];
+    } else {
+      header = find_cuda_header();
+      if (!header) {
+        rc = input_error("cannot find include/wgperf/cuda_compat.h");
+        goto done;
+      }
+      const char *cu[] = {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80", "-nocudainc", "-nocudalib",
+                          "-Wno-unknown-cuda-version", "-include", header};
+      for (size_t i = 0; i < sizeof cu / sizeof cu[0]; i++)
+        args[n++] = cu[i];
+    }
+    const char *common[] = {"-fno-discard-value-names", "-g", oflag, "-c", "-emit-llvm", plugin_flag,
+                            "-o", "/dev/null", file};
+    for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
+      args[n++] = common[i];
+  }
+  argvx = malloc(((size_t)n + (size_t)nextra + 1) * sizeof *argvx);
+  if (!argvx) {
+    rc = input_error("out of memory");
+    goto done;
+  }
+  memcpy(argvx, args, (size_t)n * sizeof *args);
+  for (int i = 0; i < nextra; i++)
+    argvx[n + i] = extra[i];
+  argvx[n + nextra] = NULL;
+
+  unlink(tmp);
+  rc = run_tool(file, (char *const *)argvx, tmp);
+  if (rc != 0) {
+    unlink(tmp);
+    goto done;
+  }
+  if (!is_file(tmp)) {
+    rc = input_error("%s: no kernels found, no model written", file);
+    goto done;
+  }
+  if (rename(tmp, output) != 0) {
+    rc = input_error("%s: cannot write: %s", output, strerror(errno));
+    unlink(tmp);
+    goto done;
+  }
+  rc = show_model(output, NULL, full);
+
+done:
+  free(argvx);
+  free(plugin);
+  free(output);
+  free(tmp);
+  free(plugin_flag);
+  free(oflag);
+  free(header);
+  free(tool);
+  free(passes);
+  return rc;
+}
+
+static int cmd_show(int argc, char **argv) {
+  const char *file = NULL, *kernel = NULL;
+  int full = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--kernel") == 0) {
+      if (++i == argc)
+        return usage_error("'--kernel' needs a name");
+      kernel = argv[i];
+    } else if (strncmp(a, "--kernel=", 9) == 0) {
+      kernel = a + 9;
+    } else if (strcmp(a, "--print") == 0) {
+      full = 1;
+    } else if (a[0] == '-' && a[1] != '\0') {
+      return usage_error("unknown option '%s' for 'show'", a);
+    } else if (file) {
+      return usage_error("'show' takes one model file, got '%s' and '%s'", file, a);
+    } else {
+      file = a;
+    }
+  }
+  if (!file)
+    return usage_error("'show' needs a model file");
+  return show_model(file, kernel, full);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return usage_error("no command given");
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    printf("%s%s", usage_text, help_text);
+    return EXIT_OK;
+  }
+  if (strcmp(cmd, "--version") == 0) {
+    printf("wgperf %s (kernel model version %d)\n", WGPERF_VERSION, WGP_MODEL_VERSION);
+    return EXIT_OK;
+  }
+  if (strcmp(cmd, "extract") == 0)
+    return cmd_extract(argc - 2, argv + 2);
+  if (strcmp(cmd, "show") == 0)
+    return cmd_show(argc - 2, argv + 2);
+  return usage_error("unknown command '%s'", cmd);
+}
