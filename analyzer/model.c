@@ -33,7 +33,7 @@ static const char *const branch_class_names[] = {"uniform", "work-item", "loop-v
 static const char *const depends_names[] = {"work-item", "loop-variable", "data"};
 static const char *const trip_kind_names[] = {"exact", "data-dependent", "recurrence", "max", "unknown"};
 static const char *const access_kind_names[] = {"load", "store", "atomic"};
-static const char *const base_kind_names[] = {"arg", "array", "private", "indirect", "unknown"};
+static const char *const base_kind_names[] = {"arg", "array", "private", "indirect", "unknown", "select"};
 static const char *const elem_from_names[] = {"type", "accesses", "unknown"};
 
 #define WGP_COUNT(a) (sizeof(a) / sizeof((a)[0]))

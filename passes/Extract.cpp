@@ -695,6 +695,7 @@ private:
   std::string classOf(unsigned D, std::vector<std::string> &Deps);
   std::string accessSpace(const Value *Ptr, const Value *Base);
   void describeAccess(const Instruction &I, const Value *Ptr, MemInfo &MI);
+  bool describeSelectedBase(const Value *Obj, const SCEV *PS, MemInfo &MI);
   void warn(const std::string &Msg) { K.Diagnostics.push_back("warning: " + Msg); }
   void note(const std::string &Msg) { K.Diagnostics.push_back("note: " + Msg); }
 };
@@ -758,6 +759,8 @@ void KernelExtractor::describeAccess(const Instruction &I, const Value *Ptr, Mem
     auto It = EB.MemIds.find(L);
     MI.BaseName = It != EB.MemIds.end() ? "M" + std::to_string(It->second) : "load";
     MI.NonAffine = "base pointer loaded from memory";
+  } else if (describeSelectedBase(Obj, PS, MI)) {
+    return;
   } else {
     MI.BaseKind = "unknown";
     MI.BaseName = "";
@@ -778,6 +781,60 @@ void KernelExtractor::describeAccess(const Instruction &I, const Value *Ptr, Mem
     if (!MI.Affine)
       MI.NonAffine = Why;
   }
+}
+
+// `c ? &a[i] : &b[i]` (an if/else storing to two buffers, merged by
+// SimplifyCFG): the base is one of several arguments; keep the offset when
+// every arm has the same one.
+bool KernelExtractor::describeSelectedBase(const Value *Obj, const SCEV *PS, MemInfo &MI) {
+  SmallVector<const Value *, 4> Arms;
+  std::string Cond;
+  if (auto *Sel = dyn_cast_or_null<SelectInst>(Obj)) {
+    Arms = {Sel->getTrueValue(), Sel->getFalseValue()};
+    Cond = EB.value(Sel->getCondition());
+  } else if (auto *PN = dyn_cast_or_null<PHINode>(Obj); PN && PN->getNumIncomingValues() <= 4) {
+    for (const Value *In : PN->incoming_values())
+      Arms.push_back(In);
+    Cond = "control flow";
+  } else {
+    return false;
+  }
+  std::string Names, Offset;
+  std::string Space;
+  bool SameOffset = true, Affine = true;
+  for (const Value *Arm : Arms) {
+    auto *A = dyn_cast<Argument>(getUnderlyingObject(Arm->stripPointerCasts(), 12));
+    if (!A || !A->getType()->isPointerTy())
+      return false;
+    Names += (Names.empty() ? "" : "|") + K.Args[A->getArgNo()].Name;
+    if (Space.empty())
+      Space = K.Args[A->getArgNo()].Space;
+    // Offset of the arm from its argument, plus the access's offset from the
+    // selected pointer.
+    const SCEV *ArmOff = SE.removePointerBase(SE.getSCEV(const_cast<Value *>(Arm)));
+    const SCEV *AccOff = SE.removePointerBase(PS);
+    const SCEV *Off = SE.getCouldNotCompute();
+    if (!isa<SCEVCouldNotCompute>(ArmOff) && !isa<SCEVCouldNotCompute>(AccOff) &&
+        ArmOff->getType() == AccOff->getType())
+      Off = SE.getAddExpr(ArmOff, AccOff);
+    std::string E = isa<SCEVCouldNotCompute>(Off) ? "" : EB.scev(Off);
+    std::string Why;
+    Affine = Affine && !E.empty() && EB.isAffine(Off, Why);
+    if (Offset.empty())
+      Offset = E;
+    else if (E != Offset)
+      SameOffset = false;
+  }
+  MI.BaseKind = "select";
+  MI.BaseName = Names;
+  if (MI.Space == "generic" || MI.Space == "private")
+    MI.Space = Space;
+  if (SameOffset && !Offset.empty()) {
+    MI.Offset = Offset;
+    MI.Affine = Affine;
+  }
+  MI.NonAffine = "base chosen per work-item by " + Cond;
+  return true;
 }
 
 void KernelExtractor::collectMemory() {

@@ -65,7 +65,8 @@ typedef enum wgp_base_kind {
   WGP_BASE_ARRAY,
   WGP_BASE_PRIVATE,
   WGP_BASE_INDIRECT,
-  WGP_BASE_UNKNOWN
+  WGP_BASE_UNKNOWN,
+  WGP_BASE_SELECT /* one of several pointer arguments, chosen per work-item; name "a|b" */
 } wgp_base_kind;
 
 /* Loading.  FILE is also the name used in diagnostics.  On failure *out is
