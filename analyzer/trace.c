@@ -1,0 +1,1032 @@
+/* trace.c - per-warp execution traces.
+ *
+ * Model (see include/wgperf/trace.h for what a trace is):
+ * - SIMT: a warp executes a region (the function, or one loop's body with its
+ *   inner loops collapsed to single nodes) in reverse post-order of the CFG;
+ *   each block runs once with the union of the lanes that reached it, so
+ *   diverged paths reconverge at the first block both reach, which is the
+ *   immediate post-dominator for structured code.  The order of the two
+ *   sides of a divergent branch is block order, not necessarily the
+ *   hardware's; counts and masks are exact.
+ * - Loops: all lanes that reach a header enter together and share the
+ *   iteration number (it.L<n>); a lane leaves when its exit condition holds.
+ *   Recurrences (rv.L<n>.<k>) are kept per lane.
+ * - A condition that cannot be evaluated (a loaded value, an unknown) sends
+ *   the lanes both ways, unless it decides a loop exit: then the loop runs
+ *   the hinted, bounded or (flagged) single iteration count.
+ * - Long loops are sampled (trace.h); stretches are cut where some lane's
+ *   count ends, so every stretch has a constant active mask.
+ */
+#include "wgperf/trace.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXPLICIT_CAP 65536u       /* iterations of one loop entry without a known count */
+#define MAX_NODES (1u << 22)      /* nodes in one trace */
+#define RECURRENCE_STEP_CAP (1u << 20)
+
+typedef struct nodelist {
+  wgp_tnode *v;
+  size_t n, cap;
+} nodelist;
+
+typedef struct run {
+  uint64_t count, first;
+  bool sampled;
+  nodelist body;
+} run;
+
+struct wgp_tnode {
+  wgp_tnode_kind kind;
+  size_t block;
+  uint64_t mask;
+  double weight;
+  size_t loop;
+  run *runs;
+  size_t nruns, rcap;
+};
+
+struct wgp_trace {
+  nodelist top;
+  unsigned flags;
+  size_t nblocks;
+  double *exec, *lane_exec;
+  size_t size;
+};
+
+typedef struct scratch {
+  uint64_t *mask;
+  double *w;
+  size_t *touched;
+  size_t ntouched;
+} scratch;
+
+struct wgp_tracer {
+  const wgp_kernel *k;
+  const wgp_trace_launch *L;
+  size_t nblocks, nloops;
+  size_t *order, *rpo;      /* blocks in reverse post-order; position of each */
+  long *block_loop, *loop_parent;
+  size_t *loop_header;
+  unsigned *loop_depth, max_depth;
+  size_t *rv_off, nrv;
+  uint64_t *trip_hint;
+  bool *has_trip_hint;
+  double *taken_hint;
+  bool *has_taken_hint;
+  wgp_trace_visit visit;
+  void *visit_user;
+  scratch *arrive, *exits; /* per depth */
+  /* state of the trace being made */
+  uint64_t group[3];
+  unsigned nlanes;
+  int64_t lid[WGP_TRACE_MAX_WARP][3];
+  uint64_t valid;
+  int64_t *iter;     /* per loop */
+  int64_t *rv;       /* [lane * nrv + off] */
+  uint8_t *rv_known;
+  int64_t *forced;   /* per loop: iterations used when an exit cannot be evaluated */
+  unsigned cur_lane;
+  wgp_trace *tr;
+  double mult;
+  bool abort;
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static wgp_status fail(wgp_diag *diag, wgp_status st, const char *fmt, ...) {
+  if (diag) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+    va_end(ap);
+  }
+  return st;
+}
+
+static unsigned popcount64(uint64_t x) {
+  unsigned n = 0;
+  for (; x; x &= x - 1)
+    n++;
+  return n;
+}
+
+static bool push_node(nodelist *l, const wgp_tnode *n) {
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 8;
+    wgp_tnode *v = realloc(l->v, cap * sizeof *v);
+    if (!v)
+      return false;
+    l->v = v;
+    l->cap = cap;
+  }
+  l->v[l->n++] = *n;
+  return true;
+}
+
+static void free_list(nodelist *l);
+
+static void free_node(wgp_tnode *n) {
+  if (n->kind != WGP_TNODE_LOOP)
+    return;
+  for (size_t r = 0; r < n->nruns; r++)
+    free_list(&n->runs[r].body);
+  free(n->runs);
+}
+
+static void free_list(nodelist *l) {
+  for (size_t i = 0; i < l->n; i++)
+    free_node(&l->v[i]);
+  free(l->v);
+  l->v = NULL;
+  l->n = l->cap = 0;
+}
+
+static bool list_equal(const nodelist *a, const nodelist *b);
+
+static bool node_equal(const wgp_tnode *a, const wgp_tnode *b) {
+  if (a->kind != b->kind)
+    return false;
+  if (a->kind == WGP_TNODE_BLOCK)
+    return a->block == b->block && a->mask == b->mask && a->weight == b->weight;
+  if (a->loop != b->loop || a->nruns != b->nruns)
+    return false;
+  for (size_t r = 0; r < a->nruns; r++) {
+    const run *x = &a->runs[r], *y = &b->runs[r];
+    if (x->count != y->count || x->first != y->first || x->sampled != y->sampled ||
+        !list_equal(&x->body, &y->body))
+      return false;
+  }
+  return true;
+}
+
+static bool list_equal(const nodelist *a, const nodelist *b) {
+  if (a->n != b->n)
+    return false;
+  for (size_t i = 0; i < a->n; i++)
+    if (!node_equal(&a->v[i], &b->v[i]))
+      return false;
+  return true;
+}
+
+/* Same shape apart from the iteration numbers recorded in runs: two
+ * iterations of a loop whose inner loops run the same way. */
+static bool list_same_work(const nodelist *a, const nodelist *b);
+
+static bool node_same_work(const wgp_tnode *a, const wgp_tnode *b) {
+  if (a->kind != b->kind)
+    return false;
+  if (a->kind == WGP_TNODE_BLOCK)
+    return node_equal(a, b);
+  if (a->loop != b->loop || a->nruns != b->nruns)
+    return false;
+  for (size_t r = 0; r < a->nruns; r++) {
+    const run *x = &a->runs[r], *y = &b->runs[r];
+    if (x->count != y->count || x->sampled != y->sampled || !list_same_work(&x->body, &y->body))
+      return false;
+  }
+  return true;
+}
+
+static bool list_same_work(const nodelist *a, const nodelist *b) {
+  if (a->n != b->n)
+    return false;
+  for (size_t i = 0; i < a->n; i++)
+    if (!node_same_work(&a->v[i], &b->v[i]))
+      return false;
+  return true;
+}
+
+static void scratch_add(scratch *s, size_t b, uint64_t mask, double w) {
+  if (!mask)
+    return;
+  if (!s->mask[b])
+    s->touched[s->ntouched++] = b;
+  if (s->mask[b]) {
+    w += s->w[b];
+    if (w > 1.0)
+      w = 1.0;
+  }
+  s->mask[b] |= mask;
+  s->w[b] = w;
+}
+
+static void scratch_reset(scratch *s) {
+  for (size_t i = 0; i < s->ntouched; i++) {
+    s->mask[s->touched[i]] = 0;
+    s->w[s->touched[i]] = 0;
+  }
+  s->ntouched = 0;
+}
+
+/* ---- symbols ---------------------------------------------------------- */
+
+static wgp_eval_status lookup(void *user, const wgp_sym *sym, int64_t *value, char *reason, size_t rsize) {
+  wgp_tracer *t = user;
+  const wgp_trace_launch *L = t->L;
+  unsigned lane = t->cur_lane, d = sym->dim < 3 ? sym->dim : 0;
+  switch (sym->kind) {
+  case WGP_SYM_LID: *value = t->lid[lane][d]; return WGP_EVAL_OK;
+  case WGP_SYM_GRP: *value = (int64_t)t->group[d]; return WGP_EVAL_OK;
+  case WGP_SYM_LSZ: *value = (int64_t)L->local[d]; return WGP_EVAL_OK;
+  case WGP_SYM_NGRP: *value = (int64_t)((L->global[d] + L->local[d] - 1) / L->local[d]); return WGP_EVAL_OK;
+  case WGP_SYM_GID:
+    *value = (int64_t)(t->group[d] * L->local[d] + L->offset[d]) + t->lid[lane][d];
+    return WGP_EVAL_OK;
+  case WGP_SYM_GSZ: *value = (int64_t)L->global[d]; return WGP_EVAL_OK;
+  case WGP_SYM_GOFF: *value = (int64_t)L->offset[d]; return WGP_EVAL_OK;
+  case WGP_SYM_WDIM: *value = L->dims; return WGP_EVAL_OK;
+  case WGP_SYM_LANEID: *value = lane; return WGP_EVAL_OK;
+  case WGP_SYM_WARPSIZE: *value = L->warp_size; return WGP_EVAL_OK;
+  case WGP_SYM_ITER:
+    if (sym->loop >= t->nloops || t->iter[sym->loop] < 0) {
+      snprintf(reason, rsize, "it.L%u used outside its loop", sym->loop);
+      return WGP_EVAL_UNKNOWN;
+    }
+    *value = t->iter[sym->loop];
+    return WGP_EVAL_OK;
+  case WGP_SYM_RECUR: {
+    if (sym->loop >= t->nloops || sym->index >= wgp_loop_num_recurrences(wgp_kernel_loop(t->k, sym->loop))) {
+      snprintf(reason, rsize, "rv.L%u.%u is not a recurrence of the kernel", sym->loop, sym->index);
+      return WGP_EVAL_UNKNOWN;
+    }
+    size_t at = (size_t)lane * t->nrv + t->rv_off[sym->loop] + sym->index;
+    if (!t->rv_known[at]) {
+      snprintf(reason, rsize, "rv.L%u.%u has no known value here", sym->loop, sym->index);
+      return WGP_EVAL_UNKNOWN;
+    }
+    *value = t->rv[at];
+    return WGP_EVAL_OK;
+  }
+  case WGP_SYM_ARG:
+  case WGP_SYM_LOAD:
+    if (L->lookup)
+      return L->lookup(L->user, sym, value, reason, rsize);
+    snprintf(reason, rsize, "no value for this symbol");
+    return sym->kind == WGP_SYM_ARG ? WGP_EVAL_ERROR : WGP_EVAL_UNKNOWN;
+  default:
+    snprintf(reason, rsize, "unknown value %s", sym->name ? sym->name : "");
+    return WGP_EVAL_UNKNOWN;
+  }
+}
+
+wgp_eval_status wgp_tracer_eval(wgp_tracer *t, const wgp_expr *e, unsigned lane, wgp_eval_result *out) {
+  wgp_eval_env env = {lookup, t, 0};
+  unsigned saved = t->cur_lane;
+  t->cur_lane = lane < WGP_TRACE_MAX_WARP ? lane : 0;
+  wgp_eval_status s = wgp_expr_eval(e, &env, out);
+  t->cur_lane = saved;
+  return s;
+}
+
+/* ---- construction ----------------------------------------------------- */
+
+static bool compute_rpo(wgp_tracer *t) {
+  /* Iterative DFS ignoring back-edges: post-order, then reversed. */
+  size_t n = t->nblocks, *stack = malloc(n * sizeof *stack), *next = calloc(n, sizeof *next), np = 0;
+  uint8_t *seen = calloc(n, 1);
+  size_t *post = malloc(n * sizeof *post);
+  if (!stack || !next || !seen || !post) {
+    free(stack), free(next), free(seen), free(post);
+    return false;
+  }
+  size_t sp = 0;
+  stack[sp++] = 0;
+  seen[0] = 1;
+  while (sp) {
+    size_t b = stack[sp - 1];
+    const wgp_block *blk = wgp_kernel_block(t->k, b);
+    if (next[b] < wgp_block_num_succs(blk)) {
+      size_t s = wgp_block_succ(blk, next[b]++);
+      if (!seen[s] && !wgp_block_is_back_edge(blk, s)) {
+        seen[s] = 1;
+        stack[sp++] = s;
+      }
+    } else {
+      post[np++] = b;
+      sp--;
+    }
+  }
+  /* Unreachable blocks go last, in id order. */
+  size_t k = 0;
+  for (size_t i = np; i-- > 0;)
+    t->order[k++] = post[i];
+  for (size_t b = 0; b < n; b++)
+    if (!seen[b])
+      t->order[k++] = b;
+  for (size_t i = 0; i < n; i++)
+    t->rpo[t->order[i]] = i;
+  free(stack), free(next), free(seen), free(post);
+  return true;
+}
+
+wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tracer **out, wgp_diag *diag) {
+  *out = NULL;
+  if (L->dims < 1 || L->dims > 3 || L->warp_size < 1 || L->warp_size > WGP_TRACE_MAX_WARP)
+    return fail(diag, WGP_ERR_INPUT, "wgperf: error: launch: %u dimensions, warp size %u",
+                        L->dims, L->warp_size);
+  for (unsigned d = 0; d < 3; d++)
+    if (L->local[d] == 0 || L->global[d] == 0)
+      return fail(diag, WGP_ERR_INPUT, "wgperf: error: launch: zero size in dimension %u", d);
+  wgp_tracer *t = calloc(1, sizeof *t);
+  if (!t)
+    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  t->k = k;
+  t->L = L;
+  t->nblocks = wgp_kernel_num_blocks(k);
+  t->nloops = wgp_kernel_num_loops(k);
+  size_t nb = t->nblocks, nl = t->nloops ? t->nloops : 1;
+  t->order = calloc(nb, sizeof *t->order);
+  t->rpo = calloc(nb, sizeof *t->rpo);
+  t->block_loop = calloc(nb, sizeof *t->block_loop);
+  t->loop_parent = calloc(nl, sizeof *t->loop_parent);
+  t->loop_header = calloc(nl, sizeof *t->loop_header);
+  t->loop_depth = calloc(nl, sizeof *t->loop_depth);
+  t->rv_off = calloc(nl, sizeof *t->rv_off);
+  t->trip_hint = calloc(nl, sizeof *t->trip_hint);
+  t->has_trip_hint = calloc(nl, sizeof *t->has_trip_hint);
+  t->taken_hint = calloc(nb, sizeof *t->taken_hint);
+  t->has_taken_hint = calloc(nb, sizeof *t->has_taken_hint);
+  t->iter = calloc(nl, sizeof *t->iter);
+  t->forced = calloc(nl, sizeof *t->forced);
+  bool ok = t->order && t->rpo && t->block_loop && t->loop_parent && t->loop_header && t->loop_depth &&
+            t->rv_off && t->trip_hint && t->has_trip_hint && t->taken_hint && t->has_taken_hint && t->iter &&
+            t->forced;
+  for (size_t b = 0; ok && b < nb; b++)
+    t->block_loop[b] = wgp_block_loop(wgp_kernel_block(k, b));
+  for (size_t l = 0; ok && l < t->nloops; l++) {
+    const wgp_loop *lp = wgp_kernel_loop(k, l);
+    t->loop_parent[l] = wgp_loop_parent(lp);
+    t->loop_header[l] = wgp_loop_header(lp);
+    t->loop_depth[l] = wgp_loop_depth(lp);
+    if (t->loop_depth[l] > t->max_depth)
+      t->max_depth = t->loop_depth[l];
+    t->rv_off[l] = t->nrv;
+    t->nrv += wgp_loop_num_recurrences(lp);
+  }
+  size_t nrv = t->nrv ? t->nrv : 1;
+  t->rv = calloc((size_t)WGP_TRACE_MAX_WARP * nrv, sizeof *t->rv);
+  t->rv_known = calloc((size_t)WGP_TRACE_MAX_WARP * nrv, 1);
+  t->arrive = calloc(t->max_depth + 2, sizeof *t->arrive);
+  t->exits = calloc(t->max_depth + 2, sizeof *t->exits);
+  ok = ok && t->rv && t->rv_known && t->arrive && t->exits;
+  for (unsigned d = 0; ok && d < t->max_depth + 2; d++) {
+    scratch *s[2] = {&t->arrive[d], &t->exits[d]};
+    for (int j = 0; j < 2; j++) {
+      s[j]->mask = calloc(nb, sizeof *s[j]->mask);
+      s[j]->w = calloc(nb, sizeof *s[j]->w);
+      s[j]->touched = calloc(nb, sizeof *s[j]->touched);
+      ok = ok && s[j]->mask && s[j]->w && s[j]->touched;
+    }
+  }
+  if (!ok || !compute_rpo(t)) {
+    wgp_tracer_free(t);
+    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
+  *out = t;
+  return WGP_OK;
+}
+
+void wgp_tracer_free(wgp_tracer *t) {
+  if (!t)
+    return;
+  for (unsigned d = 0; d < t->max_depth + 2; d++) {
+    if (t->arrive) {
+      free(t->arrive[d].mask), free(t->arrive[d].w), free(t->arrive[d].touched);
+    }
+    if (t->exits) {
+      free(t->exits[d].mask), free(t->exits[d].w), free(t->exits[d].touched);
+    }
+  }
+  free(t->arrive), free(t->exits);
+  free(t->order), free(t->rpo), free(t->block_loop), free(t->loop_parent), free(t->loop_header);
+  free(t->loop_depth), free(t->rv_off), free(t->trip_hint), free(t->has_trip_hint);
+  free(t->taken_hint), free(t->has_taken_hint), free(t->iter), free(t->forced);
+  free(t->rv), free(t->rv_known);
+  free(t);
+}
+
+void wgp_tracer_set_trip_hint(wgp_tracer *t, size_t loop, uint64_t trips) {
+  if (loop < t->nloops) {
+    t->trip_hint[loop] = trips;
+    t->has_trip_hint[loop] = true;
+  }
+}
+
+void wgp_tracer_set_taken_hint(wgp_tracer *t, size_t block, double f) {
+  if (block < t->nblocks && f >= 0.0 && f <= 1.0) {
+    t->taken_hint[block] = f;
+    t->has_taken_hint[block] = true;
+  }
+}
+
+void wgp_tracer_set_visitor(wgp_tracer *t, wgp_trace_visit visit, void *user) {
+  t->visit = visit;
+  t->visit_user = user;
+}
+
+static uint64_t group_items(const wgp_tracer *t) {
+  return t->L->local[0] * t->L->local[1] * t->L->local[2];
+}
+
+size_t wgp_tracer_num_warps(const wgp_tracer *t) {
+  return (size_t)((group_items(t) + t->L->warp_size - 1) / t->L->warp_size);
+}
+
+uint64_t wgp_tracer_full_mask(const wgp_tracer *t, size_t warp) {
+  uint64_t first = (uint64_t)warp * t->L->warp_size, items = group_items(t);
+  if (first >= items)
+    return 0;
+  uint64_t n = items - first < t->L->warp_size ? items - first : t->L->warp_size;
+  return n >= 64 ? ~0ull : ((1ull << n) - 1);
+}
+
+/* ---- execution -------------------------------------------------------- */
+
+static bool in_region(const wgp_tracer *t, size_t b, long region) {
+  if (region < 0)
+    return true;
+  for (long l = t->block_loop[b]; l >= 0; l = t->loop_parent[l])
+    if (l == region)
+      return true;
+  return false;
+}
+
+/* The loop directly inside REGION that holds B, or -1 when B is REGION's own. */
+static long child_loop(const wgp_tracer *t, size_t b, long region) {
+  long l = t->block_loop[b];
+  if (l == region)
+    return -1;
+  while (l >= 0 && t->loop_parent[l] != region)
+    l = t->loop_parent[l];
+  return l;
+}
+
+static void emit_block(wgp_tracer *t, nodelist *out, size_t b, uint64_t mask, double w) {
+  if (t->abort)
+    return;
+  if (t->tr->size >= MAX_NODES) {
+    t->tr->flags |= WGP_TRACE_TRUNCATED;
+    t->abort = true;
+    return;
+  }
+  wgp_tnode n = {.kind = WGP_TNODE_BLOCK, .block = b, .mask = mask, .weight = w};
+  if (!push_node(out, &n)) {
+    t->abort = true;
+    return;
+  }
+  t->tr->size++;
+  t->tr->exec[b] += w * t->mult;
+  t->tr->lane_exec[b] += w * t->mult * popcount64(mask);
+  if (t->visit)
+    t->visit(t->visit_user, b, mask, w, t->mult, t);
+}
+
+static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist *out, long region, uint64_t *cont,
+                     double *cont_w);
+
+/* Sends LANES from B to successor S within REGION. */
+static void route(wgp_tracer *t, long region, size_t s, uint64_t lanes, double w, uint64_t *cont, double *cont_w) {
+  if (!lanes)
+    return;
+  unsigned depth = region < 0 ? 0 : t->loop_depth[region];
+  if (region >= 0 && s == t->loop_header[region]) {
+    *cont |= lanes;
+    if (w > *cont_w)
+      *cont_w = w;
+  } else if (in_region(t, s, region)) {
+    long c = child_loop(t, s, region);
+    scratch_add(&t->arrive[depth], c < 0 ? s : t->loop_header[c], lanes, w);
+  } else {
+    scratch_add(&t->exits[depth], s, lanes, w);
+  }
+}
+
+static void branch(wgp_tracer *t, long region, size_t b, uint64_t mask, double w, uint64_t *cont,
+                   double *cont_w) {
+  const wgp_block *blk = wgp_kernel_block(t->k, b);
+  const wgp_branch *br = wgp_block_branch(blk);
+  size_t nsucc = wgp_block_num_succs(blk);
+  if (!br) {
+    if (nsucc)
+      route(t, region, wgp_block_succ(blk, 0), mask, w, cont, cont_w);
+    return;
+  }
+  size_t nt = wgp_branch_num_targets(br);
+  uint64_t to[64] = {0}, unknown = 0, data = 0;
+  if (nt > 64)
+    nt = 64;
+  for (unsigned lane = 0; lane < t->nlanes; lane++) {
+    if (!(mask >> lane & 1))
+      continue;
+    wgp_eval_result r;
+    if (wgp_tracer_eval(t, wgp_branch_cond(br), lane, &r) != WGP_EVAL_OK) {
+      unknown |= 1ull << lane;
+      if (wgp_expr_uses(wgp_branch_cond(br)) & WGP_USES_DATA)
+        data |= 1ull << lane;
+      continue;
+    }
+    size_t target = 0;
+    if (wgp_branch_get_kind(br) == WGP_BRANCH_COND) {
+      target = r.value != 0 ? 0 : 1;
+    } else {
+      for (size_t i = 1; i < nt; i++)
+        if (wgp_branch_case_value(br, i - 1) == r.value) {
+          target = i;
+          break;
+        }
+    }
+    to[target] |= 1ull << lane;
+  }
+  for (size_t i = 0; i < nt; i++)
+    route(t, region, wgp_branch_target(br, i), to[i], w, cont, cont_w);
+  if (!unknown)
+    return;
+  /* A loop exit that cannot be evaluated: the lanes stay for the forced count. */
+  bool any_leaves = false, any_stays = false;
+  for (size_t i = 0; i < nt; i++) {
+    bool leaves = !in_region(t, wgp_branch_target(br, i), region);
+    any_leaves = any_leaves || leaves;
+    any_stays = any_stays || !leaves;
+  }
+  if (region >= 0 && any_leaves && any_stays) {
+    bool stay = t->iter[region] + 1 < t->forced[region];
+    for (size_t i = 0; i < nt; i++) {
+      size_t s = wgp_branch_target(br, i);
+      if (stay == in_region(t, s, region))
+        route(t, region, s, unknown, w, cont, cont_w);
+    }
+    t->tr->flags |= data ? WGP_TRACE_DATA_LOOP : WGP_TRACE_UNKNOWN;
+    return;
+  }
+  t->tr->flags |= data ? WGP_TRACE_DATA_BRANCH : WGP_TRACE_UNKNOWN;
+  if (t->has_taken_hint[b] && wgp_branch_get_kind(br) == WGP_BRANCH_COND) {
+    double f = t->taken_hint[b];
+    route(t, region, wgp_branch_target(br, 0), unknown, w * f, cont, cont_w);
+    route(t, region, wgp_branch_target(br, 1), unknown, w * (1.0 - f), cont, cont_w);
+    return;
+  }
+  for (size_t i = 0; i < nt; i++)
+    route(t, region, wgp_branch_target(br, i), unknown, w, cont, cont_w);
+}
+
+/* Executes REGION from ENTRY; lanes that take REGION's back-edge end in
+ * *cont, lanes that leave it in t->exits[depth]. */
+static void exec_region(wgp_tracer *t, long region, size_t entry, uint64_t mask, double w, nodelist *out,
+                        uint64_t *cont, double *cont_w) {
+  unsigned depth = region < 0 ? 0 : t->loop_depth[region];
+  scratch *arr = &t->arrive[depth];
+  scratch_reset(arr);
+  scratch_add(arr, entry, mask, w);
+  for (size_t i = t->rpo[entry]; i < t->nblocks && !t->abort; i++) {
+    size_t b = t->order[i];
+    uint64_t m = arr->mask[b];
+    if (!m)
+      continue;
+    double bw = arr->w[b];
+    if (!in_region(t, b, region))
+      continue;
+    long c = child_loop(t, b, region);
+    if (c >= 0) {
+      if (b == t->loop_header[c])
+        run_loop(t, c, m, bw, out, region, cont, cont_w);
+      continue;
+    }
+    emit_block(t, out, b, m, bw);
+    branch(t, region, b, m, bw, cont, cont_w);
+  }
+}
+
+static void init_recurrences(wgp_tracer *t, long loop, uint64_t mask) {
+  const wgp_loop *lp = wgp_kernel_loop(t->k, (size_t)loop);
+  size_t n = wgp_loop_num_recurrences(lp);
+  for (size_t i = 0; i < n; i++) {
+    const wgp_expr *init, *next;
+    wgp_loop_recurrence(lp, i, &init, &next);
+    for (unsigned lane = 0; lane < t->nlanes; lane++) {
+      if (!(mask >> lane & 1))
+        continue;
+      wgp_eval_result r;
+      size_t at = (size_t)lane * t->nrv + t->rv_off[loop] + i;
+      t->rv_known[at] = wgp_tracer_eval(t, init, lane, &r) == WGP_EVAL_OK;
+      t->rv[at] = t->rv_known[at] ? r.value : 0;
+    }
+  }
+}
+
+static void step_recurrences(wgp_tracer *t, long loop, uint64_t mask) {
+  const wgp_loop *lp = wgp_kernel_loop(t->k, (size_t)loop);
+  size_t n = wgp_loop_num_recurrences(lp);
+  if (!n)
+    return;
+  int64_t nv[64];
+  uint8_t nk[64];
+  for (unsigned lane = 0; lane < t->nlanes; lane++) {
+    if (!(mask >> lane & 1))
+      continue;
+    for (size_t i = 0; i < n && i < 64; i++) {
+      const wgp_expr *init, *next;
+      wgp_loop_recurrence(lp, i, &init, &next);
+      wgp_eval_result r;
+      nk[i] = wgp_tracer_eval(t, next, lane, &r) == WGP_EVAL_OK;
+      nv[i] = nk[i] ? r.value : 0;
+    }
+    for (size_t i = 0; i < n && i < 64; i++) {
+      size_t at = (size_t)lane * t->nrv + t->rv_off[loop] + i;
+      t->rv[at] = nv[i];
+      t->rv_known[at] = nk[i];
+    }
+  }
+}
+
+/* One iteration at number K; appends its body to the loop's runs. */
+static uint64_t iteration(wgp_tracer *t, long loop, wgp_tnode *node, int64_t k, uint64_t active, double w,
+                          double mult, bool sampled, uint64_t count) {
+  nodelist body = {0};
+  uint64_t cont = 0;
+  double cont_w = 0;
+  t->iter[loop] = k;
+  double saved = t->mult;
+  t->mult *= mult;
+  exec_region(t, loop, t->loop_header[loop], active, w, &body, &cont, &cont_w);
+  t->mult = saved;
+  step_recurrences(t, loop, cont);
+  run *last = node->nruns ? &node->runs[node->nruns - 1] : NULL;
+  if (last && !sampled && !last->sampled && last->first + last->count == (uint64_t)k &&
+      list_same_work(&last->body, &body)) {
+    last->count++;
+    free_list(&body);
+    return cont;
+  }
+  if (node->nruns == node->rcap) {
+    size_t cap = node->rcap ? 2 * node->rcap : 4;
+    run *r = realloc(node->runs, cap * sizeof *r);
+    if (!r) {
+      free_list(&body);
+      t->abort = true;
+      return 0;
+    }
+    node->runs = r;
+    node->rcap = cap;
+  }
+  node->runs[node->nruns++] = (run){.count = count, .first = (uint64_t)k, .sampled = sampled, .body = body};
+  return cont;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Advances recurrences of lanes in MASK by STEPS iterations (capped). */
+static void skip_recurrences(wgp_tracer *t, long loop, uint64_t mask, int64_t first, int64_t steps) {
+  const wgp_loop *lp = wgp_kernel_loop(t->k, (size_t)loop);
+  if (!wgp_loop_num_recurrences(lp) || steps <= 0)
+    return;
+  if (steps > (int64_t)RECURRENCE_STEP_CAP) {
+    for (unsigned lane = 0; lane < t->nlanes; lane++)
+      if (mask >> lane & 1)
+        for (size_t i = 0; i < wgp_loop_num_recurrences(lp); i++)
+          t->rv_known[(size_t)lane * t->nrv + t->rv_off[loop] + i] = 0;
+    t->tr->flags |= WGP_TRACE_TRUNCATED;
+    return;
+  }
+  for (int64_t s = 0; s < steps; s++) {
+    t->iter[loop] = first + s;
+    step_recurrences(t, loop, mask);
+  }
+}
+
+static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist *out, long region, uint64_t *cont,
+                     double *cont_w) {
+  const wgp_loop *lp = wgp_kernel_loop(t->k, (size_t)loop);
+  unsigned depth = t->loop_depth[loop];
+  scratch *ex = &t->exits[depth];
+  scratch_reset(ex);
+  wgp_tnode node = {.kind = WGP_TNODE_LOOP, .loop = (size_t)loop};
+  init_recurrences(t, loop, mask);
+
+  /* Per-lane counts when the model has them and they evaluate. */
+  int64_t trips[WGP_TRACE_MAX_WARP];
+  bool known = false;
+  const wgp_expr *tc = wgp_loop_trip_count(lp);
+  if (t->has_trip_hint[loop]) {
+    known = true;
+    for (unsigned lane = 0; lane < t->nlanes; lane++)
+      trips[lane] = (int64_t)t->trip_hint[loop];
+  } else if (tc && wgp_loop_trip_kind(lp) == WGP_TRIP_EXACT) {
+    known = true;
+    t->iter[loop] = 0;
+    for (unsigned lane = 0; lane < t->nlanes && known; lane++) {
+      if (!(mask >> lane & 1))
+        continue;
+      wgp_eval_result r;
+      known = wgp_tracer_eval(t, tc, lane, &r) == WGP_EVAL_OK;
+      trips[lane] = r.value < 1 ? 1 : r.value;
+    }
+  }
+  /* The count used where an exit cannot be evaluated. */
+  t->forced[loop] = 1;
+  if (known) {
+    int64_t mx = 1;
+    for (unsigned lane = 0; lane < t->nlanes; lane++)
+      if (mask >> lane & 1 && trips[lane] > mx)
+        mx = trips[lane];
+    t->forced[loop] = mx;
+  } else if (wgp_loop_max_trip_count(lp) || tc) {
+    int64_t mx = 0;
+    bool ok = true;
+    for (unsigned lane = 0; lane < t->nlanes && ok; lane++) {
+      if (!(mask >> lane & 1))
+        continue;
+      wgp_eval_result r;
+      ok = wgp_tracer_eval(t, tc ? tc : wgp_loop_max_trip_count(lp), lane, &r) == WGP_EVAL_OK ||
+           (tc && wgp_loop_max_trip_count(lp) &&
+            wgp_tracer_eval(t, wgp_loop_max_trip_count(lp), lane, &r) == WGP_EVAL_OK);
+      if (ok && r.value > mx)
+        mx = r.value;
+    }
+    if (ok && mx > 0)
+      t->forced[loop] = mx;
+  }
+
+  if (!known) {
+    uint64_t active = mask;
+    int64_t k = 0;
+    for (; active && k < (int64_t)EXPLICIT_CAP && !t->abort; k++)
+      active = iteration(t, loop, &node, k, active, w, 1.0, false, 1);
+    if (active)
+      t->tr->flags |= WGP_TRACE_TRUNCATED;
+  } else {
+    /* Stretches with a constant active mask, cut where a lane's count ends. */
+    int64_t ends[WGP_TRACE_MAX_WARP];
+    unsigned ne = 0;
+    for (unsigned lane = 0; lane < t->nlanes; lane++)
+      if (mask >> lane & 1)
+        ends[ne++] = trips[lane];
+    qsort(ends, ne, sizeof *ends, cmp_i64);
+    int64_t start = 0;
+    uint64_t active = mask;
+    for (unsigned e = 0; e < ne && active && !t->abort; e++) {
+      int64_t stop = ends[e];
+      if (stop <= start)
+        continue;
+      int64_t len = stop - start, edge = WGP_TRACE_EDGE_ITERATIONS;
+      uint64_t seg = 0;
+      for (unsigned lane = 0; lane < t->nlanes; lane++)
+        if (mask >> lane & 1 && trips[lane] > start)
+          seg |= 1ull << lane;
+      active &= seg;
+      if (len <= 2 * edge + 1) {
+        for (int64_t k = start; k < stop && active && !t->abort; k++)
+          active = iteration(t, loop, &node, k, active, w, 1.0, false, 1);
+      } else {
+        int64_t k = start;
+        for (; k < start + edge && active && !t->abort; k++)
+          active = iteration(t, loop, &node, k, active, w, 1.0, false, 1);
+        /* The middle stretch [a, b] is stood for by its central iteration, or
+         * its two central ones when its length is even: their mean is the
+         * stretch's mean for anything linear in the iteration number. */
+        int64_t a = start + edge, bnd = stop - edge - 1, middle = bnd - a + 1;
+        int64_t m1 = a + (bnd - a) / 2;
+        skip_recurrences(t, loop, active, k, m1 - k);
+        uint64_t after;
+        if (middle % 2) {
+          after = iteration(t, loop, &node, m1, active, w, (double)middle, true, (uint64_t)middle);
+        } else {
+          uint64_t half = (uint64_t)middle / 2;
+          after = iteration(t, loop, &node, m1, active, w, (double)half, true, half);
+          after = iteration(t, loop, &node, m1 + 1, after & seg, w, (double)half, true, half);
+          m1++;
+        }
+        skip_recurrences(t, loop, after, m1 + 1, stop - edge - m1 - 1);
+        active = after & seg;
+        for (k = stop - edge; k < stop && active && !t->abort; k++)
+          active = iteration(t, loop, &node, k, active, w, 1.0, false, 1);
+        t->tr->flags |= WGP_TRACE_SAMPLED;
+      }
+      start = stop;
+    }
+  }
+  t->iter[loop] = -1;
+  if (!push_node(out, &node)) {
+    free_node(&node);
+    t->abort = true;
+  } else {
+    t->tr->size++;
+  }
+  /* Hand the loop's exits to the enclosing region (copy: route may reuse
+   * this depth's scratch when it is an outer loop's exit set). */
+  size_t n = ex->ntouched;
+  size_t *bs = malloc((n ? n : 1) * sizeof *bs);
+  uint64_t *ms = malloc((n ? n : 1) * sizeof *ms);
+  double *ws = malloc((n ? n : 1) * sizeof *ws);
+  if (!bs || !ms || !ws) {
+    free(bs), free(ms), free(ws);
+    t->abort = true;
+    return;
+  }
+  for (size_t i = 0; i < n; i++) {
+    bs[i] = ex->touched[i];
+    ms[i] = ex->mask[bs[i]];
+    ws[i] = ex->w[bs[i]];
+  }
+  scratch_reset(ex);
+  /* An exit to REGION's header is REGION's back-edge taken from inside this
+   * loop; route() hands it to the caller's continue mask. */
+  for (size_t i = 0; i < n; i++)
+    route(t, region, bs[i], ms[i], ws[i], cont, cont_w);
+  free(bs), free(ms), free(ws);
+}
+
+/* ---- the public entry ------------------------------------------------- */
+
+wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp, wgp_trace **out,
+                            wgp_diag *diag) {
+  *out = NULL;
+  uint64_t full = wgp_tracer_full_mask(t, warp);
+  if (!full)
+    return fail(diag, WGP_ERR_INPUT, "wgperf: error: warp %zu is outside a work-group of %llu work-items", warp,
+                (unsigned long long)group_items(t));
+  for (unsigned d = 0; d < 3; d++) {
+    uint64_t ngrp = (t->L->global[d] + t->L->local[d] - 1) / t->L->local[d];
+    if (group[d] >= ngrp)
+      return fail(diag, WGP_ERR_INPUT, "wgperf: error: group %llu in dimension %u is outside the %llu groups",
+                  (unsigned long long)group[d], d, (unsigned long long)ngrp);
+    t->group[d] = group[d];
+  }
+  wgp_trace *tr = calloc(1, sizeof *tr);
+  if (tr) {
+    tr->nblocks = t->nblocks;
+    tr->exec = calloc(t->nblocks, sizeof *tr->exec);
+    tr->lane_exec = calloc(t->nblocks, sizeof *tr->lane_exec);
+  }
+  if (!tr || !tr->exec || !tr->lane_exec) {
+    wgp_trace_free(tr);
+    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
+  t->nlanes = t->L->warp_size;
+  uint64_t lx = t->L->local[0], ly = t->L->local[1];
+  for (unsigned lane = 0; lane < t->nlanes; lane++) {
+    uint64_t id = (uint64_t)warp * t->L->warp_size + lane;
+    t->lid[lane][0] = (int64_t)(id % lx);
+    t->lid[lane][1] = (int64_t)(id / lx % ly);
+    t->lid[lane][2] = (int64_t)(id / (lx * ly));
+  }
+  for (size_t l = 0; l < t->nloops; l++)
+    t->iter[l] = -1;
+  t->tr = tr;
+  t->mult = 1.0;
+  t->abort = false;
+  uint64_t cont = 0;
+  double cont_w = 0;
+  exec_region(t, -1, 0, full, 1.0, &tr->top, &cont, &cont_w);
+  scratch_reset(&t->exits[0]);
+  bool aborted = t->abort;
+  t->tr = NULL;
+  if (aborted && !(tr->flags & WGP_TRACE_TRUNCATED)) {
+    wgp_trace_free(tr);
+    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory while tracing");
+  }
+  *out = tr;
+  return WGP_OK;
+}
+
+void wgp_trace_free(wgp_trace *tr) {
+  if (!tr)
+    return;
+  free_list(&tr->top);
+  free(tr->exec);
+  free(tr->lane_exec);
+  free(tr);
+}
+
+unsigned wgp_trace_flags(const wgp_trace *tr) { return tr->flags; }
+
+bool wgp_trace_equal(const wgp_trace *a, const wgp_trace *b) {
+  return a->flags == b->flags && list_equal(&a->top, &b->top);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h;
+}
+
+static uint64_t hash_list(const nodelist *l) {
+  uint64_t h = l->n;
+  for (size_t i = 0; i < l->n; i++) {
+    const wgp_tnode *n = &l->v[i];
+    h = mix(h, n->kind);
+    if (n->kind == WGP_TNODE_BLOCK) {
+      h = mix(h, n->block);
+      h = mix(h, n->mask);
+    } else {
+      h = mix(h, n->loop);
+      for (size_t r = 0; r < n->nruns; r++)
+        h = mix(mix(h, n->runs[r].count), hash_list(&n->runs[r].body));
+    }
+  }
+  return h;
+}
+
+uint64_t wgp_trace_hash(const wgp_trace *tr) { return mix(hash_list(&tr->top), tr->flags); }
+
+double wgp_trace_block_executions(const wgp_trace *tr, size_t b) { return b < tr->nblocks ? tr->exec[b] : 0; }
+double wgp_trace_lane_executions(const wgp_trace *tr, size_t b) { return b < tr->nblocks ? tr->lane_exec[b] : 0; }
+size_t wgp_trace_size(const wgp_trace *tr) { return tr->size; }
+size_t wgp_trace_num_nodes(const wgp_trace *tr) { return tr->top.n; }
+const wgp_tnode *wgp_trace_node(const wgp_trace *tr, size_t i) { return i < tr->top.n ? &tr->top.v[i] : NULL; }
+wgp_tnode_kind wgp_tnode_get_kind(const wgp_tnode *n) { return n->kind; }
+size_t wgp_tnode_block(const wgp_tnode *n) { return n->block; }
+uint64_t wgp_tnode_mask(const wgp_tnode *n) { return n->mask; }
+double wgp_tnode_weight(const wgp_tnode *n) { return n->weight; }
+size_t wgp_tnode_loop(const wgp_tnode *n) { return n->loop; }
+size_t wgp_tnode_num_runs(const wgp_tnode *n) { return n->kind == WGP_TNODE_LOOP ? n->nruns : 0; }
+uint64_t wgp_tnode_run_count(const wgp_tnode *n, size_t r) { return r < wgp_tnode_num_runs(n) ? n->runs[r].count : 0; }
+uint64_t wgp_tnode_run_first(const wgp_tnode *n, size_t r) { return r < wgp_tnode_num_runs(n) ? n->runs[r].first : 0; }
+bool wgp_tnode_run_sampled(const wgp_tnode *n, size_t r) { return r < wgp_tnode_num_runs(n) && n->runs[r].sampled; }
+size_t wgp_tnode_run_num_nodes(const wgp_tnode *n, size_t r) {
+  return r < wgp_tnode_num_runs(n) ? n->runs[r].body.n : 0;
+}
+const wgp_tnode *wgp_tnode_run_node(const wgp_tnode *n, size_t r, size_t i) {
+  return r < wgp_tnode_num_runs(n) && i < n->runs[r].body.n ? &n->runs[r].body.v[i] : NULL;
+}
+
+/* ---- printing --------------------------------------------------------- */
+
+typedef struct sbuf {
+  char *p;
+  size_t n, cap;
+  bool oom;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) {
+  if (b->oom)
+    return;
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = b->cap - b->n;
+    int len = vsnprintf(b->p ? b->p + b->n : NULL, room, fmt, ap);
+    va_end(ap);
+    if (len < 0) {
+      b->oom = true;
+      return;
+    }
+    if ((size_t)len < room) {
+      b->n += (size_t)len;
+      return;
+    }
+    size_t cap = (b->cap + (size_t)len + 1) * 2;
+    char *p = realloc(b->p, cap);
+    if (!p) {
+      b->oom = true;
+      return;
+    }
+    b->p = p;
+    b->cap = cap;
+  }
+}
+
+static void print_list(sbuf *b, const nodelist *l, const wgp_kernel *k, int indent) {
+  for (size_t i = 0; i < l->n; i++) {
+    const wgp_tnode *n = &l->v[i];
+    if (n->kind == WGP_TNODE_BLOCK) {
+      sb_printf(b, "%*sblock %zu %s mask=%#llx", indent, "", n->block,
+                k ? wgp_block_name(wgp_kernel_block(k, n->block)) : "", (unsigned long long)n->mask);
+      if (n->weight != 1.0)
+        sb_printf(b, " weight=%g", n->weight);
+      sb_printf(b, "\n");
+      continue;
+    }
+    sb_printf(b, "%*sloop L%zu\n", indent, "", n->loop);
+    for (size_t r = 0; r < n->nruns; r++) {
+      const run *rn = &n->runs[r];
+      sb_printf(b, "%*s%s x%llu from iteration %llu\n", indent + 2, "", rn->sampled ? "sampled" : "run",
+                (unsigned long long)rn->count, (unsigned long long)rn->first);
+      print_list(b, &rn->body, k, indent + 4);
+    }
+  }
+}
+
+void wgp_trace_print(const wgp_trace *tr, const wgp_kernel *k, char **buf, size_t *len) {
+  sbuf b = {0};
+  sb_printf(&b, "%s", "");
+  print_list(&b, &tr->top, k, 0);
+  if (tr->flags) {
+    sb_printf(&b, "flags:%s%s%s%s%s\n", tr->flags & WGP_TRACE_DATA_BRANCH ? " data-branch" : "",
+              tr->flags & WGP_TRACE_DATA_LOOP ? " data-loop" : "", tr->flags & WGP_TRACE_SAMPLED ? " sampled" : "",
+              tr->flags & WGP_TRACE_TRUNCATED ? " truncated" : "", tr->flags & WGP_TRACE_UNKNOWN ? " unknown" : "");
+  }
+  if (b.oom) {
+    free(b.p);
+    b.p = NULL;
+    b.n = 0;
+  }
+  *buf = b.p;
+  *len = b.n;
+}

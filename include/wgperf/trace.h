@@ -1,0 +1,116 @@
+/* trace.h - per-warp execution traces (seeds/004 sec. 4.2, Algorithms 1-3 in
+ * spirit): which basic blocks one warp executes, in order, with the active
+ * lanes of every block.
+ *
+ * A trace is structural: a loop is one node holding runs of identical
+ * iterations, so a loop of 10^9 iterations costs no more than one of 10.
+ * Work-item-dependent branches are evaluated per lane (divergence is
+ * exact), loop-variable-dependent ones per iteration.  Conditions that need
+ * a loaded value are taken both ways (weight 1 each) unless a taken fraction
+ * is given, and the trace is flagged.  Long loops are sampled: the first and
+ * last WGP_TRACE_EDGE_ITERATIONS iterations of every stretch with a constant
+ * active mask are executed, and the stretch between them is represented by
+ * its middle iteration (exact for bodies that are the same every iteration,
+ * and for counts that vary linearly with the iteration).
+ */
+#ifndef WGPERF_TRACE_H
+#define WGPERF_TRACE_H
+
+#include "wgperf/diag.h"
+#include "wgperf/expr.h"
+#include "wgperf/model.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WGP_TRACE_EDGE_ITERATIONS 8
+#define WGP_TRACE_MAX_WARP 64
+
+typedef struct wgp_tracer wgp_tracer;
+typedef struct wgp_trace wgp_trace;
+typedef struct wgp_tnode wgp_tnode;
+
+/* The launch as the tracer needs it. LOOKUP resolves scalar arguments
+ * (WGP_SYM_ARG) and, where the caller has hints, loaded values
+ * (WGP_SYM_LOAD); every other symbol is the tracer's. */
+typedef struct wgp_trace_launch {
+  unsigned dims;       /* 1..3 */
+  uint64_t global[3];  /* work-items per dimension (unused dims: 1) */
+  uint64_t local[3];   /* work-group size per dimension (unused dims: 1) */
+  uint64_t offset[3];  /* global offset */
+  unsigned warp_size;  /* 1..WGP_TRACE_MAX_WARP */
+  wgp_sym_lookup lookup;
+  void *user;
+} wgp_trace_launch;
+
+/* What a trace had to assume (wgp_trace_flags). */
+#define WGP_TRACE_DATA_BRANCH 1u  /* a branch needed a loaded value: both paths taken */
+#define WGP_TRACE_DATA_LOOP 2u    /* a loop count needed a loaded value: hint, bound or 1 used */
+#define WGP_TRACE_SAMPLED 4u      /* a long stretch of iterations is represented by a sample */
+#define WGP_TRACE_TRUNCATED 8u    /* an iteration or size cap was hit */
+#define WGP_TRACE_UNKNOWN 16u     /* a condition could not be evaluated for another reason */
+
+/* Called for every executed block, in execution order: MASK the active lanes,
+ * WEIGHT the probability from branch hints (1 without), MULTIPLICITY how many
+ * executions this one stands for (above 1 in a sampled stretch). ENV
+ * evaluates expressions for LANE (any lane of MASK) at this point. */
+typedef void (*wgp_trace_visit)(void *user, size_t block, uint64_t mask, double weight, double multiplicity,
+                                wgp_tracer *tracer);
+
+/* KERNEL and LAUNCH are kept (not copied): they must outlive the tracer. */
+wgp_status wgp_tracer_new(const wgp_kernel *kernel, const wgp_trace_launch *launch, wgp_tracer **out,
+                          wgp_diag *diag);
+void wgp_tracer_free(wgp_tracer *t);
+/* Hints for what cannot be known statically. */
+void wgp_tracer_set_trip_hint(wgp_tracer *t, size_t loop, uint64_t trips);
+void wgp_tracer_set_taken_hint(wgp_tracer *t, size_t block, double taken_fraction);
+void wgp_tracer_set_visitor(wgp_tracer *t, wgp_trace_visit visit, void *user);
+
+/* Traces warp WARP (0-based, lanes ordered x fastest) of work-group GROUP. */
+wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp, wgp_trace **out,
+                            wgp_diag *diag);
+size_t wgp_tracer_num_warps(const wgp_tracer *t); /* warps per work-group */
+uint64_t wgp_tracer_full_mask(const wgp_tracer *t, size_t warp);
+
+/* During a visit: evaluates E for LANE of the warp being traced. */
+wgp_eval_status wgp_tracer_eval(wgp_tracer *t, const wgp_expr *e, unsigned lane, wgp_eval_result *out);
+
+void wgp_trace_free(wgp_trace *tr);
+unsigned wgp_trace_flags(const wgp_trace *tr);
+bool wgp_trace_equal(const wgp_trace *a, const wgp_trace *b);
+uint64_t wgp_trace_hash(const wgp_trace *tr);
+/* Warp-level executions of BLOCK (weighted, sampled stretches expanded), and
+ * the same counted per active lane. */
+double wgp_trace_block_executions(const wgp_trace *tr, size_t block);
+double wgp_trace_lane_executions(const wgp_trace *tr, size_t block);
+/* Nodes stored (a measure of the trace's size, not of the work it stands for). */
+size_t wgp_trace_size(const wgp_trace *tr);
+
+/* Walking the structure. */
+typedef enum wgp_tnode_kind { WGP_TNODE_BLOCK, WGP_TNODE_LOOP } wgp_tnode_kind;
+size_t wgp_trace_num_nodes(const wgp_trace *tr);
+const wgp_tnode *wgp_trace_node(const wgp_trace *tr, size_t i);
+wgp_tnode_kind wgp_tnode_get_kind(const wgp_tnode *n);
+size_t wgp_tnode_block(const wgp_tnode *n); /* BLOCK */
+uint64_t wgp_tnode_mask(const wgp_tnode *n);
+double wgp_tnode_weight(const wgp_tnode *n);
+size_t wgp_tnode_loop(const wgp_tnode *n);  /* LOOP */
+size_t wgp_tnode_num_runs(const wgp_tnode *n);
+uint64_t wgp_tnode_run_count(const wgp_tnode *n, size_t run);       /* iterations it stands for */
+uint64_t wgp_tnode_run_first(const wgp_tnode *n, size_t run);       /* iteration of its body */
+bool wgp_tnode_run_sampled(const wgp_tnode *n, size_t run);
+size_t wgp_tnode_run_num_nodes(const wgp_tnode *n, size_t run);
+const wgp_tnode *wgp_tnode_run_node(const wgp_tnode *n, size_t run, size_t i);
+
+/* Readable dump, for tests and `wgperf analyze --trace`. */
+void wgp_trace_print(const wgp_trace *tr, const wgp_kernel *k, char **buf, size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

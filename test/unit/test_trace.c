@@ -1,0 +1,224 @@
+/* test_trace.c - per-warp traces on kernels extracted by the real plugin
+ * (test/unit/data/trace_kernels.cl -> trace_kernels.json). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wgperf/model.h"
+#include "wgperf/trace.h"
+
+static wgp_model *model;
+
+typedef struct argv_table {
+  const char *names[4];
+  int64_t values[4];
+} argv_table;
+
+static wgp_eval_status args(void *user, const wgp_sym *sym, int64_t *value, char *reason, size_t size) {
+  const argv_table *t = user;
+  if (sym->kind == WGP_SYM_ARG)
+    for (int i = 0; i < 4 && t->names[i]; i++)
+      if (strcmp(t->names[i], sym->name) == 0) {
+        *value = t->values[i];
+        return WGP_EVAL_OK;
+      }
+  snprintf(reason, size, "no value");
+  return sym->kind == WGP_SYM_ARG ? WGP_EVAL_ERROR : WGP_EVAL_UNKNOWN;
+}
+
+static int setup(void **state) {
+  wgp_diag d;
+  (void)state;
+  return wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/trace_kernels.json", &model, &d) == WGP_OK ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  wgp_model_free(model);
+  return 0;
+}
+
+/* The first block whose counts include CLASS. */
+static size_t block_with(const wgp_kernel *k, const char *cls) {
+  for (size_t b = 0; b < wgp_kernel_num_blocks(k); b++)
+    if (wgp_block_count_of(wgp_kernel_block(k, b), cls))
+      return b;
+  fail_msg("no block with %s", cls);
+  return 0;
+}
+
+static wgp_trace *trace1(const char *kernel, uint64_t global, uint64_t local, argv_table *tab, uint64_t group,
+                         size_t warp, wgp_tracer **tracer_out) {
+  const wgp_kernel *k = wgp_model_find_kernel(model, kernel);
+  assert_non_null(k);
+  static wgp_trace_launch L;
+  L = (wgp_trace_launch){1, {global, 1, 1}, {local, 1, 1}, {0, 0, 0}, 32, args, tab};
+  wgp_tracer *t;
+  wgp_diag d;
+  assert_int_equal(wgp_tracer_new(k, &L, &t, &d), WGP_OK);
+  wgp_trace *tr;
+  uint64_t g[3] = {group, 0, 0};
+  assert_int_equal(wgp_tracer_trace(t, g, warp, &tr, &d), WGP_OK);
+  if (tracer_out)
+    *tracer_out = t;
+  else
+    wgp_tracer_free(t);
+  return tr;
+}
+
+static void test_vadd_divergence(void **state) {
+  (void)state;
+  argv_table tab = {{"n"}, {100}};
+  const wgp_kernel *k = wgp_model_find_kernel(model, "vadd");
+  size_t body = block_with(k, "st.global.32");
+  /* group 1, warp 1: global ids 96..127, of which 96..99 are below n */
+  wgp_trace *tr = trace1("vadd", 128, 64, &tab, 1, 1, NULL);
+  assert_true(wgp_trace_block_executions(tr, body) == 1.0);
+  assert_true(wgp_trace_lane_executions(tr, body) == 4.0);
+  assert_true(wgp_trace_lane_executions(tr, 0) == 32.0);
+  assert_int_equal(wgp_trace_flags(tr), 0);
+  /* group 1, warp 0: ids 64..95, all active */
+  wgp_trace *tr0 = trace1("vadd", 128, 64, &tab, 1, 0, NULL);
+  assert_true(wgp_trace_lane_executions(tr0, body) == 32.0);
+  assert_false(wgp_trace_equal(tr, tr0));
+  /* the same warp twice: equal traces, equal hashes */
+  wgp_trace *again = trace1("vadd", 128, 64, &tab, 1, 1, NULL);
+  assert_true(wgp_trace_equal(tr, again));
+  assert_true(wgp_trace_hash(tr) == wgp_trace_hash(again));
+  wgp_trace_free(tr);
+  wgp_trace_free(tr0);
+  wgp_trace_free(again);
+}
+
+static void test_reduction_halving(void **state) {
+  (void)state;
+  argv_table tab = {{NULL}, {0}};
+  const wgp_kernel *k = wgp_model_find_kernel(model, "reduce");
+  size_t add = block_with(k, "fp32_add");
+  /* s = 128, 64, ..., 1: warp 0 has 32 lanes active while s >= 32, then s */
+  wgp_trace *w0 = trace1("reduce", 256, 256, &tab, 0, 0, NULL);
+  assert_true(wgp_trace_block_executions(w0, add) == 8.0);
+  assert_true(wgp_trace_lane_executions(w0, add) == 3 * 32 + 16 + 8 + 4 + 2 + 1);
+  /* warp 1 (lanes 32..63) takes part only while s is 128 and 64 */
+  wgp_trace *w1 = trace1("reduce", 256, 256, &tab, 0, 1, NULL);
+  assert_true(wgp_trace_block_executions(w1, add) == 2.0);
+  assert_true(wgp_trace_lane_executions(w1, add) == 64.0);
+  assert_int_equal(wgp_trace_flags(w0) & ~0u, 0);
+  wgp_trace_free(w0);
+  wgp_trace_free(w1);
+}
+
+static void test_triangular_exact_and_sampled(void **state) {
+  (void)state;
+  const wgp_kernel *k = wgp_model_find_kernel(model, "tri");
+  size_t inner = block_with(k, "fp32_add");
+  argv_table small = {{"n"}, {10}};
+  wgp_trace *tr = trace1("tri", 32, 32, &small, 0, 0, NULL);
+  assert_true(wgp_trace_block_executions(tr, inner) == 55.0);
+  assert_int_equal(wgp_trace_flags(tr) & WGP_TRACE_SAMPLED, 0);
+  wgp_trace_free(tr);
+  /* n = 10^6: 5*10^11 inner iterations, still exact, and the trace stays small */
+  argv_table big = {{"n"}, {1000000}};
+  tr = trace1("tri", 32, 32, &big, 0, 0, NULL);
+  assert_true(wgp_trace_block_executions(tr, inner) == 500000500000.0);
+  assert_true(wgp_trace_flags(tr) & WGP_TRACE_SAMPLED);
+  assert_true(wgp_trace_size(tr) < 2000);
+  wgp_trace_free(tr);
+}
+
+static void test_loop_variable_branch(void **state) {
+  (void)state;
+  const wgp_kernel *k = wgp_model_find_kernel(model, "evenodd");
+  size_t then_b = block_with(k, "barrier"), else_b = block_with(k, "fp32_mul");
+  argv_table tab = {{"n"}, {1000}};
+  wgp_trace *tr = trace1("evenodd", 32, 32, &tab, 0, 0, NULL);
+  /* k < 3 three times, the other side 997 times, across the sampled middle */
+  assert_true(wgp_trace_block_executions(tr, then_b) == 3.0);
+  assert_true(wgp_trace_block_executions(tr, else_b) == 997.0);
+  assert_true(wgp_trace_flags(tr) & WGP_TRACE_SAMPLED);
+  wgp_trace_free(tr);
+}
+
+static void test_per_lane_trip_counts(void **state) {
+  (void)state;
+  const wgp_kernel *k = wgp_model_find_kernel(model, "gridstride");
+  size_t body = block_with(k, "fp32_mul");
+  argv_table tab = {{"n"}, {100}};
+  /* global 64: ids 32..63 do i, i+64 < 100 for i < 36, else one iteration */
+  wgp_trace *tr = trace1("gridstride", 64, 32, &tab, 1, 0, NULL);
+  assert_true(wgp_trace_lane_executions(tr, body) == 32 + 4);
+  assert_true(wgp_trace_block_executions(tr, body) == 2.0);
+  wgp_trace_free(tr);
+}
+
+static void test_data_dependent_loop(void **state) {
+  (void)state;
+  const wgp_kernel *k = wgp_model_find_kernel(model, "spmv");
+  size_t body = block_with(k, "fp32_fma");
+  argv_table tab = {{"n"}, {1000}};
+  wgp_tracer *t;
+  wgp_trace *tr = trace1("spmv", 64, 32, &tab, 0, 0, &t);
+  assert_true(wgp_trace_flags(tr) & (WGP_TRACE_DATA_LOOP | WGP_TRACE_DATA_BRANCH));
+  wgp_trace_free(tr);
+  /* with a trip-count hint the body runs that often */
+  size_t loop = (size_t)wgp_block_loop(wgp_kernel_block(k, body));
+  wgp_tracer_set_trip_hint(t, loop, 7);
+  wgp_diag d;
+  uint64_t g[3] = {0, 0, 0};
+  assert_int_equal(wgp_tracer_trace(t, g, 0, &tr, &d), WGP_OK);
+  assert_true(wgp_trace_block_executions(tr, body) == 7.0);
+  wgp_trace_free(tr);
+  wgp_tracer_free(t);
+}
+
+static void test_bad_requests(void **state) {
+  (void)state;
+  argv_table tab = {{"n"}, {100}};
+  const wgp_kernel *k = wgp_model_find_kernel(model, "vadd");
+  wgp_trace_launch L = {1, {128, 1, 1}, {64, 1, 1}, {0, 0, 0}, 32, args, &tab};
+  wgp_tracer *t;
+  wgp_diag d;
+  assert_int_equal(wgp_tracer_new(k, &L, &t, &d), WGP_OK);
+  wgp_trace *tr;
+  uint64_t g[3] = {0, 0, 0}, far[3] = {2, 0, 0};
+  assert_int_equal(wgp_tracer_trace(t, g, 2, &tr, &d), WGP_ERR_INPUT);
+  assert_non_null(strstr(d.message, "warp 2 is outside"));
+  assert_int_equal(wgp_tracer_trace(t, far, 0, &tr, &d), WGP_ERR_INPUT);
+  assert_non_null(strstr(d.message, "outside the 2 groups"));
+  wgp_tracer_free(t);
+  wgp_trace_launch bad = L;
+  bad.warp_size = 0;
+  assert_int_equal(wgp_tracer_new(k, &bad, &t, &d), WGP_ERR_INPUT);
+  bad = L;
+  bad.local[0] = 0;
+  assert_int_equal(wgp_tracer_new(k, &bad, &t, &d), WGP_ERR_INPUT);
+}
+
+static void test_print(void **state) {
+  (void)state;
+  argv_table tab = {{NULL}, {0}};
+  wgp_trace *tr = trace1("reduce", 256, 256, &tab, 0, 1, NULL);
+  char *buf;
+  size_t len;
+  wgp_trace_print(tr, wgp_model_find_kernel(model, "reduce"), &buf, &len);
+  assert_non_null(buf);
+  assert_non_null(strstr(buf, "loop L0"));
+  assert_non_null(strstr(buf, "mask=0xffffffff"));
+  free(buf);
+  wgp_trace_free(tr);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_vadd_divergence),     cmocka_unit_test(test_reduction_halving),
+      cmocka_unit_test(test_triangular_exact_and_sampled), cmocka_unit_test(test_loop_variable_branch),
+      cmocka_unit_test(test_per_lane_trip_counts), cmocka_unit_test(test_data_dependent_loop),
+      cmocka_unit_test(test_bad_requests),        cmocka_unit_test(test_print),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
