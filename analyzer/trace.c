@@ -83,6 +83,7 @@ struct wgp_tracer {
   scratch *arrive, *exits; /* per depth */
   /* state of the trace being made */
   uint64_t group[3];
+  uint64_t extent[3]; /* this group's size: smaller than local for the last group of a non-uniform launch */
   unsigned nlanes;
   int64_t lid[WGP_TRACE_MAX_WARP][3];
   uint64_t valid;
@@ -232,7 +233,7 @@ static wgp_eval_status lookup(void *user, const wgp_sym *sym, int64_t *value, ch
   switch (sym->kind) {
   case WGP_SYM_LID: *value = t->lid[lane][d]; return WGP_EVAL_OK;
   case WGP_SYM_GRP: *value = (int64_t)t->group[d]; return WGP_EVAL_OK;
-  case WGP_SYM_LSZ: *value = (int64_t)L->local[d]; return WGP_EVAL_OK;
+  case WGP_SYM_LSZ: *value = (int64_t)t->extent[d]; return WGP_EVAL_OK;
   case WGP_SYM_NGRP: *value = (int64_t)((L->global[d] + L->local[d] - 1) / L->local[d]); return WGP_EVAL_OK;
   case WGP_SYM_GID:
     *value = (int64_t)(t->group[d] * L->local[d] + L->offset[d]) + t->lid[lane][d];
@@ -848,17 +849,22 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
 wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp, wgp_trace **out,
                             wgp_diag *diag) {
   *out = NULL;
-  uint64_t full = wgp_tracer_full_mask(t, warp);
-  if (!full)
-    return fail(diag, WGP_ERR_INPUT, "wgperf: error: warp %zu is outside a work-group of %llu work-items", warp,
-                (unsigned long long)group_items(t));
   for (unsigned d = 0; d < 3; d++) {
     uint64_t ngrp = (t->L->global[d] + t->L->local[d] - 1) / t->L->local[d];
     if (group[d] >= ngrp)
       return fail(diag, WGP_ERR_INPUT, "wgperf: error: group %llu in dimension %u is outside the %llu groups",
                   (unsigned long long)group[d], d, (unsigned long long)ngrp);
     t->group[d] = group[d];
+    uint64_t rest = t->L->global[d] - group[d] * t->L->local[d];
+    t->extent[d] = rest < t->L->local[d] ? rest : t->L->local[d];
   }
+  uint64_t items = t->extent[0] * t->extent[1] * t->extent[2];
+  uint64_t first = (uint64_t)warp * t->L->warp_size;
+  if (first >= items)
+    return fail(diag, WGP_ERR_INPUT, "wgperf: error: warp %zu is outside a work-group of %llu work-items", warp,
+                (unsigned long long)items);
+  uint64_t nact = items - first < t->L->warp_size ? items - first : t->L->warp_size;
+  uint64_t full = nact >= 64 ? ~0ull : ((1ull << nact) - 1);
   wgp_trace *tr = calloc(1, sizeof *tr);
   if (tr) {
     tr->nblocks = t->nblocks;
@@ -870,7 +876,7 @@ wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp,
     return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   t->nlanes = t->L->warp_size;
-  uint64_t lx = t->L->local[0], ly = t->L->local[1];
+  uint64_t lx = t->extent[0], ly = t->extent[1];
   for (unsigned lane = 0; lane < t->nlanes; lane++) {
     uint64_t id = (uint64_t)warp * t->L->warp_size + lane;
     t->lid[lane][0] = (int64_t)(id % lx);

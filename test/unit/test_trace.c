@@ -95,6 +95,19 @@ static void test_vadd_divergence(void **state) {
   wgp_trace_free(again);
 }
 
+static void test_nonuniform_last_group(void **state) {
+  (void)state;
+  argv_table tab = {{"n"}, {1000}};
+  const wgp_kernel *k = wgp_model_find_kernel(model, "vadd");
+  size_t body = block_with(k, "st.global.32");
+  /* global 100, local 64: the last group has 36 work-items, so its second
+   * warp has 4 lanes, all below n */
+  wgp_trace *tr = trace1("vadd", 100, 64, &tab, 1, 1, NULL);
+  assert_true(wgp_trace_lane_executions(tr, 0) == 4.0);
+  assert_true(wgp_trace_lane_executions(tr, body) == 4.0);
+  wgp_trace_free(tr);
+}
+
 static void test_reduction_halving(void **state) {
   (void)state;
   argv_table tab = {{NULL}, {0}};
@@ -215,7 +228,8 @@ static void test_print(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_vadd_divergence),     cmocka_unit_test(test_reduction_halving),
+      cmocka_unit_test(test_vadd_divergence),     cmocka_unit_test(test_nonuniform_last_group),
+      cmocka_unit_test(test_reduction_halving),
       cmocka_unit_test(test_triangular_exact_and_sampled), cmocka_unit_test(test_loop_variable_branch),
       cmocka_unit_test(test_per_lane_trip_counts), cmocka_unit_test(test_data_dependent_loop),
       cmocka_unit_test(test_bad_requests),        cmocka_unit_test(test_print),
