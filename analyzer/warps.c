@@ -1,0 +1,226 @@
+/* warps.c - representative work-groups and the distinct warps of a launch
+ * (see include/wgperf/warps.h for the rules). */
+#include "wgperf/warps.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct wgp_warp_set {
+  wgp_warp_class *v;
+  size_t n, cap;
+  wgp_group_choice how;
+  size_t traced;
+  double total;
+};
+
+static wgp_status fail(wgp_diag *diag, wgp_status st, const char *fmt, ...) {
+  if (diag) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+    va_end(ap);
+  }
+  return st;
+}
+
+static bool is_group_sym(const wgp_expr *e) {
+  const wgp_sym *s = wgp_expr_symbol(e);
+  return s && (s->kind == WGP_SYM_GRP || s->kind == WGP_SYM_GID);
+}
+
+int wgp_expr_group_dependence(const wgp_expr *e) {
+  if (!e)
+    return 0;
+  if (wgp_expr_get_op(e) == WGP_OP_SYM)
+    return is_group_sym(e) ? 1 : 0;
+  int worst = 0;
+  for (size_t i = 0; i < wgp_expr_num_operands(e); i++) {
+    int d = wgp_expr_group_dependence(wgp_expr_operand(e, i));
+    if (d > worst)
+      worst = d;
+  }
+  if (worst == 0)
+    return 0;
+  switch (wgp_expr_get_op(e)) {
+  case WGP_OP_ADD: case WGP_OP_SUB: case WGP_OP_MUL: case WGP_OP_SMIN: case WGP_OP_SMAX:
+  case WGP_OP_UMIN: case WGP_OP_UMAX: case WGP_OP_ZEXT: case WGP_OP_SEXT: case WGP_OP_TRUNC:
+  case WGP_OP_EQ: case WGP_OP_NE: case WGP_OP_SLT: case WGP_OP_SLE: case WGP_OP_SGT: case WGP_OP_SGE:
+  case WGP_OP_ULT: case WGP_OP_ULE: case WGP_OP_UGT: case WGP_OP_UGE: case WGP_OP_NOT: case WGP_OP_SELECT:
+  case WGP_OP_ADDREC:
+    return worst;
+  default:
+    return 2; /* division, remainder, shifts, bit operations: not monotone */
+  }
+}
+
+/* The worst group dependence of everything that steers control flow. */
+static int control_group_dependence(const wgp_kernel *k) {
+  int worst = 0;
+#define TAKE(e)                                                                                                \
+  do {                                                                                                         \
+    int d_ = wgp_expr_group_dependence(e);                                                                     \
+    if (d_ > worst)                                                                                            \
+      worst = d_;                                                                                              \
+  } while (0)
+  for (size_t b = 0; b < wgp_kernel_num_blocks(k); b++) {
+    const wgp_branch *br = wgp_block_branch(wgp_kernel_block(k, b));
+    if (br)
+      TAKE(wgp_branch_cond(br));
+  }
+  for (size_t l = 0; l < wgp_kernel_num_loops(k); l++) {
+    const wgp_loop *lp = wgp_kernel_loop(k, l);
+    TAKE(wgp_loop_trip_count(lp));
+    TAKE(wgp_loop_max_trip_count(lp));
+    for (size_t i = 0; i < wgp_loop_num_recurrences(lp); i++) {
+      const wgp_expr *init, *next;
+      wgp_loop_recurrence(lp, i, &init, &next);
+      TAKE(init);
+      TAKE(next);
+    }
+    for (size_t i = 0; i < wgp_loop_num_exits(lp); i++) {
+      size_t blk;
+      TAKE(wgp_loop_exit(lp, i, &blk));
+    }
+  }
+#undef TAKE
+  return worst;
+}
+
+static wgp_status add_warp(wgp_warp_set *s, const uint64_t g[3], size_t warp, double count, wgp_trace *tr) {
+  uint64_t h = wgp_trace_hash(tr);
+  for (size_t i = 0; i < s->n; i++)
+    if (wgp_trace_hash(s->v[i].trace) == h && wgp_trace_equal(s->v[i].trace, tr)) {
+      s->v[i].count += count;
+      wgp_trace_free(tr);
+      return WGP_OK;
+    }
+  if (s->n == s->cap) {
+    size_t cap = s->cap ? 2 * s->cap : 8;
+    wgp_warp_class *v = realloc(s->v, cap * sizeof *v);
+    if (!v) {
+      wgp_trace_free(tr);
+      return WGP_ERR_NOMEM;
+    }
+    s->v = v;
+    s->cap = cap;
+  }
+  s->v[s->n++] = (wgp_warp_class){{g[0], g[1], g[2]}, warp, count, tr};
+  return WGP_OK;
+}
+
+/* Groups to trace in one dimension of NGRP groups: values and counts. */
+static size_t edge_groups(uint64_t ngrp, uint64_t pick[3], double cnt[3]) {
+  if (ngrp == 1) {
+    pick[0] = 0, cnt[0] = 1;
+    return 1;
+  }
+  if (ngrp == 2) {
+    pick[0] = 0, cnt[0] = 1, pick[1] = 1, cnt[1] = 1;
+    return 2;
+  }
+  pick[0] = 0, cnt[0] = 1;
+  pick[1] = ngrp / 2, cnt[1] = (double)(ngrp - 2);
+  pick[2] = ngrp - 1, cnt[2] = 1;
+  return 3;
+}
+
+wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trace_launch *L, wgp_warp_set **out,
+                              wgp_diag *diag) {
+  *out = NULL;
+  wgp_warp_set *s = calloc(1, sizeof *s);
+  if (!s)
+    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  uint64_t ngrp[3];
+  for (unsigned d = 0; d < 3; d++)
+    ngrp[d] = (L->global[d] + L->local[d] - 1) / L->local[d];
+  int dep = control_group_dependence(k);
+  /* Lists of (group index, count) per dimension. */
+  uint64_t *pick[3] = {NULL, NULL, NULL};
+  double *cnt[3] = {NULL, NULL, NULL};
+  size_t np[3];
+  wgp_status st = WGP_OK;
+  for (unsigned d = 0; d < 3 && st == WGP_OK; d++) {
+    size_t want = dep == 0 ? 1 : dep == 1 ? 3 : (size_t)(ngrp[d] < WGP_WARPS_MAX_GROUPS ? ngrp[d] : WGP_WARPS_MAX_GROUPS);
+    pick[d] = malloc(want * sizeof **pick);
+    cnt[d] = malloc(want * sizeof **cnt);
+    if (!pick[d] || !cnt[d]) {
+      st = WGP_ERR_NOMEM;
+      break;
+    }
+    if (dep == 0) {
+      pick[d][0] = 0, cnt[d][0] = (double)ngrp[d], np[d] = 1;
+    } else if (dep == 1) {
+      np[d] = edge_groups(ngrp[d], pick[d], cnt[d]);
+    } else {
+      np[d] = want;
+      for (size_t i = 0; i < want; i++) {
+        pick[d][i] = (uint64_t)((double)i * (double)ngrp[d] / (double)want);
+        cnt[d][i] = (double)ngrp[d] / (double)want;
+      }
+    }
+  }
+  s->how = dep == 0 ? WGP_GROUPS_ONE : dep == 1 ? WGP_GROUPS_EDGES : WGP_GROUPS_ALL;
+  if (st == WGP_OK && dep == 2 && (double)np[0] * (double)np[1] * (double)np[2] > WGP_WARPS_MAX_GROUPS) {
+    /* Too many: keep the first dimensions' choices and thin the outer ones. */
+    while ((double)np[0] * (double)np[1] * (double)np[2] > WGP_WARPS_MAX_GROUPS) {
+      unsigned d = np[2] > 1 ? 2 : np[1] > 1 ? 1 : 0;
+      size_t keep = np[d] / 2 ? np[d] / 2 : 1;
+      for (size_t i = 0; i < keep; i++) {
+        pick[d][i] = pick[d][i * np[d] / keep];
+        cnt[d][i] = (double)ngrp[d] / (double)keep;
+      }
+      np[d] = keep;
+    }
+  }
+  if (st == WGP_OK && dep == 2)
+    for (unsigned d = 0; d < 3; d++)
+      if (np[d] < ngrp[d])
+        s->how = WGP_GROUPS_SAMPLED;
+  for (size_t z = 0; st == WGP_OK && z < np[2]; z++)
+    for (size_t y = 0; st == WGP_OK && y < np[1]; y++)
+      for (size_t x = 0; st == WGP_OK && x < np[0]; x++) {
+        uint64_t g[3] = {pick[0][x], pick[1][y], pick[2][z]};
+        double gc = cnt[0][x] * cnt[1][y] * cnt[2][z];
+        for (size_t w = 0;; w++) {
+          wgp_trace *tr;
+          wgp_diag d2;
+          wgp_status ts = wgp_tracer_trace(t, g, w, &tr, &d2);
+          if (ts == WGP_ERR_INPUT)
+            break; /* past the group's last warp */
+          if (ts != WGP_OK) {
+            st = fail(diag, ts, "%s", d2.message);
+            break;
+          }
+          s->traced++;
+          s->total += gc;
+          if ((st = add_warp(s, g, w, gc, tr)) != WGP_OK)
+            break;
+        }
+      }
+  for (unsigned d = 0; d < 3; d++)
+    free(pick[d]), free(cnt[d]);
+  if (st != WGP_OK) {
+    wgp_warp_set_free(s);
+    if (st == WGP_ERR_NOMEM)
+      return fail(diag, st, "wgperf: error: out of memory");
+    return st;
+  }
+  *out = s;
+  return WGP_OK;
+}
+
+void wgp_warp_set_free(wgp_warp_set *s) {
+  if (!s)
+    return;
+  for (size_t i = 0; i < s->n; i++)
+    wgp_trace_free(s->v[i].trace);
+  free(s->v);
+  free(s);
+}
+
+size_t wgp_warp_set_size(const wgp_warp_set *s) { return s->n; }
+const wgp_warp_class *wgp_warp_set_class(const wgp_warp_set *s, size_t i) { return i < s->n ? &s->v[i] : NULL; }
+wgp_group_choice wgp_warp_set_how(const wgp_warp_set *s) { return s->how; }
+size_t wgp_warp_set_traced(const wgp_warp_set *s) { return s->traced; }
+double wgp_warp_set_total(const wgp_warp_set *s) { return s->total; }

@@ -1,0 +1,55 @@
+/* warps.h - the distinct warps of a launch.
+ *
+ * Warps with identical traces are grouped, so analysis costs grow with the
+ * number of distinct warps, not with the grid.  Which work-groups are traced
+ * depends on how the kernel's control flow uses the group id:
+ * - not at all: one work-group stands for all;
+ * - only through comparisons of sums and products (bounds checks such as
+ *   gid < n, borders of a stencil): per dimension the first, one interior and
+ *   the last group, the interior one standing for all interior groups;
+ * - otherwise (parity, modulo, bit tests of the group id): every group, up to
+ *   WGP_WARPS_MAX_GROUPS groups spread evenly over the grid (flagged).
+ */
+#ifndef WGPERF_WARPS_H
+#define WGPERF_WARPS_H
+
+#include "wgperf/trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WGP_WARPS_MAX_GROUPS 4096
+
+typedef struct wgp_warp_class {
+  uint64_t group[3]; /* a representative */
+  size_t warp;
+  double count;      /* warps of the grid it stands for */
+  wgp_trace *trace;  /* owned by the set */
+} wgp_warp_class;
+
+typedef struct wgp_warp_set wgp_warp_set;
+
+/* How groups were chosen (wgp_warp_set_how). */
+typedef enum wgp_group_choice { WGP_GROUPS_ONE, WGP_GROUPS_EDGES, WGP_GROUPS_ALL, WGP_GROUPS_SAMPLED } wgp_group_choice;
+
+/* Traces the warps of the representative groups with TRACER (keep; its
+ * visitor, if any, sees every traced warp) and groups identical traces. */
+wgp_status wgp_warp_set_build(wgp_tracer *tracer, const wgp_kernel *k, const wgp_trace_launch *launch,
+                              wgp_warp_set **out, wgp_diag *diag);
+void wgp_warp_set_free(wgp_warp_set *s);
+size_t wgp_warp_set_size(const wgp_warp_set *s);
+const wgp_warp_class *wgp_warp_set_class(const wgp_warp_set *s, size_t i);
+wgp_group_choice wgp_warp_set_how(const wgp_warp_set *s);
+size_t wgp_warp_set_traced(const wgp_warp_set *s); /* warps traced */
+double wgp_warp_set_total(const wgp_warp_set *s);  /* warps in the grid */
+
+/* Whether E's value depends on the group id, and if so whether only through
+ * add/sub/mul/min/max/casts/compares (1) or otherwise (2); 0 when not. */
+int wgp_expr_group_dependence(const wgp_expr *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,114 @@
+/* test_warps.c - distinct warps of a launch and the choice of groups. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wgperf/model.h"
+#include "wgperf/warps.h"
+
+static wgp_model *model;
+static int64_t arg_n;
+
+static wgp_eval_status args(void *user, const wgp_sym *sym, int64_t *value, char *reason, size_t size) {
+  (void)user;
+  if (sym->kind == WGP_SYM_ARG && strcmp(sym->name, "n") == 0) {
+    *value = arg_n;
+    return WGP_EVAL_OK;
+  }
+  snprintf(reason, size, "no value");
+  return WGP_EVAL_UNKNOWN;
+}
+
+static int setup(void **state) {
+  wgp_diag d;
+  (void)state;
+  return wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/trace_kernels.json", &model, &d) == WGP_OK ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  wgp_model_free(model);
+  return 0;
+}
+
+static wgp_warp_set *build(const char *kernel, uint64_t global, uint64_t local) {
+  const wgp_kernel *k = wgp_model_find_kernel(model, kernel);
+  assert_non_null(k);
+  static wgp_trace_launch L;
+  L = (wgp_trace_launch){1, {global, 1, 1}, {local, 1, 1}, {0, 0, 0}, 32, args, NULL};
+  wgp_tracer *t;
+  wgp_diag d;
+  assert_int_equal(wgp_tracer_new(k, &L, &t, &d), WGP_OK);
+  wgp_warp_set *s;
+  assert_int_equal(wgp_warp_set_build(t, k, &L, &s, &d), WGP_OK);
+  wgp_tracer_free(t);
+  return s;
+}
+
+static void test_bounds_check_uses_edge_groups(void **state) {
+  (void)state;
+  arg_n = 1000;
+  /* 16 groups of 64: groups 0, 8 (for 14) and 15 are traced; the last
+   * group's second warp has 8 of 32 lanes below n */
+  wgp_warp_set *s = build("vadd", 1024, 64);
+  assert_int_equal(wgp_warp_set_how(s), WGP_GROUPS_EDGES);
+  assert_int_equal(wgp_warp_set_traced(s), 6);
+  assert_true(wgp_warp_set_total(s) == 32.0);
+  assert_int_equal(wgp_warp_set_size(s), 2);
+  double full = 0, partial = 0;
+  for (size_t i = 0; i < wgp_warp_set_size(s); i++) {
+    const wgp_warp_class *c = wgp_warp_set_class(s, i);
+    const wgp_tnode *last = wgp_trace_node(c->trace, 1);
+    if (wgp_tnode_mask(last) == 0xff)
+      partial += c->count;
+    else
+      full += c->count;
+  }
+  assert_true(full == 31.0 && partial == 1.0);
+  wgp_warp_set_free(s);
+}
+
+static void test_group_independent_kernel_traces_one_group(void **state) {
+  (void)state;
+  /* reduce: control flow does not use the group id; 10 groups of 256 */
+  wgp_warp_set *s = build("reduce", 2560, 256);
+  assert_int_equal(wgp_warp_set_how(s), WGP_GROUPS_ONE);
+  assert_int_equal(wgp_warp_set_traced(s), 8);
+  assert_true(wgp_warp_set_total(s) == 80.0);
+  /* warp 0, warp 1, warps 2-3 (active only while s = 128), warps 4-7 */
+  assert_int_equal(wgp_warp_set_size(s), 4);
+  wgp_warp_set_free(s);
+}
+
+static void test_group_dependence_classes(void **state) {
+  (void)state;
+  struct { const char *text; int dep; } cases[] = {
+      {"(slt:32 (trunc:64:32 gid.x) arg.n)", 1},
+      {"(slt:32 lid.x 4)", 0},
+      {"(eq (urem grp.x 2) 0)", 2},
+      {"(eq (and grp.y 1) 0)", 2},
+      {"(sgt (add (mul grp.x lsz.x) lid.x) 0)", 1},
+      {"(ult it.L0 arg.n)", 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    wgp_expr *e;
+    wgp_diag d;
+    assert_int_equal(wgp_expr_parse(cases[i].text, &e, &d), WGP_OK);
+    assert_int_equal(wgp_expr_group_dependence(e), cases[i].dep);
+    wgp_expr_free(e);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_bounds_check_uses_edge_groups),
+      cmocka_unit_test(test_group_independent_kernel_traces_one_group),
+      cmocka_unit_test(test_group_dependence_classes),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
