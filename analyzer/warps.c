@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 struct wgp_warp_set {
+  const wgp_warp_payload *pl;
   wgp_warp_class *v;
   size_t n, cap;
   wgp_group_choice how;
@@ -88,11 +89,22 @@ static int control_group_dependence(const wgp_kernel *k) {
 }
 
 static wgp_status add_warp(wgp_warp_set *s, const uint64_t g[3], size_t warp, double count, wgp_trace *tr) {
+  void *p = NULL;
+  if (s->pl) {
+    p = s->pl->take(s->pl->user);
+    if (!p) {
+      wgp_trace_free(tr);
+      return WGP_ERR_NOMEM;
+    }
+  }
   uint64_t h = wgp_trace_hash(tr);
   for (size_t i = 0; i < s->n; i++)
-    if (wgp_trace_hash(s->v[i].trace) == h && wgp_trace_equal(s->v[i].trace, tr)) {
+    if (wgp_trace_hash(s->v[i].trace) == h && wgp_trace_equal(s->v[i].trace, tr) &&
+        (!s->pl || s->pl->equal(s->v[i].payload, p))) {
       s->v[i].count += count;
       wgp_trace_free(tr);
+      if (s->pl)
+        s->pl->free(p);
       return WGP_OK;
     }
   if (s->n == s->cap) {
@@ -100,12 +112,14 @@ static wgp_status add_warp(wgp_warp_set *s, const uint64_t g[3], size_t warp, do
     wgp_warp_class *v = realloc(s->v, cap * sizeof *v);
     if (!v) {
       wgp_trace_free(tr);
+      if (s->pl)
+        s->pl->free(p);
       return WGP_ERR_NOMEM;
     }
     s->v = v;
     s->cap = cap;
   }
-  s->v[s->n++] = (wgp_warp_class){{g[0], g[1], g[2]}, warp, count, tr};
+  s->v[s->n++] = (wgp_warp_class){{g[0], g[1], g[2]}, warp, count, tr, p};
   return WGP_OK;
 }
 
@@ -125,12 +139,13 @@ static size_t edge_groups(uint64_t ngrp, uint64_t pick[3], double cnt[3]) {
   return 3;
 }
 
-wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trace_launch *L, wgp_warp_set **out,
-                              wgp_diag *diag) {
+wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trace_launch *L,
+                              const wgp_warp_payload *payload, wgp_warp_set **out, wgp_diag *diag) {
   *out = NULL;
   wgp_warp_set *s = calloc(1, sizeof *s);
   if (!s)
     return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  s->pl = payload;
   uint64_t ngrp[3];
   for (unsigned d = 0; d < 3; d++)
     ngrp[d] = (L->global[d] + L->local[d] - 1) / L->local[d];
@@ -213,8 +228,11 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
 void wgp_warp_set_free(wgp_warp_set *s) {
   if (!s)
     return;
-  for (size_t i = 0; i < s->n; i++)
+  for (size_t i = 0; i < s->n; i++) {
     wgp_trace_free(s->v[i].trace);
+    if (s->pl && s->v[i].payload)
+      s->pl->free(s->v[i].payload);
+  }
   free(s->v);
   free(s);
 }

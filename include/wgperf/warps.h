@@ -26,7 +26,19 @@ typedef struct wgp_warp_class {
   size_t warp;
   double count;      /* warps of the grid it stands for */
   wgp_trace *trace;  /* owned by the set */
+  void *payload;     /* what the payload hooks attached (owned by the set), or NULL */
 } wgp_warp_class;
+
+/* Optional: data gathered while a warp is traced (e.g. memory metrics from
+ * the tracer's visitor) that must also match for two warps to be one class.
+ * TAKE is called after each trace and returns the data (give) or NULL when
+ * out of memory. */
+typedef struct wgp_warp_payload {
+  void *(*take)(void *user);
+  bool (*equal)(const void *a, const void *b);
+  void (*free)(void *p);
+  void *user;
+} wgp_warp_payload;
 
 typedef struct wgp_warp_set wgp_warp_set;
 
@@ -36,7 +48,7 @@ typedef enum wgp_group_choice { WGP_GROUPS_ONE, WGP_GROUPS_EDGES, WGP_GROUPS_ALL
 /* Traces the warps of the representative groups with TRACER (keep; its
  * visitor, if any, sees every traced warp) and groups identical traces. */
 wgp_status wgp_warp_set_build(wgp_tracer *tracer, const wgp_kernel *k, const wgp_trace_launch *launch,
-                              wgp_warp_set **out, wgp_diag *diag);
+                              const wgp_warp_payload *payload, wgp_warp_set **out, wgp_diag *diag);
 void wgp_warp_set_free(wgp_warp_set *s);
 size_t wgp_warp_set_size(const wgp_warp_set *s);
 const wgp_warp_class *wgp_warp_set_class(const wgp_warp_set *s, size_t i);

@@ -45,7 +45,7 @@ static wgp_warp_set *build(const char *kernel, uint64_t global, uint64_t local) 
   wgp_diag d;
   assert_int_equal(wgp_tracer_new(k, &L, &t, &d), WGP_OK);
   wgp_warp_set *s;
-  assert_int_equal(wgp_warp_set_build(t, k, &L, &s, &d), WGP_OK);
+  assert_int_equal(wgp_warp_set_build(t, k, &L, NULL, &s, &d), WGP_OK);
   wgp_tracer_free(t);
   return s;
 }
