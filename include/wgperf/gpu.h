@@ -1,0 +1,216 @@
+/* gpu.h - a GPU description (docs/gpu-description.md), loaded and validated.
+ *
+ * A description is a versioned JSON file ("format": "wgperf-gpu",
+ * "version": 1) whose every field carries its value and its source.  The
+ * loaders check the whole file before returning: every key known and present,
+ * units in key names, types, ranges and the geometry (power-of-two warp size,
+ * cache sizes whole numbers of lines, lines whole numbers of sectors, limits
+ * that agree with each other).  Afterwards the accessors cannot fail; strings
+ * they return live as long as the description (keep).
+ */
+#ifndef WGPERF_GPU_H
+#define WGPERF_GPU_H
+
+#include "wgperf/diag.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The description format version this library reads. */
+#define WGP_GPU_VERSION 1
+/* The description wgp_gpu_load_builtin(NULL, ...) loads. */
+#define WGP_GPU_DEFAULT "h100-sxm"
+
+typedef struct wgp_gpu wgp_gpu;
+
+typedef enum wgp_arch {
+  WGP_ARCH_KEPLER,
+  WGP_ARCH_MAXWELL,
+  WGP_ARCH_PASCAL,
+  WGP_ARCH_VOLTA,
+  WGP_ARCH_TURING,
+  WGP_ARCH_AMPERE,
+  WGP_ARCH_ADA,
+  WGP_ARCH_HOPPER
+} wgp_arch;
+
+/* What one register allocation unit serves. */
+typedef enum wgp_reg_granularity { WGP_REG_GRAN_WARP, WGP_REG_GRAN_BLOCK } wgp_reg_granularity;
+
+/* How a warp's global request becomes memory transactions.
+ * SECTORS32: the distinct 32 B sectors of 128 B lines the lanes touch (Maxwell
+ * and later); KEPLER_L2_32B: global loads bypass L1 and are served as 32 B L2
+ * segments (Kepler's default). */
+typedef enum wgp_coalescing { WGP_COALESCE_SECTORS32, WGP_COALESCE_KEPLER_L2_32B } wgp_coalescing;
+
+/* The arithmetic cost classes of docs/kernel-model.md that a description
+ * gives a latency and a throughput for. */
+typedef enum wgp_op_class {
+  WGP_OP_FP32_ADD,
+  WGP_OP_FP32_MUL,
+  WGP_OP_FP32_FMA,
+  WGP_OP_FP32_DIV,
+  WGP_OP_FP64_ADD,
+  WGP_OP_FP64_MUL,
+  WGP_OP_FP64_FMA,
+  WGP_OP_FP64_DIV,
+  WGP_OP_FP16_ADD,
+  WGP_OP_FP16_MUL,
+  WGP_OP_FP16_FMA,
+  WGP_OP_FP16_DIV,
+  WGP_OP_INT_ADD,
+  WGP_OP_INT64_ADD,
+  WGP_OP_INT_MUL,
+  WGP_OP_INT64_MUL,
+  WGP_OP_INT_DIV,
+  WGP_OP_INT64_DIV,
+  WGP_OP_INT_LOGIC,
+  WGP_OP_CMP_SELECT,
+  WGP_OP_CONV,
+  WGP_OP_ADDR,
+  WGP_OP_SFU_SQRT,
+  WGP_OP_SFU_RSQRT,
+  WGP_OP_SFU_SIN,
+  WGP_OP_SFU_COS,
+  WGP_OP_SFU_TAN,
+  WGP_OP_SFU_EXP,
+  WGP_OP_SFU_LOG,
+  WGP_OP_SFU_POW,
+  WGP_OP_FP64_SPECIAL,
+  WGP_OP_COUNT
+} wgp_op_class;
+
+/* Loading.  FILE is also the name used in diagnostics.  On failure *out is
+ * NULL and diag (may be NULL) holds "wgperf: error: FILE: ...". */
+wgp_status wgp_gpu_load_file(const char *file, wgp_gpu **out, wgp_diag *diag);
+/* The same from memory; NAME stands for the file in diagnostics. */
+wgp_status wgp_gpu_load_string(const char *text, size_t len, const char *name, wgp_gpu **out, wgp_diag *diag);
+/* A shipped description by name ("h100-sxm"; NULL means WGP_GPU_DEFAULT):
+ * NAME.json is looked for in $WGPERF_GPU_DIR, then the source tree's gpus/,
+ * then the installed share/wgperf/gpus/.  A name holds only [a-z0-9._-]. */
+wgp_status wgp_gpu_load_builtin(const char *name, wgp_gpu **out, wgp_diag *diag);
+void wgp_gpu_free(wgp_gpu *g); /* take; NULL is ignored */
+
+/* The file the description came from (its diagnostics name). */
+const char *wgp_gpu_file(const wgp_gpu *g);
+/* The source of field KEY ("chip.warp_size", "ops.fp32_fma.latency_cycles"),
+ * or NULL when there is no such field. */
+const char *wgp_gpu_source(const wgp_gpu *g, const char *key);
+
+const char *wgp_arch_name(wgp_arch a);
+const char *wgp_coalescing_name(wgp_coalescing c);
+const char *wgp_op_class_name(wgp_op_class c);
+/* The class named NAME, or false when NAME is not an arithmetic class. */
+bool wgp_op_class_from_name(const char *name, wgp_op_class *out);
+
+/* ops.<class>: latency of one dependent operation, and operations (lanes)
+ * completed per cycle per SM at full occupancy. */
+double wgp_gpu_op_latency_cycles(const wgp_gpu *g, wgp_op_class c);
+double wgp_gpu_op_throughput_per_cycle(const wgp_gpu *g, wgp_op_class c);
+
+/* compute_capability as two numbers: "9.0" -> 9, 0. */
+unsigned wgp_gpu_cc_major(const wgp_gpu *g);
+unsigned wgp_gpu_cc_minor(const wgp_gpu *g);
+
+/* One accessor per field, each below the key it reads. */
+/* identity.name: product name, used in messages */
+const char *wgp_gpu_name(const wgp_gpu *g);
+/* identity.architecture: architecture family */
+wgp_arch wgp_gpu_architecture(const wgp_gpu *g);
+/* identity.compute_capability: CUDA compute capability, "M.m" */
+const char *wgp_gpu_compute_capability(const wgp_gpu *g);
+/* chip.sm_count: streaming multiprocessors */
+unsigned wgp_gpu_sm_count(const wgp_gpu *g);
+/* chip.core_clock_mhz: SM clock the cycle figures refer to */
+double wgp_gpu_core_clock_mhz(const wgp_gpu *g);
+/* chip.warp_size: threads per warp */
+unsigned wgp_gpu_warp_size(const wgp_gpu *g);
+/* limits.max_threads_per_block: threads per block */
+unsigned wgp_gpu_max_threads_per_block(const wgp_gpu *g);
+/* limits.max_block_dim_x: block size in x */
+unsigned wgp_gpu_max_block_dim_x(const wgp_gpu *g);
+/* limits.max_block_dim_y: block size in y */
+unsigned wgp_gpu_max_block_dim_y(const wgp_gpu *g);
+/* limits.max_block_dim_z: block size in z */
+unsigned wgp_gpu_max_block_dim_z(const wgp_gpu *g);
+/* limits.max_warps_per_sm: resident warps per SM */
+unsigned wgp_gpu_max_warps_per_sm(const wgp_gpu *g);
+/* limits.max_blocks_per_sm: resident blocks per SM */
+unsigned wgp_gpu_max_blocks_per_sm(const wgp_gpu *g);
+/* limits.registers_per_sm: 32-bit registers per SM */
+unsigned wgp_gpu_registers_per_sm(const wgp_gpu *g);
+/* limits.max_registers_per_block: registers one block may hold */
+unsigned wgp_gpu_max_registers_per_block(const wgp_gpu *g);
+/* limits.max_registers_per_thread: registers one thread may use */
+unsigned wgp_gpu_max_registers_per_thread(const wgp_gpu *g);
+/* limits.register_alloc_unit_registers: registers are allocated in units of this many */
+unsigned wgp_gpu_register_alloc_unit_registers(const wgp_gpu *g);
+/* limits.register_alloc_granularity: what one allocation unit serves: warp or block */
+wgp_reg_granularity wgp_gpu_register_alloc_granularity(const wgp_gpu *g);
+/* limits.warp_alloc_granularity_warps: warps allowed by the register file are rounded down to a multiple of this */
+unsigned wgp_gpu_warp_alloc_granularity_warps(const wgp_gpu *g);
+/* limits.shared_per_sm_bytes: shared memory per SM (largest carveout) */
+unsigned wgp_gpu_shared_per_sm_bytes(const wgp_gpu *g);
+/* limits.shared_per_block_bytes: shared memory per block without opt-in (the static limit) */
+unsigned wgp_gpu_shared_per_block_bytes(const wgp_gpu *g);
+/* limits.shared_per_block_optin_bytes: shared memory per block with opt-in */
+unsigned wgp_gpu_shared_per_block_optin_bytes(const wgp_gpu *g);
+/* limits.shared_alloc_unit_bytes: shared memory is allocated per block in units of this many bytes */
+unsigned wgp_gpu_shared_alloc_unit_bytes(const wgp_gpu *g);
+/* limits.shared_reserved_per_block_bytes: shared memory the system reserves per resident block */
+unsigned wgp_gpu_shared_reserved_per_block_bytes(const wgp_gpu *g);
+/* memory.l1_bytes: L1 data cache capacity at its largest configuration */
+unsigned wgp_gpu_l1_bytes(const wgp_gpu *g);
+/* memory.l1_line_bytes: L1 line */
+unsigned wgp_gpu_l1_line_bytes(const wgp_gpu *g);
+/* memory.l1_sector_bytes: L1 sector (fill granule) */
+unsigned wgp_gpu_l1_sector_bytes(const wgp_gpu *g);
+/* memory.l1_caches_global_loads: whether ordinary global loads are cached in L1 by default */
+bool wgp_gpu_l1_caches_global_loads(const wgp_gpu *g);
+/* memory.l2_bytes: L2 capacity, whole chip */
+unsigned wgp_gpu_l2_bytes(const wgp_gpu *g);
+/* memory.l2_line_bytes: L2 line */
+unsigned wgp_gpu_l2_line_bytes(const wgp_gpu *g);
+/* memory.l2_sector_bytes: L2 sector */
+unsigned wgp_gpu_l2_sector_bytes(const wgp_gpu *g);
+/* memory.dram_bandwidth_gbps: DRAM bandwidth, GB/s (10^9 B/s) */
+double wgp_gpu_dram_bandwidth_gbps(const wgp_gpu *g);
+/* memory.l2_bandwidth_gbps: L2 bandwidth, GB/s, whole chip */
+double wgp_gpu_l2_bandwidth_gbps(const wgp_gpu *g);
+/* memory.shared_banks: shared-memory banks */
+unsigned wgp_gpu_shared_banks(const wgp_gpu *g);
+/* memory.shared_bank_width_bytes: bytes per bank */
+unsigned wgp_gpu_shared_bank_width_bytes(const wgp_gpu *g);
+/* memory.shared_bandwidth_bytes_per_cycle: shared-memory bandwidth per SM */
+double wgp_gpu_shared_bandwidth_bytes_per_cycle(const wgp_gpu *g);
+/* memory.coalescing: coalescing rule */
+wgp_coalescing wgp_gpu_coalescing(const wgp_gpu *g);
+/* latencies.shared_cycles: shared-memory load */
+double wgp_gpu_latency_shared_cycles(const wgp_gpu *g);
+/* latencies.l1_hit_cycles: global load that hits L1 */
+double wgp_gpu_latency_l1_hit_cycles(const wgp_gpu *g);
+/* latencies.l2_hit_cycles: global load that hits L2 */
+double wgp_gpu_latency_l2_hit_cycles(const wgp_gpu *g);
+/* latencies.dram_cycles: global load served by DRAM */
+double wgp_gpu_latency_dram_cycles(const wgp_gpu *g);
+/* latencies.constant_hit_cycles: constant-cache hit */
+double wgp_gpu_latency_constant_hit_cycles(const wgp_gpu *g);
+/* latencies.constant_miss_cycles: constant-cache miss */
+double wgp_gpu_latency_constant_miss_cycles(const wgp_gpu *g);
+/* sync.barrier_base_cycles: barrier cost for a block: base */
+double wgp_gpu_barrier_base_cycles(const wgp_gpu *g);
+/* sync.barrier_per_warp_cycles: barrier cost for a block: per warp of the block */
+double wgp_gpu_barrier_per_warp_cycles(const wgp_gpu *g);
+/* launch.overhead_us: per-launch overhead, back-to-back launches */
+double wgp_gpu_launch_overhead_us(const wgp_gpu *g);
+/* launch.per_block_ns: extra launch time per block of the grid */
+double wgp_gpu_launch_per_block_ns(const wgp_gpu *g);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,332 @@
+/* test_gpu.c - GPU descriptions: every shipped file loads and carries its
+ * sources, the H100 SXM holds our measured values, and each validation error
+ * names the key.  Error cases edit the shipped H100 SXM description (so each
+ * case breaks exactly one thing) or are small JSON strings. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "wgperf/gpu.h"
+
+#define GPU_DIR WGPERF_SOURCE_DIR "/gpus"
+#define MEASURED "measured: microbench/results/h100-2026-11-22"
+
+static const char *const shipped[] = {"h100-sxm",  "h100-pcie",   "a100",        "v100",         "gtx-680",
+                                      "gtx-750",   "gtx-970",     "gtx-980",     "quadro-k5200", "tesla-k20",
+                                      "tesla-k40", "titan",       "titan-black", "titan-x",      "quadro-k600",
+                                      "gtx-645",   "quadro-k620", "geforce-940m"};
+
+static wgp_gpu *load_builtin_ok(const char *name) {
+  wgp_gpu *g = NULL;
+  wgp_diag d;
+  if (wgp_gpu_load_builtin(name, &g, &d) != WGP_OK)
+    fail_msg("%s: %s", name ? name : "(default)", d.message);
+  return g;
+}
+
+static void every_shipped_file_loads(void **state) {
+  (void)state;
+  setenv("WGPERF_GPU_DIR", GPU_DIR, 1);
+  for (size_t i = 0; i < sizeof shipped / sizeof shipped[0]; i++) {
+    wgp_gpu *g = load_builtin_ok(shipped[i]);
+    assert_true(wgp_gpu_sm_count(g) > 0);
+    /* Every field has a source. */
+    assert_non_null(wgp_gpu_source(g, "chip.core_clock_mhz"));
+    assert_non_null(wgp_gpu_source(g, "latencies.dram_cycles"));
+    for (int c = 0; c < WGP_OP_COUNT; c++) {
+      char key[96];
+      snprintf(key, sizeof key, "ops.%s.latency_cycles", wgp_op_class_name((wgp_op_class)c));
+      assert_non_null(wgp_gpu_source(g, key));
+      assert_true(wgp_gpu_op_throughput_per_cycle(g, (wgp_op_class)c) > 0);
+    }
+    wgp_gpu_free(g);
+  }
+  /* And nothing in gpus/ fails to load. */
+  DIR *dir = opendir(GPU_DIR);
+  assert_non_null(dir);
+  struct dirent *e;
+  int n = 0;
+  while ((e = readdir(dir)) != NULL) {
+    size_t len = strlen(e->d_name);
+    if (len < 5 || strcmp(e->d_name + len - 5, ".json") != 0)
+      continue;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", GPU_DIR, e->d_name);
+    wgp_gpu *g = NULL;
+    wgp_diag d;
+    if (wgp_gpu_load_file(path, &g, &d) != WGP_OK)
+      fail_msg("%s", d.message);
+    wgp_gpu_free(g);
+    n++;
+  }
+  closedir(dir);
+  assert_true(n >= 18);
+}
+
+static void h100_sxm_is_measured(void **state) {
+  (void)state;
+  setenv("WGPERF_GPU_DIR", GPU_DIR, 1);
+  wgp_gpu *g = load_builtin_ok(NULL); /* the default */
+  assert_string_equal(wgp_gpu_name(g), "NVIDIA H100 SXM");
+  assert_int_equal(wgp_gpu_architecture(g), WGP_ARCH_HOPPER);
+  assert_int_equal(wgp_gpu_cc_major(g), 9);
+  assert_int_equal(wgp_gpu_cc_minor(g), 0);
+  assert_int_equal(wgp_gpu_sm_count(g), 132);
+  assert_int_equal(wgp_gpu_warp_size(g), 32);
+  assert_int_equal(wgp_gpu_shared_per_sm_bytes(g), 233472);
+  assert_int_equal(wgp_gpu_shared_per_block_optin_bytes(g), 232448);
+  assert_int_equal(wgp_gpu_shared_reserved_per_block_bytes(g), 1024);
+  assert_int_equal(wgp_gpu_l1_bytes(g), 262144);
+  assert_int_equal(wgp_gpu_l2_bytes(g), 52428800);
+  assert_true(wgp_gpu_l1_caches_global_loads(g));
+  assert_int_equal(wgp_gpu_coalescing(g), WGP_COALESCE_SECTORS32);
+  assert_true(wgp_gpu_latency_shared_cycles(g) == 23.0);
+  assert_true(wgp_gpu_latency_l1_hit_cycles(g) == 32.0);
+  assert_true(wgp_gpu_op_latency_cycles(g, WGP_OP_FP32_FMA) == 4.11);
+  static const char *const measured[] = {"chip.sm_count",
+                                         "chip.core_clock_mhz",
+                                         "memory.l1_bytes",
+                                         "memory.l2_bytes",
+                                         "memory.dram_bandwidth_gbps",
+                                         "memory.l2_bandwidth_gbps",
+                                         "latencies.shared_cycles",
+                                         "latencies.l1_hit_cycles",
+                                         "latencies.l2_hit_cycles",
+                                         "latencies.dram_cycles",
+                                         "latencies.constant_hit_cycles",
+                                         "latencies.constant_miss_cycles",
+                                         "sync.barrier_base_cycles",
+                                         "launch.overhead_us",
+                                         "ops.fp32_fma.latency_cycles",
+                                         "ops.fp64_add.throughput_per_cycle",
+                                         "ops.sfu_rsqrt.latency_cycles"};
+  for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++) {
+    const char *src = wgp_gpu_source(g, measured[i]);
+    if (!src || strncmp(src, MEASURED, strlen(MEASURED)) != 0)
+      fail_msg("%s: source '%s' is not our measurement", measured[i], src ? src : "(none)");
+  }
+  assert_null(wgp_gpu_source(g, "chip.nothing"));
+  assert_null(wgp_gpu_source(g, "ops.fp32_fma.nothing"));
+  assert_string_equal(wgp_coalescing_name(WGP_COALESCE_KEPLER_L2_32B), "kepler_l2_32B");
+  wgp_gpu_free(g);
+}
+
+static void per_architecture_rules(void **state) {
+  (void)state;
+  setenv("WGPERF_GPU_DIR", GPU_DIR, 1);
+  wgp_gpu *k = load_builtin_ok("quadro-k600");
+  assert_int_equal(wgp_gpu_coalescing(k), WGP_COALESCE_KEPLER_L2_32B);
+  assert_false(wgp_gpu_l1_caches_global_loads(k));
+  assert_int_equal(wgp_gpu_max_blocks_per_sm(k), 16);
+  assert_int_equal(wgp_gpu_max_registers_per_thread(k), 63);
+  wgp_gpu_free(k);
+  wgp_gpu *m = load_builtin_ok("quadro-k620");
+  assert_int_equal(wgp_gpu_coalescing(m), WGP_COALESCE_SECTORS32);
+  assert_int_equal(wgp_gpu_architecture(m), WGP_ARCH_MAXWELL);
+  assert_int_equal(wgp_gpu_shared_per_sm_bytes(m), 65536);
+  wgp_gpu_free(m);
+  wgp_gpu *a = load_builtin_ok("a100");
+  assert_int_equal(wgp_gpu_shared_alloc_unit_bytes(a), 128);
+  assert_int_equal(wgp_gpu_register_alloc_granularity(a), WGP_REG_GRAN_WARP);
+  wgp_gpu_free(a);
+}
+
+static void builtin_search(void **state) {
+  (void)state;
+  wgp_gpu *g = NULL;
+  wgp_diag d;
+  /* Without $WGPERF_GPU_DIR the source tree is searched. */
+  unsetenv("WGPERF_GPU_DIR");
+  g = load_builtin_ok("v100");
+  wgp_gpu_free(g);
+  /* $WGPERF_GPU_DIR comes first: a directory without the file falls through. */
+  setenv("WGPERF_GPU_DIR", "/nonexistent-wgperf-dir", 1);
+  g = load_builtin_ok("a100");
+  wgp_gpu_free(g);
+  assert_int_equal(wgp_gpu_load_builtin("h200-nvl", &g, &d), WGP_ERR_INPUT);
+  assert_null(g);
+  assert_non_null(strstr(d.message, "no GPU description named 'h200-nvl' (searched: /nonexistent-wgperf-dir"));
+  assert_int_equal(wgp_gpu_load_builtin("../etc/passwd", &g, &d), WGP_ERR_INPUT);
+  assert_non_null(strstr(d.message, "is not a GPU name"));
+  assert_int_equal(wgp_gpu_load_file("/nonexistent-wgperf-dir/x.json", &g, &d), WGP_ERR_IO);
+  assert_non_null(strstr(d.message, "x.json: cannot open"));
+  setenv("WGPERF_GPU_DIR", GPU_DIR, 1);
+}
+
+/* ---- error cases ------------------------------------------------------- */
+
+/* The shipped H100 SXM description with EDIT applied: "section.key" set to
+ * VALUE (a JSON text; NULL deletes the key). */
+static char *edited(const char *path, const char *value) {
+  json_error_t err;
+  json_t *root = json_load_file(GPU_DIR "/h100-sxm.json", 0, &err);
+  assert_non_null(root);
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", path);
+  json_t *obj = root;
+  char *key = buf;
+  for (char *dot; (dot = strchr(key, '.')) != NULL; key = dot + 1) {
+    *dot = '\0';
+    obj = json_object_get(obj, key);
+    assert_non_null(obj);
+  }
+  if (value) {
+    json_t *v = json_loads(value, JSON_DECODE_ANY, &err);
+    assert_non_null(v);
+    json_object_set_new(obj, key, v);
+  } else {
+    json_object_del(obj, key);
+  }
+  char *text = json_dumps(root, 0);
+  json_decref(root);
+  return text;
+}
+
+static void expect_text_error(const char *text, const char *needle) {
+  wgp_gpu *g = NULL;
+  wgp_diag d;
+  d.message[0] = '\0';
+  wgp_status st = wgp_gpu_load_string(text, strlen(text), "h100.json", &g, &d);
+  if (st == WGP_OK) {
+    wgp_gpu_free(g);
+    fail_msg("loaded, expected an error mentioning '%s'", needle);
+  }
+  assert_int_equal(st, WGP_ERR_INPUT);
+  assert_null(g);
+  if (!strstr(d.message, needle))
+    fail_msg("error is '%s', expected it to contain '%s'", d.message, needle);
+  assert_non_null(strstr(d.message, "wgperf: error: h100.json"));
+}
+
+static void expect_edit_error(const char *path, const char *value, const char *needle) {
+  char *text = edited(path, value);
+  expect_text_error(text, needle);
+  free(text);
+}
+
+static void unedited_loads(void **state) {
+  (void)state;
+  char *text = edited("chip.warp_size", "{\"value\": 32, \"source\": \"test\"}");
+  wgp_gpu *g = NULL;
+  wgp_diag d;
+  if (wgp_gpu_load_string(text, strlen(text), "h100.json", &g, &d) != WGP_OK)
+    fail_msg("%s", d.message);
+  assert_string_equal(wgp_gpu_source(g, "chip.warp_size"), "test");
+  assert_string_equal(wgp_gpu_file(g), "h100.json");
+  wgp_gpu_free(g);
+  free(text);
+}
+
+#define F(v) "{\"value\": " v ", \"source\": \"test\"}"
+
+static void keys_and_types(void **state) {
+  (void)state;
+  expect_edit_error("chip.warp_size", NULL, "missing key 'chip.warp_size'");
+  expect_edit_error("memory", NULL, "missing section 'memory'");
+  expect_edit_error("chip.sm_count", F("\"132\""), "'chip.sm_count' must be an integer, got a string");
+  expect_edit_error("chip.sm_count", F("132.5"), "'chip.sm_count' must be an integer, got a real number");
+  expect_edit_error("chip.sm_count", "132", "'chip.sm_count' must be an object {\"value\": ..., \"source\": \"...\"}");
+  expect_edit_error("chip.sm_count", "{\"value\": 132}", "'chip.sm_count' has no 'source'");
+  expect_edit_error("chip.sm_count", "{\"value\": 132, \"source\": \"\"}",
+                    "'chip.sm_count.source' must be a non-empty");
+  expect_edit_error("chip.sm_count", "{\"source\": \"x\"}", "'chip.sm_count' has no 'value'");
+  expect_edit_error("chip.sm_count", "{\"value\": 1, \"source\": \"x\", \"unit\": \"SMs\"}",
+                    "'chip.sm_count' has an unknown member 'unit'");
+  expect_edit_error("chip.core_clock_ghz", F("1.98"),
+                    "'chip.core_clock_ghz' has the wrong unit: expected "
+                    "'chip.core_clock_mhz'");
+  expect_edit_error("memory.dram_bandwidth", F("3000"),
+                    "'memory.dram_bandwidth' lacks its unit: expected "
+                    "'memory.dram_bandwidth_gbps'");
+  expect_edit_error("chip.tensor_cores", F("4"), "unknown key 'chip.tensor_cores'");
+  expect_edit_error("caches", "{}", "unknown section 'caches'");
+  expect_edit_error("memory.l1_caches_global_loads", F("1"), "'memory.l1_caches_global_loads' must be a boolean");
+  expect_edit_error("memory.coalescing", F("\"sectors64\""),
+                    "'memory.coalescing' must be one of 'sectors32', 'kepler_l2_32B', got 'sectors64'");
+  expect_edit_error("identity.architecture", F("\"blackwell\""), "'identity.architecture' must be one of");
+  expect_edit_error("identity.compute_capability", F("\"9\""), "'identity.compute_capability' must be \"MAJOR.MINOR\"");
+  expect_edit_error("latencies.dram_cycles", F("-1"), "'latencies.dram_cycles' must be greater than 0, got -1");
+  expect_edit_error("limits.registers_per_sm", F("4294967296"), "'limits.registers_per_sm' is too large");
+}
+
+static void ops(void **state) {
+  (void)state;
+  expect_edit_error("ops.fp32_sub", "{}", "unknown cost class 'ops.fp32_sub'");
+  expect_edit_error("ops.sfu_pow", NULL, "missing key 'ops.sfu_pow'");
+  expect_edit_error("ops.fp32_add.latency_ns", F("2"),
+                    "'ops.fp32_add.latency_ns' has the wrong unit: expected "
+                    "'ops.fp32_add.latency_cycles'");
+  expect_edit_error("ops.fp32_add.throughput_per_cycle", NULL, "missing key 'ops.fp32_add.throughput_per_cycle'");
+  expect_edit_error("ops.fp32_add.throughput_per_cycle", F("0"),
+                    "'ops.fp32_add.throughput_per_cycle' must be greater than 0, got 0");
+  expect_edit_error("ops.conv", "3", "'ops.conv' must be an object with 'latency_cycles'");
+}
+
+static void geometry(void **state) {
+  (void)state;
+  expect_edit_error("chip.warp_size", F("24"), "'chip.warp_size' must be a power of two, got 24");
+  expect_edit_error("chip.sm_count", F("0"), "'chip.sm_count' must be greater than 0, got 0");
+  expect_edit_error("memory.l2_bytes", F("1000"),
+                    "'memory.l2_bytes' (1000) must be a multiple of 'memory.l2_line_bytes' (128)");
+  expect_edit_error("memory.l1_sector_bytes", F("256"),
+                    "'memory.l1_line_bytes' (128) must be a multiple of 'memory.l1_sector_bytes' (256)");
+  expect_edit_error("memory.l2_line_bytes", F("96"), "'memory.l2_line_bytes' must be a power of two, got 96");
+  expect_edit_error("limits.max_threads_per_block", F("4096"),
+                    "'limits.max_threads_per_block' (4096) exceeds what an SM holds: 'limits.max_warps_per_sm' x "
+                    "'chip.warp_size' = 2048");
+  expect_edit_error("limits.max_block_dim_z", F("2048"),
+                    "'limits.max_block_dim_z' (2048) exceeds 'limits.max_threads_per_block' (1024)");
+  expect_edit_error("limits.shared_per_block_optin_bytes", F("233472"),
+                    "plus 'limits.shared_reserved_per_block_bytes' (1024) exceeds 'limits.shared_per_sm_bytes'");
+  expect_edit_error("limits.shared_per_block_bytes", F("300000"),
+                    "'limits.shared_per_block_bytes' (300000) exceeds 'limits.shared_per_block_optin_bytes'");
+  expect_edit_error("limits.max_registers_per_thread", F("4096"),
+                    "one warp at 'limits.max_registers_per_thread' (4096) needs 131072 registers");
+  expect_edit_error("memory.coalescing", F("\"kepler_l2_32B\""), "'memory.l1_caches_global_loads' is true");
+}
+
+static void whole_file(void **state) {
+  (void)state;
+  expect_text_error("[1, 2]", "a GPU description must be a JSON object, got an array");
+  expect_text_error("{\"format\": \"wgperf-model\", \"version\": 1}", "not a wgperf GPU description");
+  expect_text_error("{\"format\": \"wgperf-gpu\", \"version\": 2}",
+                    "GPU description version 2 is not supported (this wgperf reads version 1)");
+  expect_text_error("{\"format\": \"wgperf-gpu\", \"version\": \"1\"}", "'version' must be an integer");
+  expect_text_error("{\n\"format\": \"wgperf-gpu\",\n\"version\": 1,\n}", "h100.json:4:");
+  expect_text_error("{\"format\": \"wgperf-gpu\", \"format\": \"wgperf-gpu\", \"version\": 1}", "duplicate");
+  expect_text_error("{\"format\": \"wgperf-gpu\", \"version\": 1}", "missing section 'identity'");
+}
+
+static void op_names(void **state) {
+  (void)state;
+  wgp_op_class c;
+  assert_true(wgp_op_class_from_name("sfu_rsqrt", &c));
+  assert_int_equal(c, WGP_OP_SFU_RSQRT);
+  assert_string_equal(wgp_op_class_name(WGP_OP_FP64_SPECIAL), "fp64_special");
+  assert_false(wgp_op_class_from_name("ld.global.32", &c));
+  assert_string_equal(wgp_arch_name(WGP_ARCH_MAXWELL), "maxwell");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(every_shipped_file_loads),
+      cmocka_unit_test(h100_sxm_is_measured),
+      cmocka_unit_test(per_architecture_rules),
+      cmocka_unit_test(builtin_search),
+      cmocka_unit_test(unedited_loads),
+      cmocka_unit_test(keys_and_types),
+      cmocka_unit_test(ops),
+      cmocka_unit_test(geometry),
+      cmocka_unit_test(whole_file),
+      cmocka_unit_test(op_names),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
