@@ -1,0 +1,324 @@
+/* metrics.c - per-warp memory costs of each access (rules: metrics.h). */
+#include "wgperf/metrics.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_ALIGN 256u
+#define LOCAL_ALIGN 16u
+#define GLOBAL_BASE (1ull << 32)
+#define CONSTANT_BASE (1ull << 44)
+#define PRIVATE_BASE (1ull << 48)
+
+struct wgp_layout {
+  size_t nargs, narrays;
+  uint64_t *arg_base;   /* per argument: global/constant address or local offset */
+  uint64_t *array_base; /* per static array */
+  uint64_t local_bytes;
+};
+
+struct wgp_metrics {
+  const wgp_kernel *k;
+  const wgp_gpu *gpu;
+  const wgp_layout *layout;
+  size_t nacc;
+  wgp_mem_stats *cur;
+};
+
+static wgp_status fail(wgp_diag *diag, wgp_status st, const char *fmt, ...) {
+  if (diag) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+    va_end(ap);
+  }
+  return st;
+}
+
+static uint64_t align_up(uint64_t x, uint64_t a) { return a ? (x + a - 1) / a * a : x; }
+
+wgp_status wgp_layout_new(const wgp_kernel *k, const uint64_t *buffer_align, const uint64_t *local_bytes,
+                          wgp_layout **out, wgp_diag *diag) {
+  *out = NULL;
+  wgp_layout *l = calloc(1, sizeof *l);
+  if (!l)
+    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  l->nargs = wgp_kernel_num_args(k);
+  l->narrays = wgp_kernel_num_arrays(k);
+  l->arg_base = calloc(l->nargs ? l->nargs : 1, sizeof *l->arg_base);
+  l->array_base = calloc(l->narrays ? l->narrays : 1, sizeof *l->array_base);
+  if (!l->arg_base || !l->array_base) {
+    wgp_layout_free(l);
+    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
+  /* Global and constant buffers: far apart (1 GiB) so that no two share a
+   * line; only the alignment matters for coalescing. */
+  uint64_t g = GLOBAL_BASE, c = CONSTANT_BASE, local = 0;
+  for (size_t i = 0; i < l->narrays; i++) {
+    const wgp_array *a = wgp_kernel_array(k, i);
+    if (wgp_array_space(a) == WGP_SPACE_LOCAL) {
+      local = align_up(local, LOCAL_ALIGN);
+      l->array_base[i] = local;
+      local += wgp_array_bytes(a);
+    } else {
+      l->array_base[i] = c;
+      c += align_up(wgp_array_bytes(a), DEFAULT_ALIGN) + (1ull << 30);
+    }
+  }
+  for (size_t i = 0; i < l->nargs; i++) {
+    const wgp_arg *a = wgp_kernel_arg(k, i);
+    if (wgp_arg_get_kind(a) != WGP_ARG_POINTER)
+      continue;
+    uint64_t al = buffer_align && buffer_align[i] ? buffer_align[i] : DEFAULT_ALIGN;
+    switch (wgp_arg_space(a)) {
+    case WGP_SPACE_LOCAL:
+      local = align_up(local, LOCAL_ALIGN);
+      l->arg_base[i] = local;
+      local += local_bytes ? local_bytes[i] : 0;
+      break;
+    case WGP_SPACE_CONSTANT:
+      c = align_up(c, al);
+      l->arg_base[i] = c;
+      c += 1ull << 30;
+      break;
+    default:
+      g = align_up(g, al);
+      l->arg_base[i] = g;
+      g += 1ull << 30;
+      break;
+    }
+  }
+  l->local_bytes = local;
+  *out = l;
+  return WGP_OK;
+}
+
+void wgp_layout_free(wgp_layout *l) {
+  if (!l)
+    return;
+  free(l->arg_base);
+  free(l->array_base);
+  free(l);
+}
+
+uint64_t wgp_layout_local_bytes(const wgp_layout *l) { return l->local_bytes; }
+
+/* ---- counting rules ---------------------------------------------------- */
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static size_t distinct_sorted(uint64_t *v, size_t n) {
+  if (!n)
+    return 0;
+  qsort(v, n, sizeof *v, cmp_u64);
+  size_t d = 1;
+  for (size_t i = 1; i < n; i++)
+    d += v[i] != v[i - 1];
+  return d;
+}
+
+void wgp_count_global(const uint64_t *addr, uint64_t mask, unsigned lanes, unsigned bytes, unsigned sector,
+                      unsigned line, double *sectors, double *lines) {
+  /* Every unit a lane's bytes overlap, over all active lanes. */
+  uint64_t s[WGP_TRACE_MAX_WARP * 4], l[WGP_TRACE_MAX_WARP * 4];
+  size_t ns = 0, nl = 0;
+  for (unsigned i = 0; i < lanes; i++) {
+    if (!(mask >> i & 1))
+      continue;
+    uint64_t first = addr[i], last = addr[i] + (bytes ? bytes : 1) - 1;
+    for (uint64_t u = first / sector; u <= last / sector && ns < sizeof s / sizeof *s; u++)
+      s[ns++] = u;
+    for (uint64_t u = first / line; u <= last / line && nl < sizeof l / sizeof *l; u++)
+      l[nl++] = u;
+  }
+  *sectors = (double)distinct_sorted(s, ns);
+  *lines = (double)distinct_sorted(l, nl);
+}
+
+/* One phase of a shared request: the largest number of distinct words any
+ * bank must serve. */
+static unsigned phase_degree(const uint64_t *addr, uint64_t mask, unsigned from, unsigned to, unsigned bytes,
+                             unsigned banks, unsigned width) {
+  uint64_t words[WGP_TRACE_MAX_WARP * 4];
+  size_t n = 0;
+  for (unsigned i = from; i < to; i++) {
+    if (!(mask >> i & 1))
+      continue;
+    for (uint64_t w = addr[i] / width; w <= (addr[i] + bytes - 1) / width && n < sizeof words / sizeof *words; w++)
+      words[n++] = w;
+  }
+  qsort(words, n, sizeof *words, cmp_u64);
+  unsigned per_bank[256] = {0}, worst = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i > 0 && words[i] == words[i - 1])
+      continue; /* lanes reading the same word share it */
+    unsigned b = (unsigned)(words[i] % banks);
+    if (++per_bank[b] > worst)
+      worst = per_bank[b];
+  }
+  return worst;
+}
+
+void wgp_count_banks(const uint64_t *addr, uint64_t mask, unsigned lanes, unsigned bytes, unsigned banks,
+                     unsigned width, double *wavefronts, double *phases, double *worst_degree) {
+  if (banks > 256)
+    banks = 256;
+  /* 8 B accesses are served in phases of 16 lanes, 16 B ones in phases of 8
+   * (NVIDIA, CUDA C++ Programming Guide, shared memory of cc 5.x and later). */
+  unsigned phase = bytes >= 16 ? lanes / 4 : bytes == 8 ? lanes / 2 : lanes;
+  if (phase == 0)
+    phase = lanes;
+  double wf = 0, req = 0;
+  unsigned worst = 0;
+  for (unsigned from = 0; from < lanes; from += phase) {
+    unsigned to = from + phase < lanes ? from + phase : lanes;
+    uint64_t pm = mask & (((to - from) >= 64 ? ~0ull : ((1ull << (to - from)) - 1)) << from);
+    if (!pm)
+      continue;
+    unsigned d = phase_degree(addr, pm, from, to, bytes ? bytes : 1, banks, width);
+    wf += d;
+    req += 1;
+    if (d > worst)
+      worst = d;
+  }
+  *wavefronts = wf;
+  *phases = req;
+  *worst_degree = worst;
+}
+
+double wgp_count_distinct(const uint64_t *addr, uint64_t mask, unsigned lanes) {
+  uint64_t v[WGP_TRACE_MAX_WARP];
+  size_t n = 0;
+  for (unsigned i = 0; i < lanes; i++)
+    if (mask >> i & 1)
+      v[n++] = addr[i];
+  return (double)distinct_sorted(v, n);
+}
+
+/* ---- the visitor ---------------------------------------------------------- */
+
+wgp_status wgp_metrics_new(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_layout *layout, wgp_metrics **out,
+                           wgp_diag *diag) {
+  *out = NULL;
+  wgp_metrics *m = calloc(1, sizeof *m);
+  if (!m)
+    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  m->k = k;
+  m->gpu = gpu;
+  m->layout = layout;
+  m->nacc = wgp_kernel_num_accesses(k);
+  m->cur = calloc(m->nacc ? m->nacc : 1, sizeof *m->cur);
+  if (!m->cur) {
+    free(m);
+    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
+  *out = m;
+  return WGP_OK;
+}
+
+void wgp_metrics_free(wgp_metrics *m) {
+  if (!m)
+    return;
+  free(m->cur);
+  free(m);
+}
+
+size_t wgp_metrics_num_accesses(const wgp_metrics *m) { return m->nacc; }
+
+wgp_mem_stats *wgp_metrics_take(wgp_metrics *m) {
+  wgp_mem_stats *fresh = calloc(m->nacc ? m->nacc : 1, sizeof *fresh);
+  if (!fresh)
+    return NULL;
+  wgp_mem_stats *done = m->cur;
+  m->cur = fresh;
+  return done;
+}
+
+static uint64_t base_address(const wgp_metrics *m, const wgp_access *a) {
+  switch (wgp_access_base_kind(a)) {
+  case WGP_BASE_ARG: {
+    long i = wgp_access_base_arg(a);
+    return i >= 0 && (size_t)i < m->layout->nargs ? m->layout->arg_base[i] : GLOBAL_BASE;
+  }
+  case WGP_BASE_ARRAY: {
+    const char *name = wgp_access_base_name(a);
+    for (size_t i = 0; name && i < m->layout->narrays; i++)
+      if (strcmp(wgp_array_name(wgp_kernel_array(m->k, i)), name) == 0)
+        return m->layout->array_base[i];
+    return 0;
+  }
+  case WGP_BASE_PRIVATE:
+    return PRIVATE_BASE;
+  default:
+    return GLOBAL_BASE;
+  }
+}
+
+static void visit(void *user, size_t block, uint64_t mask, double weight, double mult, wgp_tracer *t) {
+  wgp_metrics *m = user;
+  const wgp_block *b = wgp_kernel_block(m->k, block);
+  unsigned lanes = wgp_gpu_warp_size(m->gpu);
+  if (lanes > WGP_TRACE_MAX_WARP)
+    lanes = WGP_TRACE_MAX_WARP;
+  double f = weight * mult;
+  for (size_t i = 0; i < wgp_block_num_accesses(b); i++) {
+    size_t id = wgp_block_access(b, i);
+    if (id >= m->nacc)
+      continue;
+    const wgp_access *a = wgp_kernel_access(m->k, id);
+    wgp_mem_stats *s = &m->cur[id];
+    unsigned bytes = (unsigned)wgp_access_bytes(a);
+    uint64_t addr[WGP_TRACE_MAX_WARP] = {0}, known = 0, base = base_address(m, a);
+    const wgp_expr *off = wgp_access_offset(a);
+    wgp_space space = wgp_access_space(a);
+    for (unsigned lane = 0; lane < lanes; lane++) {
+      if (!(mask >> lane & 1))
+        continue;
+      wgp_eval_result r;
+      if (off && wgp_tracer_eval(t, off, lane, &r) == WGP_EVAL_OK) {
+        known |= 1ull << lane;
+        if (space == WGP_SPACE_PRIVATE) /* lane-interleaved 4 B words */
+          addr[lane] = base + ((uint64_t)r.value / 4) * 4 * lanes + lane * 4 + (uint64_t)r.value % 4;
+        else
+          addr[lane] = base + (uint64_t)r.value;
+      } else {
+        /* Unknown: give the lane an address of its own. */
+        addr[lane] = base + (1ull << 40) + (uint64_t)lane * 4096;
+      }
+    }
+    unsigned active = 0;
+    for (uint64_t x = mask; x; x &= x - 1)
+      active++;
+    s->executions += f;
+    s->lane_bytes += f * active * bytes;
+    if (known != mask)
+      s->unknown += f;
+    if (space == WGP_SPACE_LOCAL) {
+      double wf, ph, worst;
+      wgp_count_banks(addr, mask, lanes, bytes, wgp_gpu_shared_banks(m->gpu), wgp_gpu_shared_bank_width_bytes(m->gpu),
+                      &wf, &ph, &worst);
+      s->wavefronts += f * wf;
+      s->phases += f * ph;
+      s->requests += f;
+      if (worst > s->worst_degree)
+        s->worst_degree = worst;
+    } else if (space == WGP_SPACE_CONSTANT) {
+      s->requests += f;
+      s->wavefronts += f * wgp_count_distinct(addr, mask, lanes);
+    } else {
+      double sec, lin;
+      wgp_count_global(addr, mask, lanes, bytes, wgp_gpu_l2_sector_bytes(m->gpu), wgp_gpu_l1_line_bytes(m->gpu), &sec,
+                       &lin);
+      s->requests += f;
+      s->sectors += f * sec;
+      s->lines += f * lin;
+    }
+  }
+}
+
+void wgp_metrics_attach(wgp_metrics *m, wgp_tracer *t) { wgp_tracer_set_visitor(t, visit, m); }

@@ -1,0 +1,81 @@
+/* metrics.h - what each memory instruction costs, per warp.
+ *
+ * For every access of the kernel model and every distinct warp of a launch,
+ * the lane addresses are evaluated at each execution of the access (so
+ * accesses in loops are averaged over their iterations) on a virtual
+ * placement of the buffers:
+ * - global: pointer arguments are placed one after the other, each aligned
+ *   to its alignment (default 256 B, what cudaMalloc and OpenCL drivers
+ *   give); a request touches the distinct sectors and lines of its active
+ *   lanes (GPU description: sector and line sizes);
+ * - local (shared): static arrays in model order, then __local pointer
+ *   arguments, each 16 B aligned from offset 0; the cost of a request is its
+ *   bank wavefronts (banks x bank width of the GPU description; lanes reading
+ *   the same word share it; 8 B and 16 B accesses are split into 16 and 8
+ *   lane phases, as NVIDIA documents for Volta and later);
+ * - constant: the number of distinct addresses (the constant cache serves one
+ *   address per cycle);
+ * - private: interleaved per lane as CUDA local memory is (a word of all
+ *   lanes is contiguous), then counted like global.
+ * An address that cannot be evaluated for a lane (a loaded index, an
+ * unknown) is counted as if every such lane touched its own sector / its own
+ * bank, and the execution is counted as unknown.
+ */
+#ifndef WGPERF_METRICS_H
+#define WGPERF_METRICS_H
+
+#include "wgperf/gpu.h"
+#include "wgperf/trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct wgp_mem_stats {
+  double executions;   /* warp-level executions (weighted, sampled stretches expanded) */
+  double requests;     /* memory requests (warp-level instructions) */
+  double sectors;      /* global/private: distinct sectors touched */
+  double lines;        /* global/private: distinct lines touched */
+  double wavefronts;   /* local: bank wavefronts; constant: distinct addresses */
+  double phases;       /* local: conflict-free wavefronts the requests would need (2 per 8 B request,
+                        * 4 per 16 B one); wavefronts / phases is the bank-conflict degree */
+  double worst_degree; /* local: the largest bank-conflict degree of one request */
+  double lane_bytes;   /* bytes the active lanes asked for */
+  double unknown;      /* executions with at least one lane whose address is unknown */
+} wgp_mem_stats;
+
+/* Where buffers are: byte address of the first element of each base. */
+typedef struct wgp_layout wgp_layout;
+
+/* BUFFER_ALIGN (may be NULL) gives per argument index an alignment in bytes
+ * (0 = default 256); LOCAL_BYTES (may be NULL) the size of each __local
+ * pointer argument (0 = unknown: laid out with 0 bytes). */
+wgp_status wgp_layout_new(const wgp_kernel *k, const uint64_t *buffer_align, const uint64_t *local_bytes,
+                          wgp_layout **out, wgp_diag *diag);
+void wgp_layout_free(wgp_layout *l);
+uint64_t wgp_layout_local_bytes(const wgp_layout *l); /* shared memory the group needs */
+
+/* Collects statistics while a tracer runs: install with wgp_metrics_attach,
+ * then every traced warp adds to the current stats; wgp_metrics_take hands
+ * them over (give: free()) and starts afresh.  Arrays have one entry per
+ * access id. */
+typedef struct wgp_metrics wgp_metrics;
+wgp_status wgp_metrics_new(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_layout *layout, wgp_metrics **out,
+                           wgp_diag *diag);
+void wgp_metrics_free(wgp_metrics *m);
+void wgp_metrics_attach(wgp_metrics *m, wgp_tracer *t);
+wgp_mem_stats *wgp_metrics_take(wgp_metrics *m);
+size_t wgp_metrics_num_accesses(const wgp_metrics *m);
+
+/* Counting rules, exposed for tests: ADDR[i] for lanes in MASK. */
+void wgp_count_global(const uint64_t *addr, uint64_t mask, unsigned lanes, unsigned bytes, unsigned sector,
+                      unsigned line, double *sectors, double *lines);
+void wgp_count_banks(const uint64_t *addr, uint64_t mask, unsigned lanes, unsigned bytes, unsigned banks,
+                     unsigned bank_width, double *wavefronts, double *phases, double *worst_degree);
+double wgp_count_distinct(const uint64_t *addr, uint64_t mask, unsigned lanes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
