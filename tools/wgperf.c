@@ -529,58 +529,14 @@ static char *default_output(const char *file) {
   return out;
 }
 
-static int cmd_extract(int argc, char **argv) {
-  const char *file = NULL, *out = NULL, *olevel = NULL;
-  int full = 0, nextra = 0;
-  char **extra = NULL;
-  for (int i = 0; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "--") == 0) {
-      extra = argv + i + 1;
-      nextra = argc - i - 1;
-      break;
-    } else if (strcmp(a, "-o") == 0) {
-      if (++i == argc)
-        return usage_error("'-o' needs a file name");
-      out = argv[i];
-    } else if (strcmp(a, "-O") == 0) {
-      if (++i == argc)
-        return usage_error("'-O' needs a level");
-      olevel = argv[i];
-    } else if (strncmp(a, "-O", 2) == 0) {
-      olevel = a + 2;
-    } else if (strcmp(a, "--print") == 0) {
-      full = 1;
-    } else if (a[0] == '-' && a[1] != '\0') {
-      return usage_error("unknown option '%s' for 'extract'", a);
-    } else if (file) {
-      return usage_error("'extract' takes one input file, got '%s' and '%s'", file, a);
-    } else {
-      file = a;
-    }
-  }
-  if (!file)
-    return usage_error("'extract' needs an input file");
-  if (olevel && !(strlen(olevel) == 1 && strchr("0123sz", olevel[0])))
-    return usage_error("bad optimization level '%s' (0, 1, 2, 3, s or z)", olevel);
-  input_kind kind;
-  if (ends_with(file, ".cl"))
-    kind = IN_OPENCL;
-  else if (ends_with(file, ".cu"))
-    kind = IN_CUDA;
-  else if (ends_with(file, ".bc") || ends_with(file, ".ll"))
-    kind = IN_IR;
-  else
-    return usage_error("%s: unknown input kind (expected .cl, .cu, .bc or .ll)", file);
-  if (access(file, R_OK) != 0)
-    return input_error("%s: %s", file, strerror(errno));
-  if (!is_file(file))
-    return input_error("%s: not a regular file", file);
-
+/* Compiles or runs FILE (of KIND) through the plugin and writes the model to
+ * OUTPUT (via a temporary file renamed on success).  Returns an exit code. */
+static int extract_to(const char *file, input_kind kind, const char *olevel, char **extra, int nextra,
+                      const char *out) {
   char *plugin = find_plugin();
   if (!plugin)
     return input_error("cannot find the pass plugin libwgperf.so (set WGPERF_PLUGIN)");
-  char *output = out ? xstrdup(out) : default_output(file);
+  char *output = xstrdup(out);
   char pidbuf[32];
   snprintf(pidbuf, sizeof pidbuf, ".tmp%ld", (long)getpid());
   char *tmp = concat(output, pidbuf, "");
@@ -647,8 +603,7 @@ static int cmd_extract(int argc, char **argv) {
     unlink(tmp);
     goto done;
   }
-  rc = show_model(output, NULL, full);
-
+  rc = EXIT_OK;
 done:
   free(argvx);
   free(plugin);
@@ -659,6 +614,67 @@ done:
   free(header);
   free(tool);
   free(passes);
+  return rc;
+}
+
+/* The kind of an input file from its name, or -1. */
+static int kind_of(const char *file) {
+  if (ends_with(file, ".cl"))
+    return IN_OPENCL;
+  if (ends_with(file, ".cu"))
+    return IN_CUDA;
+  if (ends_with(file, ".bc") || ends_with(file, ".ll"))
+    return IN_IR;
+  return -1;
+}
+
+static int cmd_extract(int argc, char **argv) {
+  const char *file = NULL, *out = NULL, *olevel = NULL;
+  int full = 0, nextra = 0;
+  char **extra = NULL;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--") == 0) {
+      extra = argv + i + 1;
+      nextra = argc - i - 1;
+      break;
+    } else if (strcmp(a, "-o") == 0) {
+      if (++i == argc)
+        return usage_error("'-o' needs a file name");
+      out = argv[i];
+    } else if (strcmp(a, "-O") == 0) {
+      if (++i == argc)
+        return usage_error("'-O' needs a level");
+      olevel = argv[i];
+    } else if (strncmp(a, "-O", 2) == 0) {
+      olevel = a + 2;
+    } else if (strcmp(a, "--print") == 0) {
+      full = 1;
+    } else if (a[0] == '-' && a[1] != '\0') {
+      return usage_error("unknown option '%s' for 'extract'", a);
+    } else if (file) {
+      return usage_error("'extract' takes one input file, got '%s' and '%s'", file, a);
+    } else {
+      file = a;
+    }
+  }
+  if (!file)
+    return usage_error("'extract' needs an input file");
+  if (olevel && !(strlen(olevel) == 1 && strchr("0123sz", olevel[0])))
+    return usage_error("bad optimization level '%s' (0, 1, 2, 3, s or z)", olevel);
+  int kind = kind_of(file);
+  if (kind < 0)
+    return usage_error("%s: unknown input kind (expected .cl, .cu, .bc or .ll)", file);
+  if (access(file, R_OK) != 0)
+    return input_error("%s: %s", file, strerror(errno));
+  if (!is_file(file))
+    return input_error("%s: not a regular file", file);
+
+  char *output = out ? xstrdup(out) : default_output(file);
+  int rc = extract_to(file, kind, olevel, extra, nextra, output);
+  if (rc == EXIT_OK)
+    rc = show_model(output, NULL, full);
+  free(output);
   return rc;
 }
 

@@ -1,0 +1,586 @@
+/* launch.c - parsing and checking a launch (see include/wgperf/launch.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "wgperf/launch.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_NAMED 256
+
+typedef struct named {
+  char *name;
+  int64_t value; /* args: the value; buffers and local_mem: bytes */
+  uint64_t align;
+  bool is_float;
+} named;
+
+struct wgp_launch {
+  unsigned dims, local_dims, offset_dims;
+  uint64_t global[3], local[3], offset[3];
+  bool has_global, has_local, nonuniform;
+  named args[MAX_NAMED], buffers[MAX_NAMED], locals[MAX_NAMED];
+  size_t nargs, nbuffers, nlocals;
+  const char *source; /* file name for messages, or NULL for the command line */
+};
+
+static wgp_status fail(wgp_diag *diag, const char *fmt, ...) {
+  if (diag) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+    va_end(ap);
+  }
+  return WGP_ERR_INPUT;
+}
+
+/* "wgperf: error: FILE: " or "wgperf: error: " */
+static const char *where(const wgp_launch *l, char *buf, size_t n) {
+  snprintf(buf, n, "wgperf: error: %s%s", l->source ? l->source : "", l->source ? ": " : "");
+  return buf;
+}
+
+wgp_launch *wgp_launch_new(void) { return calloc(1, sizeof(wgp_launch)); }
+
+static void free_named(named *v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    free(v[i].name);
+}
+
+void wgp_launch_free(wgp_launch *l) {
+  if (!l)
+    return;
+  free_named(l->args, l->nargs);
+  free_named(l->buffers, l->nbuffers);
+  free_named(l->locals, l->nlocals);
+  free(l);
+}
+
+bool wgp_parse_size(const char *s, uint64_t *out) {
+  if (!s || !isdigit((unsigned char)*s))
+    return false;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno)
+    return false;
+  uint64_t mult = 1;
+  if (*end) {
+    static const struct { const char *suffix; uint64_t mult; } units[] = {
+        {"B", 1},          {"K", 1ull << 10}, {"KiB", 1ull << 10}, {"KB", 1ull << 10}, {"M", 1ull << 20},
+        {"MiB", 1ull << 20}, {"MB", 1ull << 20}, {"G", 1ull << 30}, {"GiB", 1ull << 30}, {"GB", 1ull << 30},
+    };
+    bool found = false;
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+      if (strcmp(end, units[i].suffix) == 0) {
+        mult = units[i].mult;
+        found = true;
+      }
+    if (!found)
+      return false;
+  }
+  if (v > UINT64_MAX / mult)
+    return false;
+  *out = (uint64_t)v * mult;
+  return true;
+}
+
+static bool parse_i64(const char *s, int64_t *out, bool *is_float) {
+  errno = 0;
+  char *end;
+  *is_float = false;
+  long long v = strtoll(s, &end, 0);
+  if (*s && !*end && !errno) {
+    *out = v;
+    return true;
+  }
+  errno = 0;
+  double d = strtod(s, &end);
+  if (*s && !*end && !errno) {
+    *is_float = true;
+    *out = (int64_t)d;
+    return true;
+  }
+  return false;
+}
+
+static wgp_status parse_dims(wgp_launch *l, const char *what, const char *text, uint64_t v[3], unsigned *dims,
+                             wgp_diag *diag) {
+  char w[512];
+  unsigned n = 0;
+  const char *p = text;
+  uint64_t tmp[3] = {1, 1, 1};
+  while (*p) {
+    if (n == 3)
+      return fail(diag, "%s--%s '%s': at most 3 dimensions", where(l, w, sizeof w), what, text);
+    if (!isdigit((unsigned char)*p))
+      return fail(diag, "%s--%s '%s': expected sizes like 1024,1024", where(l, w, sizeof w), what, text);
+    errno = 0;
+    char *end;
+    unsigned long long x = strtoull(p, &end, 10);
+    if (errno || x == 0)
+      return fail(diag, "%s--%s '%s': sizes must be between 1 and 2^64-1", where(l, w, sizeof w), what, text);
+    tmp[n++] = x;
+    p = end;
+    if (*p == ',' || *p == 'x')
+      p++;
+    else if (*p)
+      return fail(diag, "%s--%s '%s': expected sizes like 1024,1024", where(l, w, sizeof w), what, text);
+  }
+  if (!n)
+    return fail(diag, "%s--%s: no size given", where(l, w, sizeof w), what);
+  memcpy(v, tmp, sizeof tmp);
+  *dims = n;
+  return WGP_OK;
+}
+
+static wgp_status add_named(wgp_launch *l, named *v, size_t *n, const char *kind, const char *name, int64_t value,
+                            uint64_t align, bool is_float, wgp_diag *diag) {
+  char w[512];
+  if (!*name)
+    return fail(diag, "%s%s: empty name", where(l, w, sizeof w), kind);
+  for (size_t i = 0; i < *n; i++)
+    if (strcmp(v[i].name, name) == 0)
+      return fail(diag, "%s%s '%s' given twice", where(l, w, sizeof w), kind, name);
+  if (*n == MAX_NAMED)
+    return fail(diag, "%stoo many %s values", where(l, w, sizeof w), kind);
+  v[*n].name = strdup(name);
+  if (!v[*n].name)
+    return WGP_ERR_NOMEM;
+  v[*n].value = value;
+  v[*n].align = align;
+  v[*n].is_float = is_float;
+  (*n)++;
+  return WGP_OK;
+}
+
+/* "NAME=VALUE" split in place into a copy. */
+static wgp_status split_eq(wgp_launch *l, const char *opt, const char *text, char **name, char **value,
+                           wgp_diag *diag) {
+  char w[512];
+  const char *eq = strchr(text, '=');
+  if (!eq || eq == text || !eq[1])
+    return fail(diag, "%s%s '%s': expected NAME=VALUE", where(l, w, sizeof w), opt, text);
+  *name = strndup(text, (size_t)(eq - text));
+  *value = strdup(eq + 1);
+  if (!*name || !*value) {
+    free(*name), free(*value);
+    return WGP_ERR_NOMEM;
+  }
+  return WGP_OK;
+}
+
+bool wgp_launch_is_option(const char *name, bool *takes_value) {
+  static const char *with[] = {"--global", "--local", "--offset", "--arg", "--buffer", "--local-mem"};
+  for (size_t i = 0; i < sizeof with / sizeof *with; i++)
+    if (strcmp(name, with[i]) == 0) {
+      *takes_value = true;
+      return true;
+    }
+  if (strcmp(name, "--nonuniform") == 0) {
+    *takes_value = false;
+    return true;
+  }
+  return false;
+}
+
+static wgp_status set_buffer(wgp_launch *l, const char *name, const char *spec, wgp_diag *diag) {
+  char w[512];
+  uint64_t bytes, align = 0;
+  char *copy = strdup(spec);
+  if (!copy)
+    return WGP_ERR_NOMEM;
+  char *at = strchr(copy, '@');
+  if (at)
+    *at++ = '\0';
+  bool ok = wgp_parse_size(copy, &bytes) && (!at || wgp_parse_size(at, &align));
+  free(copy);
+  if (!ok)
+    return fail(diag, "%s--buffer %s=%s: expected BYTES[@ALIGN] such as 4MiB or 1048576@256", where(l, w, sizeof w),
+                name, spec);
+  if (bytes == 0)
+    return fail(diag, "%s--buffer %s: size must be positive", where(l, w, sizeof w), name);
+  if (at && (align == 0 || (align & (align - 1))))
+    return fail(diag, "%s--buffer %s: alignment %llu is not a power of two", where(l, w, sizeof w), name,
+                (unsigned long long)align);
+  return add_named(l, l->buffers, &l->nbuffers, "buffer", name, (int64_t)bytes, align, false, diag);
+}
+
+wgp_status wgp_launch_set_option(wgp_launch *l, const char *opt, const char *value, wgp_diag *diag) {
+  char w[512];
+  if (strcmp(opt, "--nonuniform") == 0) {
+    l->nonuniform = true;
+    return WGP_OK;
+  }
+  if (!value)
+    return fail(diag, "%s%s needs a value", where(l, w, sizeof w), opt);
+  if (strcmp(opt, "--global") == 0) {
+    l->has_global = true;
+    return parse_dims(l, "global", value, l->global, &l->dims, diag);
+  }
+  if (strcmp(opt, "--local") == 0) {
+    l->has_local = true;
+    return parse_dims(l, "local", value, l->local, &l->local_dims, diag);
+  }
+  if (strcmp(opt, "--offset") == 0) {
+    /* offsets may be 0 */
+    unsigned n = 0;
+    const char *p = value;
+    while (*p) {
+      if (n == 3 || !isdigit((unsigned char)*p))
+        return fail(diag, "%s--offset '%s': expected up to 3 offsets like 0,0", where(l, w, sizeof w), value);
+      char *end;
+      l->offset[n++] = strtoull(p, &end, 10);
+      p = end;
+      if (*p == ',')
+        p++;
+      else if (*p)
+        return fail(diag, "%s--offset '%s': expected up to 3 offsets like 0,0", where(l, w, sizeof w), value);
+    }
+    l->offset_dims = n;
+    return WGP_OK;
+  }
+  char *name, *val;
+  wgp_status st = split_eq(l, opt, value, &name, &val, diag);
+  if (st != WGP_OK)
+    return st;
+  if (strcmp(opt, "--arg") == 0) {
+    int64_t v;
+    bool is_float;
+    if (!parse_i64(val, &v, &is_float))
+      st = fail(diag, "%s--arg %s=%s: not a number", where(l, w, sizeof w), name, val);
+    else
+      st = add_named(l, l->args, &l->nargs, "argument", name, v, 0, is_float, diag);
+  } else if (strcmp(opt, "--buffer") == 0) {
+    st = set_buffer(l, name, val, diag);
+  } else if (strcmp(opt, "--local-mem") == 0) {
+    uint64_t bytes;
+    if (!wgp_parse_size(val, &bytes))
+      st = fail(diag, "%s--local-mem %s=%s: expected a size in bytes", where(l, w, sizeof w), name, val);
+    else
+      st = add_named(l, l->locals, &l->nlocals, "local-mem", name, (int64_t)bytes, 0, false, diag);
+  } else {
+    st = fail(diag, "%sunknown launch option '%s'", where(l, w, sizeof w), opt);
+  }
+  free(name);
+  free(val);
+  return st;
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static wgp_status json_dims(wgp_launch *l, json_t *root, const char *key, uint64_t v[3], unsigned *dims,
+                            bool allow_zero, bool *present, wgp_diag *diag) {
+  char w[512];
+  json_t *a = json_object_get(root, key);
+  *present = a != NULL;
+  if (!a)
+    return WGP_OK;
+  if (json_is_integer(a)) {
+    json_int_t x = json_integer_value(a);
+    if (x < (allow_zero ? 0 : 1))
+      return fail(diag, "%s'%s' must be positive, got %lld", where(l, w, sizeof w), key, (long long)x);
+    v[0] = (uint64_t)x, v[1] = v[2] = allow_zero ? 0 : 1;
+    *dims = 1;
+    return WGP_OK;
+  }
+  if (!json_is_array(a) || json_array_size(a) < 1 || json_array_size(a) > 3)
+    return fail(diag, "%s'%s' must be a list of 1 to 3 sizes", where(l, w, sizeof w), key);
+  uint64_t tmp[3] = {allow_zero ? 0 : 1, allow_zero ? 0 : 1, allow_zero ? 0 : 1};
+  for (size_t i = 0; i < json_array_size(a); i++) {
+    json_t *x = json_array_get(a, i);
+    if (!json_is_integer(x) || json_integer_value(x) < (allow_zero ? 0 : 1))
+      return fail(diag, "%s'%s'[%zu] must be a %s integer", where(l, w, sizeof w), key, i,
+                  allow_zero ? "non-negative" : "positive");
+    tmp[i] = (uint64_t)json_integer_value(x);
+  }
+  memcpy(v, tmp, sizeof tmp);
+  *dims = (unsigned)json_array_size(a);
+  return WGP_OK;
+}
+
+static wgp_status from_json(wgp_launch *l, json_t *root, wgp_diag *diag) {
+  char w[512];
+  if (!json_is_object(root))
+    return fail(diag, "%sa launch must be a JSON object", where(l, w, sizeof w));
+  const char *key;
+  json_t *val;
+  json_object_foreach(root, key, val) {
+    static const char *known[] = {"global", "local", "offset", "args", "buffers", "local_mem", "nonuniform"};
+    bool ok = false;
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+      ok = ok || strcmp(key, known[i]) == 0;
+    if (!ok)
+      return fail(diag, "%sunknown key '%s' (known: global, local, offset, args, buffers, local_mem, nonuniform)",
+                  where(l, w, sizeof w), key);
+  }
+  wgp_status st;
+  if ((st = json_dims(l, root, "global", l->global, &l->dims, false, &l->has_global, diag)) != WGP_OK ||
+      (st = json_dims(l, root, "local", l->local, &l->local_dims, false, &l->has_local, diag)) != WGP_OK)
+    return st;
+  bool has_off;
+  if ((st = json_dims(l, root, "offset", l->offset, &l->offset_dims, true, &has_off, diag)) != WGP_OK)
+    return st;
+  json_t *nu = json_object_get(root, "nonuniform");
+  if (nu && !json_is_boolean(nu))
+    return fail(diag, "%s'nonuniform' must be true or false", where(l, w, sizeof w));
+  l->nonuniform = nu && json_is_true(nu);
+  json_t *args = json_object_get(root, "args");
+  if (args) {
+    if (!json_is_object(args))
+      return fail(diag, "%s'args' must be an object of NAME: value", where(l, w, sizeof w));
+    json_object_foreach(args, key, val) {
+      if (json_is_integer(val))
+        st = add_named(l, l->args, &l->nargs, "argument", key, json_integer_value(val), 0, false, diag);
+      else if (json_is_real(val))
+        st = add_named(l, l->args, &l->nargs, "argument", key, (int64_t)json_real_value(val), 0, true, diag);
+      else
+        st = fail(diag, "%sargs.%s must be a number", where(l, w, sizeof w), key);
+      if (st != WGP_OK)
+        return st;
+    }
+  }
+  json_t *bufs = json_object_get(root, "buffers");
+  if (bufs) {
+    if (!json_is_object(bufs))
+      return fail(diag, "%s'buffers' must be an object of NAME: size", where(l, w, sizeof w));
+    json_object_foreach(bufs, key, val) {
+      char spec[96];
+      if (json_is_integer(val) && json_integer_value(val) > 0)
+        snprintf(spec, sizeof spec, "%lld", (long long)json_integer_value(val));
+      else if (json_is_string(val))
+        snprintf(spec, sizeof spec, "%s", json_string_value(val));
+      else if (json_is_object(val)) {
+        json_t *b = json_object_get(val, "bytes"), *a = json_object_get(val, "align");
+        if (!json_is_integer(b) || json_integer_value(b) <= 0 || (a && (!json_is_integer(a) || json_integer_value(a) <= 0)))
+          return fail(diag, "%sbuffers.%s: expected {\"bytes\": N, \"align\": N}", where(l, w, sizeof w), key);
+        if (a)
+          snprintf(spec, sizeof spec, "%lld@%lld", (long long)json_integer_value(b), (long long)json_integer_value(a));
+        else
+          snprintf(spec, sizeof spec, "%lld", (long long)json_integer_value(b));
+      } else
+        return fail(diag, "%sbuffers.%s must be a size", where(l, w, sizeof w), key);
+      if ((st = set_buffer(l, key, spec, diag)) != WGP_OK)
+        return st;
+    }
+  }
+  json_t *lm = json_object_get(root, "local_mem");
+  if (lm) {
+    if (!json_is_object(lm))
+      return fail(diag, "%s'local_mem' must be an object of NAME: bytes", where(l, w, sizeof w));
+    json_object_foreach(lm, key, val) {
+      uint64_t bytes = 0;
+      if (json_is_integer(val) && json_integer_value(val) >= 0)
+        bytes = (uint64_t)json_integer_value(val);
+      else if (!json_is_string(val) || !wgp_parse_size(json_string_value(val), &bytes))
+        return fail(diag, "%slocal_mem.%s must be a size in bytes", where(l, w, sizeof w), key);
+      if ((st = add_named(l, l->locals, &l->nlocals, "local-mem", key, (int64_t)bytes, 0, false, diag)) != WGP_OK)
+        return st;
+    }
+  }
+  return WGP_OK;
+}
+
+wgp_status wgp_launch_load_string(const char *text, const char *name, wgp_launch **out, wgp_diag *diag) {
+  *out = NULL;
+  json_error_t err;
+  json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &err);
+  if (!root)
+    return fail(diag, "wgperf: error: %s:%d: %s", name, err.line, err.text);
+  wgp_launch *l = wgp_launch_new();
+  if (!l) {
+    json_decref(root);
+    return WGP_ERR_NOMEM;
+  }
+  l->source = name;
+  wgp_status st = from_json(l, root, diag);
+  json_decref(root);
+  l->source = NULL;
+  if (st != WGP_OK) {
+    wgp_launch_free(l);
+    return st;
+  }
+  *out = l;
+  return WGP_OK;
+}
+
+wgp_status wgp_launch_load_file(const char *file, wgp_launch **out, wgp_diag *diag) {
+  *out = NULL;
+  FILE *f = fopen(file, "rb");
+  if (!f) {
+    if (diag)
+      snprintf(diag->message, sizeof diag->message, "wgperf: error: %s: cannot open: %s", file, strerror(errno));
+    return WGP_ERR_IO;
+  }
+  char *buf = NULL;
+  size_t n = 0, cap = 0;
+  for (;;) {
+    if (n + 4096 + 1 > cap) {
+      cap = (cap + 4096) * 2;
+      char *b = realloc(buf, cap);
+      if (!b || cap > (64u << 20)) {
+        free(b ? b : buf);
+        fclose(f);
+        return fail(diag, "wgperf: error: %s: too large for a launch file", file);
+      }
+      buf = b;
+    }
+    size_t got = fread(buf + n, 1, 4096, f);
+    n += got;
+    if (got < 4096)
+      break;
+  }
+  fclose(f);
+  buf[n] = '\0';
+  if (strlen(buf) != n) {
+    free(buf);
+    return fail(diag, "wgperf: error: %s: not a text file", file);
+  }
+  wgp_status st = wgp_launch_load_string(buf, file, out, diag);
+  free(buf);
+  return st;
+}
+
+/* ---- binding -------------------------------------------------------------- */
+
+static const named *find(const named *v, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(v[i].name, name) == 0)
+      return &v[i];
+  return NULL;
+}
+
+static wgp_eval_status lookup(void *user, const wgp_sym *sym, int64_t *value, char *reason, size_t size) {
+  const wgp_launch *l = user;
+  if (sym->kind == WGP_SYM_ARG) {
+    const named *a = find(l->args, l->nargs, sym->name);
+    if (a && !a->is_float) {
+      *value = a->value;
+      return WGP_EVAL_OK;
+    }
+    snprintf(reason, size, a ? "argument '%s' is floating point" : "no value for argument '%s'", sym->name);
+    return a ? WGP_EVAL_UNKNOWN : WGP_EVAL_ERROR;
+  }
+  snprintf(reason, size, "the value is loaded from memory at run time");
+  return WGP_EVAL_UNKNOWN;
+}
+
+wgp_status wgp_launch_bind(const wgp_launch *l, const wgp_kernel *k, wgp_trace_launch *out, uint64_t *buffer_align,
+                           uint64_t *local_bytes, wgp_diag *diag) {
+  const char *kn = wgp_kernel_name(k);
+  if (!l->has_global)
+    return fail(diag, "wgperf: error: the launch has no global size (--global X[,Y[,Z]])");
+  if (!l->has_local)
+    return fail(diag, "wgperf: error: the launch has no work-group size (--local X[,Y[,Z]])");
+  if (l->local_dims != l->dims)
+    return fail(diag, "wgperf: error: global size has %u dimensions but work-group size has %u", l->dims,
+                l->local_dims);
+  if (l->offset_dims > l->dims)
+    return fail(diag, "wgperf: error: offset has %u dimensions but the launch has %u", l->offset_dims, l->dims);
+  uint64_t items = 1, group = 1;
+  for (unsigned d = 0; d < l->dims; d++) {
+    if (l->global[d] > (1ull << 32))
+      return fail(diag, "wgperf: error: global size %llu in dimension %u is above 2^32",
+                  (unsigned long long)l->global[d], d);
+    if (l->local[d] > l->global[d])
+      return fail(diag, "wgperf: error: work-group size %llu is larger than the global size %llu in dimension %u",
+                  (unsigned long long)l->local[d], (unsigned long long)l->global[d], d);
+    if (!l->nonuniform && l->global[d] % l->local[d])
+      return fail(diag,
+                  "wgperf: error: global size %llu is not a multiple of the work-group size %llu in dimension %u "
+                  "(OpenCL 1.2 uniform work-groups; add --nonuniform to allow a smaller last group)",
+                  (unsigned long long)l->global[d], (unsigned long long)l->local[d], d);
+    if (items > UINT64_MAX / l->global[d])
+      return fail(diag, "wgperf: error: the launch has more than 2^64 work-items");
+    items *= l->global[d];
+    group *= l->local[d];
+  }
+  if (group > (1ull << 31))
+    return fail(diag, "wgperf: error: a work-group of %llu work-items is too large", (unsigned long long)group);
+  /* names must exist in the kernel */
+  const named *lists[3] = {l->args, l->buffers, l->locals};
+  size_t counts[3] = {l->nargs, l->nbuffers, l->nlocals};
+  const char *opt[3] = {"--arg", "--buffer", "--local-mem"};
+  for (int j = 0; j < 3; j++)
+    for (size_t i = 0; i < counts[j]; i++) {
+      const wgp_arg *a = wgp_kernel_find_arg(k, lists[j][i].name);
+      if (!a)
+        return fail(diag, "wgperf: error: kernel '%s' has no argument '%s' (%s)", kn, lists[j][i].name, opt[j]);
+      bool ptr = wgp_arg_get_kind(a) == WGP_ARG_POINTER;
+      if (j == 0 && ptr)
+        return fail(diag, "wgperf: error: argument '%s' of kernel '%s' is a pointer: give its size with --buffer",
+                    lists[j][i].name, kn);
+      if (j == 1 && (!ptr || wgp_arg_space(a) == WGP_SPACE_LOCAL))
+        return fail(diag, "wgperf: error: argument '%s' of kernel '%s' is not a global or constant buffer",
+                    lists[j][i].name, kn);
+      if (j == 2 && (!ptr || wgp_arg_space(a) != WGP_SPACE_LOCAL))
+        return fail(diag, "wgperf: error: argument '%s' of kernel '%s' is not a __local pointer", lists[j][i].name,
+                    kn);
+    }
+  size_t na = wgp_kernel_num_args(k);
+  for (size_t i = 0; i < na; i++) {
+    const wgp_arg *a = wgp_kernel_arg(k, i);
+    const char *name = wgp_arg_name(a);
+    buffer_align[i] = 0;
+    local_bytes[i] = 0;
+    if (wgp_arg_get_kind(a) == WGP_ARG_SCALAR) {
+      const named *v = find(l->args, l->nargs, name);
+      if (!v)
+        return fail(diag, "wgperf: error: kernel '%s' needs a value for its argument '%s' (--arg %s=VALUE)", kn, name,
+                    name);
+      uint64_t bits = wgp_arg_bytes(a) * 8;
+      if (!v->is_float && bits < 64) {
+        int64_t lo = -(int64_t)(1ull << (bits - 1)), hi = (int64_t)((1ull << bits) - 1);
+        if (v->value < lo || v->value > hi)
+          return fail(diag, "wgperf: error: value %lld of argument '%s' does not fit its %llu-bit type",
+                      (long long)v->value, name, (unsigned long long)bits);
+      }
+    } else if (wgp_arg_space(a) == WGP_SPACE_LOCAL) {
+      const named *v = find(l->locals, l->nlocals, name);
+      if (!v)
+        return fail(diag,
+                    "wgperf: error: argument '%s' of kernel '%s' is a __local pointer: give its size with --local-mem "
+                    "%s=BYTES",
+                    name, kn, name);
+      local_bytes[i] = (uint64_t)v->value;
+    } else {
+      const named *v = find(l->buffers, l->nbuffers, name);
+      if (v)
+        buffer_align[i] = v->align;
+    }
+  }
+  memset(out, 0, sizeof *out);
+  out->dims = l->dims;
+  for (unsigned d = 0; d < 3; d++) {
+    out->global[d] = d < l->dims ? l->global[d] : 1;
+    out->local[d] = d < l->dims ? l->local[d] : 1;
+    out->offset[d] = d < l->offset_dims ? l->offset[d] : 0;
+  }
+  out->lookup = lookup;
+  out->user = (void *)l;
+  return WGP_OK;
+}
+
+unsigned wgp_launch_dims(const wgp_launch *l) { return l->dims; }
+uint64_t wgp_launch_global(const wgp_launch *l, unsigned d) { return d < 3 ? l->global[d] : 1; }
+uint64_t wgp_launch_local(const wgp_launch *l, unsigned d) { return d < 3 ? l->local[d] : 1; }
+bool wgp_launch_nonuniform(const wgp_launch *l) { return l->nonuniform; }
+size_t wgp_launch_num_args(const wgp_launch *l) { return l->nargs; }
+const char *wgp_launch_arg(const wgp_launch *l, size_t i, int64_t *value) {
+  if (i >= l->nargs)
+    return NULL;
+  *value = l->args[i].value;
+  return l->args[i].name;
+}
+size_t wgp_launch_num_buffers(const wgp_launch *l) { return l->nbuffers; }
+const char *wgp_launch_buffer(const wgp_launch *l, size_t i, uint64_t *bytes, uint64_t *align) {
+  if (i >= l->nbuffers)
+    return NULL;
+  *bytes = (uint64_t)l->buffers[i].value;
+  *align = l->buffers[i].align;
+  return l->buffers[i].name;
+}

@@ -1,0 +1,143 @@
+/* test_launch.c - launches from the command line and from JSON, and their
+ * checks against a kernel. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wgperf/launch.h"
+
+static wgp_model *model;
+
+static int setup(void **state) {
+  wgp_diag d;
+  (void)state;
+  return wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/trace_kernels.json", &model, &d) == WGP_OK ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  wgp_model_free(model);
+  return 0;
+}
+
+/* Applies OPTS ("--x", "v", ...) and binds to KERNEL; returns the status,
+ * the message in D. */
+static wgp_status cli(const char *kernel, const char **opts, size_t n, wgp_trace_launch *tl, wgp_diag *d) {
+  wgp_launch *l = wgp_launch_new();
+  assert_non_null(l);
+  wgp_status st = WGP_OK;
+  for (size_t i = 0; i < n && st == WGP_OK;) {
+    bool val;
+    assert_true(wgp_launch_is_option(opts[i], &val));
+    st = wgp_launch_set_option(l, opts[i], val ? opts[i + 1] : NULL, d);
+    i += val ? 2 : 1;
+  }
+  uint64_t align[8], local[8];
+  if (st == WGP_OK)
+    st = wgp_launch_bind(l, wgp_model_find_kernel(model, kernel), tl, align, local, d);
+  wgp_launch_free(l);
+  return st;
+}
+
+static void test_command_line_forms(void **state) {
+  (void)state;
+  wgp_trace_launch tl;
+  wgp_diag d;
+  const char *ok[] = {"--global", "1024,1", "--local", "256,1", "--arg", "n=1000", "--buffer", "a=4KiB",
+                      "--buffer", "b=4096@512", "--buffer", "c=1M"};
+  assert_int_equal(cli("vadd", ok, 12, &tl, &d), WGP_OK);
+  assert_int_equal(tl.dims, 2);
+  assert_true(tl.global[0] == 1024 && tl.local[0] == 256 && tl.global[2] == 1);
+  uint64_t s;
+  assert_true(wgp_parse_size("3GiB", &s) && s == 3ull << 30);
+  assert_false(wgp_parse_size("3 GiB", &s));
+  assert_false(wgp_parse_size("-1", &s));
+  const char *local_arg[] = {"--global", "512", "--local", "128", "--local-mem", "scratch=512"};
+  assert_int_equal(cli("reduce", local_arg, 6, &tl, &d), WGP_OK);
+  const char *nonuni[] = {"--global", "1000", "--local", "256", "--arg", "n=1000", "--nonuniform"};
+  assert_int_equal(cli("vadd", nonuni, 7, &tl, &d), WGP_OK);
+}
+
+static void expect_error(const char *kernel, const char **opts, size_t n, const char *msg) {
+  wgp_trace_launch tl;
+  wgp_diag d;
+  assert_int_equal(cli(kernel, opts, n, &tl, &d), WGP_ERR_INPUT);
+  if (!strstr(d.message, msg))
+    fail_msg("expected '%s' in '%s'", msg, d.message);
+}
+
+static void test_command_line_errors(void **state) {
+  (void)state;
+  const char *a[] = {"--global", "1000", "--local", "256", "--arg", "n=1"};
+  expect_error("vadd", a, 6, "not a multiple of the work-group size 256");
+  const char *b[] = {"--global", "1024", "--local", "256"};
+  expect_error("vadd", b, 4, "needs a value for its argument 'n' (--arg n=VALUE)");
+  const char *c[] = {"--global", "1024", "--local", "256", "--arg", "n=1", "--arg", "m=2"};
+  expect_error("vadd", c, 8, "has no argument 'm'");
+  const char *d1[] = {"--global", "0", "--local", "1"};
+  expect_error("vadd", d1, 4, "sizes must be between 1");
+  const char *e[] = {"--global", "1024,1024", "--local", "256", "--arg", "n=1"};
+  expect_error("vadd", e, 6, "2 dimensions but work-group size has 1");
+  const char *f[] = {"--global", "1,2,3,4"};
+  expect_error("vadd", f, 2, "at most 3 dimensions");
+  const char *g[] = {"--global", "1024", "--local", "256", "--arg", "n=99999999999"};
+  expect_error("vadd", g, 6, "does not fit its 32-bit type");
+  const char *h[] = {"--global", "1024", "--local", "256", "--arg", "n=1", "--arg", "n=2"};
+  expect_error("vadd", h, 8, "given twice");
+  const char *i[] = {"--global", "512", "--local", "128"};
+  expect_error("reduce", i, 4, "--local-mem scratch=BYTES");
+  const char *j[] = {"--global", "1024", "--local", "256", "--arg", "n=1", "--buffer", "a=4Q"};
+  expect_error("vadd", j, 8, "expected BYTES[@ALIGN]");
+  const char *k[] = {"--global", "1024", "--local", "256", "--arg", "n=1", "--buffer", "a=64@3"};
+  expect_error("vadd", k, 8, "not a power of two");
+  const char *l[] = {"--global", "8589934592", "--local", "256", "--arg", "n=1"};
+  expect_error("vadd", l, 6, "above 2^32");
+  const char *m[] = {"--global", "256", "--local", "512", "--arg", "n=1"};
+  expect_error("vadd", m, 6, "larger than the global size");
+  const char *n2[] = {"--global", "1024", "--local", "256", "--arg", "a=1"};
+  expect_error("vadd", n2, 6, "is a pointer");
+}
+
+static void test_json(void **state) {
+  (void)state;
+  wgp_launch *l;
+  wgp_diag d;
+  const char *good = "{\"global\": [1024], \"local\": [256], \"args\": {\"n\": 1000},"
+                     " \"buffers\": {\"a\": \"4MiB\", \"b\": {\"bytes\": 4096, \"align\": 256}, \"c\": 4096}}";
+  assert_int_equal(wgp_launch_load_string(good, "l.json", &l, &d), WGP_OK);
+  wgp_trace_launch tl;
+  uint64_t align[8], local[8];
+  assert_int_equal(wgp_launch_bind(l, wgp_model_find_kernel(model, "vadd"), &tl, align, local, &d), WGP_OK);
+  assert_true(align[1] == 256);
+  wgp_launch_free(l);
+  struct { const char *text, *msg; } bad[] = {
+      {"[1]", "l.json: a launch must be a JSON object"},
+      {"{\"global\": [1024], \"lokal\": [2]}", "l.json: unknown key 'lokal'"},
+      {"{\"global\": [0]}", "'global'[0] must be a positive integer"},
+      {"{\"global\": [1], \"args\": {\"n\": \"x\"}}", "args.n must be a number"},
+      {"{\"global\": [1], \"buffers\": {\"a\": {\"bytes\": -1}}}", "buffers.a: expected"},
+      {"{\"global\": [1], \"nonuniform\": 1}", "'nonuniform' must be true or false"},
+      {"{\"global\": [1,", "l.json:1:"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    assert_int_equal(wgp_launch_load_string(bad[i].text, "l.json", &l, &d), WGP_ERR_INPUT);
+    if (!strstr(d.message, bad[i].msg))
+      fail_msg("expected '%s' in '%s'", bad[i].msg, d.message);
+  }
+  assert_int_equal(wgp_launch_load_file("/nonexistent/launch.json", &l, &d), WGP_ERR_IO);
+  assert_non_null(strstr(d.message, "/nonexistent/launch.json: cannot open"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_command_line_forms),
+      cmocka_unit_test(test_command_line_errors),
+      cmocka_unit_test(test_json),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
