@@ -165,6 +165,7 @@ static wgp_status split_eq(wgp_launch *l, const char *opt, const char *text, cha
   const char *eq = strchr(text, '=');
   if (!eq || eq == text || !eq[1])
     return fail(diag, "%s%s '%s': expected NAME=VALUE", where(l, w, sizeof w), opt, text);
+  *name = *value = NULL;
   *name = strndup(text, (size_t)(eq - text));
   *value = strdup(eq + 1);
   if (!*name || !*value) {
@@ -244,7 +245,7 @@ wgp_status wgp_launch_set_option(wgp_launch *l, const char *opt, const char *val
     l->offset_dims = n;
     return WGP_OK;
   }
-  char *name, *val;
+  char *name = NULL, *val = NULL;
   wgp_status st = split_eq(l, opt, value, &name, &val, diag);
   if (st != WGP_OK)
     return st;

@@ -39,11 +39,13 @@
 #define WGPERF_SOURCE_DIR ""
 #endif
 
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+#include "cli.h"
 
 static const char usage_text[] =
     "usage: wgperf extract FILE.cl|FILE.cu|FILE.bc|FILE.ll [-o OUT.json] [-O N] [--print] [-- CLANG-FLAGS...]\n"
     "       wgperf show MODEL.json [--kernel NAME] [--print]\n"
+    "       wgperf analyze INPUT [--kernel NAME] --global X[,Y[,Z]] --local X[,Y[,Z]] [LAUNCH OPTIONS]\n"
+    "                      [--launch FILE.json] [--gpu NAME|FILE] [--json] [--trace] [-- CLANG-FLAGS...]\n"
     "       wgperf --help | --version\n";
 
 static const char help_text[] =
@@ -53,6 +55,8 @@ static const char help_text[] =
     "            (default <stem>.wgperf.json in the current directory); .cl is OpenCL C 1.2,\n"
     "            .cu is CUDA (device side), .bc/.ll is LLVM IR run through opt\n"
     "  show      check a kernel model and summarize it\n"
+    "  analyze   trace one launch: distinct warps, divergence, memory cost of every access\n"
+    "            (INPUT is a model .json or anything extract takes)\n"
     "\n"
     "options:\n"
     "  -o OUT      where extract writes the model\n"
@@ -61,9 +65,15 @@ static const char help_text[] =
     "  --kernel K  show only kernel K (name or IR symbol)\n"
     "  -- FLAGS    pass the remaining arguments to clang\n"
     "\n"
+    "launch options (analyze): --global X,Y,Z --local X,Y,Z [--offset X,Y,Z] --arg NAME=VALUE\n"
+    "  --buffer NAME=BYTES[@ALIGN] --local-mem NAME=BYTES --nonuniform (or the same in --launch FILE.json)\n"
+    "  --gpu NAME|FILE  a shipped GPU description (default h100-sxm) or a description file\n"
+    "  --trip L<n>=COUNT, --taken B<n>=FRACTION  hints for loops and branches that need loaded values\n"
+    "  --json  machine-readable output; --trace  also print each distinct warp's trace\n"
+    "\n"
     "environment: WGPERF_PLUGIN (libwgperf.so), WGPERF_CLANG, WGPERF_OPT\n";
 
-static int usage_error(const char *fmt, ...) {
+int usage_error(const char *fmt, ...) {
   va_list ap;
   fprintf(stderr, "wgperf: error: ");
   va_start(ap, fmt);
@@ -73,7 +83,7 @@ static int usage_error(const char *fmt, ...) {
   return EXIT_USAGE;
 }
 
-static int input_error(const char *fmt, ...) {
+int input_error(const char *fmt, ...) {
   va_list ap;
   fprintf(stderr, "wgperf: error: ");
   va_start(ap, fmt);
@@ -531,8 +541,7 @@ static char *default_output(const char *file) {
 
 /* Compiles or runs FILE (of KIND) through the plugin and writes the model to
  * OUTPUT (via a temporary file renamed on success).  Returns an exit code. */
-static int extract_to(const char *file, input_kind kind, const char *olevel, char **extra, int nextra,
-                      const char *out) {
+int extract_to(const char *file, int kind, const char *olevel, char **extra, int nextra, const char *out) {
   char *plugin = find_plugin();
   if (!plugin)
     return input_error("cannot find the pass plugin libwgperf.so (set WGPERF_PLUGIN)");
@@ -618,7 +627,7 @@ done:
 }
 
 /* The kind of an input file from its name, or -1. */
-static int kind_of(const char *file) {
+int kind_of(const char *file) {
   if (ends_with(file, ".cl"))
     return IN_OPENCL;
   if (ends_with(file, ".cu"))
@@ -720,5 +729,7 @@ int main(int argc, char **argv) {
     return cmd_extract(argc - 2, argv + 2);
   if (strcmp(cmd, "show") == 0)
     return cmd_show(argc - 2, argv + 2);
+  if (strcmp(cmd, "analyze") == 0)
+    return cmd_analyze(argc - 2, argv + 2);
   return usage_error("unknown command '%s'", cmd);
 }

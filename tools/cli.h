@@ -1,0 +1,17 @@
+/* cli.h - helpers shared by the wgperf subcommands (tools/ only). */
+#ifndef WGPERF_TOOLS_CLI_H
+#define WGPERF_TOOLS_CLI_H
+
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+/* Print "wgperf: error: ..." (plus usage for usage errors) and return the exit code. */
+int usage_error(const char *fmt, ...);
+int input_error(const char *fmt, ...);
+/* The input kind of FILE by its suffix (.cl, .cu, .bc/.ll), or -1. */
+int kind_of(const char *file);
+/* Extracts the kernel model of FILE into OUT; an exit code. */
+int extract_to(const char *file, int kind, const char *olevel, char **extra, int nextra, const char *out);
+
+int cmd_analyze(int argc, char **argv);
+
+#endif

@@ -1,0 +1,383 @@
+/* wgperf_analyze.c - `wgperf analyze`: one launch of one kernel.
+ *
+ *   wgperf analyze k.cl --kernel mm --global 1024,1024 --local 16,16 --arg N=1024 [--json]
+ */
+#define _DEFAULT_SOURCE
+#include "cli.h"
+
+#include "wgperf/analyze.h"
+#include "wgperf/launch.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_HINTS 64
+
+typedef struct opts {
+  const char *input, *kernel, *gpu, *launch_file;
+  bool json, trace;
+  char **extra;
+  int nextra;
+  size_t trip_loop[MAX_HINTS], taken_block[MAX_HINTS];
+  uint64_t trip[MAX_HINTS];
+  double taken[MAX_HINTS];
+  size_t ntrip, ntaken;
+} opts;
+
+static const char *space_of(const wgp_access *a) { return wgp_space_name(wgp_access_space(a)); }
+
+static const char *choice_name(wgp_group_choice c) {
+  switch (c) {
+  case WGP_GROUPS_ONE: return "one group stands for all (control flow does not use the group id)";
+  case WGP_GROUPS_EDGES: return "first, interior and last group per dimension";
+  case WGP_GROUPS_ALL: return "every group";
+  default: return "groups sampled evenly (group-id dependent control flow, large grid)";
+  }
+}
+
+static json_t *flags_json(unsigned f) {
+  json_t *a = json_array();
+  if (f & WGP_TRACE_DATA_BRANCH) json_array_append_new(a, json_string("data-dependent branch taken both ways"));
+  if (f & WGP_TRACE_DATA_LOOP) json_array_append_new(a, json_string("data-dependent loop count from a hint, a bound or 1"));
+  if (f & WGP_TRACE_SAMPLED) json_array_append_new(a, json_string("long loops sampled"));
+  if (f & WGP_TRACE_TRUNCATED) json_array_append_new(a, json_string("iteration cap reached"));
+  if (f & WGP_TRACE_UNKNOWN) json_array_append_new(a, json_string("a condition could not be evaluated"));
+  return a;
+}
+
+static json_t *num_or_null(double v, bool ok) { return ok ? json_real(v) : json_null(); }
+
+static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_launch *l, const wgp_analysis *an) {
+  json_t *root = json_object();
+  json_object_set_new(root, "kernel", json_string(wgp_kernel_name(k)));
+  json_t *launch = json_object(), *g = json_array(), *lc = json_array(), *args = json_object();
+  for (unsigned d = 0; d < wgp_launch_dims(l); d++) {
+    json_array_append_new(g, json_integer((json_int_t)wgp_launch_global(l, d)));
+    json_array_append_new(lc, json_integer((json_int_t)wgp_launch_local(l, d)));
+  }
+  for (size_t i = 0; i < wgp_launch_num_args(l); i++) {
+    int64_t v;
+    const char *n = wgp_launch_arg(l, i, &v);
+    json_object_set_new(args, n, json_integer(v));
+  }
+  json_object_set_new(launch, "global", g);
+  json_object_set_new(launch, "local", lc);
+  json_object_set_new(launch, "args", args);
+  json_object_set_new(root, "launch", launch);
+  json_object_set_new(root, "gpu", json_string(wgp_gpu_name(gpu)));
+  const wgp_warp_set *ws = wgp_analysis_warps(an);
+  json_t *warps = json_object();
+  json_object_set_new(warps, "total", json_real(wgp_warp_set_total(ws)));
+  json_object_set_new(warps, "distinct", json_integer((json_int_t)wgp_warp_set_size(ws)));
+  json_object_set_new(warps, "traced", json_integer((json_int_t)wgp_warp_set_traced(ws)));
+  json_object_set_new(warps, "groups", json_string(choice_name(wgp_warp_set_how(ws))));
+  json_object_set_new(root, "warps", warps);
+  json_object_set_new(root, "assumptions", flags_json(wgp_analysis_flags(an)));
+  json_t *dyn = json_object();
+  for (size_t i = 0; i < wgp_kernel_num_static_counts(k); i++) {
+    const char *cls;
+    wgp_kernel_static_count(k, i, &cls);
+    json_object_set_new(dyn, cls, json_real(wgp_analysis_dynamic_count(an, cls)));
+  }
+  json_object_set_new(root, "dynamic_instructions", dyn);
+  json_t *mem = json_array();
+  const wgp_mem_stats *tot = wgp_analysis_total_stats(an);
+  for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
+    const wgp_access *a = wgp_kernel_access(k, i);
+    const wgp_mem_stats *s = &tot[i];
+    wgp_space sp = wgp_access_space(a);
+    bool global = sp == WGP_SPACE_GLOBAL || sp == WGP_SPACE_PRIVATE || sp == WGP_SPACE_GENERIC;
+    json_t *m = json_object();
+    json_object_set_new(m, "id", json_integer((json_int_t)i));
+    json_object_set_new(m, "source", wgp_access_source(a) ? json_string(wgp_access_source(a)) : json_null());
+    json_object_set_new(m, "space", json_string(space_of(a)));
+    json_object_set_new(m, "kind", json_string(wgp_access_kind_name(wgp_access_get_kind(a))));
+    json_object_set_new(m, "base", wgp_access_base_name(a) ? json_string(wgp_access_base_name(a)) : json_null());
+    json_object_set_new(m, "bytes_per_lane", json_integer((json_int_t)wgp_access_bytes(a)));
+    json_object_set_new(m, "executions", json_real(s->executions));
+    json_object_set_new(m, "requests", json_real(s->requests));
+    json_object_set_new(m, "sectors_per_request", num_or_null(s->sectors / s->requests, global && s->requests > 0));
+    json_object_set_new(m, "lines_per_request", num_or_null(s->lines / s->requests, global && s->requests > 0));
+    json_object_set_new(m, "bank_conflict_degree",
+                        num_or_null(s->wavefronts / s->phases, sp == WGP_SPACE_LOCAL && s->phases > 0));
+    json_object_set_new(m, "constant_serialization",
+                        num_or_null(s->wavefronts / s->requests, sp == WGP_SPACE_CONSTANT && s->requests > 0));
+    json_object_set_new(m, "bytes_requested", json_real(s->lane_bytes));
+    json_object_set_new(m, "bytes_moved", num_or_null(s->sectors * wgp_gpu_l2_sector_bytes(gpu), global));
+    json_object_set_new(m, "unknown_address_executions", json_real(s->unknown));
+    /* cache analysis is not implemented yet: say so rather than guess */
+    json_object_set_new(m, "l1_hit_rate", json_null());
+    json_object_set_new(m, "l2_hit_rate", json_null());
+    json_array_append_new(mem, m);
+  }
+  json_object_set_new(root, "memory_instructions", mem);
+  return root;
+}
+
+static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_launch *l,
+                        const wgp_analysis *an, bool traces) {
+  fprintf(f, "kernel %s on %s\n", wgp_kernel_name(k), wgp_gpu_name(gpu));
+  fprintf(f, "launch  global");
+  for (unsigned d = 0; d < wgp_launch_dims(l); d++)
+    fprintf(f, "%s%llu", d ? "x" : " ", (unsigned long long)wgp_launch_global(l, d));
+  fprintf(f, ", work-group");
+  for (unsigned d = 0; d < wgp_launch_dims(l); d++)
+    fprintf(f, "%s%llu", d ? "x" : " ", (unsigned long long)wgp_launch_local(l, d));
+  fprintf(f, "\n");
+  const wgp_warp_set *ws = wgp_analysis_warps(an);
+  fprintf(f, "warps   %.0f in the launch, %zu distinct (%zu traced; %s)\n", wgp_warp_set_total(ws),
+          wgp_warp_set_size(ws), wgp_warp_set_traced(ws), choice_name(wgp_warp_set_how(ws)));
+  unsigned fl = wgp_analysis_flags(an);
+  if (fl) {
+    json_t *a = flags_json(fl);
+    for (size_t i = 0; i < json_array_size(a); i++)
+      fprintf(f, "assumed %s\n", json_string_value(json_array_get(a, i)));
+    json_decref(a);
+  }
+  fprintf(f, "dynamic instructions (warp-level, whole launch):\n ");
+  for (size_t i = 0; i < wgp_kernel_num_static_counts(k); i++) {
+    const char *cls;
+    wgp_kernel_static_count(k, i, &cls);
+    fprintf(f, " %s=%.6g", cls, wgp_analysis_dynamic_count(an, cls));
+  }
+  fprintf(f, "\nmemory instructions:\n");
+  fprintf(f, "  %-4s %-22s %-8s %-6s %-14s %3s %12s %s\n", "id", "source", "space", "kind", "base", "B", "executions",
+          "cost per request");
+  const wgp_mem_stats *tot = wgp_analysis_total_stats(an);
+  for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
+    const wgp_access *a = wgp_kernel_access(k, i);
+    const wgp_mem_stats *s = &tot[i];
+    wgp_space sp = wgp_access_space(a);
+    char cost[96] = "-";
+    if (s->requests > 0) {
+      if (sp == WGP_SPACE_LOCAL)
+        snprintf(cost, sizeof cost, "%.2f wavefronts, conflict degree %.2f", s->wavefronts / s->requests,
+                 s->phases > 0 ? s->wavefronts / s->phases : 0);
+      else if (sp == WGP_SPACE_CONSTANT)
+        snprintf(cost, sizeof cost, "%.2f distinct addresses", s->wavefronts / s->requests);
+      else
+        snprintf(cost, sizeof cost, "%.2f sectors, %.2f lines", s->sectors / s->requests, s->lines / s->requests);
+    }
+    const char *src = wgp_access_source(a);
+    const char *slash = src ? strrchr(src, '/') : NULL;
+    fprintf(f, "  M%-3zu %-22s %-8s %-6s %-14s %3llu %12.6g %s%s\n", i, src ? (slash ? slash + 1 : src) : "-",
+            space_of(a), wgp_access_kind_name(wgp_access_get_kind(a)),
+            wgp_access_base_name(a) ? wgp_access_base_name(a) : "?", (unsigned long long)wgp_access_bytes(a),
+            s->executions, cost, s->unknown > 0 ? " (address unknown: one sector per lane assumed)" : "");
+  }
+  fprintf(f, "caches  L1/L2 hit rates are not estimated yet\n");
+  if (traces)
+    for (size_t c = 0; c < wgp_warp_set_size(ws); c++) {
+      const wgp_warp_class *wc = wgp_warp_set_class(ws, c);
+      char *buf;
+      size_t len;
+      wgp_trace_print(wc->trace, k, &buf, &len);
+      fprintf(f, "\nwarp class %zu: %.0f warps, e.g. warp %zu of group (%llu,%llu,%llu)\n%s", c, wc->count, wc->warp,
+              (unsigned long long)wc->group[0], (unsigned long long)wc->group[1], (unsigned long long)wc->group[2],
+              buf ? buf : "");
+      free(buf);
+    }
+}
+
+static int parse_hint(const char *text, char prefix, size_t *index, double *value) {
+  if (text[0] != prefix)
+    return -1;
+  char *end;
+  errno = 0;
+  unsigned long long i = strtoull(text + 1, &end, 10);
+  if (errno || end == text + 1 || *end != '=')
+    return -1;
+  char *end2;
+  double v = strtod(end + 1, &end2);
+  if (end2 == end + 1 || *end2)
+    return -1;
+  *index = (size_t)i;
+  *value = v;
+  return 0;
+}
+
+int cmd_analyze(int argc, char **argv) {
+  opts o = {0};
+  wgp_launch *l = wgp_launch_new();
+  wgp_diag d;
+  if (!l)
+    return input_error("out of memory");
+  int rc = EXIT_OK;
+  for (int i = 0; i < argc && rc == EXIT_OK; i++) {
+    const char *a = argv[i];
+    bool val;
+    if (strcmp(a, "--") == 0) {
+      o.extra = argv + i + 1;
+      o.nextra = argc - i - 1;
+      break;
+    } else if (wgp_launch_is_option(a, &val)) {
+      if (val && i + 1 == argc)
+        rc = usage_error("'%s' needs a value", a);
+      else if (wgp_launch_set_option(l, a, val ? argv[++i] : NULL, &d) != WGP_OK)
+        rc = usage_error("%s", d.message + strlen("wgperf: error: "));
+    } else if (strcmp(a, "--kernel") == 0 || strcmp(a, "--gpu") == 0 || strcmp(a, "--launch") == 0 ||
+               strcmp(a, "--trip") == 0 || strcmp(a, "--taken") == 0) {
+      if (i + 1 == argc) {
+        rc = usage_error("'%s' needs a value", a);
+        break;
+      }
+      const char *v = argv[++i];
+      double x;
+      size_t idx;
+      if (a[2] == 'k')
+        o.kernel = v;
+      else if (a[2] == 'g')
+        o.gpu = v;
+      else if (a[2] == 'l')
+        o.launch_file = v;
+      else if (strcmp(a, "--trip") == 0) {
+        if (parse_hint(v, 'L', &idx, &x) || x < 0 || o.ntrip == MAX_HINTS)
+          rc = usage_error("--trip '%s': expected L<loop>=COUNT, e.g. L0=100", v);
+        else
+          o.trip_loop[o.ntrip] = idx, o.trip[o.ntrip++] = (uint64_t)x;
+      } else {
+        if (parse_hint(v, 'B', &idx, &x) || x < 0 || x > 1 || o.ntaken == MAX_HINTS)
+          rc = usage_error("--taken '%s': expected B<block>=FRACTION between 0 and 1, e.g. B3=0.25", v);
+        else
+          o.taken_block[o.ntaken] = idx, o.taken[o.ntaken++] = x;
+      }
+    } else if (strcmp(a, "--json") == 0) {
+      o.json = true;
+    } else if (strcmp(a, "--trace") == 0) {
+      o.trace = true;
+    } else if (a[0] == '-' && a[1]) {
+      rc = usage_error("unknown option '%s' for 'analyze'", a);
+    } else if (o.input) {
+      rc = usage_error("'analyze' takes one input, got '%s' and '%s'", o.input, a);
+    } else {
+      o.input = a;
+    }
+  }
+  if (rc == EXIT_OK && !o.input)
+    rc = usage_error("'analyze' needs an input (a kernel model, .cl, .cu, .bc or .ll)");
+  if (rc != EXIT_OK) {
+    wgp_launch_free(l);
+    return rc;
+  }
+  if (o.launch_file) {
+    wgp_launch *fl;
+    if (wgp_launch_load_file(o.launch_file, &fl, &d) != WGP_OK) {
+      wgp_launch_free(l);
+      fprintf(stderr, "%s\n", d.message);
+      return EXIT_INPUT;
+    }
+    wgp_launch_free(l);
+    l = fl;
+  }
+  /* The model: given, or extracted into a temporary file. */
+  char tmpl[] = "/tmp/wgperf-analyze-XXXXXX.json";
+  const char *model_path = o.input;
+  bool made = false;
+  size_t n = strlen(o.input);
+  if (!(n > 5 && strcmp(o.input + n - 5, ".json") == 0)) {
+    int kind = kind_of(o.input);
+    if (kind < 0) {
+      wgp_launch_free(l);
+      return usage_error("%s: unknown input kind (expected .json, .cl, .cu, .bc or .ll)", o.input);
+    }
+    int fd = mkstemps(tmpl, 5);
+    if (fd < 0) {
+      wgp_launch_free(l);
+      return input_error("cannot make a temporary file: %s", strerror(errno));
+    }
+    close(fd);
+    made = true;
+    rc = extract_to(o.input, kind, NULL, o.extra, o.nextra, tmpl);
+    model_path = tmpl;
+  }
+  wgp_model *m = NULL;
+  wgp_gpu *gpu = NULL;
+  wgp_analysis *an = NULL;
+  uint64_t *align = NULL, *local = NULL;
+  if (rc == EXIT_OK && wgp_model_load_file(model_path, &m, &d) != WGP_OK)
+    rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
+  const wgp_kernel *k = NULL;
+  if (rc == EXIT_OK) {
+    if (o.kernel)
+      k = wgp_model_find_kernel(m, o.kernel);
+    else if (wgp_model_num_kernels(m) == 1)
+      k = wgp_model_kernel(m, 0);
+    if (!k) {
+      fprintf(stderr, "wgperf: error: %s: %s; kernels:", o.input, o.kernel ? "no such kernel" : "pick one with --kernel");
+      for (size_t i = 0; i < wgp_model_num_kernels(m); i++)
+        fprintf(stderr, " %s", wgp_kernel_name(wgp_model_kernel(m, i)));
+      fprintf(stderr, "\n");
+      rc = o.kernel ? EXIT_INPUT : EXIT_USAGE;
+    }
+  }
+  if (rc == EXIT_OK) {
+    const char *g = o.gpu ? o.gpu : "h100-sxm";
+    wgp_status st = strchr(g, '/') || strstr(g, ".json") ? wgp_gpu_load_file(g, &gpu, &d)
+                                                         : wgp_gpu_load_builtin(g, &gpu, &d);
+    if (st != WGP_OK)
+      rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
+  }
+  wgp_analysis_input in = {0};
+  if (rc == EXIT_OK) {
+    size_t na = wgp_kernel_num_args(k) ? wgp_kernel_num_args(k) : 1;
+    align = calloc(na, sizeof *align);
+    local = calloc(na, sizeof *local);
+    if (!align || !local)
+      rc = input_error("out of memory");
+    else if (wgp_launch_bind(l, k, &in.launch, align, local, &d) != WGP_OK)
+      rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
+  }
+  if (rc == EXIT_OK) {
+    for (size_t i = 0; i < o.ntrip; i++)
+      if (o.trip_loop[i] >= wgp_kernel_num_loops(k))
+        rc = usage_error("--trip L%zu: kernel '%s' has %zu loops", o.trip_loop[i], wgp_kernel_name(k),
+                         wgp_kernel_num_loops(k));
+    for (size_t i = 0; i < o.ntaken; i++)
+      if (o.taken_block[i] >= wgp_kernel_num_blocks(k) || !wgp_block_branch(wgp_kernel_block(k, o.taken_block[i])))
+        rc = usage_error("--taken B%zu: not a block of '%s' that ends in a branch", o.taken_block[i],
+                         wgp_kernel_name(k));
+  }
+  if (rc == EXIT_OK) {
+    in.kernel = k;
+    in.gpu = gpu;
+    in.buffer_align = align;
+    in.local_bytes = local;
+    in.trip_loops = o.trip_loop;
+    in.trip_counts = o.trip;
+    in.num_trip_hints = o.ntrip;
+    in.taken_blocks = o.taken_block;
+    in.taken_fractions = o.taken;
+    in.num_taken_hints = o.ntaken;
+    if (wgp_analyze(&in, &an, &d) != WGP_OK)
+      rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
+  }
+  if (rc == EXIT_OK) {
+    if (o.json) {
+      json_t *j = report_json(k, gpu, l, an);
+      char *text = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+      json_decref(j);
+      if (!text)
+        rc = input_error("out of memory");
+      else
+        printf("%s\n", text);
+      free(text);
+    } else {
+      report_text(stdout, k, gpu, l, an, o.trace);
+    }
+    if (fflush(stdout) != 0)
+      rc = input_error("cannot write the output: %s", strerror(errno));
+  }
+  wgp_analysis_free(an);
+  free(align);
+  free(local);
+  wgp_gpu_free(gpu);
+  wgp_model_free(m);
+  wgp_launch_free(l);
+  if (made)
+    unlink(tmpl);
+  return rc;
+}
