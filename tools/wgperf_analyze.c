@@ -20,6 +20,7 @@
 typedef struct opts {
   const char *input, *kernel, *gpu, *launch_file;
   bool json, trace;
+  unsigned regs;
   char **extra;
   int nextra;
   size_t trip_loop[MAX_HINTS], taken_block[MAX_HINTS];
@@ -200,27 +201,53 @@ static int parse_hint(const char *text, char prefix, size_t *index, double *valu
   return 0;
 }
 
-int cmd_analyze(int argc, char **argv) {
-  opts o = {0};
-  wgp_launch *l = wgp_launch_new();
+typedef struct session {
+  opts o;
+  wgp_launch *l;
+  wgp_model *m;
+  wgp_gpu *gpu;
+  const wgp_kernel *k;
+  wgp_analysis *an;
+  uint64_t *align, *local;
+  char tmpl[64];
+  bool made;
+} session;
+
+static void session_close(session *S) {
+  wgp_analysis_free(S->an);
+  free(S->align);
+  free(S->local);
+  wgp_gpu_free(S->gpu);
+  wgp_model_free(S->m);
+  wgp_launch_free(S->l);
+  if (S->made)
+    unlink(S->tmpl);
+}
+
+/* Parses the command line of analyze/predict (CMD), loads or extracts the
+ * model, the GPU and the launch, and analyzes the launch. */
+static int session_open(const char *cmd, int argc, char **argv, session *S) {
+  memset(S, 0, sizeof *S);
+  opts *op = &S->o;
   wgp_diag d;
-  if (!l)
+  S->l = wgp_launch_new();
+  if (!S->l)
     return input_error("out of memory");
   int rc = EXIT_OK;
   for (int i = 0; i < argc && rc == EXIT_OK; i++) {
     const char *a = argv[i];
     bool val;
     if (strcmp(a, "--") == 0) {
-      o.extra = argv + i + 1;
-      o.nextra = argc - i - 1;
+      op->extra = argv + i + 1;
+      op->nextra = argc - i - 1;
       break;
     } else if (wgp_launch_is_option(a, &val)) {
       if (val && i + 1 == argc)
         rc = usage_error("'%s' needs a value", a);
-      else if (wgp_launch_set_option(l, a, val ? argv[++i] : NULL, &d) != WGP_OK)
+      else if (wgp_launch_set_option(S->l, a, val ? argv[++i] : NULL, &d) != WGP_OK)
         rc = usage_error("%s", d.message + strlen("wgperf: error: "));
     } else if (strcmp(a, "--kernel") == 0 || strcmp(a, "--gpu") == 0 || strcmp(a, "--launch") == 0 ||
-               strcmp(a, "--trip") == 0 || strcmp(a, "--taken") == 0) {
+               strcmp(a, "--trip") == 0 || strcmp(a, "--taken") == 0 || strcmp(a, "--regs") == 0) {
       if (i + 1 == argc) {
         rc = usage_error("'%s' needs a value", a);
         break;
@@ -228,156 +255,153 @@ int cmd_analyze(int argc, char **argv) {
       const char *v = argv[++i];
       double x;
       size_t idx;
-      if (a[2] == 'k')
-        o.kernel = v;
-      else if (a[2] == 'g')
-        o.gpu = v;
-      else if (a[2] == 'l')
-        o.launch_file = v;
-      else if (strcmp(a, "--trip") == 0) {
-        if (parse_hint(v, 'L', &idx, &x) || x < 0 || o.ntrip == MAX_HINTS)
+      if (strcmp(a, "--kernel") == 0)
+        op->kernel = v;
+      else if (strcmp(a, "--gpu") == 0)
+        op->gpu = v;
+      else if (strcmp(a, "--launch") == 0)
+        op->launch_file = v;
+      else if (strcmp(a, "--regs") == 0) {
+        char *end;
+        unsigned long r = strtoul(v, &end, 10);
+        if (*end || r == 0 || r > 1024)
+          rc = usage_error("--regs '%s': expected registers per thread, 1 to 1024", v);
+        else
+          op->regs = (unsigned)r;
+      } else if (strcmp(a, "--trip") == 0) {
+        if (parse_hint(v, 'L', &idx, &x) || x < 0 || op->ntrip == MAX_HINTS)
           rc = usage_error("--trip '%s': expected L<loop>=COUNT, e.g. L0=100", v);
         else
-          o.trip_loop[o.ntrip] = idx, o.trip[o.ntrip++] = (uint64_t)x;
+          op->trip_loop[op->ntrip] = idx, op->trip[op->ntrip++] = (uint64_t)x;
       } else {
-        if (parse_hint(v, 'B', &idx, &x) || x < 0 || x > 1 || o.ntaken == MAX_HINTS)
+        if (parse_hint(v, 'B', &idx, &x) || x < 0 || x > 1 || op->ntaken == MAX_HINTS)
           rc = usage_error("--taken '%s': expected B<block>=FRACTION between 0 and 1, e.g. B3=0.25", v);
         else
-          o.taken_block[o.ntaken] = idx, o.taken[o.ntaken++] = x;
+          op->taken_block[op->ntaken] = idx, op->taken[op->ntaken++] = x;
       }
     } else if (strcmp(a, "--json") == 0) {
-      o.json = true;
-    } else if (strcmp(a, "--trace") == 0) {
-      o.trace = true;
+      op->json = true;
+    } else if (strcmp(a, "--trace") == 0 && strcmp(cmd, "analyze") == 0) {
+      op->trace = true;
     } else if (a[0] == '-' && a[1]) {
-      rc = usage_error("unknown option '%s' for 'analyze'", a);
-    } else if (o.input) {
-      rc = usage_error("'analyze' takes one input, got '%s' and '%s'", o.input, a);
+      rc = usage_error("unknown option '%s' for '%s'", a, cmd);
+    } else if (op->input) {
+      rc = usage_error("'%s' takes one input, got '%s' and '%s'", cmd, op->input, a);
     } else {
-      o.input = a;
+      op->input = a;
     }
   }
-  if (rc == EXIT_OK && !o.input)
-    rc = usage_error("'analyze' needs an input (a kernel model, .cl, .cu, .bc or .ll)");
-  if (rc != EXIT_OK) {
-    wgp_launch_free(l);
+  if (rc == EXIT_OK && !op->input)
+    rc = usage_error("'%s' needs an input (a kernel model, .cl, .cu, .bc or .ll)", cmd);
+  if (rc != EXIT_OK)
     return rc;
-  }
-  if (o.launch_file) {
+  if (op->launch_file) {
     wgp_launch *fl;
-    if (wgp_launch_load_file(o.launch_file, &fl, &d) != WGP_OK) {
-      wgp_launch_free(l);
+    if (wgp_launch_load_file(op->launch_file, &fl, &d) != WGP_OK) {
       fprintf(stderr, "%s\n", d.message);
       return EXIT_INPUT;
     }
-    wgp_launch_free(l);
-    l = fl;
+    wgp_launch_free(S->l);
+    S->l = fl;
   }
   /* The model: given, or extracted into a temporary file. */
-  char tmpl[] = "/tmp/wgperf-analyze-XXXXXX.json";
-  const char *model_path = o.input;
-  bool made = false;
-  size_t n = strlen(o.input);
-  if (!(n > 5 && strcmp(o.input + n - 5, ".json") == 0)) {
-    int kind = kind_of(o.input);
-    if (kind < 0) {
-      wgp_launch_free(l);
-      return usage_error("%s: unknown input kind (expected .json, .cl, .cu, .bc or .ll)", o.input);
-    }
-    int fd = mkstemps(tmpl, 5);
-    if (fd < 0) {
-      wgp_launch_free(l);
+  const char *model_path = op->input;
+  size_t n = strlen(op->input);
+  if (!(n > 5 && strcmp(op->input + n - 5, ".json") == 0)) {
+    int kind = kind_of(op->input);
+    if (kind < 0)
+      return usage_error("%s: unknown input kind (expected .json, .cl, .cu, .bc or .ll)", op->input);
+    snprintf(S->tmpl, sizeof S->tmpl, "/tmp/wgperf-%s-XXXXXX.json", cmd);
+    int fd = mkstemps(S->tmpl, 5);
+    if (fd < 0)
       return input_error("cannot make a temporary file: %s", strerror(errno));
-    }
     close(fd);
-    made = true;
-    rc = extract_to(o.input, kind, NULL, o.extra, o.nextra, tmpl);
-    model_path = tmpl;
+    S->made = true;
+    rc = extract_to(op->input, kind, NULL, op->extra, op->nextra, S->tmpl);
+    model_path = S->tmpl;
   }
-  wgp_model *m = NULL;
-  wgp_gpu *gpu = NULL;
-  wgp_analysis *an = NULL;
-  uint64_t *align = NULL, *local = NULL;
-  if (rc == EXIT_OK && wgp_model_load_file(model_path, &m, &d) != WGP_OK)
+  if (rc == EXIT_OK && wgp_model_load_file(model_path, &S->m, &d) != WGP_OK)
     rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
-  const wgp_kernel *k = NULL;
   if (rc == EXIT_OK) {
-    if (o.kernel)
-      k = wgp_model_find_kernel(m, o.kernel);
-    else if (wgp_model_num_kernels(m) == 1)
-      k = wgp_model_kernel(m, 0);
-    if (!k) {
-      fprintf(stderr, "wgperf: error: %s: %s; kernels:", o.input, o.kernel ? "no such kernel" : "pick one with --kernel");
-      for (size_t i = 0; i < wgp_model_num_kernels(m); i++)
-        fprintf(stderr, " %s", wgp_kernel_name(wgp_model_kernel(m, i)));
+    if (op->kernel)
+      S->k = wgp_model_find_kernel(S->m, op->kernel);
+    else if (wgp_model_num_kernels(S->m) == 1)
+      S->k = wgp_model_kernel(S->m, 0);
+    if (!S->k) {
+      fprintf(stderr, "wgperf: error: %s: %s; kernels:", op->input,
+              op->kernel ? "no such kernel" : "pick one with --kernel");
+      for (size_t i = 0; i < wgp_model_num_kernels(S->m); i++)
+        fprintf(stderr, " %s", wgp_kernel_name(wgp_model_kernel(S->m, i)));
       fprintf(stderr, "\n");
-      rc = o.kernel ? EXIT_INPUT : EXIT_USAGE;
+      rc = op->kernel ? EXIT_INPUT : EXIT_USAGE;
     }
   }
   if (rc == EXIT_OK) {
-    const char *g = o.gpu ? o.gpu : "h100-sxm";
-    wgp_status st = strchr(g, '/') || strstr(g, ".json") ? wgp_gpu_load_file(g, &gpu, &d)
-                                                         : wgp_gpu_load_builtin(g, &gpu, &d);
+    const char *g = op->gpu ? op->gpu : "h100-sxm";
+    wgp_status st = strchr(g, '/') || strstr(g, ".json") ? wgp_gpu_load_file(g, &S->gpu, &d)
+                                                         : wgp_gpu_load_builtin(g, &S->gpu, &d);
     if (st != WGP_OK)
       rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
   }
   wgp_analysis_input in = {0};
   if (rc == EXIT_OK) {
-    size_t na = wgp_kernel_num_args(k) ? wgp_kernel_num_args(k) : 1;
-    align = calloc(na, sizeof *align);
-    local = calloc(na, sizeof *local);
-    if (!align || !local)
+    size_t na = wgp_kernel_num_args(S->k) ? wgp_kernel_num_args(S->k) : 1;
+    S->align = calloc(na, sizeof *S->align);
+    S->local = calloc(na, sizeof *S->local);
+    if (!S->align || !S->local)
       rc = input_error("out of memory");
-    else if (wgp_launch_bind(l, k, &in.launch, align, local, &d) != WGP_OK)
+    else if (wgp_launch_bind(S->l, S->k, &in.launch, S->align, S->local, &d) != WGP_OK)
       rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
   }
   if (rc == EXIT_OK) {
-    for (size_t i = 0; i < o.ntrip; i++)
-      if (o.trip_loop[i] >= wgp_kernel_num_loops(k))
-        rc = usage_error("--trip L%zu: kernel '%s' has %zu loops", o.trip_loop[i], wgp_kernel_name(k),
-                         wgp_kernel_num_loops(k));
-    for (size_t i = 0; i < o.ntaken; i++)
-      if (o.taken_block[i] >= wgp_kernel_num_blocks(k) || !wgp_block_branch(wgp_kernel_block(k, o.taken_block[i])))
-        rc = usage_error("--taken B%zu: not a block of '%s' that ends in a branch", o.taken_block[i],
-                         wgp_kernel_name(k));
+    for (size_t i = 0; i < op->ntrip; i++)
+      if (op->trip_loop[i] >= wgp_kernel_num_loops(S->k))
+        rc = usage_error("--trip L%zu: kernel '%s' has %zu loops", op->trip_loop[i], wgp_kernel_name(S->k),
+                         wgp_kernel_num_loops(S->k));
+    for (size_t i = 0; i < op->ntaken; i++)
+      if (op->taken_block[i] >= wgp_kernel_num_blocks(S->k) ||
+          !wgp_block_branch(wgp_kernel_block(S->k, op->taken_block[i])))
+        rc = usage_error("--taken B%zu: not a block of '%s' that ends in a branch", op->taken_block[i],
+                         wgp_kernel_name(S->k));
   }
   if (rc == EXIT_OK) {
-    in.kernel = k;
-    in.gpu = gpu;
-    in.buffer_align = align;
-    in.local_bytes = local;
-    in.trip_loops = o.trip_loop;
-    in.trip_counts = o.trip;
-    in.num_trip_hints = o.ntrip;
-    in.taken_blocks = o.taken_block;
-    in.taken_fractions = o.taken;
-    in.num_taken_hints = o.ntaken;
-    if (wgp_analyze(&in, &an, &d) != WGP_OK)
+    in.kernel = S->k;
+    in.gpu = S->gpu;
+    in.buffer_align = S->align;
+    in.local_bytes = S->local;
+    in.trip_loops = op->trip_loop;
+    in.trip_counts = op->trip;
+    in.num_trip_hints = op->ntrip;
+    in.taken_blocks = op->taken_block;
+    in.taken_fractions = op->taken;
+    in.num_taken_hints = op->ntaken;
+    if (wgp_analyze(&in, &S->an, &d) != WGP_OK)
       rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
   }
+  return rc;
+}
+
+static int print_json(json_t *j) {
+  char *text = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+  json_decref(j);
+  if (!text)
+    return input_error("out of memory");
+  printf("%s\n", text);
+  free(text);
+  return EXIT_OK;
+}
+
+int cmd_analyze(int argc, char **argv) {
+  session S;
+  int rc = session_open("analyze", argc, argv, &S);
   if (rc == EXIT_OK) {
-    if (o.json) {
-      json_t *j = report_json(k, gpu, l, an);
-      char *text = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-      json_decref(j);
-      if (!text)
-        rc = input_error("out of memory");
-      else
-        printf("%s\n", text);
-      free(text);
-    } else {
-      report_text(stdout, k, gpu, l, an, o.trace);
-    }
-    if (fflush(stdout) != 0)
+    if (S.o.json)
+      rc = print_json(report_json(S.k, S.gpu, S.l, S.an));
+    else
+      report_text(stdout, S.k, S.gpu, S.l, S.an, S.o.trace);
+    if (rc == EXIT_OK && fflush(stdout) != 0)
       rc = input_error("cannot write the output: %s", strerror(errno));
   }
-  wgp_analysis_free(an);
-  free(align);
-  free(local);
-  wgp_gpu_free(gpu);
-  wgp_model_free(m);
-  wgp_launch_free(l);
-  if (made)
-    unlink(tmpl);
+  session_close(&S);
   return rc;
 }
