@@ -682,6 +682,11 @@ static bool load_kernel(loader *ld, json_t *o, size_t index, wgp_kernel *k) {
       !get_bool(ld, o, "irreducible", &k->irreducible) || !get_strings(ld, o, "diagnostics", &k->diags, &k->ndiags))
     return false;
   k->lang = (wgp_language)lang;
+  /* register_pressure: required by the format; an estimate in registers */
+  int64_t regs;
+  if (!get_uint(ld, o, "register_pressure", false, 1u << 20, &regs))
+    return false;
+  k->register_pressure = (unsigned)regs;
 
   json_t *args = get_array(ld, o, "args", &ok);
   json_t *arrays = ok ? get_array(ld, o, "arrays", &ok) : NULL;

@@ -76,6 +76,7 @@ uint64_t wgp_kernel_static_count(const wgp_kernel *k, size_t i, const char **cos
   return k->static_counts[i].n;
 }
 bool wgp_kernel_irreducible(const wgp_kernel *k) { return k->irreducible; }
+unsigned wgp_kernel_register_pressure(const wgp_kernel *k) { return k->register_pressure; }
 size_t wgp_kernel_num_diagnostics(const wgp_kernel *k) { return k->ndiags; }
 const char *wgp_kernel_diagnostic(const wgp_kernel *k, size_t i) { return i < k->ndiags ? k->diags[i] : NULL; }
 

@@ -107,6 +107,7 @@ struct wgp_kernel {
   count_entry *static_counts;
   const char **diags;
   bool irreducible;
+  unsigned register_pressure;
 };
 
 struct wgp_model {

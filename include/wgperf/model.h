@@ -111,6 +111,8 @@ void wgp_kernel_call(const wgp_kernel *k, size_t i, size_t *block, const char **
 size_t wgp_kernel_num_static_counts(const wgp_kernel *k);
 uint64_t wgp_kernel_static_count(const wgp_kernel *k, size_t i, const char **cost_class);
 bool wgp_kernel_irreducible(const wgp_kernel *k);
+/* Registers per thread estimated from IR liveness (docs/kernel-model.md). */
+unsigned wgp_kernel_register_pressure(const wgp_kernel *k);
 size_t wgp_kernel_num_diagnostics(const wgp_kernel *k);
 const char *wgp_kernel_diagnostic(const wgp_kernel *k, size_t i);
 
