@@ -78,6 +78,7 @@ static const field_desc fields[WGP_GF_COUNT] = {
     [WGP_GF_CHIP_SM_COUNT] = {"chip", "sm_count", FK_COUNT},
     [WGP_GF_CHIP_CORE_CLOCK_MHZ] = {"chip", "core_clock_mhz", FK_PNUM},
     [WGP_GF_CHIP_WARP_SIZE] = {"chip", "warp_size", FK_COUNT},
+    [WGP_GF_CHIP_SCHEDULERS_PER_SM] = {"chip", "schedulers_per_sm", FK_COUNT},
     [WGP_GF_LIMITS_MAX_THREADS_PER_BLOCK] = {"limits", "max_threads_per_block", FK_COUNT},
     [WGP_GF_LIMITS_MAX_BLOCK_DIM_X] = {"limits", "max_block_dim_x", FK_COUNT},
     [WGP_GF_LIMITS_MAX_BLOCK_DIM_Y] = {"limits", "max_block_dim_y", FK_COUNT},
@@ -700,6 +701,7 @@ const char *wgp_gpu_compute_capability(const wgp_gpu *g) { return g->str[WGP_GF_
 unsigned wgp_gpu_sm_count(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_CHIP_SM_COUNT]; }
 double wgp_gpu_core_clock_mhz(const wgp_gpu *g) { return g->num[WGP_GF_CHIP_CORE_CLOCK_MHZ]; }
 unsigned wgp_gpu_warp_size(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_CHIP_WARP_SIZE]; }
+unsigned wgp_gpu_schedulers_per_sm(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_CHIP_SCHEDULERS_PER_SM]; }
 unsigned wgp_gpu_max_threads_per_block(const wgp_gpu *g) {
   return (unsigned)g->num[WGP_GF_LIMITS_MAX_THREADS_PER_BLOCK];
 }

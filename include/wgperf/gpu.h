@@ -128,6 +128,8 @@ unsigned wgp_gpu_sm_count(const wgp_gpu *g);
 double wgp_gpu_core_clock_mhz(const wgp_gpu *g);
 /* chip.warp_size: threads per warp */
 unsigned wgp_gpu_warp_size(const wgp_gpu *g);
+/* chip.schedulers_per_sm: warp schedulers per SM, each issuing one warp instruction per cycle */
+unsigned wgp_gpu_schedulers_per_sm(const wgp_gpu *g);
 /* limits.max_threads_per_block: threads per block */
 unsigned wgp_gpu_max_threads_per_block(const wgp_gpu *g);
 /* limits.max_block_dim_x: block size in x */

@@ -1,0 +1,100 @@
+/* pipeline.h - kernel time from per-warp traces (seeds/004 sec. 5 and 6.2).
+ *
+ * One round of resident work-groups on one SM is simulated (eq. 1-7 decide
+ * how many), warps issuing their traces round-robin (or greedy-then-oldest)
+ * on the SM's schedulers and functional units; memory accesses cost a
+ * pre-wait (the load/store path), a delay (latency by level from the hit
+ * rates) and a post-wait; barriers hold a group's warps until all arrive.
+ * The round is scaled to the grid (eq. 8, the partial last wave simulated on
+ * its own), launch overhead is added, and chip-wide DRAM and L2 bandwidth
+ * bound the result from below.  Best- and worst-case bounds (eq. 11-21) come
+ * with every result.  docs/simulator.md lists the assumptions.
+ */
+#ifndef WGPERF_PIPELINE_H
+#define WGPERF_PIPELINE_H
+
+#include "wgperf/diag.h"
+#include "wgperf/gpu.h"
+#include "wgperf/model.h"
+#include "wgperf/trace.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What one execution of memory access ID costs one warp class. */
+typedef struct wgp_access_cost {
+  double requests; /* warp-level memory requests per execution of the access (global/constant/local) */
+  double sectors;  /* global: distinct 32 B sectors per execution; 0 for other spaces */
+  double
+      wavefronts; /* local (shared): bank wavefronts per execution (1 = conflict-free); constant: distinct addresses */
+  double
+      l1_hit; /* global loads: fraction of sectors hitting L1, 0..1; negative = unknown (use the GPU's default rule) */
+  double l2_hit; /* global: fraction of L1 misses hitting L2, 0..1; negative = unknown */
+} wgp_access_cost;
+
+/* One distinct warp and how many warps of the launch it stands for. */
+typedef struct wgp_sim_warp {
+  const wgp_trace *trace;
+  const wgp_access_cost *costs; /* indexed by access id, wgp_kernel_num_accesses(k) entries */
+  double count;
+  uint64_t group[3];
+  size_t warp; /* which work-group / warp of it it represents */
+} wgp_sim_warp;
+
+/* wgp_sim_input.flags */
+#define WGP_SIM_GTO 1u  /* greedy-then-oldest instead of round-robin issue */
+#define WGP_SIM_FULL 2u /* simulate every iteration: no steady-state extrapolation */
+
+typedef struct wgp_sim_input {
+  const wgp_kernel *kernel;
+  const wgp_gpu *gpu;
+  const wgp_sim_warp *warps;
+  size_t num_warps;
+  uint64_t groups_total; /* work-groups in the launch */
+  unsigned warps_per_group;
+  unsigned regs_per_thread; /* 0: unknown, registers limit nothing */
+  uint64_t smem_per_group_bytes;
+  uint64_t threads_per_group;
+  unsigned flags; /* WGP_SIM_* */
+} wgp_sim_input;
+
+/* Indices of wgp_sim_result.mem_stall_cycles. */
+enum { WGP_STALL_SHARED_L1 = 0, WGP_STALL_L2 = 1, WGP_STALL_DRAM = 2, WGP_STALL_CONSTANT = 3 };
+
+typedef struct wgp_sim_result {
+  double cycles, time_us;   /* whole kernel, launch overhead included */
+  double round_cycles;      /* one round of resident groups on one SM */
+  double rounds;            /* eq. 8, partial last wave handled: cycles of the pipeline = rounds x round_cycles */
+  double best_us, worst_us; /* eq. 11-21 bounds, best <= time <= worst */
+  /* occupancy */
+  unsigned active_groups_per_sm, active_warps_per_sm;
+  const char *limiter;
+  /* breakdown in cycles of one round, averaged per resident warp (sum need
+   * not equal round_cycles: overlap) */
+  double issue_cycles, compute_cycles, mem_stall_cycles[4] /* shared/L1, L2, DRAM, constant */, barrier_cycles;
+  double launch_overhead_us;
+  double dram_bytes, l2_bytes; /* whole kernel, for the bandwidth bound */
+  const char *bound;           /* what limited the result: "pipeline", "dram_bandwidth", "l2_bandwidth" */
+  bool extrapolated;           /* steady-state extrapolation of long loops was used */
+  /* additions */
+  double best_round_cycles, worst_round_cycles; /* the bounds of one full round (eq. 11, eq. 20) */
+  double pipeline_us, dram_us, l2_us;           /* the three candidates for the kernel time, without overhead */
+  uint64_t groups_per_sm;                       /* groups the busiest SM runs: ceil(groups / SMs) */
+  double instructions;           /* warp instructions of the launch's busiest SM (extrapolated ones included) */
+  double simulated_instructions; /* warp instructions the simulator really issued: its cost */
+} wgp_sim_result;
+
+/* Simulates IN (keep) into *OUT.  Fails with WGP_ERR_INPUT and a diagnostic
+ * for inconsistent input or a launch that cannot run (zero occupancy names
+ * its limiter), WGP_ERR_NOMEM when out of memory. */
+wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,754 @@
+/* pipeline.c - one round of resident work-groups on one SM, and kernel time
+ * (seeds/004 sec. 5, eq. 1-8).
+ *
+ * Assumptions (also in docs/simulator.md):
+ * - Resident groups per SM from occupancy (eq. 1-7).  The busiest SM runs
+ *   ceil(groups / SMs) groups: full rounds of the resident count, then a
+ *   partial round of the rest, each simulated (eq. 8 with the last wave
+ *   handled).  Blocks are not refilled one by one as real hardware does.
+ * - Which warps fill a round: every resident group gets its warps from the
+ *   warp classes in proportion to their counts in the launch (largest
+ *   remainder, carried over from group to group so the round's mix matches
+ *   the launch's), ordered by the class representative's warp index.
+ * - Issue: warp i goes to scheduler i mod schedulers_per_sm; a scheduler
+ *   issues one instruction per cycle (a block of branch weight w costs w per
+ *   instruction), round-robin from the warp after the last one it issued,
+ *   or greedy-then-oldest (WGP_SIM_GTO); which scheduler chooses first
+ *   rotates with the cycle number so none has priority on the shared
+ *   load/store path.
+ *   A warp issues when its previous instruction's latency has passed and the
+ *   unit it needs is free.
+ * - Units (stream.c): each scheduler has its own arithmetic units; the
+ *   load/store path is the SM's.
+ * - Barriers: a warp that reaches one waits until every warp of its group
+ *   has arrived or exited; all leave barrier_base + per_warp x warps cycles
+ *   after the last arrival.
+ * - Time jumps to the next moment any warp could issue; nothing steps cycle
+ *   by cycle through a wait.
+ * - Long loops: when every running warp is in the same run of the same loop
+ *   and the time per iteration (sampled each time the warps together have
+ *   started one more iteration on average) is stable over three windows,
+ *   the remaining iterations but a few are skipped and every clock moves
+ *   forward by their duration (the state is taken as periodic; warps that
+ *   drift apart keep drifting); WGP_SIM_FULL turns this off.
+ * - Chip bandwidth: DRAM and L2 are shared by all SMs, so they are not
+ *   queued in the one-SM round; the kernel takes at least its bytes over the
+ *   chip's bandwidth (roofline), whichever is largest wins.
+ */
+#include "pipeline_internal.h"
+#include "wgperf/occupancy.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WINDOW 8        /* iterations compared for a steady state */
+#define HISTORY 128     /* iterations after which the average is taken as steady */
+#define MIN_HISTORY 32  /* samples before any skip: enough to see warps drift apart */
+#define DRIFT 2         /* growth of the warps' spread, in iterations, taken as drift */
+#define MARGIN 2        /* iterations left to simulate after a skip */
+#define STABLE_TOL 1e-3 /* relative change of the period accepted as steady, per WINDOW iterations */
+
+enum { ACC_ISSUE, ACC_COMPUTE, ACC_STALL0, ACC_BARRIER = ACC_STALL0 + 4, ACC_INSNS, ACC_COUNT };
+
+typedef enum { W_RUN, W_BARRIER, W_DONE } wstate;
+
+typedef struct frame {
+  const wgp_tnode *loop;
+  size_t run;
+  uint64_t iter, count;
+  size_t idx;
+  uint64_t serial;
+  bool emitted; /* the current iteration issued something */
+} frame;
+
+typedef struct swarp {
+  size_t cls;
+  unsigned group, sched;
+  const wgp_trace *trace;
+  frame *stack;
+  size_t depth;
+  uint64_t *serials;
+  size_t top;
+  const wgp_block_stream *cur;
+  size_t pos;
+  double scale;
+  const wgp_insn *next; /* peeked */
+  double ready, arrive;
+  wstate state;
+} swarp;
+
+typedef struct tracker {
+  size_t loop, run;
+  uint64_t serial;
+  bool valid;
+  size_t active;
+  uint64_t prog;
+  size_t n;
+  double t[HISTORY + 1];
+  double acc[HISTORY + 1][ACC_COUNT];
+  uint64_t *it; /* [HISTORY + 1][warps]: each warp's iteration at each sample */
+  bool pending;
+} tracker;
+
+typedef struct round {
+  wgp_sim_ctx *c;
+  size_t nw, maxdepth;
+  swarp *w;
+  unsigned ns, ngroups, wpg;
+  double *sched_free;
+  double *snext;            /* per scheduler: no warp of it can issue before this */
+  size_t *last;             /* per scheduler: last issued warp (index into w) */
+  double *unit_free;        /* [scheduler][unit]: the LSU is the SM's, at scheduler 0 */
+  unsigned step;            /* rotates which scheduler picks first */
+  unsigned *arrived, *done; /* per group */
+  tracker *trk;             /* per depth (1-based) */
+  double now;
+  double acc[ACC_COUNT];
+  double issued; /* instructions really simulated */
+  size_t active;
+  bool extrapolated;
+  wgp_diag *diag;
+} round_t;
+
+/* ------------------------------------------------------------------------ */
+/* Walking a trace lazily                                                   */
+
+static void track(round_t *r, swarp *w, size_t d);
+
+/* Enters the first run of FR (from RUN) with a non-zero count; false when none. */
+static bool enter_run(swarp *w, size_t d, size_t run) {
+  frame *f = &w->stack[d - 1];
+  while (run < wgp_tnode_num_runs(f->loop) && wgp_tnode_run_count(f->loop, run) == 0)
+    run++;
+  if (run >= wgp_tnode_num_runs(f->loop))
+    return false;
+  f->run = run;
+  f->iter = 0;
+  f->count = wgp_tnode_run_count(f->loop, run);
+  f->idx = 0;
+  f->emitted = false;
+  f->serial = ++w->serials[d - 1];
+  return true;
+}
+
+/* Peeks W's next instruction into w->next (NULL at the end of its trace). */
+static wgp_status peek(round_t *r, swarp *w) {
+  if (w->cur && w->pos < w->cur->n) {
+    w->next = &w->cur->insn[w->pos];
+    return WGP_OK;
+  }
+  w->cur = NULL;
+  for (;;) {
+    const wgp_tnode *node;
+    if (w->depth == 0) {
+      if (w->top >= wgp_trace_num_nodes(w->trace)) {
+        w->next = NULL;
+        return WGP_OK;
+      }
+      node = wgp_trace_node(w->trace, w->top++);
+    } else {
+      frame *f = &w->stack[w->depth - 1];
+      if (f->idx < wgp_tnode_run_num_nodes(f->loop, f->run)) {
+        node = wgp_tnode_run_node(f->loop, f->run, f->idx++);
+      } else {
+        if (!f->emitted) /* identical iterations issue nothing: skip them all */
+          f->iter = f->count - 1;
+        if (++f->iter < f->count) {
+          f->idx = 0;
+          f->emitted = false;
+          track(r, w, w->depth);
+          continue;
+        }
+        if (!enter_run(w, w->depth, f->run + 1))
+          w->depth--;
+        continue;
+      }
+    }
+    if (wgp_tnode_get_kind(node) == WGP_TNODE_BLOCK) {
+      double weight = wgp_tnode_weight(node);
+      if (!(weight > 0))
+        continue;
+      const wgp_block_stream *s;
+      wgp_status st = wgp_sim_stream(r->c, w->cls, wgp_tnode_block(node), &s, r->diag);
+      if (st != WGP_OK)
+        return st;
+      if (s->n == 0)
+        continue;
+      for (size_t d = 0; d < w->depth; d++)
+        w->stack[d].emitted = true;
+      w->cur = s;
+      w->pos = 0;
+      w->scale = weight;
+      w->next = &s->insn[0];
+      return WGP_OK;
+    }
+    if (w->depth >= r->maxdepth)
+      return wgp_sim_fail(r->diag, WGP_ERR_INPUT, "trace nests loops deeper than the kernel's %zu loops",
+                          r->maxdepth - 1);
+    w->depth++;
+    w->stack[w->depth - 1] = (frame){.loop = node};
+    if (!enter_run(w, w->depth, 0))
+      w->depth--;
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Steady state                                                             */
+
+/* Called when W starts a new iteration of its frame at depth D.  Progress
+ * is the iterations all warps started; a sample is taken each time it grows
+ * by the number of running warps (one iteration on average), which is far
+ * smoother than following the slowest warp. */
+static void track(round_t *r, swarp *w, size_t d) {
+  if (d >= r->maxdepth)
+    return;
+  tracker *k = &r->trk[d];
+  const frame *f = &w->stack[d - 1];
+  size_t loop = wgp_tnode_loop(f->loop);
+  if (!k->valid || k->loop != loop || k->run != f->run || k->serial != f->serial || k->active != r->active)
+    *k = (tracker){.loop = loop, .run = f->run, .serial = f->serial, .valid = true, .active = r->active, .it = k->it};
+  if (++k->prog % r->active != 0)
+    return;
+  for (size_t i = 0; i < r->nw; i++) {
+    const swarp *o = &r->w[i];
+    if (o->state == W_DONE)
+      continue;
+    const frame *of = o->depth >= d ? &o->stack[d - 1] : NULL;
+    if (!of || wgp_tnode_loop(of->loop) != loop || of->run != f->run || of->serial != f->serial) {
+      k->n = 0;
+      return;
+    }
+  }
+  if (k->n == HISTORY + 1) {
+    memmove(k->t, k->t + 1, HISTORY * sizeof k->t[0]);
+    memmove(k->acc, k->acc + 1, HISTORY * sizeof k->acc[0]);
+    memmove(k->it, k->it + r->nw, HISTORY * r->nw * sizeof k->it[0]);
+    k->n = HISTORY;
+  }
+  for (size_t i = 0; i < r->nw; i++)
+    k->it[k->n * r->nw + i] = r->w[i].state == W_DONE ? 0 : r->w[i].stack[d - 1].iter;
+  k->t[k->n] = r->now;
+  memcpy(k->acc[k->n], r->acc, sizeof r->acc);
+  k->n++;
+  k->pending = true;
+}
+
+static void shift(round_t *r, double dt) {
+  r->now += dt;
+  for (unsigned s = 0; s < r->ns; s++) {
+    r->sched_free[s] += dt;
+    r->snext[s] += dt;
+  }
+  for (size_t u = 0; u < (size_t)r->ns * WGP_UNIT_COUNT; u++)
+    r->unit_free[u] += dt;
+  for (size_t i = 0; i < r->nw; i++)
+    if (r->w[i].state != W_DONE) {
+      r->w[i].ready += dt;
+      r->w[i].arrive += dt;
+    }
+}
+
+/* Skips iterations at depth D when the tracker there saw a steady state. */
+static void try_skip(round_t *r, size_t d) {
+  tracker *k = &r->trk[d];
+  k->pending = false;
+  if (!k->valid || k->n < MIN_HISTORY + 1)
+    return;
+  /* three consecutive windows of the same length: a transient that still
+   * drifts (warps spreading out over the first tens of iterations) fails;
+   * longer windows average out the jitter of the issue order */
+  size_t n = k->n, win = 0;
+  for (size_t w = WINDOW; w <= HISTORY / 4 && 3 * w + 1 <= n && !win; w *= 2) {
+    double p2 = k->t[n - 1] - k->t[n - 1 - w], p1 = k->t[n - 1 - w] - k->t[n - 1 - 2 * w],
+           p0 = k->t[n - 1 - 2 * w] - k->t[n - 1 - 3 * w];
+    double tol = STABLE_TOL * (double)w / WINDOW;
+    if (fabs(p2 - p1) <= tol * fabs(p2) && fabs(p1 - p0) <= tol * fabs(p2))
+      win = w;
+  }
+  if (!win) {
+    if (n < HISTORY + 1)
+      return;
+    win = HISTORY / 2; /* never settled: take the long-run average */
+  }
+  /* Warps may drift apart at steady rates (the issue order favours some):
+   * when the spread of their iterations grew over the long window, each
+   * warp advances by M times its own advance in that window; otherwise all
+   * advance alike (the window's jitter is not repeated). */
+  size_t wl = n - 1 < HISTORY / 2 ? n - 1 : HISTORY / 2;
+  const uint64_t *now_it = k->it + (n - 1) * r->nw, *then_it = k->it + (n - 1 - wl) * r->nw;
+  uint64_t lo0 = UINT64_MAX, hi0 = 0, lo1 = UINT64_MAX, hi1 = 0;
+  for (size_t i = 0; i < r->nw; i++) {
+    if (r->w[i].state == W_DONE)
+      continue;
+    lo0 = then_it[i] < lo0 ? then_it[i] : lo0, hi0 = then_it[i] > hi0 ? then_it[i] : hi0;
+    lo1 = now_it[i] < lo1 ? now_it[i] : lo1, hi1 = now_it[i] > hi1 ? now_it[i] : hi1;
+  }
+  bool drift = hi1 - lo1 > hi0 - lo0 + DRIFT;
+  if (drift)
+    win = wl;
+  uint64_t m = UINT64_MAX;
+  for (size_t i = 0; i < r->nw; i++) {
+    const swarp *o = &r->w[i];
+    if (o->state == W_DONE)
+      continue;
+    if (o->depth < d)
+      return;
+    const frame *f = &o->stack[d - 1];
+    if (wgp_tnode_loop(f->loop) != k->loop || f->run != k->run || f->serial != k->serial)
+      return;
+    uint64_t adv = drift ? now_it[i] - then_it[i] : win, rem = f->count - 1 - f->iter;
+    if (adv == 0 || rem < MARGIN + adv)
+      return;
+    uint64_t mi = (rem - MARGIN) / adv;
+    if (mi < m)
+      m = mi;
+  }
+  if (m == UINT64_MAX || m == 0)
+    return;
+  double times = (double)m;
+  for (int a = 0; a < ACC_COUNT; a++)
+    r->acc[a] += times * (k->acc[n - 1][a] - k->acc[n - 1 - win][a]);
+  shift(r, times * (k->t[n - 1] - k->t[n - 1 - win]));
+  for (size_t i = 0; i < r->nw; i++)
+    if (r->w[i].state != W_DONE)
+      r->w[i].stack[d - 1].iter += m * (drift ? now_it[i] - then_it[i] : win);
+  k->n = 0;
+  r->extrapolated = true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The round                                                                */
+
+static void release_if_complete(round_t *r, unsigned g) {
+  if (r->arrived[g] == 0 || r->arrived[g] + r->done[g] < r->wpg)
+    return;
+  r->arrived[g] = 0;
+  for (size_t i = 0; i < r->nw; i++) {
+    swarp *w = &r->w[i];
+    if (w->group == g && w->state == W_BARRIER) {
+      w->ready = r->now + r->c->barrier_cost * w->scale;
+      r->acc[ACC_BARRIER] += w->ready - w->arrive;
+      if (w->next) {
+        w->state = W_RUN;
+        r->snext[w->sched] = fmin(r->snext[w->sched], w->ready);
+      } else { /* a trailing barrier: the warp exits when released */
+        w->state = W_DONE;
+        r->active--;
+        r->done[g]++;
+      }
+    }
+  }
+}
+
+/* After W issued: move past the instruction and peek the next. */
+static wgp_status advance(round_t *r, swarp *w) {
+  w->pos++;
+  wgp_status st = peek(r, w);
+  if (st != WGP_OK)
+    return st;
+  if (!w->next) {
+    w->state = W_DONE;
+    r->active--;
+    r->done[w->group]++;
+    release_if_complete(r, w->group);
+  }
+  return WGP_OK;
+}
+
+static double *unit_slot(const round_t *r, unsigned sched, wgp_unit u) {
+  return &r->unit_free[(u == WGP_UNIT_LSU ? 0 : sched) * WGP_UNIT_COUNT + u];
+}
+
+/* When W could issue its next instruction, as far as its own latency and
+ * its unit are concerned. */
+static double earliest(const round_t *r, const swarp *w) {
+  double e = w->ready;
+  if (w->next->unit != WGP_UNIT_NONE)
+    e = fmax(e, *unit_slot(r, w->sched, w->next->unit));
+  return e;
+}
+
+static bool eligible(const round_t *r, const swarp *w) {
+  if (w->state != W_RUN || w->ready > r->now)
+    return false;
+  return w->next->unit == WGP_UNIT_NONE || *unit_slot(r, w->sched, w->next->unit) <= r->now;
+}
+
+static wgp_status issue(round_t *r, swarp *w, double *finish) {
+  const wgp_insn *i = w->next;
+  double t = r->now, sc = w->scale;
+  r->sched_free[w->sched] = t + sc;
+  r->acc[ACC_ISSUE] += sc;
+  r->acc[ACC_INSNS] += 1;
+  r->issued += 1;
+  if (i->kind == WGP_INSN_BARRIER) {
+    w->state = W_BARRIER;
+    w->arrive = t;
+    r->arrived[w->group]++;
+    w->pos++;
+    wgp_status st = peek(r, w);
+    if (st != WGP_OK)
+      return st;
+    release_if_complete(r, w->group);
+    return WGP_OK;
+  }
+  if (i->unit != WGP_UNIT_NONE)
+    *unit_slot(r, w->sched, i->unit) = t + i->occupancy * sc;
+  w->ready = t + i->latency * sc;
+  if (i->kind == WGP_INSN_ALU)
+    r->acc[ACC_COMPUTE] += i->latency * sc;
+  else if (i->kind == WGP_INSN_LOAD)
+    for (int l = 0; l < 4; l++)
+      r->acc[ACC_STALL0 + l] += i->latency * sc * i->stall[l];
+  if (w->ready > *finish)
+    *finish = w->ready;
+  return advance(r, w);
+}
+
+/* The resident warps of a round of NG groups: classes in proportion to their
+ * counts.  CLS gets ng x wpg entries. */
+static wgp_status compose(const wgp_sim_input *in, unsigned ng, size_t *cls, wgp_diag *diag) {
+  size_t nc = in->num_warps;
+  double total = 0;
+  for (size_t i = 0; i < nc; i++)
+    total += in->warps[i].count;
+  double *acc = calloc(nc, sizeof *acc);
+  size_t *order = malloc(nc * sizeof *order), *take = calloc(nc, sizeof *take);
+  if (!acc || !order || !take) {
+    free(acc), free(order), free(take);
+    return wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
+  }
+  /* classes by representative warp index, then input order */
+  for (size_t i = 0; i < nc; i++)
+    order[i] = i;
+  for (size_t i = 1; i < nc; i++)
+    for (size_t j = i; j > 0 && in->warps[order[j]].warp < in->warps[order[j - 1]].warp; j--) {
+      size_t x = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = x;
+    }
+  unsigned wpg = in->warps_per_group;
+  for (unsigned g = 0; g < ng; g++) {
+    unsigned given = 0;
+    for (size_t i = 0; i < nc; i++) {
+      acc[i] += in->warps[i].count / total * wpg;
+      take[i] = (size_t)floor(acc[i] + 1e-9);
+      if (take[i] > wpg - given)
+        take[i] = wpg - given;
+      given += (unsigned)take[i];
+    }
+    while (given < wpg) { /* largest remainder */
+      size_t best = 0;
+      double br = -1e300;
+      for (size_t i = 0; i < nc; i++) {
+        double rem = acc[i] - (double)take[i];
+        if (rem > br + 1e-12) {
+          br = rem;
+          best = i;
+        }
+      }
+      take[best]++;
+      given++;
+    }
+    size_t slot = (size_t)g * wpg;
+    for (size_t o = 0; o < nc; o++) {
+      size_t i = order[o];
+      acc[i] -= (double)take[i];
+      for (size_t k = 0; k < take[i]; k++)
+        cls[slot++] = i;
+    }
+  }
+  free(acc), free(order), free(take);
+  return WGP_OK;
+}
+
+typedef struct round_out {
+  double cycles, best, worst;
+  double acc[ACC_COUNT];
+  double issued, insns;
+  size_t warps;
+  bool extrapolated;
+} round_out;
+
+static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, unsigned ng, round_out *out,
+                                 wgp_diag *diag) {
+  const wgp_sim_input *in = c->in;
+  round_t r = {
+      .c = c, .ns = wgp_gpu_schedulers_per_sm(in->gpu), .ngroups = ng, .wpg = in->warps_per_group, .diag = diag};
+  r.nw = (size_t)ng * r.wpg;
+  r.maxdepth = wgp_kernel_num_loops(in->kernel) + 1;
+  wgp_status st = WGP_OK;
+  size_t *cls = malloc(r.nw * sizeof *cls);
+  unsigned *sched = malloc(r.nw * sizeof *sched);
+  r.w = calloc(r.nw, sizeof *r.w);
+  r.sched_free = calloc(r.ns, sizeof *r.sched_free);
+  r.last = calloc(r.ns, sizeof *r.last);
+  r.snext = calloc(r.ns, sizeof *r.snext);
+  r.unit_free = calloc((size_t)r.ns * WGP_UNIT_COUNT, sizeof *r.unit_free);
+  r.arrived = calloc(ng, sizeof *r.arrived);
+  r.done = calloc(ng, sizeof *r.done);
+  r.trk = calloc(r.maxdepth, sizeof *r.trk);
+  frame *frames = calloc(r.nw * r.maxdepth, sizeof *frames);
+  uint64_t *serials = calloc(r.nw * r.maxdepth, sizeof *serials);
+  uint64_t *its = calloc((size_t)(HISTORY + 1) * r.nw * r.maxdepth, sizeof *its);
+  if (!cls || !sched || !r.w || !r.sched_free || !r.last || !r.arrived || !r.done || !r.trk || !frames || !serials ||
+      !its || !r.unit_free || !r.snext) {
+    st = wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
+    goto out;
+  }
+  st = compose(in, ng, cls, diag);
+  if (st != WGP_OK)
+    goto out;
+  for (size_t i = 0; i < r.nw; i++) {
+    swarp *w = &r.w[i];
+    w->cls = cls[i];
+    w->group = (unsigned)(i / r.wpg);
+    w->sched = sched[i] = (unsigned)(i % r.ns);
+    w->trace = in->warps[cls[i]].trace;
+    w->stack = frames + i * r.maxdepth;
+    w->serials = serials + i * r.maxdepth;
+    w->scale = 1;
+    w->state = W_RUN;
+  }
+  for (unsigned s = 0; s < r.ns; s++)
+    r.last[s] = SIZE_MAX;
+  for (size_t d = 0; d < r.maxdepth; d++)
+    r.trk[d].it = its + d * (size_t)(HISTORY + 1) * r.nw;
+  r.active = r.nw;
+  for (size_t i = 0; i < r.nw && st == WGP_OK; i++) {
+    st = peek(&r, &r.w[i]);
+    if (st == WGP_OK && !r.w[i].next) {
+      r.w[i].state = W_DONE;
+      r.active--;
+      r.done[r.w[i].group]++;
+    }
+  }
+  if (st != WGP_OK)
+    goto out;
+  bool gto = in->flags & WGP_SIM_GTO, full = in->flags & WGP_SIM_FULL;
+  double finish = 0;
+  while (r.active > 0) {
+    if (!full)
+      for (size_t d = 1; d < r.maxdepth; d++)
+        if (r.trk[d].pending)
+          try_skip(&r, d);
+    /* the scheduler that chooses first rotates with the cycle */
+    unsigned first = (unsigned)(fmod(floor(r.now), (double)r.ns));
+    for (unsigned s0 = 0; s0 < r.ns && st == WGP_OK; s0++) {
+      unsigned s = (s0 + first) % r.ns;
+      if (r.sched_free[s] > r.now || r.snext[s] > r.now)
+        continue;
+      /* one pass over the scheduler's warps: the pick by policy, and the
+       * earliest time any other could issue */
+      size_t per = s < r.nw ? (r.nw - s + r.ns - 1) / r.ns : 0, pick = SIZE_MAX;
+      size_t k0 = r.last[s] == SIZE_MAX ? per - 1 : (r.last[s] - s) / r.ns;
+      if (gto && r.last[s] != SIZE_MAX && eligible(&r, &r.w[r.last[s]]))
+        pick = r.last[s];
+      double soon = INFINITY;
+      for (size_t k = 1; k <= per; k++) {
+        size_t i = gto ? s + (k - 1) * r.ns : s + ((k0 + k) % per) * r.ns;
+        const swarp *w = &r.w[i];
+        if (w->state != W_RUN || i == pick)
+          continue;
+        double e = earliest(&r, w);
+        if (pick == SIZE_MAX && e <= r.now)
+          pick = i;
+        else if (e < soon)
+          soon = e;
+      }
+      /* a lower bound: units only get busier, and warps that a barrier
+       * releases (in this issue or another scheduler's) lower it */
+      r.snext[s] = soon;
+      if (pick != SIZE_MAX) {
+        r.last[s] = pick;
+        st = issue(&r, &r.w[pick], &finish);
+        if (st == WGP_OK && r.w[pick].state == W_RUN)
+          r.snext[s] = fmin(r.snext[s], earliest(&r, &r.w[pick]));
+      }
+    }
+    if (st != WGP_OK)
+      goto out;
+    if (r.active == 0)
+      break;
+    double next = INFINITY;
+    for (unsigned s = 0; s < r.ns; s++)
+      next = fmin(next, fmax(r.sched_free[s], r.snext[s]));
+    if (next == INFINITY) {
+      st = wgp_sim_fail(diag, WGP_ERR_INPUT, "internal: warps wait at a barrier no running warp can reach");
+      goto out;
+    }
+    r.now = next > r.now ? next : r.now;
+  }
+  /* warps at a trailing barrier finish with their release */
+  for (size_t i = 0; i < r.nw; i++)
+    if (r.w[i].ready > finish)
+      finish = r.w[i].ready;
+  out->cycles = fmax(finish, r.now);
+  memcpy(out->acc, r.acc, sizeof r.acc);
+  out->warps = r.nw;
+  out->issued = r.issued;
+  out->extrapolated = r.extrapolated;
+  wgp_sim_round_bounds(c, tot, cls, sched, r.nw, &out->best, &out->worst);
+  out->insns = 0;
+  for (size_t i = 0; i < r.nw; i++)
+    out->insns += tot[cls[i]].issue;
+out:
+  free(cls), free(sched), free(r.w), free(r.sched_free), free(r.last), free(r.arrived), free(r.done), free(r.trk);
+  free(frames), free(serials), free(its), free(r.unit_free), free(r.snext);
+  return st;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Kernel time                                                              */
+
+static wgp_status check_input(const wgp_sim_input *in, wgp_diag *diag) {
+  if (!in || !in->kernel || !in->gpu)
+    return wgp_sim_fail(diag, WGP_ERR_INPUT, "simulation needs a kernel and a GPU");
+  if (!in->warps || in->num_warps == 0)
+    return wgp_sim_fail(diag, WGP_ERR_INPUT, "kernel '%s': no warps to simulate", wgp_kernel_name(in->kernel));
+  if (in->groups_total == 0 || in->threads_per_group == 0)
+    return wgp_sim_fail(diag, WGP_ERR_INPUT, "kernel '%s': a launch of %llu groups of %llu threads is empty",
+                        wgp_kernel_name(in->kernel), (unsigned long long)in->groups_total,
+                        (unsigned long long)in->threads_per_group);
+  unsigned ws = wgp_gpu_warp_size(in->gpu);
+  if (in->threads_per_group > UINT32_MAX || in->warps_per_group != (in->threads_per_group + ws - 1) / ws)
+    return wgp_sim_fail(diag, WGP_ERR_INPUT, "kernel '%s': %u warps per group do not hold %llu threads of warps of %u",
+                        wgp_kernel_name(in->kernel), in->warps_per_group, (unsigned long long)in->threads_per_group,
+                        ws);
+  if (in->smem_per_group_bytes > UINT32_MAX)
+    return wgp_sim_fail(diag, WGP_ERR_INPUT, "kernel '%s': %llu bytes of shared memory per group are too many",
+                        wgp_kernel_name(in->kernel), (unsigned long long)in->smem_per_group_bytes);
+  size_t na = wgp_kernel_num_accesses(in->kernel);
+  double total = 0;
+  for (size_t i = 0; i < in->num_warps; i++) {
+    const wgp_sim_warp *w = &in->warps[i];
+    if (!w->trace)
+      return wgp_sim_fail(diag, WGP_ERR_INPUT, "warp class %zu has no trace", i);
+    if (!(w->count >= 0) || !isfinite(w->count))
+      return wgp_sim_fail(diag, WGP_ERR_INPUT, "warp class %zu: count %g is not a number of warps", i, w->count);
+    total += w->count;
+    if (na && !w->costs)
+      return wgp_sim_fail(diag, WGP_ERR_INPUT, "warp class %zu has no memory costs for the kernel's %zu accesses", i,
+                          na);
+    for (size_t a = 0; a < na; a++) {
+      const wgp_access_cost *c = &w->costs[a];
+      double v[] = {c->requests, c->sectors, c->wavefronts};
+      for (int k = 0; k < 3; k++)
+        if (!(v[k] >= 0) || !isfinite(v[k]))
+          return wgp_sim_fail(diag, WGP_ERR_INPUT,
+                              "warp class %zu, access M%zu: transaction counts must be finite "
+                              "and non-negative",
+                              i, a);
+      if (c->l1_hit > 1 || c->l2_hit > 1 || isnan(c->l1_hit) || isnan(c->l2_hit))
+        return wgp_sim_fail(diag, WGP_ERR_INPUT, "warp class %zu, access M%zu: a hit rate above 1", i, a);
+    }
+  }
+  if (!(total > 0))
+    return wgp_sim_fail(diag, WGP_ERR_INPUT, "kernel '%s': warp classes stand for no warps",
+                        wgp_kernel_name(in->kernel));
+  return WGP_OK;
+}
+
+wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *diag) {
+  if (!out)
+    return wgp_sim_fail(diag, WGP_ERR_INPUT, "simulation needs a result");
+  *out = (wgp_sim_result){.limiter = "", .bound = "pipeline"};
+  wgp_status st = check_input(in, diag);
+  if (st != WGP_OK)
+    return st;
+  const wgp_gpu *g = in->gpu;
+  wgp_occupancy occ;
+  wgp_occupancy_request req = {.threads_per_block = (unsigned)in->threads_per_group,
+                               .registers_per_thread = in->regs_per_thread,
+                               .dynamic_shared_bytes = (unsigned long)in->smem_per_group_bytes};
+  st = wgp_occupancy_compute(g, &req, &occ, diag);
+  if (st != WGP_OK)
+    return st;
+  out->active_groups_per_sm = occ.active_blocks_per_sm;
+  out->active_warps_per_sm = occ.active_warps_per_sm;
+  out->limiter = wgp_limiter_name(occ.limiter);
+
+  wgp_sim_ctx c = {.in = in,
+                   .num_blocks = wgp_kernel_num_blocks(in->kernel),
+                   .warp_size = wgp_gpu_warp_size(g),
+                   .barrier_cost =
+                       wgp_gpu_barrier_base_cycles(g) + wgp_gpu_barrier_per_warp_cycles(g) * in->warps_per_group};
+  c.streams = calloc(in->num_warps * c.num_blocks, sizeof *c.streams);
+  wgp_class_totals *tot = calloc(in->num_warps, sizeof *tot);
+  if (!c.streams || !tot) {
+    st = wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
+    goto done;
+  }
+  double dram = 0, l2 = 0;
+  for (size_t i = 0; i < in->num_warps && st == WGP_OK; i++) {
+    st = wgp_sim_class_totals(&c, i, &tot[i], diag);
+    dram += in->warps[i].count * tot[i].dram_bytes;
+    l2 += in->warps[i].count * tot[i].l2_bytes;
+  }
+  if (st != WGP_OK)
+    goto done;
+
+  /* eq. 8: the busiest SM's groups in full rounds, then the rest */
+  unsigned sms = wgp_gpu_sm_count(g), n_avg = occ.active_blocks_per_sm;
+  uint64_t q = (in->groups_total + sms - 1) / sms;
+  uint64_t full = q / n_avg, rest = q % n_avg;
+  round_out rf = {0}, rp = {0};
+  if (full > 0) {
+    st = simulate_round(&c, tot, n_avg, &rf, diag);
+    if (st != WGP_OK)
+      goto done;
+  }
+  if (rest > 0) {
+    st = simulate_round(&c, tot, (unsigned)rest, &rp, diag);
+    if (st != WGP_OK)
+      goto done;
+  }
+  const round_out *head = full > 0 ? &rf : &rp;
+  double pipe = (double)full * rf.cycles + rp.cycles;
+  double best = (double)full * rf.best + rp.best, worst = (double)full * rf.worst + rp.worst;
+  out->groups_per_sm = q;
+  out->round_cycles = head->cycles;
+  out->rounds = head->cycles > 0 ? pipe / head->cycles : 0;
+  out->best_round_cycles = head->best;
+  out->worst_round_cycles = head->worst;
+  out->extrapolated = rf.extrapolated || rp.extrapolated;
+  out->instructions = (double)full * rf.insns + rp.insns;
+  out->simulated_instructions = rf.issued + rp.issued;
+  double nw = (double)head->warps;
+  out->issue_cycles = head->insns / nw; /* exact, from the traces */
+  out->compute_cycles = head->acc[ACC_COMPUTE] / nw;
+  for (int l = 0; l < 4; l++)
+    out->mem_stall_cycles[l] = head->acc[ACC_STALL0 + l] / nw;
+  out->barrier_cycles = head->acc[ACC_BARRIER] / nw;
+
+  double mhz = wgp_gpu_core_clock_mhz(g);
+  out->dram_bytes = dram;
+  out->l2_bytes = l2;
+  out->pipeline_us = pipe / mhz;
+  out->dram_us = dram / (wgp_gpu_dram_bandwidth_gbps(g) * 1e3);
+  out->l2_us = l2 / (wgp_gpu_l2_bandwidth_gbps(g) * 1e3);
+  double t = out->pipeline_us;
+  if (out->dram_us > t) {
+    t = out->dram_us;
+    out->bound = "dram_bandwidth";
+  }
+  if (out->l2_us > t) {
+    t = out->l2_us;
+    out->bound = "l2_bandwidth";
+  }
+  out->launch_overhead_us =
+      wgp_gpu_launch_overhead_us(g) + wgp_gpu_launch_per_block_ns(g) * (double)in->groups_total / 1e3;
+  out->time_us = t + out->launch_overhead_us;
+  out->cycles = out->time_us * mhz;
+  double floor_us = fmax(out->dram_us, out->l2_us);
+  out->best_us = fmax(best / mhz, floor_us) + out->launch_overhead_us;
+  out->worst_us = fmax(worst / mhz, floor_us) + out->launch_overhead_us;
+done:
+  if (c.streams)
+    for (size_t i = 0; i < in->num_warps * c.num_blocks; i++)
+      free(c.streams[i].insn);
+  free(c.streams);
+  free(tot);
+  return st;
+}

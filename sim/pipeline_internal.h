@@ -1,0 +1,82 @@
+/* pipeline_internal.h - instruction streams shared by the pipeline simulation
+ * (pipeline.c) and its bounds (bounds.c); sim/ only. */
+#ifndef WGPERF_PIPELINE_INTERNAL_H
+#define WGPERF_PIPELINE_INTERNAL_H
+
+#include "wgperf/pipeline.h"
+
+/* Functional units of one SM; WGP_UNIT_NONE issues without one. */
+typedef enum wgp_unit {
+  WGP_UNIT_FP32,
+  WGP_UNIT_FP64,
+  WGP_UNIT_INT,
+  WGP_UNIT_SFU,
+  WGP_UNIT_CONV,
+  WGP_UNIT_LSU,
+  WGP_UNIT_COUNT,
+  WGP_UNIT_NONE = WGP_UNIT_COUNT
+} wgp_unit;
+
+typedef enum wgp_insn_kind {
+  WGP_INSN_ALU,
+  WGP_INSN_ISSUE,
+  WGP_INSN_LOAD,
+  WGP_INSN_STORE,
+  WGP_INSN_BARRIER
+} wgp_insn_kind;
+
+/* One warp instruction at weight 1: the warp may issue its next instruction
+ * LATENCY cycles after this one issued; UNIT is held OCCUPANCY cycles from
+ * issue.  A memory access's latency is split by level in STALL (fractions). */
+typedef struct wgp_insn {
+  wgp_insn_kind kind;
+  wgp_unit unit;
+  double occupancy;
+  double latency;
+  double stall[4];
+} wgp_insn;
+
+/* A block's instructions for one warp class, plus per-execution totals. */
+typedef struct wgp_block_stream {
+  bool built;
+  wgp_insn *insn;
+  size_t n;
+  double dram_bytes, l2_bytes; /* chip traffic of one execution */
+  /* bounds material of one execution */
+  double issue;                /* issue slots */
+  double chain;                /* sum of latencies: the warp's own critical path */
+  double unit[WGP_UNIT_COUNT]; /* occupancy by unit */
+  double serial;               /* issue + latency + occupancy of every instruction */
+} wgp_block_stream;
+
+/* Everything that depends on the input only, shared by every round. */
+typedef struct wgp_sim_ctx {
+  const wgp_sim_input *in;
+  size_t num_blocks;
+  wgp_block_stream *streams; /* [class][block] */
+  double barrier_cost;       /* one barrier release of a group */
+  unsigned warp_size;
+} wgp_sim_ctx;
+
+/* Per-warp-class totals over a whole trace (weights and run counts applied). */
+typedef struct wgp_class_totals {
+  double issue, chain, unit[WGP_UNIT_COUNT], serial, dram_bytes, l2_bytes;
+} wgp_class_totals;
+
+/* The stream of BLOCK for warp class CLS, built on first use. */
+wgp_status wgp_sim_stream(wgp_sim_ctx *c, size_t cls, size_t block, const wgp_block_stream **out, wgp_diag *diag);
+/* Totals of warp class CLS over its trace. */
+wgp_status wgp_sim_class_totals(wgp_sim_ctx *c, size_t cls, wgp_class_totals *out, wgp_diag *diag);
+
+/* Round bounds (eq. 11 and 20) for resident warps of classes CLS[0..n) with
+ * SCHED[i] their scheduler; TOT the class totals. */
+void wgp_sim_round_bounds(const wgp_sim_ctx *c, const wgp_class_totals *tot, const size_t *cls, const unsigned *sched,
+                          size_t n, double *best, double *worst);
+
+wgp_status wgp_sim_fail(wgp_diag *diag, wgp_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+#endif

@@ -1,0 +1,287 @@
+/* stream.c - a basic block as a warp's instruction stream (seeds/004 sec. 5.1.2).
+ *
+ * Assumptions (docs/simulator.md):
+ * - A block's arithmetic cost classes become one warp instruction per count
+ *   on the class's unit (FP32 with FP16, FP64, INT with addresses and
+ *   compares, SFU, conversions).  Every scheduler (SM sub-partition) has its
+ *   own units, each with its share of the SM's throughput, so a unit is held
+ *   warp size x schedulers / throughput cycles; the warp's next instruction
+ *   waits the class's latency (each instruction is taken to depend on the
+ *   one before, as in seeds/004).  The load/store path is one per SM.
+ * - Memory accesses come from the block's access list with their
+ *   wgp_access_cost; the ld/st/atom count classes are not counted again.
+ *   Pre-wait: the load/store path (LSU) is held for the access's
+ *   transactions: shared wavefronts x (banks x bank width / shared bandwidth),
+ *   global sectors x sector / the L1 data path (taken as wide as the shared
+ *   path), constant distinct addresses x 1 cycle; at least one cycle per
+ *   request.  Delay: the latency of the level that serves it, weighted by the
+ *   hit rates.  Post-wait: what is left of the latency.  A load (and an
+ *   atomic, served at L2) blocks its warp until the data arrives; a store
+ *   lets the warp go on after issue.
+ * - Unknown hit rates: global loads miss L1 and L2 (streaming, compulsory
+ *   misses); constant loads hit.  Global loads never hit L1 on a GPU whose
+ *   L1 does not cache them.
+ * - Order inside a block is unknown: arithmetic instructions are spread
+ *   evenly between the memory accesses (program order), classes
+ *   interleaved; barriers come last but for branches and other issue-only
+ *   instructions.  Private accesses are register traffic: issue only.
+ */
+#include "pipeline_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+wgp_status wgp_sim_fail(wgp_diag *diag, wgp_status st, const char *fmt, ...) {
+  if (diag) {
+    int n = snprintf(diag->message, sizeof diag->message, "wgperf: error: ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(diag->message + n, sizeof diag->message - (size_t)n, fmt, ap);
+    va_end(ap);
+  }
+  return st;
+}
+
+static wgp_unit unit_of(wgp_op_class op) {
+  switch (op) {
+  case WGP_OP_FP32_ADD:
+  case WGP_OP_FP32_MUL:
+  case WGP_OP_FP32_FMA:
+  case WGP_OP_FP32_DIV:
+  case WGP_OP_FP16_ADD:
+  case WGP_OP_FP16_MUL:
+  case WGP_OP_FP16_FMA:
+  case WGP_OP_FP16_DIV: return WGP_UNIT_FP32;
+  case WGP_OP_FP64_ADD:
+  case WGP_OP_FP64_MUL:
+  case WGP_OP_FP64_FMA:
+  case WGP_OP_FP64_DIV:
+  case WGP_OP_FP64_SPECIAL: return WGP_UNIT_FP64;
+  case WGP_OP_SFU_SQRT:
+  case WGP_OP_SFU_RSQRT:
+  case WGP_OP_SFU_SIN:
+  case WGP_OP_SFU_COS:
+  case WGP_OP_SFU_TAN:
+  case WGP_OP_SFU_EXP:
+  case WGP_OP_SFU_LOG:
+  case WGP_OP_SFU_POW: return WGP_UNIT_SFU;
+  case WGP_OP_CONV: return WGP_UNIT_CONV;
+  default: return WGP_UNIT_INT;
+  }
+}
+
+typedef struct builder {
+  wgp_insn *v;
+  size_t n, cap;
+} builder;
+
+static bool push(builder *b, const wgp_insn *i) {
+  if (b->n == b->cap) {
+    size_t cap = b->cap ? 2 * b->cap : 16;
+    wgp_insn *v = realloc(b->v, cap * sizeof *v);
+    if (!v)
+      return false;
+    b->v = v;
+    b->cap = cap;
+  }
+  b->v[b->n++] = *i;
+  return true;
+}
+
+/* The instruction for one execution of access ID, and its chip traffic. */
+static void memory_insn(const wgp_sim_ctx *c, const wgp_access *a, const wgp_access_cost *ac, wgp_insn *out,
+                        double *dram, double *l2) {
+  const wgp_gpu *g = c->in->gpu;
+  wgp_space sp = wgp_access_space(a);
+  wgp_access_kind kind = wgp_access_get_kind(a);
+  *out = (wgp_insn){.kind = kind == WGP_ACCESS_STORE ? WGP_INSN_STORE : WGP_INSN_LOAD, .unit = WGP_UNIT_LSU};
+  *dram = *l2 = 0;
+  double lat;
+  if (sp == WGP_SPACE_PRIVATE) {
+    out->kind = WGP_INSN_ISSUE;
+    out->unit = WGP_UNIT_NONE;
+    out->latency = 1;
+    return;
+  }
+  if (sp == WGP_SPACE_LOCAL) {
+    double wave = wgp_gpu_shared_banks(g) * (double)wgp_gpu_shared_bank_width_bytes(g) /
+                  wgp_gpu_shared_bandwidth_bytes_per_cycle(g);
+    out->occupancy = fmax(ac->requests, ac->wavefronts) * wave;
+    lat = wgp_gpu_latency_shared_cycles(g);
+    out->stall[WGP_STALL_SHARED_L1] = 1;
+  } else if (sp == WGP_SPACE_CONSTANT) {
+    out->occupancy = fmax(ac->requests, ac->wavefronts);
+    double h = ac->l1_hit < 0 ? 1 : ac->l1_hit;
+    lat = h * wgp_gpu_latency_constant_hit_cycles(g) + (1 - h) * wgp_gpu_latency_constant_miss_cycles(g);
+    out->stall[WGP_STALL_CONSTANT] = 1;
+  } else { /* global, and generic pointers taken as global */
+    double sector = wgp_gpu_l2_sector_bytes(g);
+    out->occupancy = fmax(ac->requests, ac->sectors * sector / wgp_gpu_shared_bandwidth_bytes_per_cycle(g));
+    double h1 = ac->l1_hit < 0 ? 0 : ac->l1_hit, h2 = ac->l2_hit < 0 ? 0 : ac->l2_hit;
+    if (kind != WGP_ACCESS_LOAD || !wgp_gpu_l1_caches_global_loads(g))
+      h1 = 0;
+    double bytes = ac->sectors * sector;
+    *l2 = bytes * (1 - h1);
+    *dram = *l2 * (1 - h2);
+    if (kind == WGP_ACCESS_ATOMIC) {
+      lat = wgp_gpu_latency_l2_hit_cycles(g);
+      out->stall[WGP_STALL_L2] = 1;
+    } else {
+      double p1 = h1 * wgp_gpu_latency_l1_hit_cycles(g), p2 = (1 - h1) * h2 * wgp_gpu_latency_l2_hit_cycles(g),
+             p3 = (1 - h1) * (1 - h2) * wgp_gpu_latency_dram_cycles(g);
+      lat = p1 + p2 + p3;
+      if (lat > 0) {
+        out->stall[WGP_STALL_SHARED_L1] = p1 / lat;
+        out->stall[WGP_STALL_L2] = p2 / lat;
+        out->stall[WGP_STALL_DRAM] = p3 / lat;
+      }
+    }
+  }
+  /* pre-wait (the LSU) + delay + post-wait = the measured latency, never
+   * less than the pre-wait itself */
+  out->latency = out->kind == WGP_INSN_STORE ? 1 : fmax(lat, out->occupancy);
+  if (out->latency < 1)
+    out->latency = 1;
+}
+
+static void account(wgp_block_stream *s, const wgp_insn *i) {
+  s->issue += 1;
+  s->chain += i->latency;
+  if (i->unit != WGP_UNIT_NONE)
+    s->unit[i->unit] += i->occupancy;
+  s->serial += 1 + i->latency + i->occupancy;
+}
+
+static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream *s, wgp_diag *diag) {
+  const wgp_sim_input *in = c->in;
+  const wgp_gpu *g = in->gpu;
+  const wgp_block *b = wgp_kernel_block(in->kernel, bid);
+  const wgp_access_cost *costs = in->warps[cls].costs;
+  builder out = {0};
+  enum { MAXC = 64 };
+  wgp_insn alu[MAXC];
+  uint64_t left[MAXC];
+  size_t nalu = 0;
+  uint64_t total_alu = 0, barriers = 0, issue_only = 0;
+  for (size_t i = 0; i < wgp_block_num_counts(b); i++) {
+    const char *name;
+    uint64_t n = wgp_block_count(b, i, &name);
+    wgp_op_class op;
+    if (n == 0)
+      continue;
+    if (wgp_op_class_from_name(name, &op)) {
+      if (nalu == MAXC)
+        return wgp_sim_fail(diag, WGP_ERR_INPUT, "block %zu has more than %d cost classes", bid, MAXC);
+      double thr = wgp_gpu_op_throughput_per_cycle(g, op);
+      alu[nalu] = (wgp_insn){.kind = WGP_INSN_ALU,
+                             .unit = unit_of(op),
+                             .occupancy = c->warp_size * (double)wgp_gpu_schedulers_per_sm(g) / thr,
+                             .latency = fmax(1, wgp_gpu_op_latency_cycles(g, op))};
+      left[nalu++] = n;
+      total_alu += n;
+    } else if (strcmp(name, "barrier") == 0) {
+      barriers += n;
+    } else if (strncmp(name, "ld.", 3) && strncmp(name, "st.", 3) && strncmp(name, "atom.", 5)) {
+      issue_only += n; /* branch, fence, call, other */
+    }
+  }
+  size_t na = wgp_block_num_accesses(b);
+  uint64_t emitted = 0;
+  size_t rr = 0;
+  wgp_status st = WGP_OK;
+  for (size_t seg = 0; seg <= na && st == WGP_OK; seg++) {
+    uint64_t upto = (uint64_t)((double)total_alu * (double)(seg + 1) / (double)(na + 1) + 0.5);
+    if (seg == na)
+      upto = total_alu;
+    while (emitted < upto) {
+      while (left[rr % nalu] == 0)
+        rr++;
+      size_t k = rr++ % nalu;
+      left[k]--;
+      emitted++;
+      if (!push(&out, &alu[k]))
+        st = WGP_ERR_NOMEM;
+      account(s, &alu[k]);
+    }
+    if (seg < na) {
+      size_t id = wgp_block_access(b, seg);
+      wgp_insn m;
+      double dram, l2;
+      memory_insn(c, wgp_kernel_access(in->kernel, id), &costs[id], &m, &dram, &l2);
+      s->dram_bytes += dram;
+      s->l2_bytes += l2;
+      if (!push(&out, &m))
+        st = WGP_ERR_NOMEM;
+      account(s, &m);
+    }
+  }
+  wgp_insn bar = {.kind = WGP_INSN_BARRIER, .unit = WGP_UNIT_NONE, .latency = c->barrier_cost};
+  for (uint64_t i = 0; i < barriers && st == WGP_OK; i++) {
+    if (!push(&out, &bar))
+      st = WGP_ERR_NOMEM;
+    account(s, &bar);
+  }
+  wgp_insn one = {.kind = WGP_INSN_ISSUE, .unit = WGP_UNIT_NONE, .latency = 1};
+  for (uint64_t i = 0; i < issue_only && st == WGP_OK; i++) {
+    if (!push(&out, &one))
+      st = WGP_ERR_NOMEM;
+    account(s, &one);
+  }
+  if (st != WGP_OK) {
+    free(out.v);
+    return wgp_sim_fail(diag, st, "out of memory");
+  }
+  s->insn = out.v;
+  s->n = out.n;
+  s->built = true;
+  return WGP_OK;
+}
+
+wgp_status wgp_sim_stream(wgp_sim_ctx *c, size_t cls, size_t block, const wgp_block_stream **out, wgp_diag *diag) {
+  wgp_block_stream *s = &c->streams[cls * c->num_blocks + block];
+  if (!s->built) {
+    wgp_status st = build(c, cls, block, s, diag);
+    if (st != WGP_OK)
+      return st;
+  }
+  *out = s;
+  return WGP_OK;
+}
+
+static wgp_status walk(wgp_sim_ctx *c, size_t cls, const wgp_tnode *loop, size_t run, size_t n, const wgp_trace *tr,
+                       double mult, wgp_class_totals *t, wgp_diag *diag) {
+  for (size_t i = 0; i < n; i++) {
+    const wgp_tnode *node = loop ? wgp_tnode_run_node(loop, run, i) : wgp_trace_node(tr, i);
+    if (wgp_tnode_get_kind(node) == WGP_TNODE_BLOCK) {
+      const wgp_block_stream *s;
+      wgp_status st = wgp_sim_stream(c, cls, wgp_tnode_block(node), &s, diag);
+      if (st != WGP_OK)
+        return st;
+      double m = mult * wgp_tnode_weight(node);
+      t->issue += m * s->issue;
+      t->chain += m * s->chain;
+      t->serial += m * s->serial;
+      t->dram_bytes += m * s->dram_bytes;
+      t->l2_bytes += m * s->l2_bytes;
+      for (int u = 0; u < WGP_UNIT_COUNT; u++)
+        t->unit[u] += m * s->unit[u];
+    } else {
+      for (size_t r = 0; r < wgp_tnode_num_runs(node); r++) {
+        wgp_status st = walk(c, cls, node, r, wgp_tnode_run_num_nodes(node, r), tr,
+                             mult * (double)wgp_tnode_run_count(node, r), t, diag);
+        if (st != WGP_OK)
+          return st;
+      }
+    }
+  }
+  return WGP_OK;
+}
+
+wgp_status wgp_sim_class_totals(wgp_sim_ctx *c, size_t cls, wgp_class_totals *out, wgp_diag *diag) {
+  *out = (wgp_class_totals){0};
+  const wgp_trace *tr = c->in->warps[cls].trace;
+  return walk(c, cls, NULL, 0, wgp_trace_num_nodes(tr), tr, 1.0, out, diag);
+}

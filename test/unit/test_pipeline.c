@@ -1,0 +1,401 @@
+/* test_pipeline.c - the round simulation, kernel time and bounds (sim/pipeline.c,
+ * sim/bounds.c) on kernels extracted by the real plugin
+ * (test/unit/data/trace_kernels.json, pipeline_kernels.json). */
+/* cmocka.h needs these first */
+/* clang-format off */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+/* clang-format on */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wgperf/gpu.h"
+#include "wgperf/model.h"
+#include "wgperf/pipeline.h"
+#include "wgperf/warps.h"
+
+static wgp_model *model, *model2, *cur;
+static wgp_gpu *h100;
+static int64_t arg_n;
+
+static wgp_eval_status args(void *user, const wgp_sym *sym, int64_t *value, char *reason, size_t size) {
+  (void)user;
+  if (sym->kind == WGP_SYM_ARG && strcmp(sym->name, "n") == 0) {
+    *value = arg_n;
+    return WGP_EVAL_OK;
+  }
+  snprintf(reason, size, "no value");
+  return WGP_EVAL_UNKNOWN;
+}
+
+static int setup(void **state) {
+  wgp_diag d;
+  (void)state;
+  if (wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/trace_kernels.json", &model, &d) != WGP_OK)
+    return -1;
+  if (wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/pipeline_kernels.json", &model2, &d) != WGP_OK)
+    return -1;
+  cur = model;
+  return wgp_gpu_load_builtin("h100-sxm", &h100, &d) == WGP_OK ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  wgp_model_free(model);
+  wgp_model_free(model2);
+  wgp_gpu_free(h100);
+  return 0;
+}
+
+/* Memory costs written by hand, the same for every access of a space:
+ * global: 1 request and SECTORS sectors with hit rates L1/L2; local
+ * (shared): WAVES wavefronts; constant: 1 address. */
+typedef struct costs_spec {
+  double sectors, waves, l1, l2;
+} costs_spec;
+
+typedef struct launch {
+  const wgp_kernel *k;
+  wgp_trace_launch L;
+  wgp_tracer *tracer;
+  wgp_warp_set *set;
+  wgp_access_cost *costs;
+  wgp_sim_warp *warps;
+  wgp_sim_input in;
+} launch;
+
+static void launch_make(launch *l, const char *kernel, uint64_t global, uint64_t local, int64_t n, costs_spec cs) {
+  wgp_diag d;
+  memset(l, 0, sizeof *l);
+  arg_n = n;
+  l->k = wgp_model_find_kernel(model, kernel);
+  if (!l->k)
+    l->k = wgp_model_find_kernel(model2, kernel);
+  assert_non_null(l->k);
+  l->L = (wgp_trace_launch){1, {global, 1, 1}, {local, 1, 1}, {0, 0, 0}, 32, args, NULL};
+  assert_int_equal(wgp_tracer_new(l->k, &l->L, &l->tracer, &d), WGP_OK);
+  assert_int_equal(wgp_warp_set_build(l->tracer, l->k, &l->L, NULL, &l->set, &d), WGP_OK);
+  size_t na = wgp_kernel_num_accesses(l->k), nc = wgp_warp_set_size(l->set);
+  l->costs = calloc(na ? na : 1, sizeof *l->costs);
+  for (size_t a = 0; a < na; a++) {
+    wgp_space sp = wgp_access_space(wgp_kernel_access(l->k, a));
+    wgp_access_cost *c = &l->costs[a];
+    *c = (wgp_access_cost){1, 0, 0, -1, -1};
+    if (sp == WGP_SPACE_GLOBAL || sp == WGP_SPACE_GENERIC) {
+      c->sectors = cs.sectors;
+      c->l1_hit = cs.l1;
+      c->l2_hit = cs.l2;
+    } else if (sp == WGP_SPACE_LOCAL) {
+      c->wavefronts = cs.waves;
+    } else if (sp == WGP_SPACE_CONSTANT) {
+      c->wavefronts = 1;
+    }
+  }
+  l->warps = calloc(nc, sizeof *l->warps);
+  for (size_t i = 0; i < nc; i++) {
+    const wgp_warp_class *wc = wgp_warp_set_class(l->set, i);
+    l->warps[i] = (wgp_sim_warp){wc->trace, l->costs, wc->count, {wc->group[0], wc->group[1], wc->group[2]}, wc->warp};
+  }
+  l->in = (wgp_sim_input){.kernel = l->k,
+                          .gpu = h100,
+                          .warps = l->warps,
+                          .num_warps = nc,
+                          .groups_total = (global + local - 1) / local,
+                          .warps_per_group = (unsigned)((local + 31) / 32),
+                          .regs_per_thread = 32,
+                          .smem_per_group_bytes = 0,
+                          .threads_per_group = local};
+}
+
+static void launch_free(launch *l) {
+  wgp_warp_set_free(l->set);
+  wgp_tracer_free(l->tracer);
+  free(l->costs);
+  free(l->warps);
+}
+
+static const costs_spec coalesced = {4, 1, -1, -1};
+
+static wgp_sim_result run_ok(const wgp_sim_input *in) {
+  wgp_sim_result r;
+  wgp_diag d = {{0}};
+  wgp_status st = wgp_simulate(in, &r, &d);
+  if (st != WGP_OK)
+    fail_msg("%s", d.message);
+  assert_true(r.time_us > 0 && r.cycles > 0 && r.round_cycles > 0);
+  /* eq. 11-21: the simulated time lies between the bounds */
+  if (!(r.best_us <= r.time_us * (1 + 1e-9) && r.time_us <= r.worst_us * (1 + 1e-9)))
+    fail_msg("bounds violated: best %g time %g worst %g", r.best_us, r.time_us, r.worst_us);
+  assert_true(r.best_round_cycles <= r.round_cycles * (1 + 1e-9));
+  assert_true(r.round_cycles <= r.worst_round_cycles * (1 + 1e-9));
+  return r;
+}
+
+static void test_vadd_basic_and_deterministic(void **state) {
+  (void)state;
+  launch l;
+  launch_make(&l, "vadd", 1 << 16, 256, 1 << 16, coalesced);
+  wgp_sim_result a = run_ok(&l.in), b = run_ok(&l.in);
+  assert_memory_equal(&a, &b, sizeof a); /* same input, same bytes */
+  assert_int_equal(a.active_groups_per_sm, 8);
+  assert_int_equal(a.active_warps_per_sm, 64);
+  assert_string_equal(a.limiter, "warps");
+  assert_true(a.launch_overhead_us >= wgp_gpu_launch_overhead_us(h100));
+  /* 256 groups on 132 SMs: the busiest SM runs 2 groups in one partial round */
+  assert_int_equal(a.groups_per_sm, 2);
+  assert_true(fabs(a.rounds - 1.0) < 1e-12);
+  /* loads wait for DRAM: the round takes at least one DRAM latency */
+  assert_true(a.round_cycles >= wgp_gpu_latency_dram_cycles(h100));
+  assert_true(a.mem_stall_cycles[WGP_STALL_DRAM] > 0);
+  /* 3 accesses of 4 sectors of 32 B per warp, 2048 warps, all to DRAM */
+  assert_true(fabs(a.dram_bytes - 2048.0 * 3 * 128) < 1e-6);
+  launch_free(&l);
+}
+
+static void test_memory_bound_hits_dram_bound(void **state) {
+  (void)state;
+  launch l;
+  launch_make(&l, "vadd", 1 << 24, 256, 1 << 24, coalesced);
+  wgp_sim_result r = run_ok(&l.in);
+  assert_string_equal(r.bound, "dram_bandwidth");
+  double bytes = 3.0 * 4 * (1 << 24);
+  assert_true(fabs(r.dram_bytes - bytes) < 1);
+  double floor_us = bytes / (wgp_gpu_dram_bandwidth_gbps(h100) * 1e3);
+  assert_true(fabs(r.time_us - r.launch_overhead_us - floor_us) < 1e-9 * floor_us);
+  assert_true(r.pipeline_us < floor_us);
+  /* full rounds plus none partial: 65536 groups / 132 SMs = 497 groups, 8 resident */
+  assert_int_equal(r.groups_per_sm, 497);
+  assert_true(r.rounds > 62 && r.rounds < 63);
+  /* L2 hits take the traffic off DRAM: L2 bandwidth decides then */
+  launch_free(&l);
+  launch_make(&l, "vadd", 1 << 24, 256, 1 << 24, (costs_spec){4, 1, 0, 1});
+  wgp_sim_result h = run_ok(&l.in);
+  assert_true(h.dram_bytes == 0);
+  assert_true(fabs(h.l2_bytes - bytes) < 1);
+  assert_string_equal(h.bound, "l2_bandwidth");
+  assert_true(h.time_us < r.time_us);
+  launch_free(&l);
+}
+
+static void test_more_sectors_not_faster(void **state) {
+  (void)state;
+  double prev = 0;
+  const double sectors[] = {1, 4, 8, 16, 32};
+  for (size_t i = 0; i < 5; i++) {
+    launch l;
+    launch_make(&l, "gridstride", 1 << 14, 128, 1 << 18, (costs_spec){sectors[i], 1, 0.5, 0.5});
+    wgp_sim_result r = run_ok(&l.in);
+    assert_true(r.time_us >= prev);
+    prev = r.time_us;
+    launch_free(&l);
+  }
+}
+
+static void test_occupancy_limited(void **state) {
+  (void)state;
+  launch l;
+  launch_make(&l, "vadd", 1 << 22, 256, 1 << 22, coalesced);
+  wgp_sim_result free_r = run_ok(&l.in);
+  assert_string_equal(free_r.limiter, "warps");
+  l.in.regs_per_thread = 128; /* 4096 registers per warp: 16 warps, 2 groups */
+  wgp_sim_result regs = run_ok(&l.in);
+  assert_string_equal(regs.limiter, "registers");
+  assert_int_equal(regs.active_groups_per_sm, 2);
+  assert_true(regs.rounds > free_r.rounds);
+  assert_true(regs.pipeline_us > free_r.pipeline_us);
+  l.in.regs_per_thread = 32;
+  l.in.smem_per_group_bytes = 100000; /* two groups fit in 228 KiB */
+  wgp_sim_result sm = run_ok(&l.in);
+  assert_string_equal(sm.limiter, "shared_memory");
+  assert_int_equal(sm.active_groups_per_sm, 2);
+  launch_free(&l);
+}
+
+static void test_zero_occupancy_is_an_error(void **state) {
+  (void)state;
+  launch l;
+  launch_make(&l, "vadd", 1 << 16, 1024, 1 << 16, coalesced);
+  l.in.regs_per_thread = 64; /* fits: exactly the register file */
+  run_ok(&l.in);
+  l.in.regs_per_thread = 72; /* 32 warps of 2304 registers do not */
+  wgp_sim_result r;
+  wgp_diag d = {{0}};
+  assert_int_equal(wgp_simulate(&l.in, &r, &d), WGP_ERR_INPUT);
+  assert_non_null(strstr(d.message, "register"));
+  l.in.regs_per_thread = 32;
+  l.in.smem_per_group_bytes = 240000; /* more than an SM has */
+  assert_int_equal(wgp_simulate(&l.in, &r, &d), WGP_ERR_INPUT);
+  assert_non_null(strstr(d.message, "shared memory"));
+  launch_free(&l);
+}
+
+static void test_barrier_heavy_reduction(void **state) {
+  (void)state;
+  launch l;
+  launch_make(&l, "reduce", 1 << 20, 256, 0, coalesced);
+  l.in.smem_per_group_bytes = 1024;
+  wgp_sim_result r = run_ok(&l.in);
+  assert_true(r.barrier_cycles > 0);
+  assert_true(r.mem_stall_cycles[WGP_STALL_SHARED_L1] > 0);
+  /* 9 barriers per group: at least 9 releases on every warp's path */
+  double cost = wgp_gpu_barrier_base_cycles(h100) + 8 * wgp_gpu_barrier_per_warp_cycles(h100);
+  assert_true(r.round_cycles >= 9 * cost);
+  /* bank conflicts make it slower */
+  launch_free(&l);
+  launch_make(&l, "reduce", 1 << 20, 256, 0, (costs_spec){4, 16, -1, -1});
+  l.in.smem_per_group_bytes = 1024;
+  wgp_sim_result c = run_ok(&l.in);
+  assert_true(c.round_cycles > r.round_cycles);
+  launch_free(&l);
+}
+
+static void check_extrapolation(const char *kernel, uint64_t global, uint64_t local, int64_t n, costs_spec cs,
+                                double tol) {
+  launch l;
+  launch_make(&l, kernel, global, local, n, cs);
+  wgp_sim_result fast = run_ok(&l.in);
+  l.in.flags = WGP_SIM_FULL;
+  wgp_sim_result full = run_ok(&l.in);
+  assert_true(fast.extrapolated);
+  assert_false(full.extrapolated);
+  double err = fabs(fast.round_cycles - full.round_cycles) / full.round_cycles;
+  print_message("%s: extrapolated %.0f, full %.0f cycles (%.3f%%), %.0f vs %.0f instructions simulated\n", kernel,
+                fast.round_cycles, full.round_cycles, 100 * err, fast.simulated_instructions,
+                full.simulated_instructions);
+  if (err > tol)
+    fail_msg("%s: extrapolated %g vs full %g cycles", kernel, fast.round_cycles, full.round_cycles);
+  /* fewer instructions simulated */
+  assert_true(fast.simulated_instructions < full.simulated_instructions);
+  assert_true(fabs(fast.instructions - full.instructions) <= 0.01 * full.instructions);
+  launch_free(&l);
+}
+
+static void test_extrapolation_matches_full(void **state) {
+  (void)state;
+  /* 400 iterations per warp of a grid-stride loop, 64 warps resident */
+  check_extrapolation("gridstride", 132 * 2048, 256, 132 * 2048 * 400, coalesced, 0.01);
+  /* the load/store path contended: L1 hits make loads short */
+  check_extrapolation("gridstride", 132 * 2048, 256, 132 * 2048 * 400, (costs_spec){4, 1, 0.9, 0.5}, 0.01);
+  /* a nested triangular loop: 120 x 121 / 2 inner iterations */
+  check_extrapolation("tri", 132 * 256, 256, 120, (costs_spec){4, 1, 1, 1}, 0.01);
+  /* a loop whose barrier is skipped after three iterations */
+  check_extrapolation("evenodd", 132 * 512, 512, 300, (costs_spec){4, 1, 1, 1}, 0.01);
+  /* two barriers in every iteration of a long loop, 2 groups of 16 warps */
+  check_extrapolation("tiled", 132 * 512 * 2, 512, 300, (costs_spec){4, 1, -1, -1}, 0.01);
+  /* long-latency SFU chains */
+  check_extrapolation("sfu_heavy", 132 * 2048, 256, 1000, coalesced, 0.01);
+}
+
+static void test_barriers_in_loop_and_compute_bound(void **state) {
+  (void)state;
+  launch l;
+  launch_make(&l, "tiled", 1 << 20, 256, 64, coalesced);
+  l.in.smem_per_group_bytes = 1024;
+  wgp_sim_result r = run_ok(&l.in);
+  /* 128 barriers per warp: waiting for the group is a visible part */
+  assert_true(r.barrier_cycles > 128 * (wgp_gpu_barrier_base_cycles(h100) + 8 * wgp_gpu_barrier_per_warp_cycles(h100)));
+  launch_free(&l);
+  /* sin, exp and sqrt in a loop: compute decides, not bandwidth */
+  launch_make(&l, "sfu_heavy", 1 << 20, 256, 1000, coalesced);
+  wgp_sim_result c = run_ok(&l.in);
+  assert_string_equal(c.bound, "pipeline");
+  assert_true(c.compute_cycles > 10 * c.mem_stall_cycles[WGP_STALL_DRAM]);
+  /* the SFU throughput limits a full SM: the round is no shorter than the
+   * SFU occupancy of 64 warps x 1000 x (sin + exp + sqrt) */
+  double sfu = 32 / wgp_gpu_op_throughput_per_cycle(h100, WGP_OP_SFU_SIN) +
+               32 / wgp_gpu_op_throughput_per_cycle(h100, WGP_OP_SFU_EXP) +
+               32 / wgp_gpu_op_throughput_per_cycle(h100, WGP_OP_SFU_SQRT);
+  assert_true(c.round_cycles >= 64 * 1000 * sfu);
+  assert_true(c.best_round_cycles >= 64 * 1000 * sfu * 0.999);
+  launch_free(&l);
+}
+
+static void test_time_does_not_grow_with_trip_count(void **state) {
+  (void)state;
+  /* 5 x 10^11 inner iterations per warp simulate in few instructions */
+  launch l;
+  launch_make(&l, "tri", 132 * 256, 256, 1000000, coalesced);
+  wgp_sim_result r = run_ok(&l.in);
+  assert_true(r.extrapolated);
+  assert_true(r.simulated_instructions < 1e6);
+  assert_true(r.instructions > 1e11);
+  launch_free(&l);
+}
+
+static void test_gto_and_partial_wave(void **state) {
+  (void)state;
+  launch l;
+  /* 132 x 9 groups of 256: 8 resident, a partial round of one group */
+  launch_make(&l, "gridstride", 132 * 9 * 256, 256, 132 * 9 * 256 * 3, coalesced);
+  wgp_sim_result rr = run_ok(&l.in);
+  assert_int_equal(rr.groups_per_sm, 9);
+  assert_true(rr.rounds > 1.0 && rr.rounds < 2.0);
+  l.in.flags = WGP_SIM_GTO;
+  wgp_sim_result gto = run_ok(&l.in);
+  assert_true(gto.round_cycles > 0);
+  launch_free(&l);
+}
+
+static void test_bad_input(void **state) {
+  (void)state;
+  launch l;
+  launch_make(&l, "vadd", 1024, 256, 1024, coalesced);
+  wgp_sim_result r;
+  wgp_diag d;
+  l.warps[0].costs = NULL;
+  assert_int_equal(wgp_simulate(&l.in, &r, &d), WGP_ERR_INPUT);
+  assert_non_null(strstr(d.message, "memory costs"));
+  l.warps[0].costs = l.costs;
+  l.in.warps_per_group = 3;
+  assert_int_equal(wgp_simulate(&l.in, &r, &d), WGP_ERR_INPUT);
+  l.in.warps_per_group = 8;
+  l.costs[0].sectors = -1;
+  assert_int_equal(wgp_simulate(&l.in, &r, &d), WGP_ERR_INPUT);
+  l.costs[0].sectors = 4;
+  l.in.num_warps = 0;
+  assert_int_equal(wgp_simulate(&l.in, &r, &d), WGP_ERR_INPUT);
+  launch_free(&l);
+}
+
+static void test_bounds_on_other_gpus(void **state) {
+  (void)state;
+  const char *gpus[] = {"quadro-k600", "gtx-750", "v100", "a100"};
+  for (size_t i = 0; i < 4; i++) {
+    wgp_gpu *g;
+    wgp_diag d;
+    assert_int_equal(wgp_gpu_load_builtin(gpus[i], &g, &d), WGP_OK);
+    const char *kernels[] = {"vadd", "reduce", "gridstride", "spmv"};
+    for (size_t k = 0; k < 4; k++) {
+      launch l;
+      launch_make(&l, kernels[k], 1 << 15, 128, 1 << 15, (costs_spec){8, 2, 0.3, 0.6});
+      l.in.gpu = g;
+      l.in.smem_per_group_bytes = 512;
+      run_ok(&l.in);
+      launch_free(&l);
+    }
+    wgp_gpu_free(g);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_vadd_basic_and_deterministic),
+      cmocka_unit_test(test_memory_bound_hits_dram_bound),
+      cmocka_unit_test(test_more_sectors_not_faster),
+      cmocka_unit_test(test_occupancy_limited),
+      cmocka_unit_test(test_zero_occupancy_is_an_error),
+      cmocka_unit_test(test_barrier_heavy_reduction),
+      cmocka_unit_test(test_extrapolation_matches_full),
+      cmocka_unit_test(test_barriers_in_loop_and_compute_bound),
+      cmocka_unit_test(test_time_does_not_grow_with_trip_count),
+      cmocka_unit_test(test_gto_and_partial_wave),
+      cmocka_unit_test(test_bad_input),
+      cmocka_unit_test(test_bounds_on_other_gpus),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
