@@ -239,17 +239,17 @@ wgp_mem_stats *wgp_metrics_take(wgp_metrics *m) {
   return done;
 }
 
-static uint64_t base_address(const wgp_metrics *m, const wgp_access *a) {
+static uint64_t base_address(const wgp_layout *layout, const wgp_kernel *k, const wgp_access *a) {
   switch (wgp_access_base_kind(a)) {
   case WGP_BASE_ARG: {
     long i = wgp_access_base_arg(a);
-    return i >= 0 && (size_t)i < m->layout->nargs ? m->layout->arg_base[i] : GLOBAL_BASE;
+    return i >= 0 && (size_t)i < layout->nargs ? layout->arg_base[i] : GLOBAL_BASE;
   }
   case WGP_BASE_ARRAY: {
     const char *name = wgp_access_base_name(a);
-    for (size_t i = 0; name && i < m->layout->narrays; i++)
-      if (strcmp(wgp_array_name(wgp_kernel_array(m->k, i)), name) == 0)
-        return m->layout->array_base[i];
+    for (size_t i = 0; name && i < layout->narrays; i++)
+      if (strcmp(wgp_array_name(wgp_kernel_array(k, i)), name) == 0)
+        return layout->array_base[i];
     return 0;
   }
   case WGP_BASE_PRIVATE:
@@ -257,6 +257,30 @@ static uint64_t base_address(const wgp_metrics *m, const wgp_access *a) {
   default:
     return GLOBAL_BASE;
   }
+}
+
+uint64_t wgp_access_addresses(const wgp_layout *layout, const wgp_kernel *k, unsigned lanes, wgp_tracer *t,
+                              const wgp_access *a, uint64_t mask, uint64_t *addr) {
+  uint64_t known = 0, base = base_address(layout, k, a);
+  const wgp_expr *off = wgp_access_offset(a);
+  wgp_space space = wgp_access_space(a);
+  for (unsigned lane = 0; lane < lanes; lane++) {
+    addr[lane] = 0;
+    if (!(mask >> lane & 1))
+      continue;
+    wgp_eval_result r;
+    if (off && wgp_tracer_eval(t, off, lane, &r) == WGP_EVAL_OK) {
+      known |= 1ull << lane;
+      if (space == WGP_SPACE_PRIVATE) /* lane-interleaved 4 B words */
+        addr[lane] = base + ((uint64_t)r.value / 4) * 4 * lanes + lane * 4 + (uint64_t)r.value % 4;
+      else
+        addr[lane] = base + (uint64_t)r.value;
+    } else {
+      /* Unknown: give the lane an address of its own. */
+      addr[lane] = base + (1ull << 40) + (uint64_t)lane * 4096;
+    }
+  }
+  return known;
 }
 
 static void visit(void *user, size_t block, uint64_t mask, double weight, double mult, wgp_tracer *t) {
@@ -273,24 +297,9 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
     const wgp_access *a = wgp_kernel_access(m->k, id);
     wgp_mem_stats *s = &m->cur[id];
     unsigned bytes = (unsigned)wgp_access_bytes(a);
-    uint64_t addr[WGP_TRACE_MAX_WARP] = {0}, known = 0, base = base_address(m, a);
-    const wgp_expr *off = wgp_access_offset(a);
+    uint64_t addr[WGP_TRACE_MAX_WARP];
+    uint64_t known = wgp_access_addresses(m->layout, m->k, lanes, t, a, mask, addr);
     wgp_space space = wgp_access_space(a);
-    for (unsigned lane = 0; lane < lanes; lane++) {
-      if (!(mask >> lane & 1))
-        continue;
-      wgp_eval_result r;
-      if (off && wgp_tracer_eval(t, off, lane, &r) == WGP_EVAL_OK) {
-        known |= 1ull << lane;
-        if (space == WGP_SPACE_PRIVATE) /* lane-interleaved 4 B words */
-          addr[lane] = base + ((uint64_t)r.value / 4) * 4 * lanes + lane * 4 + (uint64_t)r.value % 4;
-        else
-          addr[lane] = base + (uint64_t)r.value;
-      } else {
-        /* Unknown: give the lane an address of its own. */
-        addr[lane] = base + (1ull << 40) + (uint64_t)lane * 4096;
-      }
-    }
     unsigned active = 0;
     for (uint64_t x = mask; x; x &= x - 1)
       active++;

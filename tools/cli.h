@@ -13,5 +13,6 @@ int kind_of(const char *file);
 int extract_to(const char *file, int kind, const char *olevel, char **extra, int nextra, const char *out);
 
 int cmd_analyze(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
 
 #endif

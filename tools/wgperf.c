@@ -46,6 +46,7 @@ static const char usage_text[] =
     "       wgperf show MODEL.json [--kernel NAME] [--print]\n"
     "       wgperf analyze INPUT [--kernel NAME] --global X[,Y[,Z]] --local X[,Y[,Z]] [LAUNCH OPTIONS]\n"
     "                      [--launch FILE.json] [--gpu NAME|FILE] [--json] [--trace] [-- CLANG-FLAGS...]\n"
+    "       wgperf predict INPUT [--kernel NAME] --global ... --local ... [LAUNCH OPTIONS] [--regs N] [--json]\n"
     "       wgperf --help | --version\n";
 
 static const char help_text[] =
@@ -57,6 +58,7 @@ static const char help_text[] =
     "  show      check a kernel model and summarize it\n"
     "  analyze   trace one launch: distinct warps, divergence, memory cost of every access\n"
     "            (INPUT is a model .json or anything extract takes)\n"
+    "  predict   simulate the launch: time, occupancy and its limiter, bounds, breakdown, bottleneck\n"
     "\n"
     "options:\n"
     "  -o OUT      where extract writes the model\n"
@@ -731,5 +733,7 @@ int main(int argc, char **argv) {
     return cmd_show(argc - 2, argv + 2);
   if (strcmp(cmd, "analyze") == 0)
     return cmd_analyze(argc - 2, argv + 2);
+  if (strcmp(cmd, "predict") == 0)
+    return cmd_predict(argc - 2, argv + 2);
   return usage_error("unknown command '%s'", cmd);
 }

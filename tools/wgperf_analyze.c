@@ -7,6 +7,7 @@
 
 #include "wgperf/analyze.h"
 #include "wgperf/launch.h"
+#include "wgperf/pipeline.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -402,6 +403,187 @@ int cmd_analyze(int argc, char **argv) {
     if (rc == EXIT_OK && fflush(stdout) != 0)
       rc = input_error("cannot write the output: %s", strerror(errno));
   }
+  session_close(&S);
+  return rc;
+}
+
+/* ---- predict ---------------------------------------------------------------- */
+
+/* Per-access costs of one warp class for the simulator; hit rates unknown. */
+static wgp_access_cost *costs_of(const wgp_kernel *k, const wgp_mem_stats *s) {
+  size_t n = wgp_kernel_num_accesses(k);
+  wgp_access_cost *c = calloc(n ? n : 1, sizeof *c);
+  if (!c)
+    return NULL;
+  for (size_t i = 0; i < n; i++) {
+    double ex = s[i].executions > 0 ? s[i].executions : 1;
+    c[i].requests = s[i].requests / ex;
+    c[i].sectors = s[i].sectors / ex;
+    c[i].wavefronts = s[i].wavefronts / ex;
+    c[i].l1_hit = -1;
+    c[i].l2_hit = -1;
+  }
+  return c;
+}
+
+/* The plainest account of what limits the kernel. */
+static void bottleneck(char *buf, size_t size, const session *S, const wgp_sim_result *r) {
+  const wgp_mem_stats *tot = wgp_analysis_total_stats(S->an);
+  const wgp_kernel *k = S->k;
+  size_t worst = (size_t)-1;
+  double worst_moved = 0;
+  for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
+    double moved = tot[i].sectors * wgp_gpu_l2_sector_bytes(S->gpu);
+    if (wgp_access_space(wgp_kernel_access(k, i)) != WGP_SPACE_LOCAL && moved > worst_moved)
+      worst_moved = moved, worst = i;
+  }
+  const char *lim = r->limiter ? r->limiter : "warps";
+  double occ = (double)r->active_warps_per_sm / wgp_gpu_max_warps_per_sm(S->gpu);
+  if (worst != (size_t)-1 && tot[worst].lane_bytes > 0 && worst_moved > 2 * tot[worst].lane_bytes) {
+    const wgp_access *a = wgp_kernel_access(k, worst);
+    snprintf(buf, size, "global %ss at %s move %.1fx the bytes they use: uncoalesced",
+             wgp_access_kind_name(wgp_access_get_kind(a)), wgp_access_source(a) ? wgp_access_source(a) : "?",
+             worst_moved / tot[worst].lane_bytes);
+    return;
+  }
+  for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++)
+    if (wgp_access_space(wgp_kernel_access(k, i)) == WGP_SPACE_LOCAL && tot[i].worst_degree >= 4) {
+      const wgp_access *a = wgp_kernel_access(k, i);
+      snprintf(buf, size, "shared-memory %ss at %s have %.0f-way bank conflicts",
+               wgp_access_kind_name(wgp_access_get_kind(a)), wgp_access_source(a) ? wgp_access_source(a) : "?",
+               tot[i].worst_degree);
+      return;
+    }
+  if (r->bound && strcmp(r->bound, "dram_bandwidth") == 0) {
+    snprintf(buf, size, "DRAM bandwidth: %.3g MB must move at %.0f GB/s", r->dram_bytes / 1e6,
+             wgp_gpu_dram_bandwidth_gbps(S->gpu));
+    return;
+  }
+  if (r->bound && strcmp(r->bound, "l2_bandwidth") == 0) {
+    snprintf(buf, size, "L2 bandwidth: %.3g MB through L2 at %.0f GB/s", r->l2_bytes / 1e6,
+             wgp_gpu_l2_bandwidth_gbps(S->gpu));
+    return;
+  }
+  if (occ < 0.25) {
+    snprintf(buf, size, "low occupancy: %u of %u warps per SM, limited by %s", r->active_warps_per_sm,
+             wgp_gpu_max_warps_per_sm(S->gpu), lim);
+    return;
+  }
+  double stall = r->mem_stall_cycles[0] + r->mem_stall_cycles[1] + r->mem_stall_cycles[2] + r->mem_stall_cycles[3];
+  if (r->barrier_cycles > stall && r->barrier_cycles > r->compute_cycles)
+    snprintf(buf, size, "barriers: warps wait for their work-group");
+  else if (stall > r->compute_cycles)
+    snprintf(buf, size, "memory latency: warps wait on loads more than they compute");
+  else
+    snprintf(buf, size, "instruction issue and arithmetic");
+}
+
+int cmd_predict(int argc, char **argv) {
+  session S;
+  int rc = session_open("predict", argc, argv, &S);
+  const wgp_warp_set *ws = rc == EXIT_OK ? wgp_analysis_warps(S.an) : NULL;
+  size_t nw = ws ? wgp_warp_set_size(ws) : 0;
+  wgp_sim_warp *warps = rc == EXIT_OK ? calloc(nw ? nw : 1, sizeof *warps) : NULL;
+  wgp_access_cost **costs = rc == EXIT_OK ? calloc(nw ? nw : 1, sizeof *costs) : NULL;
+  if (rc == EXIT_OK && (!warps || !costs))
+    rc = input_error("out of memory");
+  for (size_t i = 0; rc == EXIT_OK && i < nw; i++) {
+    const wgp_warp_class *c = wgp_warp_set_class(ws, i);
+    costs[i] = costs_of(S.k, wgp_analysis_class_stats(S.an, i));
+    if (!costs[i]) {
+      rc = input_error("out of memory");
+      break;
+    }
+    warps[i] = (wgp_sim_warp){c->trace, costs[i], c->count, {c->group[0], c->group[1], c->group[2]}, c->warp};
+  }
+  wgp_sim_result r;
+  unsigned regs = 0;
+  const char *regs_from = "the IR estimate (wgperf extract; ptxas counts come later)";
+  if (rc == EXIT_OK) {
+    uint64_t threads = 1, groups = 1;
+    for (unsigned d = 0; d < wgp_launch_dims(S.l); d++) {
+      threads *= wgp_launch_local(S.l, d);
+      groups *= (wgp_launch_global(S.l, d) + wgp_launch_local(S.l, d) - 1) / wgp_launch_local(S.l, d);
+    }
+    regs = S.o.regs;
+    if (regs)
+      regs_from = "--regs";
+    else
+      regs = wgp_kernel_register_pressure(S.k);
+    wgp_sim_input in = {S.k, S.gpu, warps, nw, groups,
+                        (unsigned)((threads + wgp_gpu_warp_size(S.gpu) - 1) / wgp_gpu_warp_size(S.gpu)), regs,
+                        wgp_analysis_local_bytes(S.an), threads, 0};
+    wgp_diag d;
+    if (wgp_simulate(&in, &r, &d) != WGP_OK)
+      rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
+  }
+  if (rc == EXIT_OK) {
+    char why[256];
+    bottleneck(why, sizeof why, &S, &r);
+    if (S.o.json) {
+      json_t *j = json_object();
+      json_object_set_new(j, "kernel", json_string(wgp_kernel_name(S.k)));
+      json_object_set_new(j, "gpu", json_string(wgp_gpu_name(S.gpu)));
+      json_object_set_new(j, "time_us", json_real(r.time_us));
+      json_object_set_new(j, "cycles", json_real(r.cycles));
+      json_t *occ = json_object();
+      json_object_set_new(occ, "active_warps_per_sm", json_integer(r.active_warps_per_sm));
+      json_object_set_new(occ, "active_groups_per_sm", json_integer(r.active_groups_per_sm));
+      json_object_set_new(occ, "limiter", json_string(r.limiter ? r.limiter : "warps"));
+      json_object_set_new(occ, "registers_per_thread", json_integer(regs));
+      json_object_set_new(j, "occupancy", occ);
+      json_t *b = json_object();
+      json_object_set_new(b, "best_us", json_real(r.best_us));
+      json_object_set_new(b, "worst_us", json_real(r.worst_us));
+      json_object_set_new(j, "bounds", b);
+      json_t *br = json_object();
+      json_object_set_new(br, "issue_cycles", json_real(r.issue_cycles));
+      json_object_set_new(br, "compute_cycles", json_real(r.compute_cycles));
+      json_object_set_new(br, "shared_l1_stall_cycles", json_real(r.mem_stall_cycles[WGP_STALL_SHARED_L1]));
+      json_object_set_new(br, "l2_stall_cycles", json_real(r.mem_stall_cycles[WGP_STALL_L2]));
+      json_object_set_new(br, "dram_stall_cycles", json_real(r.mem_stall_cycles[WGP_STALL_DRAM]));
+      json_object_set_new(br, "constant_stall_cycles", json_real(r.mem_stall_cycles[WGP_STALL_CONSTANT]));
+      json_object_set_new(br, "barrier_cycles", json_real(r.barrier_cycles));
+      json_object_set_new(br, "launch_overhead_us", json_real(r.launch_overhead_us));
+      json_object_set_new(br, "round_cycles", json_real(r.round_cycles));
+      json_object_set_new(br, "rounds", json_real(r.rounds));
+      json_object_set_new(br, "dram_bytes", json_real(r.dram_bytes));
+      json_object_set_new(br, "l2_bytes", json_real(r.l2_bytes));
+      json_object_set_new(br, "bound", json_string(r.bound ? r.bound : "pipeline"));
+      json_object_set_new(j, "breakdown", br);
+      json_object_set_new(j, "bottleneck", json_string(why));
+      json_object_set_new(j, "assumptions", flags_json(wgp_analysis_flags(S.an)));
+      rc = print_json(j);
+    } else {
+      printf("kernel %s on %s\n", wgp_kernel_name(S.k), wgp_gpu_name(S.gpu));
+      printf("time        %.4g us (%.4g cycles), between %.4g and %.4g us\n", r.time_us, r.cycles, r.best_us,
+             r.worst_us);
+      printf("occupancy   %u warps, %u work-groups per SM, limited by %s (%u registers per thread from %s)\n",
+             r.active_warps_per_sm, r.active_groups_per_sm, r.limiter ? r.limiter : "warps", regs, regs_from);
+      printf("rounds      %.4g rounds of %.4g cycles%s; limited by %s\n", r.rounds, r.round_cycles,
+             r.extrapolated ? " (long loops extrapolated from a steady state)" : "", r.bound ? r.bound : "pipeline");
+      printf("per warp    issue %.4g, compute %.4g, shared/L1 %.4g, L2 %.4g, DRAM %.4g, constant %.4g, "
+             "barrier %.4g cycles\n",
+             r.issue_cycles, r.compute_cycles, r.mem_stall_cycles[0], r.mem_stall_cycles[1], r.mem_stall_cycles[2],
+             r.mem_stall_cycles[3], r.barrier_cycles);
+      printf("launch      %.3g us overhead\n", r.launch_overhead_us);
+      printf("bottleneck  %s\n", why);
+      unsigned fl = wgp_analysis_flags(S.an);
+      if (fl) {
+        json_t *a = flags_json(fl);
+        for (size_t i = 0; i < json_array_size(a); i++)
+          printf("assumed     %s\n", json_string_value(json_array_get(a, i)));
+        json_decref(a);
+      }
+      printf("caches      hit rates from the GPU description's default rules (no cache analysis yet)\n");
+    }
+    if (rc == EXIT_OK && fflush(stdout) != 0)
+      rc = input_error("cannot write the output: %s", strerror(errno));
+  }
+  for (size_t i = 0; costs && i < nw; i++)
+    free(costs[i]);
+  free(costs);
+  free(warps);
   session_close(&S);
   return rc;
 }

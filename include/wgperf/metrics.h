@@ -67,6 +67,12 @@ void wgp_metrics_attach(wgp_metrics *m, wgp_tracer *t);
 wgp_mem_stats *wgp_metrics_take(wgp_metrics *m);
 size_t wgp_metrics_num_accesses(const wgp_metrics *m);
 
+/* The byte addresses of access A for the lanes of MASK at the current point of
+ * tracer T (call from a visitor); returns the lanes whose address is known
+ * (the others get an address of their own). */
+uint64_t wgp_access_addresses(const wgp_layout *layout, const wgp_kernel *k, unsigned lanes, wgp_tracer *t,
+                              const wgp_access *a, uint64_t mask, uint64_t *addr);
+
 /* Counting rules, exposed for tests: ADDR[i] for lanes in MASK. */
 void wgp_count_global(const uint64_t *addr, uint64_t mask, unsigned lanes, unsigned bytes, unsigned sector,
                       unsigned line, double *sectors, double *lines);
