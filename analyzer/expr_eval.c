@@ -68,18 +68,28 @@ static wgp_eval_status broken(evaluator *ev, const wgp_expr *e, const char *what
 static wgp_eval_status eval(evaluator *ev, const wgp_expr *e, int64_t *out);
 
 static wgp_eval_status eval_sym(evaluator *ev, const wgp_sym *s, int64_t *out) {
+  /* The symbol's name is printed only when a reason needs it: this is the
+   * evaluator's hot path. */
   char name[96];
-  wgp_sym_print(s, name, sizeof name);
-  if (s->kind == WGP_SYM_UNKNOWN)
+  if (s->kind == WGP_SYM_UNKNOWN) {
+    wgp_sym_print(s, name, sizeof name);
     return unknown(ev, "unmodelled value %s", name);
-  if (!ev->env || !ev->env->lookup)
+  }
+  if (!ev->env || !ev->env->lookup) {
+    wgp_sym_print(s, name, sizeof name);
     return unknown(ev, "no value for %s", name);
+  }
   ev->reason[0] = '\0';
   wgp_eval_status st = ev->env->lookup(ev->env->user, s, out, ev->reason, WGP_EVAL_REASON_SIZE);
-  if (st != WGP_EVAL_OK && ev->reason[0] == '\0')
-    snprintf(ev->reason, WGP_EVAL_REASON_SIZE, s->kind == WGP_SYM_LOAD ? "no value for (load %s): data-dependent" : "no value for %s", name);
+  if (st == WGP_EVAL_OK)
+    return WGP_EVAL_OK;
+  if (ev->reason[0] == '\0') {
+    wgp_sym_print(s, name, sizeof name);
+    snprintf(ev->reason, WGP_EVAL_REASON_SIZE,
+             s->kind == WGP_SYM_LOAD ? "no value for (load %s): data-dependent" : "no value for %s", name);
+  }
   ev->reason[WGP_EVAL_REASON_SIZE - 1] = '\0';
-  return st == WGP_EVAL_OK ? WGP_EVAL_OK : st == WGP_EVAL_ERROR ? WGP_EVAL_ERROR : WGP_EVAL_UNKNOWN;
+  return st == WGP_EVAL_ERROR ? WGP_EVAL_ERROR : WGP_EVAL_UNKNOWN;
 }
 
 static bool wrap64(const evaluator *ev) { return ev->env && (ev->env->flags & WGP_EVAL_WRAP64); }

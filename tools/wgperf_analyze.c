@@ -7,6 +7,8 @@
 
 #include "wgperf/analyze.h"
 #include "wgperf/launch.h"
+#include "wgperf/cache.h"
+#include "wgperf/occupancy.h"
 #include "wgperf/pipeline.h"
 
 #include <errno.h>
@@ -53,7 +55,8 @@ static json_t *flags_json(unsigned f) {
 
 static json_t *num_or_null(double v, bool ok) { return ok ? json_real(v) : json_null(); }
 
-static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_launch *l, const wgp_analysis *an) {
+static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_launch *l, const wgp_analysis *an,
+                           const wgp_cache_result *cache) {
   json_t *root = json_object();
   json_object_set_new(root, "kernel", json_string(wgp_kernel_name(k)));
   json_t *launch = json_object(), *g = json_array(), *lc = json_array(), *args = json_object();
@@ -111,9 +114,8 @@ static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
     json_object_set_new(m, "bytes_requested", json_real(s->lane_bytes));
     json_object_set_new(m, "bytes_moved", num_or_null(s->sectors * wgp_gpu_l2_sector_bytes(gpu), global));
     json_object_set_new(m, "unknown_address_executions", json_real(s->unknown));
-    /* cache analysis is not implemented yet: say so rather than guess */
-    json_object_set_new(m, "l1_hit_rate", json_null());
-    json_object_set_new(m, "l2_hit_rate", json_null());
+    json_object_set_new(m, "l1_hit_rate", num_or_null(cache->l1_hit[i], cache->l1_hit[i] >= 0));
+    json_object_set_new(m, "l2_hit_rate", num_or_null(cache->l2_hit[i], cache->l2_hit[i] >= 0));
     json_array_append_new(mem, m);
   }
   json_object_set_new(root, "memory_instructions", mem);
@@ -121,7 +123,7 @@ static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
 }
 
 static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_launch *l,
-                        const wgp_analysis *an, bool traces) {
+                        const wgp_analysis *an, const wgp_cache_result *cache, bool traces) {
   fprintf(f, "kernel %s on %s\n", wgp_kernel_name(k), wgp_gpu_name(gpu));
   fprintf(f, "launch  global");
   for (unsigned d = 0; d < wgp_launch_dims(l); d++)
@@ -154,13 +156,19 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
     const wgp_access *a = wgp_kernel_access(k, i);
     const wgp_mem_stats *s = &tot[i];
     wgp_space sp = wgp_access_space(a);
-    char cost[96] = "-";
+    char cost[160] = "-";
     if (s->requests > 0) {
       if (sp == WGP_SPACE_LOCAL)
         snprintf(cost, sizeof cost, "%.2f wavefronts, conflict degree %.2f", s->wavefronts / s->requests,
                  s->phases > 0 ? s->wavefronts / s->phases : 0);
       else if (sp == WGP_SPACE_CONSTANT)
         snprintf(cost, sizeof cost, "%.2f distinct addresses", s->wavefronts / s->requests);
+      else if (cache->l2_hit[i] >= 0 && cache->l1_hit[i] >= 0)
+        snprintf(cost, sizeof cost, "%.2f sectors, %.2f lines, L1 hit %.0f%%, L2 hit %.0f%%", s->sectors / s->requests,
+                 s->lines / s->requests, 100 * cache->l1_hit[i], 100 * cache->l2_hit[i]);
+      else if (cache->l2_hit[i] >= 0)
+        snprintf(cost, sizeof cost, "%.2f sectors, %.2f lines, L2 hit %.0f%%", s->sectors / s->requests,
+                 s->lines / s->requests, 100 * cache->l2_hit[i]);
       else
         snprintf(cost, sizeof cost, "%.2f sectors, %.2f lines", s->sectors / s->requests, s->lines / s->requests);
     }
@@ -171,7 +179,8 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
             wgp_access_base_name(a) ? wgp_access_base_name(a) : "?", (unsigned long long)wgp_access_bytes(a),
             s->executions, cost, s->unknown > 0 ? " (address unknown: one sector per lane assumed)" : "");
   }
-  fprintf(f, "caches  L1/L2 hit rates are not estimated yet\n");
+  fprintf(f, "caches  L1/L2 hit rates from an LRU simulation of the first %zu work-groups of a wave\n",
+          cache->groups_simulated);
   if (traces)
     for (size_t c = 0; c < wgp_warp_set_size(ws); c++) {
       const wgp_warp_class *wc = wgp_warp_set_class(ws, c);
@@ -212,9 +221,17 @@ typedef struct session {
   uint64_t *align, *local;
   char tmpl[64];
   bool made;
+  wgp_analysis_input in;
+  unsigned regs;
+  const char *regs_from;
+  wgp_occupancy occ;
+  bool has_cache;
+  wgp_cache_result cache;
 } session;
 
 static void session_close(session *S) {
+  if (S->has_cache)
+    wgp_cache_result_free(&S->cache);
   wgp_analysis_free(S->an);
   free(S->align);
   free(S->local);
@@ -345,6 +362,7 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
       rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
   }
   wgp_analysis_input in = {0};
+#define in S->in
   if (rc == EXIT_OK) {
     size_t na = wgp_kernel_num_args(S->k) ? wgp_kernel_num_args(S->k) : 1;
     S->align = calloc(na, sizeof *S->align);
@@ -379,6 +397,26 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
     if (wgp_analyze(&in, &S->an, &d) != WGP_OK)
       rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
   }
+#undef in
+  (void)in;
+  /* Occupancy decides how many groups share an SM's L1 and make a wave. */
+  if (rc == EXIT_OK) {
+    uint64_t threads = 1;
+    for (unsigned dd = 0; dd < wgp_launch_dims(S->l); dd++)
+      threads *= wgp_launch_local(S->l, dd);
+    S->regs = op->regs ? op->regs : wgp_kernel_register_pressure(S->k);
+    S->regs_from = op->regs ? "--regs" : "the IR estimate";
+    wgp_occupancy_request req = {(unsigned)threads, S->regs, (unsigned long)wgp_analysis_local_bytes(S->an), 0};
+    if (wgp_occupancy_compute(S->gpu, &req, &S->occ, &d) != WGP_OK)
+      rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
+  }
+  if (rc == EXIT_OK) {
+    if (wgp_cache_analyze(&S->in, S->occ.active_blocks_per_sm, wgp_analysis_local_bytes(S->an), &S->cache, &d) !=
+        WGP_OK)
+      rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
+    else
+      S->has_cache = true;
+  }
   return rc;
 }
 
@@ -397,9 +435,9 @@ int cmd_analyze(int argc, char **argv) {
   int rc = session_open("analyze", argc, argv, &S);
   if (rc == EXIT_OK) {
     if (S.o.json)
-      rc = print_json(report_json(S.k, S.gpu, S.l, S.an));
+      rc = print_json(report_json(S.k, S.gpu, S.l, S.an, &S.cache));
     else
-      report_text(stdout, S.k, S.gpu, S.l, S.an, S.o.trace);
+      report_text(stdout, S.k, S.gpu, S.l, S.an, &S.cache, S.o.trace);
     if (rc == EXIT_OK && fflush(stdout) != 0)
       rc = input_error("cannot write the output: %s", strerror(errno));
   }
@@ -410,7 +448,7 @@ int cmd_analyze(int argc, char **argv) {
 /* ---- predict ---------------------------------------------------------------- */
 
 /* Per-access costs of one warp class for the simulator; hit rates unknown. */
-static wgp_access_cost *costs_of(const wgp_kernel *k, const wgp_mem_stats *s) {
+static wgp_access_cost *costs_of(const wgp_kernel *k, const wgp_mem_stats *s, const wgp_cache_result *cache) {
   size_t n = wgp_kernel_num_accesses(k);
   wgp_access_cost *c = calloc(n ? n : 1, sizeof *c);
   if (!c)
@@ -420,8 +458,8 @@ static wgp_access_cost *costs_of(const wgp_kernel *k, const wgp_mem_stats *s) {
     c[i].requests = s[i].requests / ex;
     c[i].sectors = s[i].sectors / ex;
     c[i].wavefronts = s[i].wavefronts / ex;
-    c[i].l1_hit = -1;
-    c[i].l2_hit = -1;
+    c[i].l1_hit = cache->l1_hit[i];
+    c[i].l2_hit = cache->l2_hit[i];
   }
   return c;
 }
@@ -489,7 +527,7 @@ int cmd_predict(int argc, char **argv) {
     rc = input_error("out of memory");
   for (size_t i = 0; rc == EXIT_OK && i < nw; i++) {
     const wgp_warp_class *c = wgp_warp_set_class(ws, i);
-    costs[i] = costs_of(S.k, wgp_analysis_class_stats(S.an, i));
+    costs[i] = costs_of(S.k, wgp_analysis_class_stats(S.an, i), &S.cache);
     if (!costs[i]) {
       rc = input_error("out of memory");
       break;
@@ -497,19 +535,14 @@ int cmd_predict(int argc, char **argv) {
     warps[i] = (wgp_sim_warp){c->trace, costs[i], c->count, {c->group[0], c->group[1], c->group[2]}, c->warp};
   }
   wgp_sim_result r;
-  unsigned regs = 0;
-  const char *regs_from = "the IR estimate (wgperf extract; ptxas counts come later)";
+  unsigned regs = rc == EXIT_OK ? S.regs : 0;
+  const char *regs_from = rc == EXIT_OK ? S.regs_from : "";
   if (rc == EXIT_OK) {
     uint64_t threads = 1, groups = 1;
     for (unsigned d = 0; d < wgp_launch_dims(S.l); d++) {
       threads *= wgp_launch_local(S.l, d);
       groups *= (wgp_launch_global(S.l, d) + wgp_launch_local(S.l, d) - 1) / wgp_launch_local(S.l, d);
     }
-    regs = S.o.regs;
-    if (regs)
-      regs_from = "--regs";
-    else
-      regs = wgp_kernel_register_pressure(S.k);
     wgp_sim_input in = {S.k, S.gpu, warps, nw, groups,
                         (unsigned)((threads + wgp_gpu_warp_size(S.gpu) - 1) / wgp_gpu_warp_size(S.gpu)), regs,
                         wgp_analysis_local_bytes(S.an), threads, 0};
@@ -575,7 +608,8 @@ int cmd_predict(int argc, char **argv) {
           printf("assumed     %s\n", json_string_value(json_array_get(a, i)));
         json_decref(a);
       }
-      printf("caches      hit rates from the GPU description's default rules (no cache analysis yet)\n");
+      printf("caches      L1/L2 hit rates from an LRU simulation of the first %zu work-groups of a wave\n",
+             S.cache.groups_simulated);
     }
     if (rc == EXIT_OK && fflush(stdout) != 0)
       rc = input_error("cannot write the output: %s", strerror(errno));

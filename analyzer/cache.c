@@ -1,0 +1,397 @@
+/* cache.c - L1/L2 hit rates from an LRU simulation of a wave's address
+ * stream (the model is described in include/wgperf/cache.h). */
+#include "wgperf/cache.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- one access event of one warp --------------------------------------- */
+
+typedef struct event {
+  uint32_t access;
+  uint32_t first, n; /* sectors[first .. first+n) */
+  double weight;
+  bool store;
+} event;
+
+typedef struct stream {
+  event *ev;
+  size_t nev, cap;
+} stream;
+
+typedef struct recorder {
+  const wgp_kernel *k;
+  const wgp_layout *layout;
+  unsigned lanes, sector;
+  stream *cur;
+  uint64_t *sec;
+  size_t nsec, capsec;
+  bool oom;
+} recorder;
+
+static wgp_status fail(wgp_diag *diag, wgp_status st, const char *fmt, ...) {
+  if (diag) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
+    va_end(ap);
+  }
+  return st;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void record(void *user, size_t block, uint64_t mask, double weight, double mult, wgp_tracer *t) {
+  recorder *r = user;
+  const wgp_block *b = wgp_kernel_block(r->k, block);
+  for (size_t i = 0; i < wgp_block_num_accesses(b) && !r->oom; i++) {
+    size_t id = wgp_block_access(b, i);
+    const wgp_access *a = wgp_kernel_access(r->k, id);
+    wgp_space sp = wgp_access_space(a);
+    if (sp != WGP_SPACE_GLOBAL && sp != WGP_SPACE_GENERIC)
+      continue;
+    uint64_t addr[WGP_TRACE_MAX_WARP], s[WGP_TRACE_MAX_WARP * 2];
+    wgp_access_addresses(r->layout, r->k, r->lanes, t, a, mask, addr);
+    size_t n = 0;
+    unsigned bytes = (unsigned)wgp_access_bytes(a);
+    for (unsigned l = 0; l < r->lanes; l++)
+      if (mask >> l & 1)
+        for (uint64_t x = addr[l] / r->sector; x <= (addr[l] + (bytes ? bytes : 1) - 1) / r->sector &&
+                                               n < sizeof s / sizeof *s;
+             x++)
+          s[n++] = x;
+    qsort(s, n, sizeof *s, cmp_u64);
+    size_t u = 0;
+    for (size_t j = 0; j < n; j++)
+      if (!j || s[j] != s[j - 1])
+        s[u++] = s[j];
+    if (r->nsec + u > r->capsec) {
+      size_t cap = (r->capsec + u) * 2;
+      uint64_t *p = realloc(r->sec, cap * sizeof *p);
+      if (!p) {
+        r->oom = true;
+        return;
+      }
+      r->sec = p;
+      r->capsec = cap;
+    }
+    memcpy(r->sec + r->nsec, s, u * sizeof *s);
+    stream *st = r->cur;
+    if (st->nev == st->cap) {
+      size_t cap = st->cap ? 2 * st->cap : 64;
+      event *e = realloc(st->ev, cap * sizeof *e);
+      if (!e) {
+        r->oom = true;
+        return;
+      }
+      st->ev = e;
+      st->cap = cap;
+    }
+    st->ev[st->nev++] = (event){(uint32_t)id, (uint32_t)r->nsec, (uint32_t)u, weight * mult,
+                                wgp_access_get_kind(a) != WGP_ACCESS_LOAD};
+    r->nsec += u;
+  }
+}
+
+/* ---- a sectored LRU cache -------------------------------------------------- */
+
+typedef struct lru {
+  size_t cap, n;          /* lines */
+  unsigned per_line;      /* sectors per line */
+  uint64_t *key;          /* hash table of line tags: slot -> tag+1 (0 empty) */
+  uint32_t *slot_node;    /* slot -> node */
+  size_t mask;
+  uint64_t *tag;          /* node -> tag */
+  uint32_t *valid;        /* node -> sector bits */
+  uint32_t *prev, *next;  /* LRU list, head = most recent */
+  uint32_t head, tail, free_top;
+} lru;
+
+#define NIL UINT32_MAX
+
+static bool lru_init(lru *c, size_t lines, unsigned per_line) {
+  memset(c, 0, sizeof *c);
+  c->cap = lines ? lines : 1;
+  c->per_line = per_line ? per_line : 1;
+  size_t slots = 16;
+  while (slots < c->cap * 2)
+    slots *= 2;
+  c->mask = slots - 1;
+  c->key = calloc(slots, sizeof *c->key);
+  c->slot_node = calloc(slots, sizeof *c->slot_node);
+  c->tag = calloc(c->cap, sizeof *c->tag);
+  c->valid = calloc(c->cap, sizeof *c->valid);
+  c->prev = calloc(c->cap, sizeof *c->prev);
+  c->next = calloc(c->cap, sizeof *c->next);
+  c->head = c->tail = NIL;
+  return c->key && c->slot_node && c->tag && c->valid && c->prev && c->next;
+}
+
+static void lru_free(lru *c) {
+  free(c->key), free(c->slot_node), free(c->tag), free(c->valid), free(c->prev), free(c->next);
+}
+
+static size_t lru_find_slot(const lru *c, uint64_t tag) {
+  size_t s = (size_t)(tag * 0x9e3779b97f4a7c15ull) & c->mask;
+  while (c->key[s] && c->key[s] != tag + 1)
+    s = (s + 1) & c->mask;
+  return s;
+}
+
+static void lru_unlink(lru *c, uint32_t n) {
+  if (c->prev[n] != NIL) c->next[c->prev[n]] = c->next[n]; else c->head = c->next[n];
+  if (c->next[n] != NIL) c->prev[c->next[n]] = c->prev[n]; else c->tail = c->prev[n];
+}
+
+static void lru_push_front(lru *c, uint32_t n) {
+  c->prev[n] = NIL;
+  c->next[n] = c->head;
+  if (c->head != NIL) c->prev[c->head] = n;
+  c->head = n;
+  if (c->tail == NIL) c->tail = n;
+}
+
+/* Removes the entry in SLOT keeping the probe chains intact. */
+static void lru_erase_slot(lru *c, size_t s) {
+  c->key[s] = 0;
+  for (size_t j = (s + 1) & c->mask; c->key[j]; j = (j + 1) & c->mask) {
+    uint64_t k = c->key[j];
+    uint32_t node = c->slot_node[j];
+    c->key[j] = 0;
+    size_t t = lru_find_slot(c, k - 1);
+    c->key[t] = k;
+    c->slot_node[t] = node;
+  }
+}
+
+/* Looks up SECTOR; true on a hit. On a miss with FILL, the sector is brought in. */
+static bool lru_access(lru *c, uint64_t sector, bool fill) {
+  uint64_t tag = sector / c->per_line;
+  uint32_t bit = 1u << (sector % c->per_line);
+  size_t s = lru_find_slot(c, tag);
+  if (c->key[s]) {
+    uint32_t n = c->slot_node[s];
+    bool hit = c->valid[n] & bit;
+    if (fill || hit) {
+      lru_unlink(c, n);
+      lru_push_front(c, n);
+    }
+    if (fill)
+      c->valid[n] |= bit;
+    return hit;
+  }
+  if (!fill)
+    return false;
+  uint32_t n;
+  if (c->n < c->cap) {
+    n = (uint32_t)c->n++;
+  } else {
+    n = c->tail;
+    lru_unlink(c, n);
+    lru_erase_slot(c, lru_find_slot(c, c->tag[n]));
+    s = lru_find_slot(c, tag);
+  }
+  c->tag[n] = tag;
+  c->valid[n] = bit;
+  c->key[s] = tag + 1;
+  c->slot_node[s] = n;
+  lru_push_front(c, n);
+  return false;
+}
+
+static void lru_invalidate(lru *c, uint64_t sector) {
+  size_t s = lru_find_slot(c, sector / c->per_line);
+  if (c->key[s])
+    c->valid[c->slot_node[s]] &= ~(1u << (sector % c->per_line));
+}
+
+/* ---- the analysis ------------------------------------------------------------ */
+
+wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, uint64_t smem_per_group,
+                             wgp_cache_result *out, wgp_diag *diag) {
+  memset(out, 0, sizeof *out);
+  const wgp_kernel *k = in->kernel;
+  const wgp_gpu *gpu = in->gpu;
+  size_t nacc = wgp_kernel_num_accesses(k);
+  out->num_accesses = nacc;
+  out->l1_hit = malloc((nacc ? nacc : 1) * sizeof *out->l1_hit);
+  out->l2_hit = malloc((nacc ? nacc : 1) * sizeof *out->l2_hit);
+  double *sect = calloc(nacc ? nacc : 1, sizeof *sect), *h1 = calloc(nacc ? nacc : 1, sizeof *h1);
+  double *to2 = calloc(nacc ? nacc : 1, sizeof *to2), *h2 = calloc(nacc ? nacc : 1, sizeof *h2);
+  if (!out->l1_hit || !out->l2_hit || !sect || !h1 || !to2 || !h2) {
+    free(sect), free(h1), free(to2), free(h2);
+    wgp_cache_result_free(out);
+    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
+  if (resident == 0)
+    resident = 1;
+  wgp_trace_launch L = in->launch;
+  if (!L.warp_size)
+    L.warp_size = wgp_gpu_warp_size(gpu);
+  uint64_t ngrp[3], total = 1;
+  for (unsigned d = 0; d < 3; d++) {
+    ngrp[d] = (L.global[d] + L.local[d] - 1) / L.local[d];
+    total *= ngrp[d];
+  }
+  uint64_t wave = (uint64_t)resident * wgp_gpu_sm_count(gpu);
+  if (wave > total)
+    wave = total;
+  /* The sample: the wave's groups with x below COLS. */
+  uint64_t cols = ngrp[0];
+  if (wave > WGP_CACHE_MAX_GROUPS) {
+    uint64_t rows = (wave + ngrp[0] - 1) / ngrp[0];
+    cols = WGP_CACHE_MAX_GROUPS / rows;
+    if (cols < 1)
+      cols = 1;
+    if (cols > ngrp[0])
+      cols = ngrp[0];
+  }
+  uint64_t *pick = malloc((size_t)(wave < WGP_CACHE_MAX_GROUPS ? wave : WGP_CACHE_MAX_GROUPS) * sizeof *pick + 8);
+  size_t S = 0;
+  for (uint64_t g = 0; pick && g < wave && S < WGP_CACHE_MAX_GROUPS; g++)
+    if (g % ngrp[0] < cols)
+      pick[S++] = g;
+  unsigned sector = wgp_gpu_l2_sector_bytes(gpu), line = wgp_gpu_l1_line_bytes(gpu);
+
+  wgp_layout *layout = NULL;
+  wgp_tracer *t = NULL;
+  stream *streams = NULL;
+  size_t nstreams = 0;
+  recorder rec = {0};
+  wgp_status st = pick ? wgp_layout_new(k, in->buffer_align, in->local_bytes, &layout, diag)
+                       : fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  if (st == WGP_OK)
+    st = wgp_tracer_new(k, &L, &t, diag);
+  size_t warps_per_group = st == WGP_OK ? wgp_tracer_num_warps(t) : 0;
+  if (st == WGP_OK) {
+    streams = calloc(S * warps_per_group + 1, sizeof *streams);
+    if (!streams)
+      st = fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
+  if (st == WGP_OK) {
+    for (size_t i = 0; i < in->num_trip_hints; i++)
+      wgp_tracer_set_trip_hint(t, in->trip_loops[i], in->trip_counts[i]);
+    for (size_t i = 0; i < in->num_taken_hints; i++)
+      wgp_tracer_set_taken_hint(t, in->taken_blocks[i], in->taken_fractions[i]);
+    rec = (recorder){k, layout, L.warp_size, sector, NULL, NULL, 0, 0, false};
+    wgp_tracer_set_visitor(t, record, &rec);
+    for (size_t i = 0; i < S && st == WGP_OK; i++) {
+      uint64_t g = pick[i];
+      uint64_t gid[3] = {g % ngrp[0], g / ngrp[0] % ngrp[1], g / (ngrp[0] * ngrp[1])};
+      for (size_t w = 0; w < warps_per_group; w++) {
+        rec.cur = &streams[nstreams];
+        wgp_trace *tr;
+        wgp_diag d2;
+        wgp_status ts = wgp_tracer_trace(t, gid, w, &tr, &d2);
+        if (ts == WGP_ERR_INPUT)
+          break; /* a short last group */
+        if (ts != WGP_OK) {
+          st = fail(diag, ts, "%s", d2.message);
+          break;
+        }
+        wgp_trace_free(tr);
+        nstreams++;
+        if (rec.oom)
+          st = fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+      }
+    }
+  }
+  /* Simulate: L1 per group (its share of the SM), L2 for the sample. */
+  lru *l1 = NULL, l2;
+  bool l2ok = false, use_l1 = wgp_gpu_l1_caches_global_loads(gpu);
+  if (st == WGP_OK) {
+    double l1_bytes = wgp_gpu_l1_bytes(gpu);
+    if (wgp_gpu_architecture(gpu) >= WGP_ARCH_VOLTA)
+      l1_bytes -= (double)resident * (double)smem_per_group;
+    if (l1_bytes < line)
+      l1_bytes = line;
+    size_t l1_lines = (size_t)(l1_bytes / resident / line);
+    double l2_bytes = (double)wgp_gpu_l2_bytes(gpu) * (double)S / (double)wave;
+    size_t l2_lines = (size_t)(l2_bytes / wgp_gpu_l2_line_bytes(gpu));
+    l1 = calloc(S ? S : 1, sizeof *l1);
+    l2ok = lru_init(&l2, l2_lines, wgp_gpu_l2_line_bytes(gpu) / sector);
+    bool ok = l1 && l2ok;
+    for (size_t g = 0; ok && g < S; g++)
+      ok = lru_init(&l1[g], l1_lines ? l1_lines : 1, line / sector);
+    if (!ok)
+      st = fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
+  if (st == WGP_OK) {
+    size_t *pos = calloc(nstreams + 1, sizeof *pos);
+    if (!pos)
+      st = fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    for (bool more = true; st == WGP_OK && more;) {
+      more = false;
+      for (size_t w = 0; w < nstreams; w++) {
+        if (pos[w] == streams[w].nev)
+          continue;
+        more = true;
+        const event *e = &streams[w].ev[pos[w]++];
+        lru *c1 = &l1[w / (warps_per_group ? warps_per_group : 1)];
+        for (uint32_t j = 0; j < e->n; j++) {
+          uint64_t s = rec.sec[e->first + j];
+          sect[e->access] += e->weight;
+          if (e->store) {
+            lru_invalidate(c1, s);
+            to2[e->access] += e->weight;
+            if (lru_access(&l2, s, true))
+              h2[e->access] += e->weight;
+            else
+              out->dram_write_bytes_per_group += e->weight * sector;
+            continue;
+          }
+          if (use_l1 && lru_access(c1, s, true)) {
+            h1[e->access] += e->weight;
+            continue;
+          }
+          to2[e->access] += e->weight;
+          if (lru_access(&l2, s, true))
+            h2[e->access] += e->weight;
+          else
+            out->dram_read_bytes_per_group += e->weight * sector;
+        }
+      }
+    }
+    free(pos);
+  }
+  for (size_t i = 0; i < nacc; i++) {
+    const wgp_access *a = wgp_kernel_access(k, i);
+    bool global = wgp_access_space(a) == WGP_SPACE_GLOBAL || wgp_access_space(a) == WGP_SPACE_GENERIC;
+    bool load = wgp_access_get_kind(a) == WGP_ACCESS_LOAD;
+    out->l1_hit[i] = global && load && sect[i] > 0 ? (use_l1 ? h1[i] / sect[i] : 0.0) : -1;
+    out->l2_hit[i] = global && to2[i] > 0 ? h2[i] / to2[i] : -1;
+  }
+  if (S) {
+    out->dram_read_bytes_per_group /= (double)S;
+    out->dram_write_bytes_per_group /= (double)S;
+  }
+  out->groups_simulated = S;
+  for (size_t g = 0; l1 && g < S; g++)
+    lru_free(&l1[g]);
+  free(l1);
+  if (l2ok)
+    lru_free(&l2);
+  for (size_t w = 0; streams && w < nstreams; w++)
+    free(streams[w].ev);
+  free(streams);
+  free(rec.sec);
+  free(pick);
+  wgp_tracer_free(t);
+  wgp_layout_free(layout);
+  free(sect), free(h1), free(to2), free(h2);
+  if (st != WGP_OK)
+    wgp_cache_result_free(out);
+  return st;
+}
+
+void wgp_cache_result_free(wgp_cache_result *r) {
+  free(r->l1_hit);
+  free(r->l2_hit);
+  r->l1_hit = r->l2_hit = NULL;
+}
