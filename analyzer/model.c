@@ -687,6 +687,18 @@ static bool load_kernel(loader *ld, json_t *o, size_t index, wgp_kernel *k) {
   if (!get_uint(ld, o, "register_pressure", false, 1u << 20, &regs))
     return false;
   k->register_pressure = (unsigned)regs;
+  /* registers: optional, added by `wgperf extract` from ptxas */
+  json_t *rj = json_object_get(o, "registers");
+  if (rj) {
+    json_t *cnt = json_object_get(rj, "count"), *src = json_object_get(rj, "source");
+    if (!json_is_object(rj) || !json_is_integer(cnt) || json_integer_value(cnt) < 1 ||
+        json_integer_value(cnt) > 1024 || !json_is_string(src))
+      return fail(ld, "'registers' must be {\"count\": 1..1024, \"source\": \"...\"}");
+    k->registers = (unsigned)json_integer_value(cnt);
+    k->registers_source = wgp_arena_strdup(ld->a, json_string_value(src));
+    if (!k->registers_source)
+      return nomem(ld);
+  }
 
   json_t *args = get_array(ld, o, "args", &ok);
   json_t *arrays = ok ? get_array(ld, o, "arrays", &ok) : NULL;

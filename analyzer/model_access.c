@@ -77,6 +77,11 @@ uint64_t wgp_kernel_static_count(const wgp_kernel *k, size_t i, const char **cos
 }
 bool wgp_kernel_irreducible(const wgp_kernel *k) { return k->irreducible; }
 unsigned wgp_kernel_register_pressure(const wgp_kernel *k) { return k->register_pressure; }
+unsigned wgp_kernel_registers(const wgp_kernel *k, const char **source) {
+  if (source)
+    *source = k->registers_source;
+  return k->registers;
+}
 size_t wgp_kernel_num_diagnostics(const wgp_kernel *k) { return k->ndiags; }
 const char *wgp_kernel_diagnostic(const wgp_kernel *k, size_t i) { return i < k->ndiags ? k->diags[i] : NULL; }
 

@@ -108,6 +108,8 @@ struct wgp_kernel {
   const char **diags;
   bool irreducible;
   unsigned register_pressure;
+  unsigned registers;            /* from ptxas, 0 when absent */
+  const char *registers_source;
 };
 
 struct wgp_model {

@@ -12,6 +12,12 @@ int kind_of(const char *file);
 /* Extracts the kernel model of FILE into OUT; an exit code. */
 int extract_to(const char *file, int kind, const char *olevel, char **extra, int nextra, const char *out);
 
+#include <stdbool.h>
+/* Adds ptxas' registers per thread to MODEL (bitcode BITCODE of INPUT); the
+ * number of kernels patched, 0 when no CUDA toolkit or on failure (warned). */
+int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, const char *clang, const char *model);
+const char *find_ptxas(void);
+
 int cmd_analyze(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 

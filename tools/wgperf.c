@@ -543,6 +543,21 @@ static char *default_output(const char *file) {
 
 /* Compiles or runs FILE (of KIND) through the plugin and writes the model to
  * OUTPUT (via a temporary file renamed on success).  Returns an exit code. */
+/* Whether IR input is OpenCL for NVIDIA (so it needs libclc before llc). */
+static bool opencl_ir(const char *file) {
+  FILE *f = fopen(file, "rb");
+  if (!f)
+    return false;
+  char buf[65536];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  for (size_t i = 0; i + 5 < n; i++)
+    if (memcmp(buf + i, "nvcl", 4) == 0 || memcmp(buf + i, "spir_kernel", 11 < n - i ? 11 : n - i) == 0)
+      return true;
+  return false;
+}
+
 int extract_to(const char *file, int kind, const char *olevel, char **extra, int nextra, const char *out) {
   char *plugin = find_plugin();
   if (!plugin)
@@ -551,6 +566,8 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
   char pidbuf[32];
   snprintf(pidbuf, sizeof pidbuf, ".tmp%ld", (long)getpid());
   char *tmp = concat(output, pidbuf, "");
+  /* Keep the bitcode when ptxas can count registers from it. */
+  char *bitcode = find_ptxas() && kind != IN_IR ? concat(tmp, ".bc", "") : NULL;
   char *plugin_flag = NULL, *oflag = NULL, *header = NULL, *tool = NULL, *passes = NULL;
   const char *args[64 + 1];
   int n = 0, rc;
@@ -585,7 +602,7 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
         args[n++] = cu[i];
     }
     const char *common[] = {"-fno-discard-value-names", "-g", oflag, "-c", "-emit-llvm", plugin_flag,
-                            "-o", "/dev/null", file};
+                            "-o", bitcode ? bitcode : "/dev/null", file};
     for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
       args[n++] = common[i];
   }
@@ -609,6 +626,8 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
     rc = input_error("%s: no kernels found, no model written", file);
     goto done;
   }
+  if (find_ptxas())
+    add_ptxas_registers(file, kind == IN_IR ? file : bitcode, kind == IN_OPENCL || opencl_ir(file), clang_path(), tmp);
   if (rename(tmp, output) != 0) {
     rc = input_error("%s: cannot write: %s", output, strerror(errno));
     unlink(tmp);
@@ -616,6 +635,9 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
   }
   rc = EXIT_OK;
 done:
+  if (bitcode)
+    unlink(bitcode);
+  free(bitcode);
   free(argvx);
   free(plugin);
   free(output);

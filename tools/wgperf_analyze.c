@@ -404,8 +404,15 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
     uint64_t threads = 1;
     for (unsigned dd = 0; dd < wgp_launch_dims(S->l); dd++)
       threads *= wgp_launch_local(S->l, dd);
-    S->regs = op->regs ? op->regs : wgp_kernel_register_pressure(S->k);
-    S->regs_from = op->regs ? "--regs" : "the IR estimate";
+    const char *ptxas_src;
+    unsigned ptxas_regs = wgp_kernel_registers(S->k, &ptxas_src);
+    if (op->regs)
+      S->regs = op->regs, S->regs_from = "--regs";
+    else if (ptxas_regs)
+      S->regs = ptxas_regs, S->regs_from = ptxas_src;
+    else
+      S->regs = wgp_kernel_register_pressure(S->k),
+      S->regs_from = "the IR estimate (no CUDA toolkit: ptxas not run)";
     wgp_occupancy_request req = {(unsigned)threads, S->regs, (unsigned long)wgp_analysis_local_bytes(S->an), 0};
     if (wgp_occupancy_compute(S->gpu, &req, &S->occ, &d) != WGP_OK)
       rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);

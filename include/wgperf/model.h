@@ -113,6 +113,10 @@ uint64_t wgp_kernel_static_count(const wgp_kernel *k, size_t i, const char **cos
 bool wgp_kernel_irreducible(const wgp_kernel *k);
 /* Registers per thread estimated from IR liveness (docs/kernel-model.md). */
 unsigned wgp_kernel_register_pressure(const wgp_kernel *k);
+/* Registers per thread from ptxas (the optional 'registers' of the model,
+ * added by `wgperf extract` where a CUDA toolkit exists), 0 when absent;
+ * SOURCE (may be NULL) receives where the count comes from. */
+unsigned wgp_kernel_registers(const wgp_kernel *k, const char **source);
 size_t wgp_kernel_num_diagnostics(const wgp_kernel *k);
 const char *wgp_kernel_diagnostic(const wgp_kernel *k, size_t i);
 

@@ -289,6 +289,29 @@ static void test_reject_missing_and_types(void **state) {
   j = minimal_json();
   json_object_set_new(item(j, "memory", 0), "bytes", json_integer(-4));
   expect_rejected(j, "access M0: 'bytes' is -4");
+  j = minimal_json();
+  json_object_del(kernel0(j), "register_pressure");
+  expect_rejected(j, "kernel 'k': missing key 'register_pressure'");
+  j = minimal_json();
+  json_object_set_new(kernel0(j), "registers", json_pack("{s:i}", "count", 0));
+  expect_rejected(j, "kernel 'k': 'registers' must be {\"count\": 1..1024");
+}
+
+static void test_registers_from_ptxas(void **state) {
+  (void)state;
+  json_t *j = minimal_json();
+  json_object_set_new(kernel0(j), "registers", json_pack("{s:i,s:s}", "count", 40, "source", "ptxas -v (test)"));
+  char *text = json_dumps(j, 0);
+  json_decref(j);
+  wgp_model *m;
+  wgp_diag d;
+  assert_int_equal(wgp_model_load_string(text, strlen(text), "m.json", &m, &d), WGP_OK);
+  free(text);
+  const char *src;
+  assert_int_equal(wgp_kernel_registers(wgp_model_kernel(m, 0), &src), 40);
+  assert_string_equal(src, "ptxas -v (test)");
+  assert_int_equal(wgp_kernel_register_pressure(wgp_model_kernel(m, 0)), 4);
+  wgp_model_free(m);
 }
 
 static void test_reject_ranges(void **state) {
@@ -424,6 +447,7 @@ int main(void) {
       cmocka_unit_test(test_plugin_cuda_and_recurrence),
       cmocka_unit_test(test_reject_format_version),
       cmocka_unit_test(test_reject_missing_and_types),
+      cmocka_unit_test(test_registers_from_ptxas),
       cmocka_unit_test(test_reject_ranges),
       cmocka_unit_test(test_reject_cross_references),
       cmocka_unit_test(test_loop_nest),

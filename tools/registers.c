@@ -1,0 +1,222 @@
+/* registers.c - registers per thread from ptxas, added to a kernel model.
+ *
+ * DESIGN.md: register counts come from `ptxas -v` on PTX made by llc-19
+ * when a CUDA toolkit is installed; otherwise the model's IR estimate is
+ * used and reports say which.  OpenCL bitcode is linked with libclc first
+ * so its work-item builtins become NVVM intrinsics ptxas accepts.
+ */
+#define _DEFAULT_SOURCE
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef WGPERF_DEFAULT_LIBCLC
+#define WGPERF_DEFAULT_LIBCLC ""
+#endif
+
+#define PTX_ARCH "sm_80"
+
+const char *find_ptxas(void) {
+  static char found[PATH_MAX];
+  const char *env = getenv("WGPERF_PTXAS");
+  if (env)
+    return *env ? env : NULL; /* WGPERF_PTXAS= (empty) turns ptxas off */
+  if (access("/usr/local/cuda/bin/ptxas", X_OK) == 0)
+    return "/usr/local/cuda/bin/ptxas";
+  const char *path = getenv("PATH");
+  while (path && *path) {
+    const char *colon = strchr(path, ':');
+    size_t n = colon ? (size_t)(colon - path) : strlen(path);
+    if (n && n + 7 < sizeof found) {
+      memcpy(found, path, n);
+      memcpy(found + n, "/ptxas", 7);
+      if (access(found, X_OK) == 0)
+        return found;
+    }
+    path = colon ? colon + 1 : NULL;
+  }
+  return NULL;
+}
+
+/* Runs ARGV quietly, stderr into ERRFILE; true on exit status 0. */
+static bool run_quiet(char *const argv[], const char *errfile) {
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0)
+    return false;
+  if (pid == 0) {
+    int fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int nul = open("/dev/null", O_WRONLY);
+    if (fd >= 0)
+      dup2(fd, 2);
+    if (nul >= 0)
+      dup2(nul, 1);
+    execvp(argv[0], argv);
+    _exit(127);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return false;
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static char *sibling(const char *clang, const char *tool) {
+  char real[PATH_MAX], *out = malloc(PATH_MAX + 32);
+  if (!out)
+    return NULL;
+  if (realpath(clang, real)) {
+    char *slash = strrchr(real, '/');
+    if (slash) {
+      *slash = '\0';
+      snprintf(out, PATH_MAX + 32, "%s/%s", real, tool);
+      if (access(out, X_OK) == 0)
+        return out;
+    }
+  }
+  snprintf(out, PATH_MAX + 32, "%s-19", tool);
+  return out;
+}
+
+/* Sets kernels[].registers in MODEL from ptxas' report in LOG. */
+static int patch_model(const char *model, const char *log, const char *ptxas_version) {
+  FILE *f = fopen(log, "r");
+  if (!f)
+    return 0;
+  json_error_t err;
+  json_t *root = json_load_file(model, JSON_PRESERVE_ORDER, &err);
+  if (!root) {
+    fclose(f);
+    return 0;
+  }
+  json_t *kernels = json_object_get(root, "kernels");
+  char line[1024], entry[512] = "";
+  int patched = 0;
+  while (fgets(line, sizeof line, f)) {
+    char *p = strstr(line, "Compiling entry function '");
+    if (p) {
+      p += strlen("Compiling entry function '");
+      char *q = strchr(p, '\'');
+      if (q && (size_t)(q - p) < sizeof entry) {
+        memcpy(entry, p, (size_t)(q - p));
+        entry[q - p] = '\0';
+      }
+      continue;
+    }
+    unsigned regs;
+    p = strstr(line, "Used ");
+    if (!p || !*entry || sscanf(p, "Used %u registers", &regs) != 1)
+      continue;
+    size_t i;
+    json_t *k;
+    json_array_foreach(kernels, i, k) {
+      const char *sym = json_string_value(json_object_get(k, "symbol"));
+      if (sym && strcmp(sym, entry) == 0) {
+        json_t *r = json_object();
+        json_object_set_new(r, "count", json_integer(regs));
+        char src[256];
+        snprintf(src, sizeof src, "ptxas -v (%s, %s)", ptxas_version, PTX_ARCH);
+        json_object_set_new(r, "source", json_string(src));
+        json_object_set_new(k, "registers", r);
+        patched++;
+      }
+    }
+    entry[0] = '\0';
+  }
+  fclose(f);
+  if (patched && json_dump_file(root, model, JSON_INDENT(1) | JSON_PRESERVE_ORDER) != 0)
+    patched = 0;
+  json_decref(root);
+  return patched;
+}
+
+int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, const char *clang, const char *model) {
+  const char *ptxas = find_ptxas();
+  if (!ptxas)
+    return 0;
+  char base[] = "/tmp/wgperf-ptx-XXXXXX";
+  if (!mkdtemp(base))
+    return 0;
+  char linked[64], ptx[64], log[64];
+  snprintf(linked, sizeof linked, "%s/k.bc", base);
+  snprintf(ptx, sizeof ptx, "%s/k.ptx", base);
+  snprintf(log, sizeof log, "%s/log", base);
+  char *link = sibling(clang, "llvm-link"), *llc = sibling(clang, "llc"), *opt = sibling(clang, "opt");
+  char clean[64];
+  snprintf(clean, sizeof clean, "%s/clean.bc", base);
+  const char *from = bitcode;
+  int patched = 0;
+  bool ok = link && llc && opt;
+  if (ok && opencl && *WGPERF_DEFAULT_LIBCLC) {
+    char *argv[] = {link, (char *)bitcode, (char *)WGPERF_DEFAULT_LIBCLC, "-o", linked, NULL};
+    ok = run_quiet(argv, log);
+    from = linked;
+  }
+  /* Without debug info (llc 19 crashes on some of it after linking libclc),
+   * optimized as a driver would before code generation. */
+  if (ok) {
+    char *argv[] = {opt, "-strip-debug", "-passes=default<O2>", (char *)from, "-o", clean, NULL};
+    ok = run_quiet(argv, log);
+    from = clean;
+  }
+  if (ok) {
+    char *argv[] = {llc, "-march=nvptx64", "-mcpu=" PTX_ARCH, (char *)from, "-o", ptx, NULL};
+    ok = run_quiet(argv, log);
+  }
+  if (ok) {
+    char *argv[] = {(char *)ptxas, "-v", "--gpu-name", PTX_ARCH, ptx, "-o", "/dev/null", NULL};
+    ok = run_quiet(argv, log);
+  }
+  if (ok) {
+    char version[64] = "ptxas";
+    char vlog[80];
+    snprintf(vlog, sizeof vlog, "%s/version", base);
+    char *argv[] = {(char *)ptxas, "--version", NULL};
+    int fd = open(vlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd >= 0) {
+      fflush(stdout);
+      pid_t pid = fork();
+      if (pid == 0) {
+        dup2(fd, 1);
+        execvp(argv[0], argv);
+        _exit(127);
+      }
+      close(fd);
+      if (pid > 0) {
+        int st;
+        waitpid(pid, &st, 0);
+        FILE *vf = fopen(vlog, "r");
+        char l2[256];
+        while (vf && fgets(l2, sizeof l2, vf)) {
+          char *rel = strstr(l2, "release ");
+          if (rel) {
+            snprintf(version, sizeof version, "CUDA %.*s", (int)strcspn(rel + 8, ","), rel + 8);
+            break;
+          }
+        }
+        if (vf)
+          fclose(vf);
+      }
+    }
+    patched = patch_model(model, log, version);
+  }
+  if (!ok || !patched)
+    fprintf(stderr, "wgperf: warning: %s: no register count from ptxas; the IR estimate is used\n", input);
+  char cmd_rm[96];
+  snprintf(cmd_rm, sizeof cmd_rm, "%s/version", base);
+  unlink(cmd_rm), unlink(linked), unlink(clean), unlink(ptx), unlink(log);
+  rmdir(base);
+  free(link);
+  free(llc);
+  free(opt);
+  return patched;
+}
