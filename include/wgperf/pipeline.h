@@ -78,7 +78,7 @@ typedef struct wgp_sim_result {
   double issue_cycles, compute_cycles, mem_stall_cycles[4] /* shared/L1, L2, DRAM, constant */, barrier_cycles;
   double launch_overhead_us;
   double dram_bytes, l2_bytes; /* whole kernel, for the bandwidth bound */
-  const char *bound;           /* what limited the result: "pipeline", "dram_bandwidth", "l2_bandwidth" */
+  const char *bound; /* what limited the result: "pipeline", "dram_bandwidth", "l2_bandwidth", "block_dispatch" */
   bool extrapolated;           /* steady-state extrapolation of long loops was used */
   /* additions */
   double best_round_cycles, worst_round_cycles; /* the bounds of one full round (eq. 11, eq. 20) */

@@ -171,14 +171,22 @@ static void test_memory_bound_hits_dram_bound(void **state) {
   /* full rounds plus none partial: 65536 groups / 132 SMs = 497 groups, 8 resident */
   assert_int_equal(r.groups_per_sm, 497);
   assert_true(r.rounds > 62 && r.rounds < 63);
-  /* L2 hits take the traffic off DRAM: L2 bandwidth decides then */
+  /* L2 hits take the traffic off DRAM: L2 bandwidth decides then (1024-wide
+   * groups, so that dispatching 16384 of them takes less than that) */
   launch_free(&l);
-  launch_make(&l, "vadd", 1 << 24, 256, 1 << 24, (costs_spec){4, 1, 0, 1});
+  launch_make(&l, "vadd", 1 << 24, 1024, 1 << 24, (costs_spec){4, 1, 0, 1});
   wgp_sim_result h = run_ok(&l.in);
   assert_true(h.dram_bytes == 0);
   assert_true(fabs(h.l2_bytes - bytes) < 1);
   assert_string_equal(h.bound, "l2_bandwidth");
   assert_true(h.time_us < r.time_us);
+  launch_free(&l);
+  /* the same with 32-wide groups: 524288 groups take longer to dispatch
+   * (launch.per_block_ns each) than the data takes to move */
+  launch_make(&l, "vadd", 1 << 24, 32, 1 << 24, (costs_spec){4, 1, 0, 1});
+  wgp_sim_result d = run_ok(&l.in);
+  assert_string_equal(d.bound, "block_dispatch");
+  assert_true(fabs(d.time_us - d.launch_overhead_us - wgp_gpu_launch_per_block_ns(h100) * 524288 / 1e3) < 1e-6);
   launch_free(&l);
 }
 
