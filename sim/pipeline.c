@@ -511,6 +511,13 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
     w->scale = 1;
     w->state = W_RUN;
   }
+  if (in->flags & WGP_SIM_BOUNDS_ONLY) {
+    /* eq. 11-21 need the round's warps, not its simulation */
+    wgp_sim_round_bounds(c, tot, cls, sched, r.nw, &out->best, &out->worst);
+    out->cycles = out->best;
+    out->warps = r.nw;
+    goto out;
+  }
   for (unsigned s = 0; s < r.ns; s++)
     r.last[s] = SIZE_MAX;
   for (size_t d = 0; d < r.maxdepth; d++)

@@ -737,6 +737,7 @@ static int cmd_show(int argc, char **argv) {
   return show_model(file, kernel, full);
 }
 
+#ifndef WGPERF_NO_MAIN
 int main(int argc, char **argv) {
   if (argc < 2)
     return usage_error("no command given");
@@ -759,3 +760,4 @@ int main(int argc, char **argv) {
     return cmd_predict(argc - 2, argv + 2);
   return usage_error("unknown command '%s'", cmd);
 }
+#endif

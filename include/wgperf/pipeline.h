@@ -48,6 +48,7 @@ typedef struct wgp_sim_warp {
 /* wgp_sim_input.flags */
 #define WGP_SIM_GTO 1u  /* greedy-then-oldest instead of round-robin issue */
 #define WGP_SIM_FULL 2u /* simulate every iteration: no steady-state extrapolation */
+#define WGP_SIM_BOUNDS_ONLY 4u /* only best_us and worst_us (and occupancy) are computed: cheap, for pruning */
 
 typedef struct wgp_sim_input {
   const wgp_kernel *kernel;
