@@ -18,16 +18,6 @@ struct wgp_analysis {
   unsigned flags;
 };
 
-static wgp_status fail(wgp_diag *diag, wgp_status st, const char *fmt, ...) {
-  if (diag) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
-    va_end(ap);
-  }
-  return st;
-}
-
 /* A warp's statistics as a warp-set payload. */
 typedef struct stats_blob {
   size_t n;
@@ -63,7 +53,7 @@ wgp_status wgp_analyze(const wgp_analysis_input *in, wgp_analysis **out, wgp_dia
   *out = NULL;
   wgp_analysis *a = calloc(1, sizeof *a);
   if (!a)
-    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   a->k = in->kernel;
   a->launch = in->launch;
   if (!a->launch.warp_size)
@@ -88,7 +78,7 @@ wgp_status wgp_analyze(const wgp_analysis_input *in, wgp_analysis **out, wgp_dia
   if (st == WGP_OK) {
     a->total = calloc(a->nacc ? a->nacc : 1, sizeof *a->total);
     if (!a->total)
-      st = fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+      st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   if (st != WGP_OK) {
     wgp_analysis_free(a);

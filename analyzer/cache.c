@@ -32,16 +32,6 @@ typedef struct recorder {
   bool oom;
 } recorder;
 
-static wgp_status fail(wgp_diag *diag, wgp_status st, const char *fmt, ...) {
-  if (diag) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
-    va_end(ap);
-  }
-  return st;
-}
-
 static int cmp_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return x < y ? -1 : x > y;
@@ -227,7 +217,7 @@ wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, ui
   if (!out->l1_hit || !out->l2_hit || !sect || !h1 || !to2 || !h2) {
     free(sect), free(h1), free(to2), free(h2);
     wgp_cache_result_free(out);
-    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   if (resident == 0)
     resident = 1;
@@ -265,14 +255,14 @@ wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, ui
   size_t nstreams = 0;
   recorder rec = {0};
   wgp_status st = pick ? wgp_layout_new(k, in->buffer_align, in->local_bytes, &layout, diag)
-                       : fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+                       : wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   if (st == WGP_OK)
     st = wgp_tracer_new(k, &L, &t, diag);
   size_t warps_per_group = st == WGP_OK ? wgp_tracer_num_warps(t) : 0;
   if (st == WGP_OK) {
     streams = calloc(S * warps_per_group + 1, sizeof *streams);
     if (!streams)
-      st = fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+      st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   if (st == WGP_OK) {
     for (size_t i = 0; i < in->num_trip_hints; i++)
@@ -292,13 +282,13 @@ wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, ui
         if (ts == WGP_ERR_INPUT)
           break; /* a short last group */
         if (ts != WGP_OK) {
-          st = fail(diag, ts, "%s", d2.message);
+          st = wgp_diag_set(diag, ts, "%s", d2.message);
           break;
         }
         wgp_trace_free(tr);
         nstreams++;
         if (rec.oom)
-          st = fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+          st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
       }
     }
   }
@@ -320,12 +310,12 @@ wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, ui
     for (size_t g = 0; ok && g < S; g++)
       ok = lru_init(&l1[g], l1_lines ? l1_lines : 1, line / sector);
     if (!ok)
-      st = fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+      st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   if (st == WGP_OK) {
     size_t *pos = calloc(nstreams + 1, sizeof *pos);
     if (!pos)
-      st = fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+      st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
     for (bool more = true; st == WGP_OK && more;) {
       more = false;
       for (size_t w = 0; w < nstreams; w++) {

@@ -27,16 +27,6 @@ struct wgp_metrics {
   wgp_mem_stats *cur;
 };
 
-static wgp_status fail(wgp_diag *diag, wgp_status st, const char *fmt, ...) {
-  if (diag) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
-    va_end(ap);
-  }
-  return st;
-}
-
 static uint64_t align_up(uint64_t x, uint64_t a) { return a ? (x + a - 1) / a * a : x; }
 
 wgp_status wgp_layout_new(const wgp_kernel *k, const uint64_t *buffer_align, const uint64_t *local_bytes,
@@ -44,14 +34,14 @@ wgp_status wgp_layout_new(const wgp_kernel *k, const uint64_t *buffer_align, con
   *out = NULL;
   wgp_layout *l = calloc(1, sizeof *l);
   if (!l)
-    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   l->nargs = wgp_kernel_num_args(k);
   l->narrays = wgp_kernel_num_arrays(k);
   l->arg_base = calloc(l->nargs ? l->nargs : 1, sizeof *l->arg_base);
   l->array_base = calloc(l->narrays ? l->narrays : 1, sizeof *l->array_base);
   if (!l->arg_base || !l->array_base) {
     wgp_layout_free(l);
-    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   /* Global and constant buffers: far apart (1 GiB) so that no two share a
    * line; only the alignment matters for coalescing. */
@@ -207,7 +197,7 @@ wgp_status wgp_metrics_new(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
   *out = NULL;
   wgp_metrics *m = calloc(1, sizeof *m);
   if (!m)
-    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   m->k = k;
   m->gpu = gpu;
   m->layout = layout;
@@ -215,7 +205,7 @@ wgp_status wgp_metrics_new(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
   m->cur = calloc(m->nacc ? m->nacc : 1, sizeof *m->cur);
   if (!m->cur) {
     free(m);
-    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   *out = m;
   return WGP_OK;

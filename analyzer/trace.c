@@ -99,16 +99,6 @@ struct wgp_tracer {
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static wgp_status fail(wgp_diag *diag, wgp_status st, const char *fmt, ...) {
-  if (diag) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
-    va_end(ap);
-  }
-  return st;
-}
-
 static unsigned popcount64(uint64_t x) {
   unsigned n = 0;
   for (; x; x &= x - 1)
@@ -328,14 +318,14 @@ static bool compute_rpo(wgp_tracer *t) {
 wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tracer **out, wgp_diag *diag) {
   *out = NULL;
   if (L->dims < 1 || L->dims > 3 || L->warp_size < 1 || L->warp_size > WGP_TRACE_MAX_WARP)
-    return fail(diag, WGP_ERR_INPUT, "wgperf: error: launch: %u dimensions, warp size %u",
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: launch: %u dimensions, warp size %u",
                         L->dims, L->warp_size);
   for (unsigned d = 0; d < 3; d++)
     if (L->local[d] == 0 || L->global[d] == 0)
-      return fail(diag, WGP_ERR_INPUT, "wgperf: error: launch: zero size in dimension %u", d);
+      return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: launch: zero size in dimension %u", d);
   wgp_tracer *t = calloc(1, sizeof *t);
   if (!t)
-    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   t->k = k;
   t->L = L;
   t->nblocks = wgp_kernel_num_blocks(k);
@@ -386,7 +376,7 @@ wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tr
   }
   if (!ok || !compute_rpo(t)) {
     wgp_tracer_free(t);
-    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   *out = t;
   return WGP_OK;
@@ -852,7 +842,7 @@ wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp,
   for (unsigned d = 0; d < 3; d++) {
     uint64_t ngrp = (t->L->global[d] + t->L->local[d] - 1) / t->L->local[d];
     if (group[d] >= ngrp)
-      return fail(diag, WGP_ERR_INPUT, "wgperf: error: group %llu in dimension %u is outside the %llu groups",
+      return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: group %llu in dimension %u is outside the %llu groups",
                   (unsigned long long)group[d], d, (unsigned long long)ngrp);
     t->group[d] = group[d];
     uint64_t rest = t->L->global[d] - group[d] * t->L->local[d];
@@ -861,7 +851,7 @@ wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp,
   uint64_t items = t->extent[0] * t->extent[1] * t->extent[2];
   uint64_t first = (uint64_t)warp * t->L->warp_size;
   if (first >= items)
-    return fail(diag, WGP_ERR_INPUT, "wgperf: error: warp %zu is outside a work-group of %llu work-items", warp,
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: warp %zu is outside a work-group of %llu work-items", warp,
                 (unsigned long long)items);
   uint64_t nact = items - first < t->L->warp_size ? items - first : t->L->warp_size;
   uint64_t full = nact >= 64 ? ~0ull : ((1ull << nact) - 1);
@@ -873,7 +863,7 @@ wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp,
   }
   if (!tr || !tr->exec || !tr->lane_exec) {
     wgp_trace_free(tr);
-    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   t->nlanes = t->L->warp_size;
   uint64_t lx = t->extent[0], ly = t->extent[1];
@@ -896,7 +886,7 @@ wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp,
   t->tr = NULL;
   if (aborted && !(tr->flags & WGP_TRACE_TRUNCATED)) {
     wgp_trace_free(tr);
-    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory while tracing");
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory while tracing");
   }
   *out = tr;
   return WGP_OK;

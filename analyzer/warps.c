@@ -15,16 +15,6 @@ struct wgp_warp_set {
   double total;
 };
 
-static wgp_status fail(wgp_diag *diag, wgp_status st, const char *fmt, ...) {
-  if (diag) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
-    va_end(ap);
-  }
-  return st;
-}
-
 static bool is_group_sym(const wgp_expr *e) {
   const wgp_sym *s = wgp_expr_symbol(e);
   return s && (s->kind == WGP_SYM_GRP || s->kind == WGP_SYM_GID);
@@ -144,7 +134,7 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
   *out = NULL;
   wgp_warp_set *s = calloc(1, sizeof *s);
   if (!s)
-    return fail(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   s->pl = payload;
   uint64_t ngrp[3];
   for (unsigned d = 0; d < 3; d++)
@@ -204,7 +194,7 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
           if (ts == WGP_ERR_INPUT)
             break; /* past the group's last warp */
           if (ts != WGP_OK) {
-            st = fail(diag, ts, "%s", d2.message);
+            st = wgp_diag_set(diag, ts, "%s", d2.message);
             break;
           }
           s->traced++;
@@ -218,7 +208,7 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
   if (st != WGP_OK) {
     wgp_warp_set_free(s);
     if (st == WGP_ERR_NOMEM)
-      return fail(diag, st, "wgperf: error: out of memory");
+      return wgp_diag_set(diag, st, "wgperf: error: out of memory");
     return st;
   }
   *out = s;

@@ -216,6 +216,58 @@ static wgp_status simulate(cand *c, const wgp_kernel *k, const wgp_gpu *gpu, con
   return st;
 }
 
+/* The user's launch with work-group size LOCAL and the __local sizes its
+ * expressions give; NULL with WHY filled when it cannot be built. */
+static wgp_launch *candidate_launch(const wgp_launch *l, unsigned dims, bool any, const uint64_t local[3],
+                                    const char **names, const char **exprs, size_t nlocal, char *why, size_t whysz) {
+  wgp_diag d;
+  wgp_launch *li = wgp_launch_new();
+  char gbuf[96] = "", lbuf[96] = "";
+  for (unsigned dd = 0; dd < dims; dd++) {
+    size_t gl = strlen(gbuf), ll = strlen(lbuf);
+    snprintf(gbuf + gl, sizeof gbuf - gl, "%s%llu", dd ? "," : "", (unsigned long long)wgp_launch_global(l, dd));
+    snprintf(lbuf + ll, sizeof lbuf - ll, "%s%llu", dd ? "," : "", (unsigned long long)local[dd]);
+  }
+  bool ok = li && wgp_launch_set_option(li, "--global", gbuf, &d) == WGP_OK &&
+            wgp_launch_set_option(li, "--local", lbuf, &d) == WGP_OK;
+  if (ok && any)
+    ok = wgp_launch_set_option(li, "--nonuniform", NULL, &d) == WGP_OK;
+  for (size_t a = 0; ok && a < wgp_launch_num_args(l); a++) {
+    int64_t v;
+    const char *nm = wgp_launch_arg(l, a, &v);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s=%lld", nm, (long long)v);
+    ok = wgp_launch_set_option(li, "--arg", buf, &d) == WGP_OK;
+  }
+  for (size_t a = 0; ok && a < wgp_launch_num_buffers(l); a++) {
+    uint64_t bytes, align;
+    const char *nm = wgp_launch_buffer(l, a, &bytes, &align);
+    char buf[256];
+    if (align)
+      snprintf(buf, sizeof buf, "%s=%llu@%llu", nm, (unsigned long long)bytes, (unsigned long long)align);
+    else
+      snprintf(buf, sizeof buf, "%s=%llu", nm, (unsigned long long)bytes);
+    ok = wgp_launch_set_option(li, "--buffer", buf, &d) == WGP_OK;
+  }
+  for (size_t a = 0; ok && a < nlocal; a++) {
+    uint64_t bytes;
+    char buf[256];
+    if (!eval_size_expr(exprs[a], local, &bytes)) {
+      snprintf(why, whysz, "--local-arg %s cannot be evaluated", names[a]);
+      wgp_launch_free(li);
+      return NULL;
+    }
+    snprintf(buf, sizeof buf, "%s=%llu", names[a], (unsigned long long)bytes);
+    ok = wgp_launch_set_option(li, "--local-mem", buf, &d) == WGP_OK;
+  }
+  if (!ok) {
+    snprintf(why, whysz, "%s", li ? d.message : "out of memory");
+    wgp_launch_free(li);
+    return NULL;
+  }
+  return li;
+}
+
 /* ---- output ---------------------------------------------------------------- */
 
 static int cmp_time(const void *a, const void *b) {
@@ -396,59 +448,9 @@ int main(int argc, char **argv) {
     cand *c = &cs[i];
     char sz[64];
     size_str(sz, sizeof sz, c->local, dims);
-    wgp_launch *li = wgp_launch_new();
-    for (unsigned dd = 0; dd < dims && li; dd++) {
-      (void)dd;
-    }
-    /* a per-candidate launch: the user's plus --local and the local args */
-    char gbuf[96], lbuf[96];
-    snprintf(gbuf, sizeof gbuf, "%llu,%llu,%llu", (unsigned long long)wgp_launch_global(l, 0),
-             (unsigned long long)wgp_launch_global(l, 1), (unsigned long long)wgp_launch_global(l, 2));
-    snprintf(lbuf, sizeof lbuf, "%llu,%llu,%llu", (unsigned long long)c->local[0], (unsigned long long)c->local[1],
-             (unsigned long long)c->local[2]);
-    if (dims < 3) {
-      /* keep the user's dimensionality */
-      char *cut = gbuf;
-      for (unsigned dd = 0; dd < dims; dd++)
-        cut = strchr(cut, ',') ? strchr(cut, ',') + 1 : cut;
-      cut[-1] = '\0';
-      cut = lbuf;
-      for (unsigned dd = 0; dd < dims; dd++)
-        cut = strchr(cut, ',') ? strchr(cut, ',') + 1 : cut;
-      cut[-1] = '\0';
-    }
-    bool ok = li && wgp_launch_set_option(li, "--global", gbuf, &d) == WGP_OK &&
-              wgp_launch_set_option(li, "--local", lbuf, &d) == WGP_OK;
-    if (ok && any)
-      ok = wgp_launch_set_option(li, "--nonuniform", NULL, &d) == WGP_OK;
-    for (size_t a = 0; ok && a < wgp_launch_num_args(l); a++) {
-      int64_t v;
-      const char *nm = wgp_launch_arg(l, a, &v);
-      char buf[256];
-      snprintf(buf, sizeof buf, "%s=%lld", nm, (long long)v);
-      ok = wgp_launch_set_option(li, "--arg", buf, &d) == WGP_OK;
-    }
-    for (size_t a = 0; ok && a < wgp_launch_num_buffers(l); a++) {
-      uint64_t bytes, align;
-      const char *nm = wgp_launch_buffer(l, a, &bytes, &align);
-      char buf[256];
-      if (align)
-        snprintf(buf, sizeof buf, "%s=%llu@%llu", nm, (unsigned long long)bytes, (unsigned long long)align);
-      else
-        snprintf(buf, sizeof buf, "%s=%llu", nm, (unsigned long long)bytes);
-      ok = wgp_launch_set_option(li, "--buffer", buf, &d) == WGP_OK;
-    }
-    for (size_t a = 0; ok && a < nlocal; a++) {
-      uint64_t bytes;
-      char buf[256];
-      if (!eval_size_expr(local_exprs[a], c->local, &bytes)) {
-        snprintf(c->why, sizeof c->why, "--local-arg %s cannot be evaluated", local_names[a]);
-        ok = false;
-        break;
-      }
-      snprintf(buf, sizeof buf, "%s=%llu", local_names[a], (unsigned long long)bytes);
-      ok = wgp_launch_set_option(li, "--local-mem", buf, &d) == WGP_OK;
-    }
+    wgp_launch *li = candidate_launch(l, dims, any, c->local, local_names, local_exprs, nlocal, c->why,
+                                      sizeof c->why);
+    bool ok = li != NULL;
     wgp_analysis_input in = {0};
     size_t na = wgp_kernel_num_args(k) ? wgp_kernel_num_args(k) : 1;
     uint64_t *al = calloc(na, sizeof *al), *lb = calloc(na, sizeof *lb);
@@ -556,31 +558,10 @@ int main(int argc, char **argv) {
     in.gpu = gpu;
     size_t na = wgp_kernel_num_args(k) ? wgp_kernel_num_args(k) : 1;
     /* the cache analysis needs the launch again */
-    wgp_launch *li = wgp_launch_new();
-    char gbuf[96], lbuf[96];
-    snprintf(gbuf, sizeof gbuf, "%llu,%llu,%llu", (unsigned long long)wgp_launch_global(l, 0),
-             (unsigned long long)wgp_launch_global(l, 1), (unsigned long long)wgp_launch_global(l, 2));
-    snprintf(lbuf, sizeof lbuf, "%llu,%llu,%llu", (unsigned long long)c->local[0], (unsigned long long)c->local[1],
-             (unsigned long long)c->local[2]);
+    wgp_launch *li = candidate_launch(l, dims, any, c->local, local_names, local_exprs, nlocal, c->why,
+                                      sizeof c->why);
     uint64_t *al = calloc(na, sizeof *al), *lb = calloc(na, sizeof *lb);
-    bool ok = li && al && lb && wgp_launch_set_option(li, "--global", gbuf, &d) == WGP_OK &&
-              wgp_launch_set_option(li, "--local", lbuf, &d) == WGP_OK;
-    if (ok && any)
-      ok = wgp_launch_set_option(li, "--nonuniform", NULL, &d) == WGP_OK;
-    for (size_t a = 0; ok && a < wgp_launch_num_args(l); a++) {
-      int64_t v;
-      const char *nm = wgp_launch_arg(l, a, &v);
-      char buf[256];
-      snprintf(buf, sizeof buf, "%s=%lld", nm, (long long)v);
-      ok = wgp_launch_set_option(li, "--arg", buf, &d) == WGP_OK;
-    }
-    for (size_t a = 0; ok && a < nlocal; a++) {
-      uint64_t bytes = 0;
-      char buf[256];
-      eval_size_expr(local_exprs[a], c->local, &bytes);
-      snprintf(buf, sizeof buf, "%s=%llu", local_names[a], (unsigned long long)bytes);
-      ok = wgp_launch_set_option(li, "--local-mem", buf, &d) == WGP_OK;
-    }
+    bool ok = li && al && lb;
     wgp_cache_result cache;
     bool have_cache = false;
     if (ok && wgp_launch_bind(li, k, &in.launch, al, lb, &d) == WGP_OK) {

@@ -27,6 +27,14 @@ typedef struct wgp_diag {
   char message[WGP_DIAG_SIZE];
 } wgp_diag;
 
+/* Writes the printf-style message into DIAG (may be NULL) and returns ST:
+ * `return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: ...", file);` */
+wgp_status wgp_diag_set(wgp_diag *diag, wgp_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 #ifdef __cplusplus
 }
 #endif
