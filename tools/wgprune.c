@@ -446,8 +446,6 @@ int main(int argc, char **argv) {
   /* analyze each */
   for (size_t i = 0; i < nc; i++) {
     cand *c = &cs[i];
-    char sz[64];
-    size_str(sz, sizeof sz, c->local, dims);
     wgp_launch *li = candidate_launch(l, dims, any, c->local, local_names, local_exprs, nlocal, c->why,
                                       sizeof c->why);
     bool ok = li != NULL;
