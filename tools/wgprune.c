@@ -284,10 +284,139 @@ static void size_str(char *buf, size_t n, const uint64_t l[3], unsigned dims) {
     snprintf(buf, n, "%llux%llux%llu", (unsigned long long)l[0], (unsigned long long)l[1], (unsigned long long)l[2]);
 }
 
+/* ---- --plot: predicted time over the space, as SVG ------------------------- */
+
+/* Candidates on the x axis in enumeration order, log time on the y axis;
+ * simulated sizes as filled dots, sizes pruned as duplicates or by bounds as
+ * hollow marks at their best-case bound. */
+static int write_plot(const char *file, const cand *cs, size_t nc, unsigned dims, const char *kernel,
+                      const char *gpu) {
+  FILE *f = fopen(file, "w");
+  if (!f)
+    return -1;
+  double lo = INFINITY, hi = 0;
+  for (size_t i = 0; i < nc; i++) {
+    if (!cs[i].valid)
+      continue;
+    double t = cs[i].simulated ? cs[i].r.time_us : cs[i].best_us;
+    if (t > 0 && t < lo) lo = t;
+    if (t > hi) hi = t;
+  }
+  if (!(lo < INFINITY)) lo = 1, hi = 10;
+  if (hi <= lo) hi = lo * 10;
+  const double W = 900, H = 420, L = 70, R = 20, T = 40, B = 70;
+  double llo = log10(lo) - 0.05, lhi = log10(hi) + 0.05;
+  fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "
+             "font-size=\"11\">\n", W, H);
+  fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+  fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">%s on %s: predicted time per work-group size</text>\n", L,
+          kernel, gpu);
+  fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", L, H - B, W - R, H - B);
+  fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", L, T, L, H - B);
+  for (int e = (int)floor(llo); e <= (int)ceil(lhi); e++) {
+    if (e < llo || e > lhi)
+      continue;
+    double y = H - B - (e - llo) / (lhi - llo) * (H - T - B);
+    fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, y, W - R, y);
+    fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%g us</text>\n", L - 4, y + 4, pow(10, e));
+  }
+  size_t nv = 0;
+  for (size_t i = 0; i < nc; i++)
+    nv += cs[i].valid;
+  size_t k = 0;
+  for (size_t i = 0; i < nc; i++) {
+    if (!cs[i].valid)
+      continue;
+    double t = cs[i].simulated ? cs[i].r.time_us : cs[i].best_us;
+    double x = L + (k + 0.5) / (double)nv * (W - L - R);
+    double y = H - B - (log10(t > 0 ? t : lo) - llo) / (lhi - llo) * (H - T - B);
+    char sz[64];
+    size_str(sz, sizeof sz, cs[i].local, dims);
+    if (cs[i].simulated)
+      fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#1f77b4\"><title>%s: %.4g us</title></circle>\n", x,
+              y, sz, t);
+    else
+      fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"none\" stroke=\"%s\"><title>%s: pruned (%s), "
+                 "best case %.4g us</title></circle>\n",
+              x, y, cs[i].rep >= 0 ? "#999" : "#d62728", sz, cs[i].rep >= 0 ? "same traces" : "bounds", t);
+    if (nv <= 80)
+      fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" transform=\"rotate(-60 %.1f %.0f)\" text-anchor=\"end\">%s</text>\n",
+              x, H - B + 12, x, H - B + 12, sz);
+    k++;
+  }
+  fprintf(f, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"4\" fill=\"#1f77b4\"/><text x=\"%.0f\" y=\"%.0f\">simulated</text>\n",
+          W - 300, T - 10, W - 292, T - 6);
+  fprintf(f, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"4\" fill=\"none\" stroke=\"#999\"/><text x=\"%.0f\" y=\"%.0f\">"
+             "same traces</text>\n", W - 220, T - 10, W - 212, T - 6);
+  fprintf(f, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"4\" fill=\"none\" stroke=\"#d62728\"/><text x=\"%.0f\" y=\"%.0f\">"
+             "pruned by bounds (best case)</text>\n", W - 130, T - 10, W - 122, T - 6);
+  fprintf(f, "</svg>\n");
+  return fclose(f) == 0 ? 0 : -1;
+}
+
+/* ---- --emit-kernel-tuner: the survivors as a Kernel Tuner search space ---- */
+
+static int write_kernel_tuner(const char *file, cand **ranked, size_t nr, unsigned dims) {
+  static const char *names[3] = {"block_size_x", "block_size_y", "block_size_z"};
+  json_t *j = json_object(), *tp = json_object();
+  for (unsigned d = 0; d < dims; d++) {
+    json_t *vals = json_array();
+    uint64_t seen[4096];
+    size_t ns = 0;
+    for (size_t i = 0; i < nr; i++) {
+      uint64_t v = ranked[i]->local[d];
+      bool dup = false;
+      for (size_t q = 0; q < ns; q++)
+        dup = dup || seen[q] == v;
+      if (!dup && ns < 4096) {
+        seen[ns++] = v;
+        json_array_append_new(vals, json_integer((json_int_t)v));
+      }
+    }
+    json_object_set_new(tp, names[d], vals);
+  }
+  json_object_set_new(j, "tune_params", tp);
+  /* the exact set of surviving combinations, as one restriction */
+  size_t cap = 64 + nr * 48;
+  char *r = malloc(cap);
+  if (!r) {
+    json_decref(j);
+    return -1;
+  }
+  size_t n = (size_t)snprintf(r, cap, "(%s", names[0]);
+  for (unsigned d = 1; d < dims; d++)
+    n += (size_t)snprintf(r + n, cap - n, ", %s", names[d]);
+  n += (size_t)snprintf(r + n, cap - n, "%s in [", dims == 1 ? ",)" : ")");
+  for (size_t i = 0; i < nr; i++) {
+    n += (size_t)snprintf(r + n, cap - n, "%s(", i ? ", " : "");
+    for (unsigned d = 0; d < dims; d++)
+      n += (size_t)snprintf(r + n, cap - n, "%s%llu", d ? ", " : "", (unsigned long long)ranked[i]->local[d]);
+    n += (size_t)snprintf(r + n, cap - n, "%s)", dims == 1 ? "," : "");
+  }
+  snprintf(r + n, cap - n, "]");
+  json_t *rs = json_array();
+  json_array_append_new(rs, json_string(r));
+  free(r);
+  json_object_set_new(j, "restrictions", rs);
+  json_t *order = json_array();
+  for (size_t i = 0; i < nr; i++) {
+    json_t *e = json_object();
+    for (unsigned d = 0; d < dims; d++)
+      json_object_set_new(e, names[d], json_integer((json_int_t)ranked[i]->local[d]));
+    json_object_set_new(e, "predicted_time_us", json_real(ranked[i]->r.time_us));
+    json_array_append_new(order, e);
+  }
+  json_object_set_new(j, "wgperf_ranking", order);
+  int rc = json_dump_file(j, file, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+  json_decref(j);
+  return rc;
+}
+
 static int usage(void) {
   fprintf(stderr, "usage: wgprune INPUT --global X[,Y[,Z]] [--kernel NAME] [--arg NAME=V] [--buffer NAME=BYTES]\n"
                   "               [--local-arg NAME=EXPR] [--nonuniform] [--gpu NAME|FILE] [--regs N]\n"
-                  "               [--exhaustive] [--top N] [--json | --csv] [-- CLANG-FLAGS]\n"
+                  "               [--exhaustive] [--top N] [--json | --csv] [--plot FILE.svg]\n"
+                  "               [--emit-kernel-tuner FILE.json] [-- CLANG-FLAGS]\n"
                   "  INPUT is a kernel model (.json) or a .cl/.cu/.bc/.ll file; EXPR uses lx, ly, lz,\n"
                   "  integers, + - * / and parentheses, e.g. --local-arg tile=4*lx*ly\n");
   return EXIT_USAGE;
@@ -299,6 +428,7 @@ int main(int argc, char **argv) {
   const char *local_names[MAX_LOCAL_ARGS], *local_exprs[MAX_LOCAL_ARGS];
   size_t nlocal = 0, top = 10;
   bool json = false, csv = false, exhaustive = false;
+  const char *plot_file = NULL, *kt_file = NULL;
   unsigned regs_opt = 0;
   char **extra = NULL;
   int nextra = 0;
@@ -348,6 +478,10 @@ int main(int argc, char **argv) {
       json = true;
     else if (strcmp(a, "--csv") == 0)
       csv = true;
+    else if (i + 1 < argc && strcmp(a, "--plot") == 0)
+      plot_file = argv[++i];
+    else if (i + 1 < argc && strcmp(a, "--emit-kernel-tuner") == 0)
+      kt_file = argv[++i];
     else if (strcmp(a, "--exhaustive") == 0)
       exhaustive = true;
     else if (a[0] == '-')
@@ -646,6 +780,14 @@ int main(int argc, char **argv) {
       printf("\n");
     }
     printf("wall time %.0f ms (extraction %.0f ms)\n", wall, t_extract);
+  }
+  if (plot_file && write_plot(plot_file, cs, nc, dims, wgp_kernel_name(k), wgp_gpu_name(gpu)) != 0) {
+    fprintf(stderr, "wgperf: error: %s: cannot write: %s\n", plot_file, strerror(errno));
+    rc = EXIT_INPUT;
+  }
+  if (kt_file && write_kernel_tuner(kt_file, ranked, nr, dims) != 0) {
+    fprintf(stderr, "wgperf: error: %s: cannot write: %s\n", kt_file, strerror(errno));
+    rc = EXIT_INPUT;
   }
   free(ranked);
 done:
