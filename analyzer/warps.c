@@ -40,8 +40,11 @@ int wgp_expr_group_dependence(const wgp_expr *e) {
   case WGP_OP_ULT: case WGP_OP_ULE: case WGP_OP_UGT: case WGP_OP_UGE: case WGP_OP_NOT: case WGP_OP_SELECT:
   case WGP_OP_ADDREC:
     return worst;
+  case WGP_OP_UDIV: case WGP_OP_SDIV: case WGP_OP_SHL: case WGP_OP_LSHR: case WGP_OP_ASHR:
+    /* monotone when the divisor or shift does not depend on the group */
+    return wgp_expr_group_dependence(wgp_expr_operand(e, 1)) == 0 ? worst : 2;
   default:
-    return 2; /* division, remainder, shifts, bit operations: not monotone */
+    return 2; /* remainders and bit operations: periodic, not monotone */
   }
 }
 

@@ -577,9 +577,12 @@ int main(int argc, char **argv) {
         nc++;
       }
   size_t total = nc, valid = 0, after1 = 0, after2 = 0, simulated = 0;
-  /* analyze each */
+  /* analyze each; a progress line on a terminal for long searches */
+  bool progress = isatty(2) && nc > 16;
   for (size_t i = 0; i < nc; i++) {
     cand *c = &cs[i];
+    if (progress)
+      fprintf(stderr, "\rwgprune: analyzing %zu/%zu sizes", i + 1, nc);
     wgp_launch *li = candidate_launch(l, dims, any, c->local, local_names, local_exprs, nlocal, c->why,
                                       sizeof c->why);
     bool ok = li != NULL;
@@ -677,11 +680,13 @@ int main(int argc, char **argv) {
     }
   /* stage 3: simulate the survivors (or every valid size) */
   cand **ranked = calloc(nc ? nc : 1, sizeof *ranked);
-  size_t nr = 0;
+  size_t nr = 0, todo = exhaustive ? valid : after2;
   for (size_t i = 0; ranked && i < nc; i++) {
     cand *c = &cs[i];
     if (!c->valid || (!exhaustive && (c->rep >= 0 || c->pruned_bound)))
       continue;
+    if (progress)
+      fprintf(stderr, "\rwgprune: simulating %zu/%zu sizes   ", nr + 1, todo);
     uint64_t groups = 1;
     for (unsigned dd = 0; dd < dims; dd++)
       groups *= (wgp_launch_global(l, dd) + c->local[dd] - 1) / c->local[dd];
@@ -716,6 +721,8 @@ int main(int argc, char **argv) {
     free(al), free(lb);
     wgp_launch_free(li);
   }
+  if (progress)
+    fprintf(stderr, "\r%60s\r", "");
   qsort(ranked, nr, sizeof *ranked, cmp_time);
   double wall = now_ms() - t0;
   double pruned = valid ? 100.0 * (1.0 - (double)after2 / (double)valid) : 0;

@@ -4,9 +4,11 @@
  * number of distinct warps, not with the grid.  Which work-groups are traced
  * depends on how the kernel's control flow uses the group id:
  * - not at all: one work-group stands for all;
- * - only through comparisons of sums and products (bounds checks such as
- *   gid < n, borders of a stencil): per dimension the first, one interior and
- *   the last group, the interior one standing for all interior groups;
+ * - only through comparisons of sums, products, and divisions or shifts by
+ *   amounts that do not depend on the group (bounds checks such as gid < n,
+ *   borders of a stencil, grid-stride loop counts): per dimension the first,
+ *   one interior and the last group, the interior one standing for all
+ *   interior groups;
  * - otherwise (parity, modulo, bit tests of the group id): every group, up to
  *   WGP_WARPS_MAX_GROUPS groups spread evenly over the grid (flagged).
  */
@@ -57,7 +59,8 @@ size_t wgp_warp_set_traced(const wgp_warp_set *s); /* warps traced */
 double wgp_warp_set_total(const wgp_warp_set *s);  /* warps in the grid */
 
 /* Whether E's value depends on the group id, and if so whether only through
- * add/sub/mul/min/max/casts/compares (1) or otherwise (2); 0 when not. */
+ * add/sub/mul/min/max/casts/compares and divisions or shifts by group-
+ * independent amounts (1) or otherwise (2); 0 when not. */
 int wgp_expr_group_dependence(const wgp_expr *e);
 
 #ifdef __cplusplus

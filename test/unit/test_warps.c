@@ -94,6 +94,9 @@ static void test_group_dependence_classes(void **state) {
       {"(eq (and grp.y 1) 0)", 2},
       {"(sgt (add (mul grp.x lsz.x) lid.x) 0)", 1},
       {"(ult it.L0 arg.n)", 0},
+      {"(slt (udiv (add gid.x lsz.x) (mul ngrp.x lsz.x)) arg.n)", 1},
+      {"(slt (lshr grp.x 2) arg.n)", 1},
+      {"(slt (udiv arg.n grp.x) 3)", 2},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     wgp_expr *e;
