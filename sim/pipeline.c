@@ -114,6 +114,10 @@ typedef struct round {
 /* ------------------------------------------------------------------------ */
 /* Walking a trace lazily                                                   */
 
+/* max/min of two cycle counts (never NaN here): inline, unlike libm's fmax. */
+static inline double dmax(double a, double b) { return a > b ? a : b; }
+static inline double dmin(double a, double b) { return a < b ? a : b; }
+
 static void track(round_t *r, swarp *w, size_t d);
 
 /* Enters the first run of FR (from RUN) with a non-zero count; false when none. */
@@ -331,7 +335,7 @@ static void release_if_complete(round_t *r, unsigned g) {
       r->acc[ACC_BARRIER] += w->ready - w->arrive;
       if (w->next) {
         w->state = W_RUN;
-        r->snext[w->sched] = fmin(r->snext[w->sched], w->ready);
+        r->snext[w->sched] = dmin(r->snext[w->sched], w->ready);
       } else { /* a trailing barrier: the warp exits when released */
         w->state = W_DONE;
         r->active--;
@@ -365,7 +369,7 @@ static double *unit_slot(const round_t *r, unsigned sched, wgp_unit u) {
 static double earliest(const round_t *r, const swarp *w) {
   double e = w->ready;
   if (w->next->unit != WGP_UNIT_NONE)
-    e = fmax(e, *unit_slot(r, w->sched, w->next->unit));
+    e = dmax(e, *unit_slot(r, w->sched, w->next->unit));
   return e;
 }
 
@@ -541,7 +545,7 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
         if (r.trk[d].pending)
           try_skip(&r, d);
     /* the scheduler that chooses first rotates with the cycle */
-    unsigned first = (unsigned)(fmod(floor(r.now), (double)r.ns));
+    unsigned first = (unsigned)((uint64_t)r.now % r.ns);
     for (unsigned s0 = 0; s0 < r.ns && st == WGP_OK; s0++) {
       unsigned s = (s0 + first) % r.ns;
       if (r.sched_free[s] > r.now || r.snext[s] > r.now)
@@ -571,7 +575,7 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
         r.last[s] = pick;
         st = issue(&r, &r.w[pick], &finish);
         if (st == WGP_OK && r.w[pick].state == W_RUN)
-          r.snext[s] = fmin(r.snext[s], earliest(&r, &r.w[pick]));
+          r.snext[s] = dmin(r.snext[s], earliest(&r, &r.w[pick]));
       }
     }
     if (st != WGP_OK)
@@ -580,7 +584,7 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
       break;
     double next = INFINITY;
     for (unsigned s = 0; s < r.ns; s++)
-      next = fmin(next, fmax(r.sched_free[s], r.snext[s]));
+      next = dmin(next, dmax(r.sched_free[s], r.snext[s]));
     if (next == INFINITY) {
       st = wgp_sim_fail(diag, WGP_ERR_INPUT, "internal: warps wait at a barrier no running warp can reach");
       goto out;
@@ -591,7 +595,7 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   for (size_t i = 0; i < r.nw; i++)
     if (r.w[i].ready > finish)
       finish = r.w[i].ready;
-  out->cycles = fmax(finish, r.now);
+  out->cycles = dmax(finish, r.now);
   memcpy(out->acc, r.acc, sizeof r.acc);
   out->warps = r.nw;
   out->issued = r.issued;
@@ -755,9 +759,9 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
   out->launch_overhead_us = wgp_gpu_launch_overhead_us(g);
   out->time_us = t + out->launch_overhead_us;
   out->cycles = out->time_us * mhz;
-  double floor_us = fmax(fmax(out->dram_us, out->l2_us), dispatch_us);
-  out->best_us = fmax(best / mhz, floor_us) + out->launch_overhead_us;
-  out->worst_us = fmax(worst / mhz, floor_us) + out->launch_overhead_us;
+  double floor_us = dmax(dmax(out->dram_us, out->l2_us), dispatch_us);
+  out->best_us = dmax(best / mhz, floor_us) + out->launch_overhead_us;
+  out->worst_us = dmax(worst / mhz, floor_us) + out->launch_overhead_us;
 done:
   if (c.streams)
     for (size_t i = 0; i < in->num_warps * c.num_blocks; i++)
