@@ -169,6 +169,9 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
       else if (cache->l2_hit[i] >= 0)
         snprintf(cost, sizeof cost, "%.2f sectors, %.2f lines, L2 hit %.0f%%", s->sectors / s->requests,
                  s->lines / s->requests, 100 * cache->l2_hit[i]);
+      else if (cache->l1_hit[i] >= 0) /* nothing reached L2 */
+        snprintf(cost, sizeof cost, "%.2f sectors, %.2f lines, L1 hit %.0f%%", s->sectors / s->requests,
+                 s->lines / s->requests, 100 * cache->l1_hit[i]);
       else
         snprintf(cost, sizeof cost, "%.2f sectors, %.2f lines", s->sectors / s->requests, s->lines / s->requests);
     }
