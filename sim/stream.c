@@ -119,7 +119,10 @@ static void memory_insn(const wgp_sim_ctx *c, const wgp_access *a, const wgp_acc
     out->stall[WGP_STALL_CONSTANT] = 1;
   } else { /* global, and generic pointers taken as global */
     double sector = wgp_gpu_l2_sector_bytes(g);
-    out->occupancy = fmax(ac->requests, ac->sectors * sector / wgp_gpu_shared_bandwidth_bytes_per_cycle(g));
+    /* The L1 pipeline looks up one line per cycle (a request touching N
+     * lines is N wavefronts) and moves its data at the shared-memory width. */
+    out->occupancy = fmax(fmax(ac->requests, ac->wavefronts),
+                          ac->sectors * sector / wgp_gpu_shared_bandwidth_bytes_per_cycle(g));
     double h1 = ac->l1_hit < 0 ? 0 : ac->l1_hit, h2 = ac->l2_hit < 0 ? 0 : ac->l2_hit;
     if (kind != WGP_ACCESS_LOAD || !wgp_gpu_l1_caches_global_loads(g))
       h1 = 0;

@@ -467,7 +467,9 @@ static wgp_access_cost *costs_of(const wgp_kernel *k, const wgp_mem_stats *s, co
     double ex = s[i].executions > 0 ? s[i].executions : 1;
     c[i].requests = s[i].requests / ex;
     c[i].sectors = s[i].sectors / ex;
-    c[i].wavefronts = s[i].wavefronts / ex;
+    wgp_space sp = wgp_access_space(wgp_kernel_access(k, i));
+    bool global = sp == WGP_SPACE_GLOBAL || sp == WGP_SPACE_GENERIC;
+    c[i].wavefronts = (global ? s[i].lines : s[i].wavefronts) / ex;
     c[i].l1_hit = cache->l1_hit[i];
     c[i].l2_hit = cache->l2_hit[i];
   }

@@ -178,7 +178,9 @@ static wgp_access_cost *costs_for(const wgp_kernel *k, const wgp_mem_stats *s, c
   wgp_access_cost *c = calloc(n ? n : 1, sizeof *c);
   for (size_t i = 0; c && i < n; i++) {
     double ex = s[i].executions > 0 ? s[i].executions : 1;
-    c[i] = (wgp_access_cost){s[i].requests / ex, s[i].sectors / ex, s[i].wavefronts / ex,
+    wgp_space sp = wgp_access_space(wgp_kernel_access(k, i));
+    bool global = sp == WGP_SPACE_GLOBAL || sp == WGP_SPACE_GENERIC;
+    c[i] = (wgp_access_cost){s[i].requests / ex, s[i].sectors / ex, (global ? s[i].lines : s[i].wavefronts) / ex,
                              cache ? cache->l1_hit[i] : -1, cache ? cache->l2_hit[i] : -1};
   }
   return c;

@@ -29,8 +29,8 @@ extern "C" {
 typedef struct wgp_access_cost {
   double requests; /* warp-level memory requests per execution of the access (global/constant/local) */
   double sectors;  /* global: distinct 32 B sectors per execution; 0 for other spaces */
-  double
-      wavefronts; /* local (shared): bank wavefronts per execution (1 = conflict-free); constant: distinct addresses */
+  double wavefronts; /* local (shared): bank wavefronts per execution (1 = conflict-free); constant: distinct
+                     * addresses; global: distinct L1 lines (tag lookups), 0 when unknown */
   double
       l1_hit; /* global loads: fraction of sectors hitting L1, 0..1; negative = unknown (use the GPU's default rule) */
   double l2_hit; /* global: fraction of L1 misses hitting L2, 0..1; negative = unknown */
