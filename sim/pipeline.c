@@ -75,6 +75,7 @@ typedef struct swarp {
   double scale;
   const wgp_insn *next; /* peeked */
   double ready, arrive;
+  double mem_ready; /* when the loads issued back to back so far have all returned */
   wstate state;
 } swarp;
 
@@ -407,7 +408,24 @@ static wgp_status issue(round_t *r, swarp *w, double *finish) {
       r->acc[ACC_STALL0 + l] += i->latency * sc * i->stall[l];
   if (w->ready > *finish)
     *finish = w->ready;
-  return advance(r, w);
+  bool load = i->kind == WGP_INSN_LOAD;
+  if (load)
+    w->mem_ready = dmax(w->mem_ready, w->ready);
+  const wgp_block_stream *block = w->cur;
+  wgp_status st = advance(r, w);
+  if (st != WGP_OK || !load)
+    return st;
+  /* Memory-level parallelism: a block's loads are independent (their
+   * consumers come after them), so the next load of the same block issues
+   * at once and the first other instruction waits for all of them (the
+   * scoreboard). */
+  if (w->next && w->next->kind == WGP_INSN_LOAD && w->cur == block) {
+    w->ready = t + sc;
+  } else {
+    w->ready = w->mem_ready;
+    w->mem_ready = 0;
+  }
+  return WGP_OK;
 }
 
 /* The resident warps of a round of NG groups: classes in proportion to their

@@ -6,8 +6,10 @@
  *   compares, SFU, conversions).  Every scheduler (SM sub-partition) has its
  *   own units, each with its share of the SM's throughput, so a unit is held
  *   warp size x schedulers / throughput cycles; the warp's next instruction
- *   waits the class's latency (each instruction is taken to depend on the
- *   one before, as in seeds/004).  The load/store path is one per SM.
+ *   waits the class's latency (each arithmetic instruction is taken to
+ *   depend on the one before, as in seeds/004; a block's loads are the
+ *   exception: they are independent of each other).  The load/store path is
+ *   one per SM.
  * - Memory accesses come from the block's access list with their
  *   wgp_access_cost; the ld/st/atom count classes are not counted again.
  *   Pre-wait: the load/store path (LSU) is held for the access's
@@ -15,14 +17,17 @@
  *   global sectors x sector / the L1 data path (taken as wide as the shared
  *   path), constant distinct addresses x 1 cycle; at least one cycle per
  *   request.  Delay: the latency of the level that serves it, weighted by the
- *   hit rates.  Post-wait: what is left of the latency.  A load (and an
- *   atomic, served at L2) blocks its warp until the data arrives; a store
- *   lets the warp go on after issue.
+ *   hit rates.  Post-wait: what is left of the latency.  The loads of a
+ *   block issue back to back and the first other instruction waits for all
+ *   of them (memory-level parallelism, the scoreboard); an atomic (served at
+ *   L2) blocks its warp until the data arrives; a store lets the warp go on
+ *   after issue.
  * - Unknown hit rates: global loads miss L1 and L2 (streaming, compulsory
  *   misses); constant loads hit.  Global loads never hit L1 on a GPU whose
  *   L1 does not cache them.
- * - Order inside a block is unknown: arithmetic instructions are spread
- *   evenly between the memory accesses (program order), classes
+ * - Order inside a block is unknown: its loads come first (the compiler
+ *   hoists them; consecutive loads of a block overlap in issue()), then the
+ *   arithmetic spread evenly between the stores and atomics (program order), classes
  *   interleaved; barriers come last but for branches and other issue-only
  *   instructions.  Private accesses are register traffic: issue only.
  */
@@ -191,10 +196,36 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
       issue_only += n; /* branch, fence, call, other */
     }
   }
-  size_t na = wgp_block_num_accesses(b);
+  size_t na_all = wgp_block_num_accesses(b), na = 0;
   uint64_t emitted = 0;
   size_t rr = 0;
   wgp_status st = WGP_OK;
+  /* Loads first, in program order: the compiler hoists a block's loads
+   * above the arithmetic that consumes them (and they then overlap, see
+   * issue()); stores and atomics keep their place among the arithmetic. */
+  size_t *others = malloc((na_all ? na_all : 1) * sizeof *others);
+  if (!others)
+    return wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
+  double run_latency = 0; /* the loads overlap: the chain waits for the slowest */
+  for (size_t q = 0; q < na_all && st == WGP_OK; q++) {
+    size_t id = wgp_block_access(b, q);
+    const wgp_access *acc = wgp_kernel_access(in->kernel, id);
+    if (wgp_access_get_kind(acc) != WGP_ACCESS_LOAD || wgp_access_space(acc) == WGP_SPACE_PRIVATE) {
+      others[na++] = id;
+      continue;
+    }
+    wgp_insn m;
+    double dram, l2;
+    memory_insn(c, acc, &costs[id], &m, &dram, &l2);
+    s->dram_bytes += dram;
+    s->l2_bytes += l2;
+    if (!push(&out, &m))
+      st = WGP_ERR_NOMEM;
+    account(s, &m);
+    s->chain -= m.latency;
+    run_latency = fmax(run_latency, m.latency);
+  }
+  s->chain += run_latency;
   for (size_t seg = 0; seg <= na && st == WGP_OK; seg++) {
     uint64_t upto = (uint64_t)((double)total_alu * (double)(seg + 1) / (double)(na + 1) + 0.5);
     if (seg == na)
@@ -210,7 +241,7 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
       account(s, &alu[k]);
     }
     if (seg < na) {
-      size_t id = wgp_block_access(b, seg);
+      size_t id = others[seg];
       wgp_insn m;
       double dram, l2;
       memory_insn(c, wgp_kernel_access(in->kernel, id), &costs[id], &m, &dram, &l2);
@@ -221,6 +252,7 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
       account(s, &m);
     }
   }
+  free(others);
   wgp_insn bar = {.kind = WGP_INSN_BARRIER, .unit = WGP_UNIT_NONE, .latency = c->barrier_cost};
   for (uint64_t i = 0; i < barriers && st == WGP_OK; i++) {
     if (!push(&out, &bar))
