@@ -73,7 +73,8 @@ static const char help_text[] =
     "  --trip L<n>=COUNT, --taken B<n>=FRACTION  hints for loops and branches that need loaded values\n"
     "  --json  machine-readable output; --trace  also print each distinct warp's trace\n"
     "\n"
-    "environment: WGPERF_PLUGIN (libwgperf.so), WGPERF_CLANG, WGPERF_OPT\n";
+    "environment: WGPERF_PLUGIN (libwgperf.so), WGPERF_CLANG, WGPERF_OPT, WGPERF_PTXAS (empty: do not run\n"
+    "  ptxas for register counts), WGPERF_GPU_DIR (where --gpu NAME finds NAME.json)\n";
 
 int usage_error(const char *fmt, ...) {
   va_list ap;
