@@ -28,15 +28,7 @@ struct wgp_launch {
   const char *source; /* file name for messages, or NULL for the command line */
 };
 
-static wgp_status fail(wgp_diag *diag, const char *fmt, ...) {
-  if (diag) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(diag->message, sizeof diag->message, fmt, ap);
-    va_end(ap);
-  }
-  return WGP_ERR_INPUT;
-}
+#define fail(diag, ...) wgp_diag_set((diag), WGP_ERR_INPUT, __VA_ARGS__)
 
 /* "wgperf: error: FILE: " or "wgperf: error: " */
 static const char *where(const wgp_launch *l, char *buf, size_t n) {
@@ -411,37 +403,16 @@ wgp_status wgp_launch_load_string(const char *text, const char *name, wgp_launch
 
 wgp_status wgp_launch_load_file(const char *file, wgp_launch **out, wgp_diag *diag) {
   *out = NULL;
-  FILE *f = fopen(file, "rb");
-  if (!f) {
-    if (diag)
-      snprintf(diag->message, sizeof diag->message, "wgperf: error: %s: cannot open: %s", file, strerror(errno));
-    return WGP_ERR_IO;
-  }
-  char *buf = NULL;
-  size_t n = 0, cap = 0;
-  for (;;) {
-    if (n + 4096 + 1 > cap) {
-      cap = (cap + 4096) * 2;
-      char *b = realloc(buf, cap);
-      if (!b || cap > (64u << 20)) {
-        free(b ? b : buf);
-        fclose(f);
-        return fail(diag, "wgperf: error: %s: too large for a launch file", file);
-      }
-      buf = b;
-    }
-    size_t got = fread(buf + n, 1, 4096, f);
-    n += got;
-    if (got < 4096)
-      break;
-  }
-  fclose(f);
-  buf[n] = '\0';
-  if (strlen(buf) != n) {
+  char *buf;
+  size_t len;
+  wgp_status st = wgp_read_file(file, &buf, &len, diag);
+  if (st != WGP_OK)
+    return st;
+  if (strlen(buf) != len) {
     free(buf);
     return fail(diag, "wgperf: error: %s: not a text file", file);
   }
-  wgp_status st = wgp_launch_load_string(buf, file, out, diag);
+  st = wgp_launch_load_string(buf, file, out, diag);
   free(buf);
   return st;
 }

@@ -837,41 +837,11 @@ wgp_status wgp_model_load_string(const char *text, size_t len, const char *name,
 
 wgp_status wgp_model_load_file(const char *file, wgp_model **out, wgp_diag *diag) {
   *out = NULL;
-  FILE *f = fopen(file, "rb");
-  if (!f) {
-    if (diag)
-      snprintf(diag->message, sizeof diag->message, "wgperf: error: %s: cannot open: %s", file, strerror(errno));
-    return WGP_ERR_IO;
-  }
-  size_t cap = 1 << 16, len = 0;
-  char *buf = malloc(cap);
-  wgp_status st = buf ? WGP_OK : WGP_ERR_NOMEM;
-  while (st == WGP_OK) {
-    if (len == cap) {
-      char *grown = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-      if (!grown) {
-        st = WGP_ERR_NOMEM;
-        break;
-      }
-      buf = grown;
-      cap *= 2;
-    }
-    size_t n = fread(buf + len, 1, cap - len, f);
-    len += n;
-    if (n == 0) {
-      if (ferror(f))
-        st = WGP_ERR_IO;
-      break;
-    }
-  }
-  fclose(f);
-  if (st != WGP_OK) {
-    if (diag)
-      snprintf(diag->message, sizeof diag->message, "wgperf: error: %s: %s", file,
-               st == WGP_ERR_IO ? "read error" : "out of memory");
-    free(buf);
+  char *buf;
+  size_t len;
+  wgp_status st = wgp_read_file(file, &buf, &len, diag);
+  if (st != WGP_OK)
     return st;
-  }
   st = wgp_model_load_string(buf, len, file, out, diag);
   free(buf);
   return st;

@@ -35,6 +35,12 @@ wgp_status wgp_diag_set(wgp_diag *diag, wgp_status st, const char *fmt, ...)
 #endif
     ;
 
+/* Reads FILE whole into *TEXT (give: free(); NUL-terminated, *LEN bytes
+ * before the NUL).  WGP_ERR_IO with "wgperf: error: FILE: cannot open: ..."
+ * or "... read error" in DIAG, or WGP_ERR_NOMEM. */
+#include <stddef.h>
+wgp_status wgp_read_file(const char *file, char **text, size_t *len, wgp_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif
