@@ -39,3 +39,9 @@ __kernel void loop_column(__global float *a, int w, int n) {
     s += a[k * w + i];
   a[i] = s;
 }
+
+/* 2-D: a coalesced read and a transposed (strided) write */
+__kernel void transpose2d(__global const float *in, __global float *out, int w, int h) {
+  int x = get_global_id(0), y = get_global_id(1);
+  out[x * h + y] = in[y * w + x];
+}
