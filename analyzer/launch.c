@@ -23,6 +23,9 @@ struct wgp_launch {
   unsigned dims, local_dims, offset_dims;
   uint64_t global[3], local[3], offset[3];
   bool has_global, has_local, nonuniform;
+  uint64_t grid[3]; /* CUDA style: blocks per dimension; global = grid x local */
+  unsigned grid_dims;
+  bool has_grid;
   named args[MAX_NAMED], buffers[MAX_NAMED], locals[MAX_NAMED];
   size_t nargs, nbuffers, nlocals;
   const char *source; /* file name for messages, or NULL for the command line */
@@ -168,7 +171,7 @@ static wgp_status split_eq(wgp_launch *l, const char *opt, const char *text, cha
 }
 
 bool wgp_launch_is_option(const char *name, bool *takes_value) {
-  static const char *with[] = {"--global", "--local", "--offset", "--arg", "--buffer", "--local-mem"};
+  static const char *with[] = {"--global", "--local", "--block", "--grid", "--offset", "--arg", "--buffer", "--local-mem"};
   for (size_t i = 0; i < sizeof with / sizeof *with; i++)
     if (strcmp(name, with[i]) == 0) {
       *takes_value = true;
@@ -215,9 +218,13 @@ wgp_status wgp_launch_set_option(wgp_launch *l, const char *opt, const char *val
     l->has_global = true;
     return parse_dims(l, "global", value, l->global, &l->dims, diag);
   }
-  if (strcmp(opt, "--local") == 0) {
+  if (strcmp(opt, "--local") == 0 || strcmp(opt, "--block") == 0) {
     l->has_local = true;
-    return parse_dims(l, "local", value, l->local, &l->local_dims, diag);
+    return parse_dims(l, opt + 2, value, l->local, &l->local_dims, diag);
+  }
+  if (strcmp(opt, "--grid") == 0) {
+    l->has_grid = true;
+    return parse_dims(l, "grid", value, l->grid, &l->grid_dims, diag);
   }
   if (strcmp(opt, "--offset") == 0) {
     /* offsets may be 0 */
@@ -303,18 +310,28 @@ static wgp_status from_json(wgp_launch *l, json_t *root, wgp_diag *diag) {
   const char *key;
   json_t *val;
   json_object_foreach(root, key, val) {
-    static const char *known[] = {"global", "local", "offset", "args", "buffers", "local_mem", "nonuniform"};
+    static const char *known[] = {"global", "local", "grid", "block", "offset", "args", "buffers", "local_mem",
+                                  "nonuniform"};
     bool ok = false;
     for (size_t i = 0; i < sizeof known / sizeof *known; i++)
       ok = ok || strcmp(key, known[i]) == 0;
     if (!ok)
-      return fail(diag, "%sunknown key '%s' (known: global, local, offset, args, buffers, local_mem, nonuniform)",
+      return fail(diag,
+                  "%sunknown key '%s' (known: global, local, grid, block, offset, args, buffers, local_mem, "
+                  "nonuniform)",
                   where(l, w, sizeof w), key);
   }
   wgp_status st;
   if ((st = json_dims(l, root, "global", l->global, &l->dims, false, &l->has_global, diag)) != WGP_OK ||
-      (st = json_dims(l, root, "local", l->local, &l->local_dims, false, &l->has_local, diag)) != WGP_OK)
+      (st = json_dims(l, root, "local", l->local, &l->local_dims, false, &l->has_local, diag)) != WGP_OK ||
+      (st = json_dims(l, root, "grid", l->grid, &l->grid_dims, false, &l->has_grid, diag)) != WGP_OK)
     return st;
+  if (json_object_get(root, "block")) {
+    if (l->has_local)
+      return fail(diag, "%s'local' and 'block' are the same thing: give one", where(l, w, sizeof w));
+    if ((st = json_dims(l, root, "block", l->local, &l->local_dims, false, &l->has_local, diag)) != WGP_OK)
+      return st;
+  }
   bool has_off;
   if ((st = json_dims(l, root, "offset", l->offset, &l->offset_dims, true, &has_off, diag)) != WGP_OK)
     return st;
@@ -444,31 +461,35 @@ static wgp_eval_status lookup(void *user, const wgp_sym *sym, int64_t *value, ch
 wgp_status wgp_launch_bind(const wgp_launch *l, const wgp_kernel *k, wgp_trace_launch *out, uint64_t *buffer_align,
                            uint64_t *local_bytes, wgp_diag *diag) {
   const char *kn = wgp_kernel_name(k);
-  if (!l->has_global)
-    return fail(diag, "wgperf: error: the launch has no global size (--global X[,Y[,Z]])");
+  if (l->has_grid && l->has_global)
+    return fail(diag, "wgperf: error: give the global size (--global, OpenCL) or the grid (--grid, CUDA), not both");
+  if (!l->has_global && !l->has_grid)
+    return fail(diag, "wgperf: error: the launch has no global size (--global X[,Y[,Z]], or CUDA's --grid X[,Y[,Z]])");
   if (!l->has_local)
-    return fail(diag, "wgperf: error: the launch has no work-group size (--local X[,Y[,Z]])");
-  if (l->local_dims != l->dims)
+    return fail(diag, "wgperf: error: the launch has no work-group size (--local X[,Y[,Z]], or CUDA's --block)");
+  if (l->has_grid && l->grid_dims != l->local_dims)
+    return fail(diag, "wgperf: error: the grid has %u dimensions but the block has %u", l->grid_dims, l->local_dims);
+  if (l->local_dims != wgp_launch_dims(l))
     return fail(diag, "wgperf: error: global size has %u dimensions but work-group size has %u", l->dims,
                 l->local_dims);
   if (l->offset_dims > l->dims)
     return fail(diag, "wgperf: error: offset has %u dimensions but the launch has %u", l->offset_dims, l->dims);
   uint64_t items = 1, group = 1;
-  for (unsigned d = 0; d < l->dims; d++) {
-    if (l->global[d] > (1ull << 32))
+  for (unsigned d = 0; d < wgp_launch_dims(l); d++) {
+    if (wgp_launch_global(l, d) > (1ull << 32))
       return fail(diag, "wgperf: error: global size %llu in dimension %u is above 2^32",
-                  (unsigned long long)l->global[d], d);
-    if (l->local[d] > l->global[d])
+                  (unsigned long long)wgp_launch_global(l, d), d);
+    if (l->local[d] > wgp_launch_global(l, d))
       return fail(diag, "wgperf: error: work-group size %llu is larger than the global size %llu in dimension %u",
-                  (unsigned long long)l->local[d], (unsigned long long)l->global[d], d);
-    if (!l->nonuniform && l->global[d] % l->local[d])
+                  (unsigned long long)l->local[d], (unsigned long long)wgp_launch_global(l, d), d);
+    if (!l->nonuniform && wgp_launch_global(l, d) % l->local[d])
       return fail(diag,
                   "wgperf: error: global size %llu is not a multiple of the work-group size %llu in dimension %u "
                   "(OpenCL 1.2 uniform work-groups; add --nonuniform to allow a smaller last group)",
-                  (unsigned long long)l->global[d], (unsigned long long)l->local[d], d);
-    if (items > UINT64_MAX / l->global[d])
+                  (unsigned long long)wgp_launch_global(l, d), (unsigned long long)l->local[d], d);
+    if (items > UINT64_MAX / wgp_launch_global(l, d))
       return fail(diag, "wgperf: error: the launch has more than 2^64 work-items");
-    items *= l->global[d];
+    items *= wgp_launch_global(l, d);
     group *= l->local[d];
   }
   if (group > (1ull << 31))
@@ -526,10 +547,10 @@ wgp_status wgp_launch_bind(const wgp_launch *l, const wgp_kernel *k, wgp_trace_l
     }
   }
   memset(out, 0, sizeof *out);
-  out->dims = l->dims;
+  out->dims = wgp_launch_dims(l);
   for (unsigned d = 0; d < 3; d++) {
-    out->global[d] = d < l->dims ? l->global[d] : 1;
-    out->local[d] = d < l->dims ? l->local[d] : 1;
+    out->global[d] = d < wgp_launch_dims(l) ? wgp_launch_global(l, d) : 1;
+    out->local[d] = d < wgp_launch_dims(l) ? l->local[d] : 1;
     out->offset[d] = d < l->offset_dims ? l->offset[d] : 0;
   }
   out->lookup = lookup;
@@ -537,8 +558,14 @@ wgp_status wgp_launch_bind(const wgp_launch *l, const wgp_kernel *k, wgp_trace_l
   return WGP_OK;
 }
 
-unsigned wgp_launch_dims(const wgp_launch *l) { return l->dims; }
-uint64_t wgp_launch_global(const wgp_launch *l, unsigned d) { return d < 3 ? l->global[d] : 1; }
+unsigned wgp_launch_dims(const wgp_launch *l) { return l->has_grid ? l->grid_dims : l->dims; }
+uint64_t wgp_launch_global(const wgp_launch *l, unsigned d) {
+  if (d >= 3)
+    return 1;
+  if (l->has_grid)
+    return l->grid[d] * (l->has_local ? l->local[d] : 1);
+  return l->global[d];
+}
 uint64_t wgp_launch_local(const wgp_launch *l, unsigned d) { return d < 3 ? l->local[d] : 1; }
 bool wgp_launch_nonuniform(const wgp_launch *l) { return l->nonuniform; }
 size_t wgp_launch_num_args(const wgp_launch *l) { return l->nargs; }

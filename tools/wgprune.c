@@ -450,8 +450,10 @@ int main(int argc, char **argv) {
       nextra = argc - i - 1;
       break;
     }
-    if (strcmp(a, "--local") == 0)
-      return usage_error("wgprune chooses the work-group size: no --local");
+    if (strcmp(a, "--local") == 0 || strcmp(a, "--block") == 0)
+      return usage_error("wgprune chooses the work-group size: no %s", a);
+    if (strcmp(a, "--grid") == 0)
+      return usage_error("wgprune needs the total size in work-items: --global X[,Y[,Z]] (grid x block)");
     if (wgp_launch_is_option(a, &val)) {
       if (val && i + 1 == argc)
         return usage_error("'%s' needs a value", a);

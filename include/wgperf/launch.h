@@ -4,6 +4,8 @@
  *   --global 1024,1024  --local 16,16  [--offset 0,0]
  *   --arg N=1024  --buffer A=4MiB  --buffer B=1048576@512  --local-mem tile=4096
  *   [--nonuniform]
+ *   CUDA users may write --grid X[,Y[,Z]] --block X[,Y[,Z]] instead: the
+ *   global size is then grid x block (JSON: "grid", "block").
  *   {"global": [1024, 1024], "local": [16, 16], "offset": [0, 0],
  *    "args": {"N": 1024}, "buffers": {"A": "4MiB", "B": {"bytes": 1048576, "align": 512}},
  *    "local_mem": {"tile": 4096}, "nonuniform": false}

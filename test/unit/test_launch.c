@@ -61,6 +61,10 @@ static void test_command_line_forms(void **state) {
   assert_int_equal(cli("reduce", local_arg, 6, &tl, &d), WGP_OK);
   const char *nonuni[] = {"--global", "1000", "--local", "256", "--arg", "n=1000", "--nonuniform"};
   assert_int_equal(cli("vadd", nonuni, 7, &tl, &d), WGP_OK);
+  /* CUDA style: 4 blocks of 256 are a global size of 1024 */
+  const char *cuda[] = {"--grid", "4,2", "--block", "256,1", "--arg", "n=1000"};
+  assert_int_equal(cli("vadd", cuda, 6, &tl, &d), WGP_OK);
+  assert_true(tl.global[0] == 1024 && tl.global[1] == 2 && tl.local[0] == 256 && tl.dims == 2);
 }
 
 static void expect_error(const char *kernel, const char **opts, size_t n, const char *msg) {
@@ -101,6 +105,10 @@ static void test_command_line_errors(void **state) {
   expect_error("vadd", m, 6, "larger than the global size");
   const char *n2[] = {"--global", "1024", "--local", "256", "--arg", "a=1"};
   expect_error("vadd", n2, 6, "is a pointer");
+  const char *both[] = {"--global", "1024", "--grid", "4", "--block", "256", "--arg", "n=1"};
+  expect_error("vadd", both, 8, "not both");
+  const char *gd[] = {"--grid", "4,4", "--block", "256", "--arg", "n=1"};
+  expect_error("vadd", gd, 6, "the grid has 2 dimensions but the block has 1");
 }
 
 static void test_json(void **state) {
@@ -122,6 +130,7 @@ static void test_json(void **state) {
       {"{\"global\": [1], \"args\": {\"n\": \"x\"}}", "args.n must be a number"},
       {"{\"global\": [1], \"buffers\": {\"a\": {\"bytes\": -1}}}", "buffers.a: expected"},
       {"{\"global\": [1], \"nonuniform\": 1}", "'nonuniform' must be true or false"},
+      {"{\"grid\": [4], \"block\": [8], \"local\": [8]}", "'local' and 'block' are the same thing"},
       {"{\"global\": [1,", "l.json:1:"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
