@@ -12,8 +12,9 @@
  *    traces and memory costs in the same proportions form one batch; the
  *    size with the fewest rounds of resident groups represents it.
  * 3. Inferior pipelines (sec. 6.2): a size whose best-case time exceeds
- *    another's worst-case time is dropped (bounds from the simulator, with
- *    hit rates left unknown: best assumes hits, worst misses).
+ *    another's worst-case time is dropped (bounds from the simulator before
+ *    any cache analysis: the best case with every global access hitting in
+ *    L1/L2, the worst with every one missing).
  * 4. The survivors are simulated with the cache analysis and ranked.
  * --exhaustive simulates every candidate instead.
  */
@@ -173,7 +174,10 @@ static uint64_t signature(const wgp_analysis *an, const wgp_kernel *k) {
   return h;
 }
 
-static wgp_access_cost *costs_for(const wgp_kernel *k, const wgp_mem_stats *s, const wgp_cache_result *cache) {
+/* Costs with the cache analysis' hit rates, or without one every global
+ * access hitting (HIT = 1, for a best case) or missing (HIT = 0, a worst case). */
+static wgp_access_cost *costs_for(const wgp_kernel *k, const wgp_mem_stats *s, const wgp_cache_result *cache,
+                                  double hit) {
   size_t n = wgp_kernel_num_accesses(k);
   wgp_access_cost *c = calloc(n ? n : 1, sizeof *c);
   for (size_t i = 0; c && i < n; i++) {
@@ -181,14 +185,14 @@ static wgp_access_cost *costs_for(const wgp_kernel *k, const wgp_mem_stats *s, c
     wgp_space sp = wgp_access_space(wgp_kernel_access(k, i));
     bool global = sp == WGP_SPACE_GLOBAL || sp == WGP_SPACE_GENERIC;
     c[i] = (wgp_access_cost){s[i].requests / ex, s[i].sectors / ex, (global ? s[i].lines : s[i].wavefronts) / ex,
-                             cache ? cache->l1_hit[i] : -1, cache ? cache->l2_hit[i] : -1};
+                             cache ? cache->l1_hit[i] : hit, cache ? cache->l2_hit[i] : hit};
   }
   return c;
 }
 
 /* Simulates candidate C (bounds only unless FULL). */
 static wgp_status simulate(cand *c, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_analysis_input *in,
-                           unsigned regs, uint64_t groups, const wgp_cache_result *cache, unsigned flags,
+                           unsigned regs, uint64_t groups, const wgp_cache_result *cache, double hit, unsigned flags,
                            wgp_sim_result *r, wgp_diag *d) {
   const wgp_warp_set *ws = wgp_analysis_warps(c->an);
   size_t nw = wgp_warp_set_size(ws);
@@ -197,7 +201,7 @@ static wgp_status simulate(cand *c, const wgp_kernel *k, const wgp_gpu *gpu, con
   wgp_status st = w && cs ? WGP_OK : WGP_ERR_NOMEM;
   for (size_t i = 0; st == WGP_OK && i < nw; i++) {
     const wgp_warp_class *wc = wgp_warp_set_class(ws, i);
-    cs[i] = costs_for(k, wgp_analysis_class_stats(c->an, i), cache);
+    cs[i] = costs_for(k, wgp_analysis_class_stats(c->an, i), cache, hit);
     if (!cs[i])
       st = WGP_ERR_NOMEM;
     else
@@ -631,9 +635,12 @@ int main(int argc, char **argv) {
       c->sig = signature(c->an, k);
       c->valid = true;
       valid++;
-      /* bounds, hit rates unknown */
-      if (simulate(c, k, gpu, &in, regs, groups, NULL, WGP_SIM_BOUNDS_ONLY, &c->r, &d) == WGP_OK) {
-        c->best_us = c->r.best_us;
+      /* bounds before any cache analysis: the best case with every global
+       * access hitting, the worst with every one missing */
+      wgp_sim_result hits;
+      if (simulate(c, k, gpu, &in, regs, groups, NULL, 1.0, WGP_SIM_BOUNDS_ONLY, &hits, &d) == WGP_OK &&
+          simulate(c, k, gpu, &in, regs, groups, NULL, 0.0, WGP_SIM_BOUNDS_ONLY, &c->r, &d) == WGP_OK) {
+        c->best_us = hits.best_us;
         c->worst_us = c->r.worst_us;
       } else {
         c->valid = false;
@@ -715,7 +722,7 @@ int main(int argc, char **argv) {
           wgp_cache_analyze(&in, occ.active_blocks_per_sm, wgp_analysis_local_bytes(c->an), &cache, &d) == WGP_OK)
         have_cache = true;
     }
-    if (simulate(c, k, gpu, &in, regs, groups, have_cache ? &cache : NULL, 0, &c->r, &d) == WGP_OK) {
+    if (simulate(c, k, gpu, &in, regs, groups, have_cache ? &cache : NULL, -1, 0, &c->r, &d) == WGP_OK) {
       c->simulated = true;
       ranked[nr++] = c;
       simulated++;
