@@ -328,6 +328,13 @@ static void summarize_kernel(FILE *f, const wgp_kernel *k) {
     sep = "; ";
   }
   fprintf(f, "\n");
+  const char *regs_src;
+  unsigned regs = wgp_kernel_registers(k, &regs_src);
+  if (regs)
+    fprintf(f, "  regs    %u per thread (%s)\n", regs, regs_src);
+  else
+    fprintf(f, "  regs    about %u per thread (IR estimate; a CUDA toolkit gives ptxas' count)\n",
+            wgp_kernel_register_pressure(k));
   if (wgp_kernel_num_calls(k))
     fprintf(f, "  calls   %zu unresolved\n", wgp_kernel_num_calls(k));
   for (size_t i = 0; i < wgp_kernel_num_diagnostics(k); i++)
