@@ -1,6 +1,9 @@
 /* metrics.c - per-warp memory costs of each access (rules: metrics.h). */
 #include "wgperf/metrics.h"
 
+#include "wgperf/banks.h"
+#include "wgperf/coalesce.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,97 +100,36 @@ uint64_t wgp_layout_local_bytes(const wgp_layout *l) { return l->local_bytes; }
 
 /* ---- counting rules ---------------------------------------------------- */
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-static size_t distinct_sorted(uint64_t *v, size_t n) {
-  if (!n)
-    return 0;
-  qsort(v, n, sizeof *v, cmp_u64);
-  size_t d = 1;
-  for (size_t i = 1; i < n; i++)
-    d += v[i] != v[i - 1];
-  return d;
-}
+/* The rules live in coalesce.c and banks.c; these keep the metrics' double
+ * interface.  A width outside 1..256 B (none in practice: the widest vector
+ * is 16 B) is clamped. */
+static unsigned clamp_width(unsigned bytes) { return bytes == 0 ? 1 : bytes > 256 ? 256 : bytes; }
 
 void wgp_count_global(const uint64_t *addr, uint64_t mask, unsigned lanes, unsigned bytes, unsigned sector,
                       unsigned line, double *sectors, double *lines) {
-  /* Every unit a lane's bytes overlap, over all active lanes. */
-  uint64_t s[WGP_TRACE_MAX_WARP * 4], l[WGP_TRACE_MAX_WARP * 4];
-  size_t ns = 0, nl = 0;
-  for (unsigned i = 0; i < lanes; i++) {
-    if (!(mask >> i & 1))
-      continue;
-    uint64_t first = addr[i], last = addr[i] + (bytes ? bytes : 1) - 1;
-    for (uint64_t u = first / sector; u <= last / sector && ns < sizeof s / sizeof *s; u++)
-      s[ns++] = u;
-    for (uint64_t u = first / line; u <= last / line && nl < sizeof l / sizeof *l; u++)
-      l[nl++] = u;
-  }
-  *sectors = (double)distinct_sorted(s, ns);
-  *lines = (double)distinct_sorted(l, nl);
-}
-
-/* One phase of a shared request: the largest number of distinct words any
- * bank must serve. */
-static unsigned phase_degree(const uint64_t *addr, uint64_t mask, unsigned from, unsigned to, unsigned bytes,
-                             unsigned banks, unsigned width) {
-  uint64_t words[WGP_TRACE_MAX_WARP * 4];
-  size_t n = 0;
-  for (unsigned i = from; i < to; i++) {
-    if (!(mask >> i & 1))
-      continue;
-    for (uint64_t w = addr[i] / width; w <= (addr[i] + bytes - 1) / width && n < sizeof words / sizeof *words; w++)
-      words[n++] = w;
-  }
-  qsort(words, n, sizeof *words, cmp_u64);
-  unsigned per_bank[256] = {0}, worst = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (i > 0 && words[i] == words[i - 1])
-      continue; /* lanes reading the same word share it */
-    unsigned b = (unsigned)(words[i] % banks);
-    if (++per_bank[b] > worst)
-      worst = per_bank[b];
-  }
-  return worst;
+  wgp_coalesce_rule r = wgp_coalesce_rule_default();
+  r.sector_bytes = sector;
+  r.line_bytes = line;
+  wgp_coalesce_result x;
+  if (wgp_coalesce(&r, addr, lanes, mask, clamp_width(bytes), &x, NULL) != WGP_OK)
+    x.sectors = x.lines = 0; /* the GPU description was validated: sizes are powers of two */
+  *sectors = x.sectors;
+  *lines = x.lines;
 }
 
 void wgp_count_banks(const uint64_t *addr, uint64_t mask, unsigned lanes, unsigned bytes, unsigned banks,
                      unsigned width, double *wavefronts, double *phases, double *worst_degree) {
-  if (banks > 256)
-    banks = 256;
-  /* 8 B accesses are served in phases of 16 lanes, 16 B ones in phases of 8
-   * (NVIDIA, CUDA C++ Programming Guide, shared memory of cc 5.x and later). */
-  unsigned phase = bytes >= 16 ? lanes / 4 : bytes == 8 ? lanes / 2 : lanes;
-  if (phase == 0)
-    phase = lanes;
-  double wf = 0, req = 0;
-  unsigned worst = 0;
-  for (unsigned from = 0; from < lanes; from += phase) {
-    unsigned to = from + phase < lanes ? from + phase : lanes;
-    uint64_t pm = mask & (((to - from) >= 64 ? ~0ull : ((1ull << (to - from)) - 1)) << from);
-    if (!pm)
-      continue;
-    unsigned d = phase_degree(addr, pm, from, to, bytes ? bytes : 1, banks, width);
-    wf += d;
-    req += 1;
-    if (d > worst)
-      worst = d;
-  }
-  *wavefronts = wf;
-  *phases = req;
-  *worst_degree = worst;
+  wgp_bank_rule r = {banks > WGP_BANKS_MAX_BANKS ? WGP_BANKS_MAX_BANKS : banks, width};
+  wgp_bank_result x;
+  if (wgp_banks(&r, addr, lanes, mask, clamp_width(bytes), &x, NULL) != WGP_OK)
+    x.wavefronts = x.phases = x.degree = 0;
+  *wavefronts = x.wavefronts;
+  *phases = x.phases;
+  *worst_degree = x.degree;
 }
 
 double wgp_count_distinct(const uint64_t *addr, uint64_t mask, unsigned lanes) {
-  uint64_t v[WGP_TRACE_MAX_WARP];
-  size_t n = 0;
-  for (unsigned i = 0; i < lanes; i++)
-    if (mask >> i & 1)
-      v[n++] = addr[i];
-  return (double)distinct_sorted(v, n);
+  return wgp_constant_serialisation(addr, lanes, mask);
 }
 
 /* ---- the visitor ---------------------------------------------------------- */

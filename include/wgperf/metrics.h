@@ -73,7 +73,8 @@ size_t wgp_metrics_num_accesses(const wgp_metrics *m);
 uint64_t wgp_access_addresses(const wgp_layout *layout, const wgp_kernel *k, unsigned lanes, wgp_tracer *t,
                               const wgp_access *a, uint64_t mask, uint64_t *addr);
 
-/* Counting rules, exposed for tests: ADDR[i] for lanes in MASK. */
+/* Counting rules (coalesce.h, banks.h; docs/analyzer-rules.md) with the
+ * metrics' double interface: ADDR[i] for lanes in MASK. */
 void wgp_count_global(const uint64_t *addr, uint64_t mask, unsigned lanes, unsigned bytes, unsigned sector,
                       unsigned line, double *sectors, double *lines);
 void wgp_count_banks(const uint64_t *addr, uint64_t mask, unsigned lanes, unsigned bytes, unsigned banks,

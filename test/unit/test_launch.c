@@ -111,6 +111,33 @@ static void test_command_line_errors(void **state) {
   expect_error("vadd", gd, 6, "the grid has 2 dimensions but the block has 1");
 }
 
+static void test_command_line_boundaries(void **state) {
+  (void)state;
+  wgp_trace_launch tl;
+  wgp_diag d;
+  /* exactly 2^32 work-items in one dimension is a legal launch */
+  const char *big[] = {"--global", "4294967296", "--local", "256", "--arg", "n=1"};
+  assert_int_equal(cli("vadd", big, 6, &tl, &d), WGP_OK);
+  assert_true(tl.global[0] == 1ull << 32);
+  const char *bad_num[] = {"--global", "1024", "--local", "256", "--arg", "n=12x"};
+  expect_error("vadd", bad_num, 6, "--arg n=12x: not a number");
+  const char *no_eq[] = {"--global", "1024", "--local", "256", "--arg", "n"};
+  expect_error("vadd", no_eq, 6, "expected NAME=VALUE");
+  const char *zero_buf[] = {"--global", "1024", "--local", "256", "--arg", "n=1", "--buffer", "a=0"};
+  expect_error("vadd", zero_buf, 8, "--buffer a: size must be positive");
+  const char *no_local[] = {"--global", "1024", "--arg", "n=1"};
+  expect_error("vadd", no_local, 4, "no work-group size");
+  const char *malformed[] = {"--global", "1024,,2"};
+  expect_error("vadd", malformed, 2, "expected sizes like 1024,1024");
+  bool val;
+  assert_false(wgp_launch_is_option("--globl", &val));
+  wgp_launch *l = wgp_launch_new();
+  assert_non_null(l);
+  assert_int_equal(wgp_launch_set_option(l, "--globl", "x=4", &d), WGP_ERR_INPUT);
+  assert_non_null(strstr(d.message, "unknown launch option '--globl'"));
+  wgp_launch_free(l);
+}
+
 static void test_json(void **state) {
   (void)state;
   wgp_launch *l;
@@ -146,6 +173,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_command_line_forms),
       cmocka_unit_test(test_command_line_errors),
+      cmocka_unit_test(test_command_line_boundaries),
       cmocka_unit_test(test_json),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,99 @@
+/* banks.c - shared-memory bank conflicts of one warp-level request (rules:
+ * banks.h, docs/analyzer-rules.md).
+ *
+ * Assumptions: shared addresses are byte offsets in the work-group's shared
+ * space; a lane's bytes are contiguous; phases follow lane order (lanes 0-15
+ * then 16-31 for 8 B accesses).  The phase width is BANKS x BANK_BYTES, so a
+ * conflict-free wide request costs one wavefront per phase.
+ */
+#include "wgperf/banks.h"
+
+#include <stdlib.h>
+
+#define MAX_WIDTH 256u
+
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static int is_pow2(unsigned x) { return x && !(x & (x - 1)); }
+
+wgp_bank_rule wgp_bank_rule_default(void) { return (wgp_bank_rule){32, 4}; }
+
+unsigned wgp_banks_phase_lanes(const wgp_bank_rule *rule, unsigned lanes, unsigned width) {
+  if (lanes == 0)
+    return lanes;
+  unsigned w = 1;
+  while (w < width) /* a 12 B access is served like a 16 B one */
+    w <<= 1;
+  unsigned per = rule->banks * rule->bank_bytes / w;
+  if (per == 0)
+    per = 1;
+  return per < lanes ? per : lanes;
+}
+
+/* The conflict of lanes [FROM, TO): the most distinct words in one bank. */
+static unsigned phase_conflict(const wgp_bank_rule *r, const uint64_t *addr, uint64_t mask, unsigned from, unsigned to,
+                               unsigned width, uint64_t *words) {
+  size_t n = 0;
+  for (unsigned i = from; i < to; i++) {
+    if (!(mask >> i & 1))
+      continue;
+    uint64_t first = addr[i] / r->bank_bytes, last = (addr[i] + width - 1) / r->bank_bytes;
+    if (addr[i] + width - 1 < addr[i])
+      last = UINT64_MAX / r->bank_bytes;
+    for (uint64_t w = first;; w++) {
+      words[n++] = w;
+      if (w == last)
+        break;
+    }
+  }
+  qsort(words, n, sizeof *words, cmp_u64);
+  unsigned per_bank[WGP_BANKS_MAX_BANKS] = {0}, worst = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i > 0 && words[i] == words[i - 1])
+      continue; /* lanes touching the same word share it */
+    unsigned b = (unsigned)(words[i] % r->banks);
+    if (++per_bank[b] > worst)
+      worst = per_bank[b];
+  }
+  return worst;
+}
+
+wgp_status wgp_banks(const wgp_bank_rule *rule, const uint64_t *addr, unsigned lanes, uint64_t mask, unsigned width,
+                     wgp_bank_result *out, wgp_diag *diag) {
+  *out = (wgp_bank_result){0, 0, 0};
+  if (rule->banks == 0 || rule->banks > WGP_BANKS_MAX_BANKS || !is_pow2(rule->bank_bytes))
+    return wgp_diag_set(diag, WGP_ERR_INPUT,
+                        "wgperf: error: bank rule: %u banks of %u B, expected 1 to %u banks of a power of two "
+                        "bytes",
+                        rule->banks, rule->bank_bytes, WGP_BANKS_MAX_BANKS);
+  if (lanes == 0 || lanes > WGP_BANKS_MAX_LANES)
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: bank conflicts: %u lanes, expected 1 to %u", lanes,
+                        WGP_BANKS_MAX_LANES);
+  if (width == 0 || width > MAX_WIDTH)
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: bank conflicts: access width %u B, expected 1 to %u",
+                        width, MAX_WIDTH);
+  if (lanes < 64)
+    mask &= (1ull << lanes) - 1;
+  /* a lane touches at most width / bank_bytes + 2 words; the common widths fit on the stack */
+  uint64_t small[WGP_BANKS_MAX_LANES * 6], *words = small;
+  size_t need = (size_t)lanes * (width / rule->bank_bytes + 2);
+  if (need > sizeof small / sizeof *small && !(words = malloc(need * sizeof *words)))
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  unsigned phase = wgp_banks_phase_lanes(rule, lanes, width);
+  for (unsigned from = 0; from < lanes; from += phase) {
+    unsigned to = from + phase < lanes ? from + phase : lanes;
+    unsigned c = phase_conflict(rule, addr, mask, from, to, width, words);
+    if (c == 0)
+      continue; /* no active lane in this phase */
+    out->phases++;
+    out->wavefronts += c;
+    if (c > out->degree)
+      out->degree = c;
+  }
+  if (words != small)
+    free(words);
+  return WGP_OK;
+}
