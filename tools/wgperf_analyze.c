@@ -5,11 +5,8 @@
 #define _DEFAULT_SOURCE
 #include "cli.h"
 
-#include "wgperf/analyze.h"
+#include "wgperf/estimate.h"
 #include "wgperf/launch.h"
-#include "wgperf/cache.h"
-#include "wgperf/occupancy.h"
-#include "wgperf/pipeline.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -220,22 +217,18 @@ typedef struct session {
   wgp_model *m;
   wgp_gpu *gpu;
   const wgp_kernel *k;
-  wgp_analysis *an;
   uint64_t *align, *local;
   char tmpl[64];
   bool made;
   wgp_analysis_input in;
-  unsigned regs;
-  const char *regs_from;
-  wgp_occupancy occ;
-  bool has_cache;
-  wgp_cache_result cache;
+  wgp_estimate *est;
+  /* of est, for brevity */
+  const wgp_analysis *an;
+  const wgp_cache_result *cache;
 } session;
 
 static void session_close(session *S) {
-  if (S->has_cache)
-    wgp_cache_result_free(&S->cache);
-  wgp_analysis_free(S->an);
+  wgp_estimate_free(S->est);
   free(S->align);
   free(S->local);
   wgp_gpu_free(S->gpu);
@@ -397,35 +390,14 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
     in.taken_blocks = op->taken_block;
     in.taken_fractions = op->taken;
     in.num_taken_hints = op->ntaken;
-    if (wgp_analyze(&in, &S->an, &d) != WGP_OK)
+    if (wgp_estimate_new(&in, op->regs, &S->est, &d) != WGP_OK)
       rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
   }
 #undef in
   (void)in;
-  /* Occupancy decides how many groups share an SM's L1 and make a wave. */
   if (rc == EXIT_OK) {
-    uint64_t threads = 1;
-    for (unsigned dd = 0; dd < wgp_launch_dims(S->l); dd++)
-      threads *= wgp_launch_local(S->l, dd);
-    const char *ptxas_src;
-    unsigned ptxas_regs = wgp_kernel_registers(S->k, &ptxas_src);
-    if (op->regs)
-      S->regs = op->regs, S->regs_from = "--regs";
-    else if (ptxas_regs)
-      S->regs = ptxas_regs, S->regs_from = ptxas_src;
-    else
-      S->regs = wgp_kernel_register_pressure(S->k),
-      S->regs_from = "the IR estimate (no CUDA toolkit: ptxas not run)";
-    wgp_occupancy_request req = {(unsigned)threads, S->regs, (unsigned long)wgp_analysis_local_bytes(S->an), 0};
-    if (wgp_occupancy_compute(S->gpu, &req, &S->occ, &d) != WGP_OK)
-      rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
-  }
-  if (rc == EXIT_OK) {
-    if (wgp_cache_analyze(&S->in, S->occ.active_blocks_per_sm, wgp_analysis_local_bytes(S->an), &S->cache, &d) !=
-        WGP_OK)
-      rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
-    else
-      S->has_cache = true;
+    S->an = wgp_estimate_analysis(S->est);
+    S->cache = wgp_estimate_cache(S->est);
   }
   return rc;
 }
@@ -445,9 +417,9 @@ int cmd_analyze(int argc, char **argv) {
   int rc = session_open("analyze", argc, argv, &S);
   if (rc == EXIT_OK) {
     if (S.o.json)
-      rc = print_json(report_json(S.k, S.gpu, S.l, S.an, &S.cache));
+      rc = print_json(report_json(S.k, S.gpu, S.l, S.an, S.cache));
     else
-      report_text(stdout, S.k, S.gpu, S.l, S.an, &S.cache, S.o.trace);
+      report_text(stdout, S.k, S.gpu, S.l, S.an, S.cache, S.o.trace);
     if (rc == EXIT_OK && fflush(stdout) != 0)
       rc = input_error("cannot write the output: %s", strerror(errno));
   }
@@ -456,25 +428,6 @@ int cmd_analyze(int argc, char **argv) {
 }
 
 /* ---- predict ---------------------------------------------------------------- */
-
-/* Per-access costs of one warp class for the simulator; hit rates unknown. */
-static wgp_access_cost *costs_of(const wgp_kernel *k, const wgp_mem_stats *s, const wgp_cache_result *cache) {
-  size_t n = wgp_kernel_num_accesses(k);
-  wgp_access_cost *c = calloc(n ? n : 1, sizeof *c);
-  if (!c)
-    return NULL;
-  for (size_t i = 0; i < n; i++) {
-    double ex = s[i].executions > 0 ? s[i].executions : 1;
-    c[i].requests = s[i].requests / ex;
-    c[i].sectors = s[i].sectors / ex;
-    wgp_space sp = wgp_access_space(wgp_kernel_access(k, i));
-    bool global = sp == WGP_SPACE_GLOBAL || sp == WGP_SPACE_GENERIC;
-    c[i].wavefronts = (global ? s[i].lines : s[i].wavefronts) / ex;
-    c[i].l1_hit = cache->l1_hit[i];
-    c[i].l2_hit = cache->l2_hit[i];
-  }
-  return c;
-}
 
 /* The plainest account of what limits the kernel. */
 static void bottleneck(char *buf, size_t size, const session *S, const wgp_sim_result *r) {
@@ -531,35 +484,13 @@ static void bottleneck(char *buf, size_t size, const session *S, const wgp_sim_r
 int cmd_predict(int argc, char **argv) {
   session S;
   int rc = session_open("predict", argc, argv, &S);
-  const wgp_warp_set *ws = rc == EXIT_OK ? wgp_analysis_warps(S.an) : NULL;
-  size_t nw = ws ? wgp_warp_set_size(ws) : 0;
-  wgp_sim_warp *warps = rc == EXIT_OK ? calloc(nw ? nw : 1, sizeof *warps) : NULL;
-  wgp_access_cost **costs = rc == EXIT_OK ? calloc(nw ? nw : 1, sizeof *costs) : NULL;
-  if (rc == EXIT_OK && (!warps || !costs))
-    rc = input_error("out of memory");
-  for (size_t i = 0; rc == EXIT_OK && i < nw; i++) {
-    const wgp_warp_class *c = wgp_warp_set_class(ws, i);
-    costs[i] = costs_of(S.k, wgp_analysis_class_stats(S.an, i), &S.cache);
-    if (!costs[i]) {
-      rc = input_error("out of memory");
-      break;
-    }
-    warps[i] = (wgp_sim_warp){c->trace, costs[i], c->count, {c->group[0], c->group[1], c->group[2]}, c->warp};
-  }
   wgp_sim_result r;
-  unsigned regs = rc == EXIT_OK ? S.regs : 0;
-  const char *regs_from = rc == EXIT_OK ? S.regs_from : "";
+  unsigned regs = 0;
+  const char *regs_from = "";
   if (rc == EXIT_OK) {
-    uint64_t threads = 1, groups = 1;
-    for (unsigned d = 0; d < wgp_launch_dims(S.l); d++) {
-      threads *= wgp_launch_local(S.l, d);
-      groups *= (wgp_launch_global(S.l, d) + wgp_launch_local(S.l, d) - 1) / wgp_launch_local(S.l, d);
-    }
-    wgp_sim_input in = {S.k, S.gpu, warps, nw, groups,
-                        (unsigned)((threads + wgp_gpu_warp_size(S.gpu) - 1) / wgp_gpu_warp_size(S.gpu)), regs,
-                        wgp_analysis_local_bytes(S.an), threads, 0};
     wgp_diag d;
-    if (wgp_simulate(&in, &r, &d) != WGP_OK)
+    regs = wgp_estimate_registers(S.est, &regs_from);
+    if (wgp_estimate_simulate(S.est, 0, &r, &d) != WGP_OK)
       rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
   }
   if (rc == EXIT_OK) {
@@ -621,15 +552,11 @@ int cmd_predict(int argc, char **argv) {
         json_decref(a);
       }
       printf("caches      L1/L2 hit rates from an LRU simulation of the first %zu work-groups of a wave\n",
-             S.cache.groups_simulated);
+             S.cache->groups_simulated);
     }
     if (rc == EXIT_OK && fflush(stdout) != 0)
       rc = input_error("cannot write the output: %s", strerror(errno));
   }
-  for (size_t i = 0; costs && i < nw; i++)
-    free(costs[i]);
-  free(costs);
-  free(warps);
   session_close(&S);
   return rc;
 }

@@ -21,11 +21,8 @@
 #define _DEFAULT_SOURCE
 #include "cli.h"
 
-#include "wgperf/analyze.h"
-#include "wgperf/cache.h"
+#include "wgperf/estimate.h"
 #include "wgperf/launch.h"
-#include "wgperf/occupancy.h"
-#include "wgperf/pipeline.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -172,54 +169,6 @@ static uint64_t signature(const wgp_analysis *an, const wgp_kernel *k) {
     h += ch; /* order of classes does not matter */
   }
   return h;
-}
-
-/* Costs with the cache analysis' hit rates, or without one every global
- * access hitting (HIT = 1, for a best case) or missing (HIT = 0, a worst case). */
-static wgp_access_cost *costs_for(const wgp_kernel *k, const wgp_mem_stats *s, const wgp_cache_result *cache,
-                                  double hit) {
-  size_t n = wgp_kernel_num_accesses(k);
-  wgp_access_cost *c = calloc(n ? n : 1, sizeof *c);
-  for (size_t i = 0; c && i < n; i++) {
-    double ex = s[i].executions > 0 ? s[i].executions : 1;
-    wgp_space sp = wgp_access_space(wgp_kernel_access(k, i));
-    bool global = sp == WGP_SPACE_GLOBAL || sp == WGP_SPACE_GENERIC;
-    c[i] = (wgp_access_cost){s[i].requests / ex, s[i].sectors / ex, (global ? s[i].lines : s[i].wavefronts) / ex,
-                             cache ? cache->l1_hit[i] : hit, cache ? cache->l2_hit[i] : hit};
-  }
-  return c;
-}
-
-/* Simulates candidate C (bounds only unless FULL). */
-static wgp_status simulate(cand *c, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_analysis_input *in,
-                           unsigned regs, uint64_t groups, const wgp_cache_result *cache, double hit, unsigned flags,
-                           wgp_sim_result *r, wgp_diag *d) {
-  const wgp_warp_set *ws = wgp_analysis_warps(c->an);
-  size_t nw = wgp_warp_set_size(ws);
-  wgp_sim_warp *w = calloc(nw ? nw : 1, sizeof *w);
-  wgp_access_cost **cs = calloc(nw ? nw : 1, sizeof *cs);
-  wgp_status st = w && cs ? WGP_OK : WGP_ERR_NOMEM;
-  for (size_t i = 0; st == WGP_OK && i < nw; i++) {
-    const wgp_warp_class *wc = wgp_warp_set_class(ws, i);
-    cs[i] = costs_for(k, wgp_analysis_class_stats(c->an, i), cache, hit);
-    if (!cs[i])
-      st = WGP_ERR_NOMEM;
-    else
-      w[i] = (wgp_sim_warp){wc->trace, cs[i], wc->count, {wc->group[0], wc->group[1], wc->group[2]}, wc->warp};
-  }
-  uint64_t threads = c->local[0] * c->local[1] * c->local[2];
-  unsigned ws_ = wgp_gpu_warp_size(gpu);
-  if (st == WGP_OK) {
-    wgp_sim_input si = {k, gpu, w, nw, groups, (unsigned)((threads + ws_ - 1) / ws_), regs,
-                        wgp_analysis_local_bytes(c->an), threads, flags};
-    st = wgp_simulate(&si, r, d);
-  }
-  (void)in;
-  for (size_t i = 0; cs && i < nw; i++)
-    free(cs[i]);
-  free(cs);
-  free(w);
-  return st;
 }
 
 /* The user's launch with work-group size LOCAL and the __local sizes its
@@ -558,10 +507,7 @@ int main(int argc, char **argv) {
     wgp_model_free(m), wgp_gpu_free(gpu), wgp_launch_free(l);
     return usage_error("give the global size with --global X[,Y[,Z]]");
   }
-  const char *regs_src;
-  unsigned regs = regs_opt ? regs_opt : wgp_kernel_registers(k, &regs_src);
-  if (!regs)
-    regs = wgp_kernel_register_pressure(k);
+  unsigned regs = wgp_kernel_choose_registers(k, regs_opt, NULL);
   /* enumerate */
   uint64_t lim[3] = {wgp_gpu_max_block_dim_x(gpu), wgp_gpu_max_block_dim_y(gpu), wgp_gpu_max_block_dim_z(gpu)};
   uint64_t dv[3][1024];
@@ -638,8 +584,8 @@ int main(int argc, char **argv) {
       /* bounds before any cache analysis: the best case with every global
        * access hitting, the worst with every one missing */
       wgp_sim_result hits;
-      if (simulate(c, k, gpu, &in, regs, groups, NULL, 1.0, WGP_SIM_BOUNDS_ONLY, &hits, &d) == WGP_OK &&
-          simulate(c, k, gpu, &in, regs, groups, NULL, 0.0, WGP_SIM_BOUNDS_ONLY, &c->r, &d) == WGP_OK) {
+      if (wgp_simulate_analysis(&in, c->an, regs, NULL, 1.0, WGP_SIM_BOUNDS_ONLY, &hits, &d) == WGP_OK &&
+          wgp_simulate_analysis(&in, c->an, regs, NULL, 0.0, WGP_SIM_BOUNDS_ONLY, &c->r, &d) == WGP_OK) {
         c->best_us = hits.best_us;
         c->worst_us = c->r.worst_us;
       } else {
@@ -722,7 +668,7 @@ int main(int argc, char **argv) {
           wgp_cache_analyze(&in, occ.active_blocks_per_sm, wgp_analysis_local_bytes(c->an), &cache, &d) == WGP_OK)
         have_cache = true;
     }
-    if (simulate(c, k, gpu, &in, regs, groups, have_cache ? &cache : NULL, -1, 0, &c->r, &d) == WGP_OK) {
+    if (wgp_simulate_analysis(&in, c->an, regs, have_cache ? &cache : NULL, -1, 0, &c->r, &d) == WGP_OK) {
       c->simulated = true;
       ranked[nr++] = c;
       simulated++;

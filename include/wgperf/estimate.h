@@ -1,0 +1,66 @@
+/* estimate.h - one launch end to end: analysis, occupancy, cache analysis and
+ * the simulator's per-access costs, then the simulation.
+ *
+ * The steps every tool repeats (wgperf analyze/predict, wgprune,
+ * wgperf-validate) in one place:
+ *   wgp_estimate_new      traces and memory costs (analyze.h), registers per
+ *                         thread, occupancy (occupancy.h) and the L1/L2 hit
+ *                         rates of the first wave (cache.h);
+ *   wgp_estimate_simulate the kernel time (pipeline.h).
+ * Lower-level pieces (wgp_access_costs_new, wgp_simulate_analysis) serve
+ * callers that simulate without a cache analysis, as wgprune's bounds do.
+ */
+#ifndef WGPERF_ESTIMATE_H
+#define WGPERF_ESTIMATE_H
+
+#include "wgperf/analyze.h"
+#include "wgperf/cache.h"
+#include "wgperf/occupancy.h"
+#include "wgperf/pipeline.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Registers per thread for K: OVERRIDE when nonzero, else ptxas' count stored
+ * in the model, else the IR liveness estimate.  *SOURCE (may be NULL) says
+ * which, in words. */
+unsigned wgp_kernel_choose_registers(const wgp_kernel *k, unsigned override, const char **source);
+
+/* The simulator's cost of each access (wgp_kernel_num_accesses entries) for
+ * one warp class with statistics S.  Hit rates come from CACHE when given,
+ * else every global access gets HIT (1: all hit, 0: all miss, negative:
+ * unknown, the GPU's default rule).  Give: free(); NULL when out of memory. */
+wgp_access_cost *wgp_access_costs_new(const wgp_kernel *k, const wgp_mem_stats *s, const wgp_cache_result *cache,
+                                      double hit);
+
+/* Simulates the warp classes of AN (a launch of IN) with REGS registers per
+ * thread; hit rates from CACHE or HIT as for wgp_access_costs_new; FLAGS are
+ * WGP_SIM_*. */
+wgp_status wgp_simulate_analysis(const wgp_analysis_input *in, const wgp_analysis *an, unsigned regs,
+                                 const wgp_cache_result *cache, double hit, unsigned flags, wgp_sim_result *out,
+                                 wgp_diag *diag);
+
+typedef struct wgp_estimate wgp_estimate;
+
+/* Analyzes the launch of IN (keep: IN and what it points to must outlive the
+ * estimate), with REGS registers per thread (0: wgp_kernel_choose_registers). */
+wgp_status wgp_estimate_new(const wgp_analysis_input *in, unsigned regs, wgp_estimate **out, wgp_diag *diag);
+void wgp_estimate_free(wgp_estimate *e);
+
+const wgp_analysis *wgp_estimate_analysis(const wgp_estimate *e);
+const wgp_cache_result *wgp_estimate_cache(const wgp_estimate *e);
+const wgp_occupancy *wgp_estimate_occupancy(const wgp_estimate *e);
+/* Registers per thread used, and (SOURCE may be NULL) where they came from. */
+unsigned wgp_estimate_registers(const wgp_estimate *e, const char **source);
+/* Work-groups of the launch. */
+uint64_t wgp_estimate_groups(const wgp_estimate *e);
+
+/* Simulates the estimate's launch with its cache hit rates (FLAGS: WGP_SIM_*). */
+wgp_status wgp_estimate_simulate(const wgp_estimate *e, unsigned flags, wgp_sim_result *out, wgp_diag *diag);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,148 @@
+/* estimate.c - one launch end to end (include/wgperf/estimate.h).
+ *
+ * Glue only: the analysis, occupancy, cache and pipeline modules decide
+ * everything; this file fixes the order they run in and what flows between
+ * them.  The occupancy comes before the cache analysis because the resident
+ * groups decide how many groups share an SM's L1 and make a wave.
+ */
+#include "wgperf/estimate.h"
+
+#include <stdlib.h>
+
+unsigned wgp_kernel_choose_registers(const wgp_kernel *k, unsigned override, const char **source) {
+  const char *src = "--regs";
+  unsigned regs = override;
+  if (!regs)
+    regs = wgp_kernel_registers(k, &src);
+  if (!regs) {
+    regs = wgp_kernel_register_pressure(k);
+    src = "the IR estimate (no CUDA toolkit: ptxas not run)";
+  }
+  if (source)
+    *source = src;
+  return regs;
+}
+
+wgp_access_cost *wgp_access_costs_new(const wgp_kernel *k, const wgp_mem_stats *s, const wgp_cache_result *cache,
+                                      double hit) {
+  size_t n = wgp_kernel_num_accesses(k);
+  wgp_access_cost *c = calloc(n ? n : 1, sizeof *c);
+  for (size_t i = 0; c && i < n; i++) {
+    double ex = s[i].executions > 0 ? s[i].executions : 1;
+    wgp_space sp = wgp_access_space(wgp_kernel_access(k, i));
+    bool global = sp == WGP_SPACE_GLOBAL || sp == WGP_SPACE_GENERIC;
+    c[i].requests = s[i].requests / ex;
+    c[i].sectors = s[i].sectors / ex;
+    c[i].wavefronts = (global ? s[i].lines : s[i].wavefronts) / ex;
+    c[i].l1_hit = cache ? cache->l1_hit[i] : hit;
+    c[i].l2_hit = cache ? cache->l2_hit[i] : hit;
+  }
+  return c;
+}
+
+static uint64_t threads_per_group(const wgp_trace_launch *l) { return l->local[0] * l->local[1] * l->local[2]; }
+
+static uint64_t groups_of(const wgp_trace_launch *l) {
+  uint64_t g = 1;
+  for (unsigned d = 0; d < 3; d++)
+    g *= (l->global[d] + l->local[d] - 1) / l->local[d];
+  return g;
+}
+
+wgp_status wgp_simulate_analysis(const wgp_analysis_input *in, const wgp_analysis *an, unsigned regs,
+                                 const wgp_cache_result *cache, double hit, unsigned flags, wgp_sim_result *out,
+                                 wgp_diag *diag) {
+  const wgp_warp_set *ws = wgp_analysis_warps(an);
+  size_t nw = wgp_warp_set_size(ws);
+  wgp_sim_warp *w = calloc(nw ? nw : 1, sizeof *w);
+  wgp_access_cost **cs = calloc(nw ? nw : 1, sizeof *cs);
+  wgp_status st = w && cs ? WGP_OK : WGP_ERR_NOMEM;
+  for (size_t i = 0; st == WGP_OK && i < nw; i++) {
+    const wgp_warp_class *c = wgp_warp_set_class(ws, i);
+    cs[i] = wgp_access_costs_new(in->kernel, wgp_analysis_class_stats(an, i), cache, hit);
+    if (!cs[i])
+      st = WGP_ERR_NOMEM;
+    else
+      w[i] = (wgp_sim_warp){c->trace, cs[i], c->count, {c->group[0], c->group[1], c->group[2]}, c->warp};
+  }
+  if (st == WGP_OK) {
+    uint64_t threads = threads_per_group(&in->launch);
+    unsigned wsz = wgp_gpu_warp_size(in->gpu);
+    wgp_sim_input si = {in->kernel,
+                        in->gpu,
+                        w,
+                        nw,
+                        groups_of(&in->launch),
+                        (unsigned)((threads + wsz - 1) / wsz),
+                        regs,
+                        wgp_analysis_local_bytes(an),
+                        threads,
+                        flags};
+    st = wgp_simulate(&si, out, diag);
+  } else {
+    wgp_diag_set(diag, st, "wgperf: error: out of memory");
+  }
+  for (size_t i = 0; cs && i < nw; i++)
+    free(cs[i]);
+  free(cs);
+  free(w);
+  return st;
+}
+
+struct wgp_estimate {
+  const wgp_analysis_input *in;
+  wgp_analysis *an;
+  unsigned regs;
+  const char *regs_from;
+  wgp_occupancy occ;
+  bool has_cache;
+  wgp_cache_result cache;
+};
+
+wgp_status wgp_estimate_new(const wgp_analysis_input *in, unsigned regs, wgp_estimate **out, wgp_diag *diag) {
+  *out = NULL;
+  wgp_estimate *e = calloc(1, sizeof *e);
+  if (!e)
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  e->in = in;
+  wgp_status st = wgp_analyze(in, &e->an, diag);
+  if (st == WGP_OK) {
+    e->regs = wgp_kernel_choose_registers(in->kernel, regs, &e->regs_from);
+    uint64_t local = wgp_analysis_local_bytes(e->an);
+    wgp_occupancy_request req = {(unsigned)threads_per_group(&in->launch), e->regs, (unsigned long)local, 0};
+    st = wgp_occupancy_compute(in->gpu, &req, &e->occ, diag);
+    if (st == WGP_OK)
+      st = wgp_cache_analyze(in, e->occ.active_blocks_per_sm, local, &e->cache, diag);
+    e->has_cache = st == WGP_OK;
+  }
+  if (st != WGP_OK) {
+    wgp_estimate_free(e);
+    return st;
+  }
+  *out = e;
+  return WGP_OK;
+}
+
+void wgp_estimate_free(wgp_estimate *e) {
+  if (!e)
+    return;
+  if (e->has_cache)
+    wgp_cache_result_free(&e->cache);
+  wgp_analysis_free(e->an);
+  free(e);
+}
+
+const wgp_analysis *wgp_estimate_analysis(const wgp_estimate *e) { return e->an; }
+const wgp_cache_result *wgp_estimate_cache(const wgp_estimate *e) { return &e->cache; }
+const wgp_occupancy *wgp_estimate_occupancy(const wgp_estimate *e) { return &e->occ; }
+uint64_t wgp_estimate_groups(const wgp_estimate *e) { return groups_of(&e->in->launch); }
+
+unsigned wgp_estimate_registers(const wgp_estimate *e, const char **source) {
+  if (source)
+    *source = e->regs_from;
+  return e->regs;
+}
+
+wgp_status wgp_estimate_simulate(const wgp_estimate *e, unsigned flags, wgp_sim_result *out, wgp_diag *diag) {
+  return wgp_simulate_analysis(e->in, e->an, e->regs, &e->cache, -1, flags, out, diag);
+}

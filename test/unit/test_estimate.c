@@ -1,0 +1,125 @@
+/* test_estimate.c - wgp_estimate runs the modules in the order the tools
+ * expect: its result equals the steps done by hand, registers come from the
+ * override, else the model, else the IR estimate, and a launch that cannot
+ * run fails with a message naming what limits it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wgperf/estimate.h"
+#include "wgperf/launch.h"
+
+static wgp_model *model;
+static wgp_gpu *h100;
+
+static int setup(void **state) {
+  wgp_diag d;
+  (void)state;
+  if (wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/matmul_tiled.plugin.json", &model, &d) != WGP_OK)
+    return -1;
+  return wgp_gpu_load_builtin("h100-sxm", &h100, &d) == WGP_OK ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  wgp_model_free(model);
+  wgp_gpu_free(h100);
+  return 0;
+}
+
+typedef struct bound {
+  wgp_launch *l;
+  uint64_t align[8], local[8];
+  wgp_analysis_input in;
+} bound;
+
+static void bind(bound *b, const char *global, const char *local, const char *n) {
+  wgp_diag d;
+  memset(b, 0, sizeof *b);
+  b->l = wgp_launch_new();
+  assert_int_equal(wgp_launch_set_option(b->l, "--global", global, &d), WGP_OK);
+  assert_int_equal(wgp_launch_set_option(b->l, "--local", local, &d), WGP_OK);
+  assert_int_equal(wgp_launch_set_option(b->l, "--arg", n, &d), WGP_OK);
+  const wgp_kernel *k = wgp_model_kernel(model, 0);
+  assert_int_equal(wgp_launch_bind(b->l, k, &b->in.launch, b->align, b->local, &d), WGP_OK);
+  b->in.kernel = k;
+  b->in.gpu = h100;
+  b->in.buffer_align = b->align;
+  b->in.local_bytes = b->local;
+}
+
+static void same_as_by_hand(void **state) {
+  (void)state;
+  bound b;
+  bind(&b, "256,256", "16,16", "N=256");
+  wgp_diag d;
+  wgp_estimate *e;
+  assert_int_equal(wgp_estimate_new(&b.in, 32, &e, &d), WGP_OK);
+  const char *src;
+  assert_int_equal(wgp_estimate_registers(e, &src), 32);
+  assert_string_equal(src, "--regs");
+  assert_int_equal(wgp_estimate_groups(e), 256);
+  wgp_sim_result viaest;
+  assert_int_equal(wgp_estimate_simulate(e, 0, &viaest, &d), WGP_OK);
+
+  wgp_analysis *an;
+  assert_int_equal(wgp_analyze(&b.in, &an, &d), WGP_OK);
+  wgp_occupancy occ;
+  wgp_occupancy_request req = {256, 32, (unsigned long)wgp_analysis_local_bytes(an), 0};
+  assert_int_equal(wgp_occupancy_compute(h100, &req, &occ, &d), WGP_OK);
+  assert_int_equal(occ.active_blocks_per_sm, wgp_estimate_occupancy(e)->active_blocks_per_sm);
+  wgp_cache_result cache;
+  assert_int_equal(wgp_cache_analyze(&b.in, occ.active_blocks_per_sm, wgp_analysis_local_bytes(an), &cache, &d),
+                   WGP_OK);
+  wgp_sim_result byhand;
+  assert_int_equal(wgp_simulate_analysis(&b.in, an, 32, &cache, -1, 0, &byhand, &d), WGP_OK);
+  assert_true(viaest.time_us == byhand.time_us);
+  assert_true(viaest.cycles == byhand.cycles);
+  assert_int_equal(viaest.active_warps_per_sm, byhand.active_warps_per_sm);
+  /* all hits can only be faster than all misses */
+  wgp_sim_result hit, miss;
+  assert_int_equal(wgp_simulate_analysis(&b.in, an, 32, NULL, 1.0, 0, &hit, &d), WGP_OK);
+  assert_int_equal(wgp_simulate_analysis(&b.in, an, 32, NULL, 0.0, 0, &miss, &d), WGP_OK);
+  assert_true(hit.time_us < miss.time_us);
+  wgp_cache_result_free(&cache);
+  wgp_analysis_free(an);
+  wgp_estimate_free(e);
+  wgp_launch_free(b.l);
+}
+
+static void registers_fall_back_to_the_ir_estimate(void **state) {
+  (void)state;
+  const wgp_kernel *k = wgp_model_kernel(model, 0);
+  const char *src;
+  /* the model has no ptxas count: the liveness estimate */
+  assert_int_equal(wgp_kernel_choose_registers(k, 0, &src), wgp_kernel_register_pressure(k));
+  assert_non_null(strstr(src, "IR estimate"));
+  assert_int_equal(wgp_kernel_choose_registers(k, 40, &src), 40);
+}
+
+static void impossible_launch_names_its_limit(void **state) {
+  (void)state;
+  bound b;
+  bind(&b, "256,256", "32,32", "N=256");
+  wgp_diag d;
+  wgp_estimate *e = (wgp_estimate *)&b; /* must be reset to NULL on failure */
+  /* 1024 threads x 255 registers exceed the H100's 64K-register file */
+  assert_int_equal(wgp_estimate_new(&b.in, 255, &e, &d), WGP_ERR_INPUT);
+  assert_null(e);
+  assert_non_null(strstr(d.message, "register"));
+  wgp_launch_free(b.l);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(same_as_by_hand),
+      cmocka_unit_test(registers_fall_back_to_the_ir_estimate),
+      cmocka_unit_test(impossible_launch_names_its_limit),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
