@@ -105,6 +105,7 @@ static const field_desc fields[WGP_GF_COUNT] = {
     [WGP_GF_MEMORY_L2_SECTOR_BYTES] = {"memory", "l2_sector_bytes", FK_COUNT},
     [WGP_GF_MEMORY_DRAM_BANDWIDTH_GBPS] = {"memory", "dram_bandwidth_gbps", FK_PNUM},
     [WGP_GF_MEMORY_L2_BANDWIDTH_GBPS] = {"memory", "l2_bandwidth_gbps", FK_PNUM},
+    [WGP_GF_MEMORY_GLOBAL_LINE_CYCLES] = {"memory", "global_line_cycles", FK_PNUM},
     [WGP_GF_MEMORY_SHARED_BANKS] = {"memory", "shared_banks", FK_COUNT},
     [WGP_GF_MEMORY_SHARED_BANK_WIDTH_BYTES] = {"memory", "shared_bank_width_bytes", FK_COUNT},
     [WGP_GF_MEMORY_SHARED_BANDWIDTH_BYTES_PER_CYCLE] = {"memory", "shared_bandwidth_bytes_per_cycle", FK_PNUM},
@@ -748,6 +749,7 @@ unsigned wgp_gpu_l2_line_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_G
 unsigned wgp_gpu_l2_sector_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L2_SECTOR_BYTES]; }
 double wgp_gpu_dram_bandwidth_gbps(const wgp_gpu *g) { return g->num[WGP_GF_MEMORY_DRAM_BANDWIDTH_GBPS]; }
 double wgp_gpu_l2_bandwidth_gbps(const wgp_gpu *g) { return g->num[WGP_GF_MEMORY_L2_BANDWIDTH_GBPS]; }
+double wgp_gpu_global_line_cycles(const wgp_gpu *g) { return g->num[WGP_GF_MEMORY_GLOBAL_LINE_CYCLES]; }
 unsigned wgp_gpu_shared_banks(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_SHARED_BANKS]; }
 unsigned wgp_gpu_shared_bank_width_bytes(const wgp_gpu *g) {
   return (unsigned)g->num[WGP_GF_MEMORY_SHARED_BANK_WIDTH_BYTES];

@@ -14,9 +14,9 @@
  *   wgp_access_cost; the ld/st/atom count classes are not counted again.
  *   Pre-wait: the load/store path (LSU) is held for the access's
  *   transactions: shared wavefronts x (banks x bank width / shared bandwidth),
- *   global sectors x sector / the L1 data path (taken as wide as the shared
- *   path), constant distinct addresses x 1 cycle; at least one cycle per
- *   request.  Delay: the latency of the level that serves it, weighted by the
+ *   global: the larger of distinct lines x global_line_cycles and sectors x
+ *   sector / the L1 data path (taken as wide as the shared path), constant
+ *   distinct addresses x 1 cycle; at least one cycle per request.  Delay: the latency of the level that serves it, weighted by the
  *   hit rates.  Post-wait: what is left of the latency.  The loads of a
  *   block issue back to back and the first other instruction waits for all
  *   of them (memory-level parallelism, the scoreboard); an atomic (served at
@@ -124,9 +124,10 @@ static void memory_insn(const wgp_sim_ctx *c, const wgp_access *a, const wgp_acc
     out->stall[WGP_STALL_CONSTANT] = 1;
   } else { /* global, and generic pointers taken as global */
     double sector = wgp_gpu_l2_sector_bytes(g);
-    /* The L1 pipeline looks up one line per cycle (a request touching N
-     * lines is N wavefronts) and moves its data at the shared-memory width. */
-    out->occupancy = fmax(fmax(ac->requests, ac->wavefronts),
+    /* The load/store path spends global_line_cycles on each distinct line
+     * a request touches (an L1TEX wavefront; a replay on Kepler) and moves
+     * its data at the shared-memory width. */
+    out->occupancy = fmax(fmax(ac->requests, ac->wavefronts * wgp_gpu_global_line_cycles(g)),
                           ac->sectors * sector / wgp_gpu_shared_bandwidth_bytes_per_cycle(g));
     double h1 = ac->l1_hit < 0 ? 0 : ac->l1_hit, h2 = ac->l2_hit < 0 ? 0 : ac->l2_hit;
     if (kind != WGP_ACCESS_LOAD || !wgp_gpu_l1_caches_global_loads(g))

@@ -182,6 +182,9 @@ unsigned wgp_gpu_l2_sector_bytes(const wgp_gpu *g);
 double wgp_gpu_dram_bandwidth_gbps(const wgp_gpu *g);
 /* memory.l2_bandwidth_gbps: L2 bandwidth, GB/s, whole chip */
 double wgp_gpu_l2_bandwidth_gbps(const wgp_gpu *g);
+/* memory.global_line_cycles: cycles the SM's load/store path spends on each
+ * distinct L1 line (128 B) one global request touches */
+double wgp_gpu_global_line_cycles(const wgp_gpu *g);
 /* memory.shared_banks: shared-memory banks */
 unsigned wgp_gpu_shared_banks(const wgp_gpu *g);
 /* memory.shared_bank_width_bytes: bytes per bank */
