@@ -390,6 +390,53 @@ static void test_bounds_on_other_gpus(void **state) {
   }
 }
 
+/* A K40 description whose load/store path costs LINE cycles per line. */
+static wgp_gpu *k40_with_line_cycles(const char *line) {
+  wgp_diag d;
+  char *text;
+  size_t len;
+  assert_int_equal(wgp_read_file(WGPERF_SOURCE_DIR "/gpus/tesla-k40.json", &text, &len, &d), WGP_OK);
+  char *at = strstr(text, "\"global_line_cycles\"");
+  assert_non_null(at);
+  at = strstr(at, "\"value\": 2,");
+  assert_non_null(at);
+  memcpy(at + strlen("\"value\": "), line, 1);
+  wgp_gpu *g;
+  assert_int_equal(wgp_gpu_load_string(text, len, "k40.json", &g, &d), WGP_OK);
+  free(text);
+  return g;
+}
+
+/* Uncoalesced requests hold the load/store path per distinct line they
+ * touch: on a Kepler SM, whose path spends 2 cycles per line, a grid-stride
+ * loop whose loads touch 32 lines each takes about twice as long as with one
+ * cycle per line; with coalesced requests (1 line) the path is not what
+ * limits the loop, and the time hardly changes. */
+static void test_line_cycles_of_uncoalesced_requests(void **state) {
+  (void)state;
+  wgp_gpu *two = k40_with_line_cycles("2"), *one = k40_with_line_cycles("1");
+  assert_true(wgp_gpu_global_line_cycles(two) == 2 && wgp_gpu_global_line_cycles(one) == 1);
+  double t[2][2];
+  const double lines[2] = {32, 1};
+  for (int k = 0; k < 2; k++)
+    for (int g = 0; g < 2; g++) {
+      launch l;
+      launch_make(&l, "gridstride", 1 << 14, 256, 1 << 20, (costs_spec){lines[k], 1, 0, 1});
+      for (size_t a = 0; a < wgp_kernel_num_accesses(l.k); a++)
+        if (wgp_access_space(wgp_kernel_access(l.k, a)) == WGP_SPACE_GLOBAL)
+          l.costs[a].wavefronts = lines[k];
+      l.in.gpu = g ? one : two;
+      wgp_sim_result r = run_ok(&l.in);
+      t[k][g] = r.time_us - r.launch_overhead_us;
+      assert_true(r.best_us <= r.time_us && r.time_us <= r.worst_us);
+      launch_free(&l);
+    }
+  assert_true(t[0][0] > 1.8 * t[0][1]);
+  assert_true(fabs(t[1][0] - t[1][1]) <= 0.05 * t[1][1]);
+  wgp_gpu_free(two);
+  wgp_gpu_free(one);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_vadd_basic_and_deterministic),
@@ -404,6 +451,7 @@ int main(void) {
       cmocka_unit_test(test_gto_and_partial_wave),
       cmocka_unit_test(test_bad_input),
       cmocka_unit_test(test_bounds_on_other_gpus),
+      cmocka_unit_test(test_line_cycles_of_uncoalesced_requests),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
