@@ -203,6 +203,48 @@ static void lru_invalidate(lru *c, uint64_t sector) {
 
 /* ---- the analysis ------------------------------------------------------------ */
 
+static size_t base_of(const wgp_kernel *k, size_t access) {
+  long arg = wgp_access_base_arg(wgp_kernel_access(k, access));
+  size_t nargs = wgp_kernel_num_args(k);
+  return arg >= 0 && (size_t)arg < nargs ? (size_t)arg : nargs;
+}
+
+/* Per buffer, the share of distinct sectors among the sectors the sample
+ * touched: how much of its traffic is footprint. */
+static wgp_status distinct_shares(const wgp_kernel *k, const stream *streams, size_t nstreams, const recorder *rec,
+                                  wgp_cache_result *out, wgp_diag *diag) {
+  size_t nb = wgp_kernel_num_args(k) + 1;
+  out->num_bases = nb;
+  out->distinct = calloc(nb, sizeof *out->distinct);
+  uint64_t *key = malloc((rec->nsec ? rec->nsec : 1) * sizeof *key);
+  double *touched = calloc(nb, sizeof *touched);
+  if (!out->distinct || !key || !touched) {
+    free(key), free(touched);
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
+  /* sector numbers stay far below 2^56 (the layout's addresses are below
+   * 2^63 and sectors are at least 1 B), so the base fits in the top byte */
+  size_t n = 0;
+  for (size_t w = 0; w < nstreams; w++)
+    for (size_t e = 0; e < streams[w].nev; e++) {
+      const event *ev = &streams[w].ev[e];
+      size_t b = base_of(k, ev->access);
+      touched[b] += ev->n;
+      for (uint32_t j = 0; j < ev->n; j++)
+        key[n++] = (uint64_t)(b < 255 ? b : 255) << 56 | (rec->sec[ev->first + j] & ((UINT64_C(1) << 56) - 1));
+    }
+  qsort(key, n, sizeof *key, cmp_u64);
+  for (size_t i = 0; i < n; i++)
+    if (i == 0 || key[i] != key[i - 1]) {
+      size_t b = (size_t)(key[i] >> 56);
+      out->distinct[b < nb ? b : nb - 1] += 1;
+    }
+  for (size_t b = 0; b < nb; b++)
+    out->distinct[b] = touched[b] > 0 ? out->distinct[b] / touched[b] : 0;
+  free(key), free(touched);
+  return WGP_OK;
+}
+
 wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, uint64_t smem_per_group,
                              wgp_cache_result *out, wgp_diag *diag) {
   memset(out, 0, sizeof *out);
@@ -350,6 +392,8 @@ wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, ui
     }
     free(pos);
   }
+  if (st == WGP_OK)
+    st = distinct_shares(k, streams, nstreams, &rec, out, diag);
   for (size_t i = 0; i < nacc; i++) {
     const wgp_access *a = wgp_kernel_access(k, i);
     bool global = wgp_access_space(a) == WGP_SPACE_GLOBAL || wgp_access_space(a) == WGP_SPACE_GENERIC;
@@ -383,5 +427,25 @@ wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, ui
 void wgp_cache_result_free(wgp_cache_result *r) {
   free(r->l1_hit);
   free(r->l2_hit);
-  r->l1_hit = r->l2_hit = NULL;
+  free(r->distinct);
+  r->l1_hit = r->l2_hit = r->distinct = NULL;
+}
+
+bool wgp_cache_warm_l2(wgp_cache_result *r, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_mem_stats *totals) {
+  double f = 0;
+  for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
+    const wgp_access *a = wgp_kernel_access(k, i);
+    if (wgp_access_space(a) != WGP_SPACE_GLOBAL && wgp_access_space(a) != WGP_SPACE_GENERIC)
+      continue;
+    size_t b = base_of(k, i);
+    /* a buffer the sample never touched counts in full */
+    double share = b < r->num_bases && r->distinct[b] > 0 ? r->distinct[b] : 1;
+    f += totals[i].sectors * wgp_gpu_l2_sector_bytes(gpu) * share;
+  }
+  r->footprint_bytes = f;
+  r->l2_warm = f > 0 && f <= 0.75 * (double)wgp_gpu_l2_bytes(gpu);
+  for (size_t i = 0; r->l2_warm && i < r->num_accesses; i++)
+    if (r->l2_hit[i] >= 0)
+      r->l2_hit[i] = 1;
+  return r->l2_warm;
 }

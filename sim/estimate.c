@@ -114,6 +114,8 @@ wgp_status wgp_estimate_new(const wgp_analysis_input *in, unsigned regs, wgp_est
     if (st == WGP_OK)
       st = wgp_cache_analyze(in, e->occ.active_blocks_per_sm, local, &e->cache, diag);
     e->has_cache = st == WGP_OK;
+    if (st == WGP_OK && !in->l2_cold)
+      wgp_cache_warm_l2(&e->cache, in->kernel, in->gpu, wgp_analysis_total_stats(e->an));
   }
   if (st != WGP_OK) {
     wgp_estimate_free(e);

@@ -72,6 +72,8 @@ static const char help_text[] =
     "  --buffer NAME=BYTES[@ALIGN] --local-mem NAME=BYTES --nonuniform (or the same in --launch FILE.json)\n"
     "  --gpu NAME|FILE  a shipped GPU description (default h100-sxm) or a description file\n"
     "  --trip L<n>=COUNT, --taken B<n>=FRACTION  hints for loops and branches that need loaded values\n"
+    "  --cold-l2  L2 holds none of the data at launch (default: a launch whose data fits in 3/4 of L2\n"
+    "             finds it there, as after the host copy or the kernel that wrote it)\n"
     "  --json  machine-readable output; --trace  also print each distinct warp's trace\n"
     "\n"
     "environment: WGPERF_PLUGIN (libwgperf.so), WGPERF_CLANG, WGPERF_OPT, WGPERF_PTXAS (empty: do not run\n"

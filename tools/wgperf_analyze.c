@@ -19,7 +19,7 @@
 
 typedef struct opts {
   const char *input, *kernel, *gpu, *launch_file;
-  bool json, trace;
+  bool json, trace, cold_l2;
   unsigned regs;
   char **extra;
   int nextra;
@@ -51,6 +51,17 @@ static json_t *flags_json(unsigned f) {
 }
 
 static json_t *num_or_null(double v, bool ok) { return ok ? json_real(v) : json_null(); }
+
+/* How the hit rates were made, in words (the "caches" line of the reports). */
+static void cache_words(char *buf, size_t size, const wgp_cache_result *c) {
+  int n = snprintf(buf, size, "L1/L2 hit rates from an LRU simulation of the first %zu work-groups of a wave",
+                   c->groups_simulated);
+  if (c->l2_warm && n > 0 && (size_t)n < size)
+    snprintf(buf + n, size - (size_t)n,
+             "; the launch's %.3g MB fit in L2: taken as there from before the launch, every access hits L2 "
+             "(--cold-l2 to start empty)",
+             c->footprint_bytes / 1e6);
+}
 
 static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_launch *l, const wgp_analysis *an,
                            const wgp_cache_result *cache) {
@@ -116,6 +127,11 @@ static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
     json_array_append_new(mem, m);
   }
   json_object_set_new(root, "memory_instructions", mem);
+  json_t *caches = json_object();
+  json_object_set_new(caches, "groups_simulated", json_integer((json_int_t)cache->groups_simulated));
+  json_object_set_new(caches, "footprint_bytes", json_real(cache->footprint_bytes));
+  json_object_set_new(caches, "l2_warm", json_boolean(cache->l2_warm));
+  json_object_set_new(root, "caches", caches);
   return root;
 }
 
@@ -179,8 +195,9 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
             wgp_access_base_name(a) ? wgp_access_base_name(a) : "?", (unsigned long long)wgp_access_bytes(a),
             s->executions, cost, s->unknown > 0 ? " (address unknown: one sector per lane assumed)" : "");
   }
-  fprintf(f, "caches  L1/L2 hit rates from an LRU simulation of the first %zu work-groups of a wave\n",
-          cache->groups_simulated);
+  char words[256];
+  cache_words(words, sizeof words, cache);
+  fprintf(f, "caches  %s\n", words);
   if (traces)
     for (size_t c = 0; c < wgp_warp_set_size(ws); c++) {
       const wgp_warp_class *wc = wgp_warp_set_class(ws, c);
@@ -295,6 +312,8 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
       }
     } else if (strcmp(a, "--json") == 0) {
       op->json = true;
+    } else if (strcmp(a, "--cold-l2") == 0) {
+      op->cold_l2 = true;
     } else if (strcmp(a, "--trace") == 0 && strcmp(cmd, "analyze") == 0) {
       op->trace = true;
     } else if (a[0] == '-' && a[1]) {
@@ -390,6 +409,7 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
     in.taken_blocks = op->taken_block;
     in.taken_fractions = op->taken;
     in.num_taken_hints = op->ntaken;
+    in.l2_cold = op->cold_l2;
     if (wgp_estimate_new(&in, op->regs, &S->est, &d) != WGP_OK)
       rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
   }
@@ -529,6 +549,7 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(j, "breakdown", br);
       json_object_set_new(j, "bottleneck", json_string(why));
       json_object_set_new(j, "assumptions", flags_json(wgp_analysis_flags(S.an)));
+      json_object_set_new(j, "l2_warm", json_boolean(S.cache->l2_warm));
       rc = print_json(j);
     } else {
       printf("kernel %s on %s\n", wgp_kernel_name(S.k), wgp_gpu_name(S.gpu));
@@ -551,8 +572,9 @@ int cmd_predict(int argc, char **argv) {
           printf("assumed     %s\n", json_string_value(json_array_get(a, i)));
         json_decref(a);
       }
-      printf("caches      L1/L2 hit rates from an LRU simulation of the first %zu work-groups of a wave\n",
-             S.cache->groups_simulated);
+      char words[256];
+      cache_words(words, sizeof words, S.cache);
+      printf("caches      %s\n", words);
     }
     if (rc == EXIT_OK && fflush(stdout) != 0)
       rc = input_error("cannot write the output: %s", strerror(errno));

@@ -31,6 +31,9 @@ typedef struct wgp_analysis_input {
   const size_t *taken_blocks;
   const double *taken_fractions;
   size_t num_taken_hints;
+  /* L2 holds none of the launch's data when it starts (a flushed cache);
+   * by default data that fits stays in L2 from whatever wrote it last */
+  bool l2_cold;
 } wgp_analysis_input;
 
 wgp_status wgp_analyze(const wgp_analysis_input *in, wgp_analysis **out, wgp_diag *diag);

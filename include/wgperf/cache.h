@@ -21,6 +21,19 @@
  *   wave's; loads that miss L1 and every store go through it.
  * - Reuse between waves is not modelled (seeds/002's layer conditions would
  *   be the next step), nor associativity conflicts.
+ * - Data from before the launch (wgp_cache_warm_l2): the buffers were just
+ *   written, by a host copy or an earlier kernel, so when the launch's whole
+ *   footprint fits in 3/4 of the L2 every global access hits L2.  A
+ *   footprint near the capacity does not stay: the L2's hashing and
+ *   replacement keep no such share across launches (an H100 kept 28 MB of
+ *   repeatedly launched streams and lost 50 MB, microbench/results/
+ *   h100-2026-11-22/validation; a GTX 980 right after the copies kept
+ *   1.5 MB of its 2 MB and half of 3 MB, amaris-nvprof vectorAdd).  The
+ *   footprint of a buffer is its whole-launch traffic times the share of
+ *   distinct sectors among the sectors the sample touched in it (reuse
+ *   within a wave, across its accesses, as in a stencil or an uncoalesced
+ *   walk); reuse between waves is not seen, so a footprint is too large
+ *   rather than too small, and the launch is then taken as cold.
  */
 #ifndef WGPERF_CACHE_H
 #define WGPERF_CACHE_H
@@ -39,12 +52,21 @@ typedef struct wgp_cache_result {
   double *l2_hit; /* per access: fraction of the sectors that reach L2 hitting there, -1 where not applicable */
   double dram_read_bytes_per_group, dram_write_bytes_per_group; /* in the sample, per work-group */
   size_t groups_simulated;
+  double *distinct;       /* per argument index (num_args + 1: the last for other bases): distinct sectors
+                           * / sectors touched in the sample, 0 where none was touched */
+  size_t num_bases;
+  double footprint_bytes; /* the launch's global footprint (wgp_cache_warm_l2), 0 until computed */
+  bool l2_warm;           /* wgp_cache_warm_l2 found it in L2: every global access hits there */
 } wgp_cache_result;
 
 /* IN as for wgp_analyze; RESIDENT_GROUPS_PER_SM from the occupancy. */
 wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident_groups_per_sm,
                              uint64_t shared_bytes_per_group, wgp_cache_result *out, wgp_diag *diag);
 void wgp_cache_result_free(wgp_cache_result *r);
+/* Data from before the launch: computes R's footprint from the launch totals
+ * TOTALS (wgp_analysis_total_stats) and, when it fits in 3/4 of the L2 of
+ * GPU, makes every global access of R hit L2.  Returns R->l2_warm. */
+bool wgp_cache_warm_l2(wgp_cache_result *r, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_mem_stats *totals);
 
 #ifdef __cplusplus
 }
