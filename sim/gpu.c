@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <dirent.h>
 
 #define WGP_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -342,7 +344,7 @@ static bool read_section(loader *ld, json_t *root, const char *section) {
   const char *k;
   json_t *v;
   json_object_foreach(obj, k, v) {
-    bool found = false;
+    bool found = strcmp(section, "identity") == 0 && strcmp(k, "aliases") == 0; /* optional, read_aliases */
     for (size_t i = 0; i < n && !found; i++)
       found = strcmp(k, known[i]) == 0;
     if (!found)
@@ -356,6 +358,44 @@ static bool read_section(loader *ld, json_t *root, const char *section) {
       return fail(ld, "missing key '%s.%s'", section, fields[f].key);
     if (!read_field(ld, (wgp_gpu_field)f, fv))
       return false;
+  }
+  return true;
+}
+
+#define MAX_ALIAS_LEN 64
+
+/* identity.aliases (optional): other names the GPU goes by, such as the
+ * short names of measurement files ("GTX-980"); {"value": [...], "source"}. */
+static bool read_aliases(loader *ld, json_t *root) {
+  json_t *obj = json_object_get(json_object_get(root, "identity"), "aliases");
+  if (!obj)
+    return true;
+  json_t *v = field_value(ld, obj, "identity.aliases", &ld->g->aliases_src);
+  if (!v)
+    return false;
+  if (!json_is_array(v))
+    return fail(ld, "'identity.aliases' must be an array of names, got %s", type_name(v));
+  size_t n = json_array_size(v);
+  ld->g->aliases = calloc(n ? n : 1, sizeof *ld->g->aliases);
+  if (!ld->g->aliases)
+    return nomem(ld);
+  for (size_t i = 0; i < n; i++) {
+    json_t *a = json_array_get(v, i);
+    if (!json_is_string(a) || json_string_length(a) == 0)
+      return fail(ld, "'identity.aliases'[%zu] must be a non-empty string, got %s", i, type_name(a));
+    const char *s = json_string_value(a);
+    if (strlen(s) > MAX_ALIAS_LEN)
+      return fail(ld, "'identity.aliases'[%zu] is longer than %d characters", i, MAX_ALIAS_LEN);
+    for (const char *p = s; *p; p++)
+      if ((unsigned char)*p <= ' ' || *p == ',' || *p == '"' || (unsigned char)*p >= 127)
+        return fail(ld, "'identity.aliases'[%zu] '%s': a name holds no spaces, commas, quotes or control characters",
+                    i, s);
+    for (size_t j = 0; j < i; j++)
+      if (strcasecmp(ld->g->aliases[j], s) == 0)
+        return fail(ld, "'identity.aliases' lists '%s' twice", s);
+    if (!(ld->g->aliases[i] = dup_str(s)))
+      return nomem(ld);
+    ld->g->naliases = i + 1;
   }
   return true;
 }
@@ -540,7 +580,7 @@ static wgp_status load_json(json_t *root, const char *name, wgp_gpu **out, wgp_d
   bool ok = true;
   for (size_t i = 0; i < WGP_COUNT(sections) && ok; i++)
     ok = read_section(&ld, root, sections[i]);
-  ok = ok && read_ops(&ld, root) && check_geometry(&ld);
+  ok = ok && read_aliases(&ld, root) && read_ops(&ld, root) && check_geometry(&ld);
   if (!ok) {
     wgp_gpu_free(ld.g);
     return ld.status;
@@ -643,6 +683,93 @@ wgp_status wgp_gpu_load_builtin(const char *name, wgp_gpu **out, wgp_diag *diag)
   return WGP_ERR_INPUT;
 }
 
+size_t wgp_gpu_num_aliases(const wgp_gpu *g) { return g->naliases; }
+const char *wgp_gpu_alias(const wgp_gpu *g, size_t i) { return i < g->naliases ? g->aliases[i] : NULL; }
+
+bool wgp_gpu_has_alias(const wgp_gpu *g, const char *name) {
+  for (size_t i = 0; i < g->naliases; i++)
+    if (strcasecmp(g->aliases[i], name) == 0)
+      return true;
+  return false;
+}
+
+/* Sorted names of the *.json files of DIR (give), so the first match of an
+ * alias does not depend on the order readdir happens to return. */
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static char **json_files(const char *dir, size_t *n) {
+  *n = 0;
+  DIR *d = opendir(dir);
+  if (!d)
+    return NULL;
+  char **names = NULL;
+  size_t cap = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    size_t len = strlen(e->d_name);
+    if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0 || e->d_name[0] == '.')
+      continue;
+    if (*n == cap) {
+      size_t nc = cap ? 2 * cap : 32;
+      char **p = realloc(names, nc * sizeof *p);
+      if (!p)
+        break;
+      names = p;
+      cap = nc;
+    }
+    if (!(names[*n] = dup_str(e->d_name)))
+      break;
+    (*n)++;
+  }
+  closedir(d);
+  if (*n)
+    qsort(names, *n, sizeof *names, cmp_str);
+  return names;
+}
+
+wgp_status wgp_gpu_find(const char *name, wgp_gpu **out, wgp_diag *diag) {
+  *out = NULL;
+  if (valid_builtin_name(name)) {
+    wgp_status st = wgp_gpu_load_builtin(name, out, NULL);
+    if (st == WGP_OK)
+      return st;
+  }
+  const char *env = getenv("WGPERF_GPU_DIR");
+  const char *dirs[] = {env ? env : "", WGPERF_GPU_SOURCE_DIR, WGPERF_GPU_INSTALL_DIR};
+  for (size_t i = 0; i < WGP_COUNT(dirs); i++) {
+    if (!dirs[i][0])
+      continue;
+    size_t n;
+    char **files = json_files(dirs[i], &n);
+    wgp_status st = WGP_ERR_INPUT;
+    for (size_t f = 0; f < n; f++) {
+      char path[4096];
+      int len = snprintf(path, sizeof path, "%s/%s", dirs[i], files[f]);
+      if (st == WGP_OK || len < 0 || (size_t)len >= sizeof path)
+        continue;
+      wgp_gpu *g;
+      /* A broken file elsewhere in the directory is not this lookup's
+       * business: loading it by its own name reports it. */
+      if (wgp_gpu_load_file(path, &g, NULL) != WGP_OK)
+        continue;
+      if (wgp_gpu_has_alias(g, name)) {
+        *out = g;
+        st = WGP_OK;
+      } else
+        wgp_gpu_free(g);
+    }
+    for (size_t f = 0; f < n; f++)
+      free(files[f]);
+    free(files);
+    if (st == WGP_OK)
+      return st;
+  }
+  if (diag)
+    snprintf(diag->message, sizeof diag->message,
+             "wgperf: error: no GPU description named '%s' or listing it in 'identity.aliases'", name);
+  return WGP_ERR_INPUT;
+}
+
 void wgp_gpu_free(wgp_gpu *g) {
   if (!g)
     return;
@@ -654,6 +781,10 @@ void wgp_gpu_free(wgp_gpu *g) {
     free(g->op_latency_src[c]);
     free(g->op_throughput_src[c]);
   }
+  for (size_t i = 0; i < g->naliases; i++)
+    free(g->aliases[i]);
+  free(g->aliases);
+  free(g->aliases_src);
   free(g->file);
   free(g);
 }
@@ -665,6 +796,8 @@ void wgp_gpu_free(wgp_gpu *g) {
 const char *wgp_gpu_file(const wgp_gpu *g) { return g->file; }
 
 const char *wgp_gpu_source(const wgp_gpu *g, const char *key) {
+  if (strcmp(key, "identity.aliases") == 0)
+    return g->aliases_src;
   for (size_t f = 0; f < WGP_GF_COUNT; f++) {
     size_t s = strlen(fields[f].section);
     if (strncmp(key, fields[f].section, s) == 0 && key[s] == '.' && strcmp(key + s + 1, fields[f].key) == 0)

@@ -68,6 +68,9 @@ struct wgp_gpu {
   char *op_latency_src[WGP_OP_COUNT];
   char *op_throughput_src[WGP_OP_COUNT];
   unsigned cc_major, cc_minor;
+  char **aliases; /* identity.aliases, optional */
+  size_t naliases;
+  char *aliases_src;
 };
 
 #endif

@@ -92,6 +92,11 @@ wgp_status wgp_gpu_load_string(const char *text, size_t len, const char *name, w
  * NAME.json is looked for in $WGPERF_GPU_DIR, then the source tree's gpus/,
  * then the installed share/wgperf/gpus/.  A name holds only [a-z0-9._-]. */
 wgp_status wgp_gpu_load_builtin(const char *name, wgp_gpu **out, wgp_diag *diag);
+/* A shipped description by file name (as wgp_gpu_load_builtin) or, failing
+ * that, the first one (files in name order, directories in the same order)
+ * whose identity.aliases lists NAME, compared without regard to case: the
+ * short names measurement files use ("GTX-980", "H100-SXM"). */
+wgp_status wgp_gpu_find(const char *name, wgp_gpu **out, wgp_diag *diag);
 void wgp_gpu_free(wgp_gpu *g); /* take; NULL is ignored */
 
 /* The file the description came from (its diagnostics name). */
@@ -118,6 +123,11 @@ unsigned wgp_gpu_cc_minor(const wgp_gpu *g);
 /* One accessor per field, each below the key it reads. */
 /* identity.name: product name, used in messages */
 const char *wgp_gpu_name(const wgp_gpu *g);
+/* identity.aliases (optional): other names of the GPU; I below the count */
+size_t wgp_gpu_num_aliases(const wgp_gpu *g);
+const char *wgp_gpu_alias(const wgp_gpu *g, size_t i);
+/* Whether NAME is one of the aliases, compared without regard to case. */
+bool wgp_gpu_has_alias(const wgp_gpu *g, const char *name);
 /* identity.architecture: architecture family */
 wgp_arch wgp_gpu_architecture(const wgp_gpu *g);
 /* identity.compute_capability: CUDA compute capability, "M.m" */

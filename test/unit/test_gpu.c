@@ -305,6 +305,58 @@ static void whole_file(void **state) {
   expect_text_error("{\"format\": \"wgperf-gpu\", \"version\": 1}", "missing section 'identity'");
 }
 
+/* identity.aliases: optional, an array of distinct plain names; the shipped
+ * descriptions carry the measurement files' GPU names, and wgp_gpu_find maps
+ * such a name to its description. */
+static void aliases(void **state) {
+  (void)state;
+  char *text = edited("identity.aliases", F("[\"GTX-X\", \"gx\"]"));
+  wgp_gpu *g = NULL;
+  wgp_diag d;
+  if (wgp_gpu_load_string(text, strlen(text), "h100.json", &g, &d) != WGP_OK)
+    fail_msg("%s", d.message);
+  assert_int_equal(wgp_gpu_num_aliases(g), 2);
+  assert_string_equal(wgp_gpu_alias(g, 1), "gx");
+  assert_null(wgp_gpu_alias(g, 2));
+  assert_true(wgp_gpu_has_alias(g, "gtx-x"));
+  assert_false(wgp_gpu_has_alias(g, "GTX"));
+  assert_string_equal(wgp_gpu_source(g, "identity.aliases"), "test");
+  wgp_gpu_free(g);
+  free(text);
+  /* absent: none */
+  text = edited("identity.aliases", NULL);
+  assert_int_equal(wgp_gpu_load_string(text, strlen(text), "h100.json", &g, &d), WGP_OK);
+  assert_int_equal(wgp_gpu_num_aliases(g), 0);
+  assert_null(wgp_gpu_source(g, "identity.aliases"));
+  wgp_gpu_free(g);
+  free(text);
+  expect_edit_error("identity.aliases", F("\"GTX-X\""), "'identity.aliases' must be an array of names, got a string");
+  expect_edit_error("identity.aliases", F("[\"\"]"), "'identity.aliases'[0] must be a non-empty string");
+  expect_edit_error("identity.aliases", F("[\"a\", 3]"), "'identity.aliases'[1] must be a non-empty string, got an integer");
+  expect_edit_error("identity.aliases", F("[\"GTX 980\"]"), "a name holds no spaces");
+  expect_edit_error("identity.aliases", F("[\"a\", \"A\"]"), "'identity.aliases' lists 'A' twice");
+  expect_edit_error("identity.aliases", "[\"a\"]", "'identity.aliases' must be an object");
+  expect_edit_error("chip.aliases", F("[\"a\"]"), "unknown key 'chip.aliases'");
+
+  setenv("WGPERF_GPU_DIR", GPU_DIR, 1);
+  static const char *const dataset[][2] = {
+      {"GTX-680", "NVIDIA GeForce GTX 680"}, {"GTX-750", "NVIDIA GeForce GTX 750"},
+      {"GTX-970", "NVIDIA GeForce GTX 970"}, {"GTX-980", "NVIDIA GeForce GTX 980"},
+      {"Quadro", "NVIDIA Quadro K5200"},     {"Tesla-K20", "NVIDIA Tesla K20c"},
+      {"Tesla-K40", "NVIDIA Tesla K40c"},    {"Titan", "NVIDIA GeForce GTX TITAN"},
+      {"TitanBlack", "NVIDIA GeForce GTX TITAN Black"}, {"TitanX", "NVIDIA GeForce GTX TITAN X"},
+      {"H100-SXM", "NVIDIA H100 SXM"},       {"titan-x", "NVIDIA GeForce GTX TITAN X"} /* the file name */};
+  for (size_t i = 0; i < sizeof dataset / sizeof dataset[0]; i++) {
+    if (wgp_gpu_find(dataset[i][0], &g, &d) != WGP_OK)
+      fail_msg("%s: %s", dataset[i][0], d.message);
+    assert_string_equal(wgp_gpu_name(g), dataset[i][1]);
+    wgp_gpu_free(g);
+  }
+  assert_int_equal(wgp_gpu_find("GTX-1080", &g, &d), WGP_ERR_INPUT);
+  assert_null(g);
+  assert_non_null(strstr(d.message, "no GPU description named 'GTX-1080' or listing it in 'identity.aliases'"));
+}
+
 static void op_names(void **state) {
   (void)state;
   wgp_op_class c;
@@ -326,6 +378,7 @@ int main(void) {
       cmocka_unit_test(ops),
       cmocka_unit_test(geometry),
       cmocka_unit_test(whole_file),
+      cmocka_unit_test(aliases),
       cmocka_unit_test(op_names),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,546 @@
+/* validate_report.c - statistics and outputs of wgperf-validate
+ * (validate_report.h; names and meanings: docs/validation.md).
+ *
+ * A row counts for a model when the row has a measured duration and the
+ * model a finite prediction; the BSP baseline additionally leaves out the
+ * row its lambda was fitted on (seeds/003: lambda = BSP time / measured time
+ * of one run per kernel and GPU).  Launch-shape statistics work on groups of
+ * rows with the same (gpu, kernel, input_size), each row one shape.
+ */
+#define _DEFAULT_SOURCE
+#include "validate_report.h"
+
+#include "wgperf/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const model_names[VR_NMODELS] = {"wgperf", "bsp", "roofline"};
+static const char *const model_titles[VR_NMODELS] = {"wgperf (ours)", "BSP, seeds/003", "roofline, seeds/002"};
+
+typedef struct vgroup {
+  size_t gpu, kernel; /* indices into the name lists */
+  long long input_size;
+  size_t *members;    /* indices into the selection */
+  size_t n;
+  /* per model */
+  double spearman[VR_NMODELS];
+  size_t best;                  /* member with the smallest measured time */
+  size_t rank_of_best[VR_NMODELS]; /* 0 when the model has no prediction for every member */
+  size_t chosen[VR_NMODELS];
+  double slowdown[VR_NMODELS];
+} vgroup;
+
+typedef struct vlambda {
+  size_t gpu, kernel;
+  double lambda;   /* NaN when not fitted */
+  size_t row;      /* selection index of the row it was fitted on */
+} vlambda;
+
+struct vreport {
+  vreport_input in;
+  double *meas;               /* per selection index: the measured quantity, NaN when unusable */
+  double *pred[VR_NMODELS];   /* per selection index; NaN when none */
+  char **gpus, **kernels;     /* sorted distinct names */
+  size_t ngpus, nkernels;
+  size_t *gi, *ki;            /* per selection index */
+  vgroup *groups;
+  size_t ngroups;
+  vlambda *lambdas;
+  size_t nlambdas;
+  vr_stats overall[VR_NMODELS];
+  vr_stats *per_gpu[VR_NMODELS], *per_kernel[VR_NMODELS], *per_pair[VR_NMODELS]; /* pair: gpu * nkernels + kernel */
+  size_t predicted, unpredicted;
+};
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static size_t find_name(char **names, size_t n, const char *s) {
+  char *const *p = bsearch(&s, names, n, sizeof *names, cmp_str);
+  return p ? (size_t)(p - names) : 0;
+}
+
+/* Sorted distinct strings of the selected rows' column (gpu when GPU). */
+static char **distinct(const vreport_input *in, bool gpu, size_t *n) {
+  char **v = malloc((in->n ? in->n : 1) * sizeof *v);
+  if (!v)
+    return NULL;
+  for (size_t i = 0; i < in->n; i++) {
+    const vrow *r = &in->rows[in->idx[i]];
+    v[i] = (char *)(gpu ? r->gpu : r->kernel);
+  }
+  qsort(v, in->n, sizeof *v, cmp_str);
+  size_t k = 0;
+  for (size_t i = 0; i < in->n; i++)
+    if (k == 0 || strcmp(v[k - 1], v[i]) != 0)
+      v[k++] = v[i];
+  *n = k;
+  return v;
+}
+
+typedef struct gkey {
+  size_t gpu, kernel;
+  long long size;
+  size_t sel;
+} gkey;
+
+static int cmp_gkey(const void *a, const void *b) {
+  const gkey *x = a, *y = b;
+  if (x->gpu != y->gpu)
+    return x->gpu < y->gpu ? -1 : 1;
+  if (x->kernel != y->kernel)
+    return x->kernel < y->kernel ? -1 : 1;
+  if (x->size != y->size)
+    return x->size < y->size ? -1 : 1;
+  return x->sel < y->sel ? -1 : x->sel > y->sel;
+}
+
+/* Fits one lambda per (gpu, kernel): on the row of the pair's most frequent
+ * launch shape whose input size is the median of that shape's sizes (the
+ * first such row in the file). */
+static void fit_lambdas(vreport *r) {
+  size_t np = r->ngpus * r->nkernels;
+  r->lambdas = calloc(np ? np : 1, sizeof *r->lambdas);
+  if (!r->lambdas)
+    return;
+  r->nlambdas = np;
+  for (size_t p = 0; p < np; p++) {
+    vlambda *l = &r->lambdas[p];
+    l->gpu = p / r->nkernels;
+    l->kernel = p % r->nkernels;
+    l->lambda = NAN;
+    l->row = (size_t)-1;
+    /* candidate rows */
+    size_t best_count = 0;
+    const vrow *shape = NULL;
+    for (size_t i = 0; i < r->in.n; i++) {
+      if (r->gi[i] != l->gpu || r->ki[i] != l->kernel || !isfinite(r->meas[i]) || !isfinite(r->pred[VR_BSP][i]))
+        continue;
+      const vrow *a = &r->in.rows[r->in.idx[i]];
+      size_t count = 0;
+      for (size_t j = 0; j < r->in.n; j++) {
+        const vrow *b = &r->in.rows[r->in.idx[j]];
+        if (r->gi[j] == l->gpu && r->ki[j] == l->kernel && isfinite(r->meas[j]) && isfinite(r->pred[VR_BSP][j]) &&
+            memcmp(a->r.block, b->r.block, sizeof a->r.block) == 0)
+          count++;
+      }
+      if (count > best_count)
+        best_count = count, shape = a;
+    }
+    if (!shape)
+      continue;
+    long long *sizes = malloc(best_count * sizeof *sizes);
+    if (!sizes)
+      continue;
+    size_t k = 0;
+    for (size_t i = 0; i < r->in.n; i++) {
+      const vrow *a = &r->in.rows[r->in.idx[i]];
+      if (r->gi[i] == l->gpu && r->ki[i] == l->kernel && isfinite(r->meas[i]) && isfinite(r->pred[VR_BSP][i]) &&
+          memcmp(a->r.block, shape->r.block, sizeof a->r.block) == 0)
+        sizes[k++] = a->r.input_size;
+    }
+    /* lower median */
+    for (size_t a = 1; a < k; a++)
+      for (size_t b = a; b > 0 && sizes[b - 1] > sizes[b]; b--) {
+        long long t = sizes[b];
+        sizes[b] = sizes[b - 1];
+        sizes[b - 1] = t;
+      }
+    long long med = sizes[(k - 1) / 2];
+    free(sizes);
+    for (size_t i = 0; i < r->in.n && l->row == (size_t)-1; i++) {
+      const vrow *a = &r->in.rows[r->in.idx[i]];
+      if (r->gi[i] == l->gpu && r->ki[i] == l->kernel && isfinite(r->meas[i]) && isfinite(r->pred[VR_BSP][i]) &&
+          memcmp(a->r.block, shape->r.block, sizeof a->r.block) == 0 && a->r.input_size == med && r->pred[VR_BSP][i] > 0)
+        l->row = i;
+    }
+    if (l->row != (size_t)-1)
+      l->lambda = r->pred[VR_BSP][l->row] / r->meas[l->row];
+  }
+  /* scale, and leave the fitting rows out */
+  for (size_t i = 0; i < r->in.n; i++) {
+    vlambda *l = &r->lambdas[r->gi[i] * r->nkernels + r->ki[i]];
+    if (l->row == i || !isfinite(l->lambda))
+      r->pred[VR_BSP][i] = NAN;
+    else
+      r->pred[VR_BSP][i] /= l->lambda;
+  }
+}
+
+static void group_stats(vreport *r, vgroup *g) {
+  double *m = malloc(2 * g->n * sizeof *m);
+  if (!m)
+    return;
+  double *p = m + g->n;
+  for (size_t j = 0; j < g->n; j++)
+    m[j] = r->meas[g->members[j]];
+  g->best = wgp_stats_argmin(m, g->n);
+  for (int mo = 0; mo < VR_NMODELS; mo++) {
+    g->spearman[mo] = NAN;
+    g->rank_of_best[mo] = 0;
+    g->slowdown[mo] = NAN;
+    bool all = true;
+    for (size_t j = 0; j < g->n; j++) {
+      p[j] = r->pred[mo][g->members[j]];
+      all = all && isfinite(p[j]);
+    }
+    if (!all || g->n < 2)
+      continue;
+    if (g->n >= 3 && wgp_stats_spearman(p, m, g->n, &g->spearman[mo]) != WGP_OK)
+      g->spearman[mo] = NAN;
+    g->rank_of_best[mo] = wgp_stats_rank_of(p, g->n, g->best);
+    g->chosen[mo] = wgp_stats_argmin(p, g->n);
+    g->slowdown[mo] = m[g->chosen[mo]] / m[g->best];
+  }
+  free(m);
+}
+
+/* Statistics of model MO over the selection indices for which KEEP is true. */
+typedef bool (*keep_fn)(const vreport *r, size_t sel, size_t a, size_t b);
+static bool keep_all(const vreport *r, size_t s, size_t a, size_t b) { return (void)r, (void)s, (void)a, (void)b, true; }
+static bool keep_gpu(const vreport *r, size_t s, size_t a, size_t b) { return (void)b, r->gi[s] == a; }
+static bool keep_kernel(const vreport *r, size_t s, size_t a, size_t b) { return (void)b, r->ki[s] == a; }
+static bool keep_pair(const vreport *r, size_t s, size_t a, size_t b) { return r->gi[s] == a && r->ki[s] == b; }
+
+static void scope_stats(const vreport *r, int mo, keep_fn keep, size_t a, size_t b, vr_stats *st) {
+  memset(st, 0, sizeof *st);
+  double *p = malloc(2 * (r->in.n ? r->in.n : 1) * sizeof *p);
+  if (!p) {
+    st->mape = st->geomean = st->spearman = NAN;
+    return;
+  }
+  double *m = p + r->in.n;
+  size_t k = 0;
+  for (size_t i = 0; i < r->in.n; i++)
+    if (keep(r, i, a, b) && isfinite(r->meas[i]) && isfinite(r->pred[mo][i])) {
+      p[k] = r->pred[mo][i];
+      m[k++] = r->meas[i];
+    }
+  st->rows = k;
+  st->mape = wgp_stats_mape(p, m, k);
+  st->geomean = wgp_stats_geomean_rel_error(p, m, k);
+  free(p);
+  double rho = 0, slow = 0;
+  st->max_slowdown = NAN;
+  for (size_t gi = 0; gi < r->ngroups; gi++) {
+    const vgroup *g = &r->groups[gi];
+    if (!keep(r, g->members[0], a, b))
+      continue;
+    if (isfinite(g->spearman[mo])) {
+      rho += g->spearman[mo];
+      st->spearman_groups++;
+    }
+    if (g->rank_of_best[mo]) {
+      st->choice_groups++;
+      st->best_rank1 += g->rank_of_best[mo] == 1;
+      st->within_105 += g->slowdown[mo] <= 1.05;
+      slow += g->slowdown[mo];
+      if (!(g->slowdown[mo] <= st->max_slowdown))
+        st->max_slowdown = g->slowdown[mo];
+    }
+  }
+  st->spearman = st->spearman_groups ? rho / (double)st->spearman_groups : NAN;
+  st->mean_slowdown = st->choice_groups ? slow / (double)st->choice_groups : NAN;
+}
+
+wgp_status vreport_build(const vreport_input *in, vreport **out, wgp_diag *diag) {
+  *out = NULL;
+  vreport *r = calloc(1, sizeof *r);
+  size_t n = in->n ? in->n : 1;
+  if (!r)
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  r->in = *in;
+  r->meas = malloc(n * sizeof *r->meas);
+  r->gi = malloc(n * sizeof *r->gi);
+  r->ki = malloc(n * sizeof *r->ki);
+  bool ok = r->meas && r->gi && r->ki;
+  for (int m = 0; m < VR_NMODELS && ok; m++)
+    ok = (r->pred[m] = malloc(n * sizeof *r->pred[m])) != NULL;
+  ok = ok && (r->gpus = distinct(in, true, &r->ngpus)) && (r->kernels = distinct(in, false, &r->nkernels));
+  if (!ok) {
+    vreport_free(r);
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
+  for (size_t i = 0; i < in->n; i++) {
+    const vrow *row = &in->rows[in->idx[i]];
+    const vresult *res = &in->res[i];
+    r->gi[i] = find_name(r->gpus, r->ngpus, row->gpu);
+    r->ki[i] = find_name(r->kernels, r->nkernels, row->kernel);
+    r->meas[i] = res->ok ? vrow_measured_s(row) : NAN;
+    r->pred[VR_OURS][i] = res->ok ? res->pred_s : NAN;
+    r->pred[VR_BSP][i] = res->ok ? res->bsp_raw_s : NAN;
+    r->pred[VR_ROOFLINE][i] = res->ok ? res->roofline_s : NAN;
+    if (res->ok)
+      r->predicted++;
+    else
+      r->unpredicted++;
+  }
+  fit_lambdas(r);
+  /* groups */
+  gkey *keys = malloc(n * sizeof *keys);
+  if (!keys) {
+    vreport_free(r);
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
+  size_t nk = 0;
+  for (size_t i = 0; i < in->n; i++)
+    if (isfinite(r->meas[i]))
+      keys[nk++] = (gkey){r->gi[i], r->ki[i], in->rows[in->idx[i]].r.input_size, i};
+  qsort(keys, nk, sizeof *keys, cmp_gkey);
+  r->groups = calloc(nk ? nk : 1, sizeof *r->groups);
+  for (size_t a = 0; r->groups && a < nk;) {
+    size_t b = a + 1;
+    while (b < nk && keys[b].gpu == keys[a].gpu && keys[b].kernel == keys[a].kernel && keys[b].size == keys[a].size)
+      b++;
+    vgroup *g = &r->groups[r->ngroups++];
+    g->gpu = keys[a].gpu;
+    g->kernel = keys[a].kernel;
+    g->input_size = keys[a].size;
+    g->n = b - a;
+    g->members = malloc(g->n * sizeof *g->members);
+    for (size_t j = 0; g->members && j < g->n; j++)
+      g->members[j] = keys[a + j].sel;
+    if (g->members)
+      group_stats(r, g);
+    else
+      g->n = 0;
+    a = b;
+  }
+  free(keys);
+  if (!r->groups) {
+    vreport_free(r);
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
+  for (int m = 0; m < VR_NMODELS; m++) {
+    scope_stats(r, m, keep_all, 0, 0, &r->overall[m]);
+    r->per_gpu[m] = calloc(r->ngpus ? r->ngpus : 1, sizeof *r->per_gpu[m]);
+    r->per_kernel[m] = calloc(r->nkernels ? r->nkernels : 1, sizeof *r->per_kernel[m]);
+    r->per_pair[m] = calloc(r->ngpus * r->nkernels > 0 ? r->ngpus * r->nkernels : 1, sizeof *r->per_pair[m]);
+    if (!r->per_gpu[m] || !r->per_kernel[m] || !r->per_pair[m]) {
+      vreport_free(r);
+      return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    }
+    for (size_t g = 0; g < r->ngpus; g++)
+      scope_stats(r, m, keep_gpu, g, 0, &r->per_gpu[m][g]);
+    for (size_t k = 0; k < r->nkernels; k++)
+      scope_stats(r, m, keep_kernel, k, 0, &r->per_kernel[m][k]);
+    for (size_t g = 0; g < r->ngpus; g++)
+      for (size_t k = 0; k < r->nkernels; k++)
+        scope_stats(r, m, keep_pair, g, k, &r->per_pair[m][g * r->nkernels + k]);
+  }
+  *out = r;
+  return WGP_OK;
+}
+
+void vreport_free(vreport *r) {
+  if (!r)
+    return;
+  free(r->meas);
+  free(r->gi);
+  free(r->ki);
+  for (int m = 0; m < VR_NMODELS; m++) {
+    free(r->pred[m]);
+    free(r->per_gpu[m]);
+    free(r->per_kernel[m]);
+    free(r->per_pair[m]);
+  }
+  free(r->gpus);
+  free(r->kernels);
+  for (size_t g = 0; g < r->ngroups; g++)
+    free(r->groups[g].members);
+  free(r->groups);
+  free(r->lambdas);
+  free(r);
+}
+
+const vr_stats *vreport_overall(const vreport *r, int m) { return &r->overall[m]; }
+
+/* ---- text ------------------------------------------------------------------- */
+
+static void pct(FILE *f, double v, int width) {
+  if (isfinite(v))
+    fprintf(f, " %*.1f%%", width - 1, v);
+  else
+    fprintf(f, " %*s", width, "-");
+}
+
+static void num(FILE *f, double v, int width, int prec) {
+  if (isfinite(v))
+    fprintf(f, " %*.*f", width, prec, v);
+  else
+    fprintf(f, " %*s", width, "-");
+}
+
+/* Models with a prediction for some row (a baseline the run could not
+ * compute gets no columns). */
+static bool active(const vreport *r, int m) { return r->overall[m].rows > 0 || m == VR_OURS; }
+
+static void stats_row(const vreport *r, FILE *f, const char *label, const vr_stats *st[VR_NMODELS]) {
+  fprintf(f, "  %-34s %5zu", label, st[VR_OURS]->rows);
+  for (int m = 0; m < VR_NMODELS; m++) {
+    if (!active(r, m))
+      continue;
+    fprintf(f, " |");
+    pct(f, st[m]->mape, 7);
+    pct(f, st[m]->geomean, 7);
+    num(f, st[m]->spearman, 6, 2);
+  }
+  fprintf(f, "\n");
+}
+
+static void stats_header(const vreport *r, FILE *f, const char *what) {
+  fprintf(f, "  %-34s %5s", what, "rows");
+  for (int m = 0; m < VR_NMODELS; m++)
+    if (active(r, m))
+      fprintf(f, " | %-22s", model_titles[m]);
+  fprintf(f, "\n  %-34s %5s", "", "");
+  for (int m = 0; m < VR_NMODELS; m++)
+    if (active(r, m))
+      fprintf(f, " | %7s %7s %6s", "MAPE", "geomean", "rho");
+  fprintf(f, "\n");
+}
+
+static const char *shape_of(const vrow *row, char *buf, size_t n) {
+  if (row->r.block[2] > 1)
+    snprintf(buf, n, "%lldx%lldx%lld", (long long)row->r.block[0], (long long)row->r.block[1],
+             (long long)row->r.block[2]);
+  else if (row->r.block[1] > 1)
+    snprintf(buf, n, "%lldx%lld", (long long)row->r.block[0], (long long)row->r.block[1]);
+  else
+    snprintf(buf, n, "%lld", (long long)row->r.block[0]);
+  return buf;
+}
+
+static void choice_line(FILE *f, const vreport *r, const vgroup *g) {
+  char b1[48], b2[48];
+  const vrow *best = &r->in.rows[r->in.idx[g->members[g->best]]];
+  fprintf(f, "  %-11s %-32s %10lld %5zu  %-9s", r->gpus[g->gpu], r->kernels[g->kernel], g->input_size, g->n,
+          shape_of(best, b1, sizeof b1));
+  for (int m = 0; m < VR_NMODELS; m++) {
+    if (!active(r, m))
+      continue;
+    if (!g->rank_of_best[m]) {
+      fprintf(f, " | %4s %-9s %6s", "-", "-", "-");
+      continue;
+    }
+    const vrow *ch = &r->in.rows[r->in.idx[g->members[g->chosen[m]]]];
+    fprintf(f, " | %4zu %-9s %5.2fx", g->rank_of_best[m], shape_of(ch, b2, sizeof b2), g->slowdown[m]);
+  }
+  fprintf(f, "\n");
+}
+
+void vreport_text(const vreport *r, FILE *f, bool all_groups) {
+  const vreport_input *in = &r->in;
+  fprintf(f, "wgperf-validate: %s: %zu rows", in->csv_name, in->total_rows);
+  if (in->selection && *in->selection)
+    fprintf(f, ", %zu selected (%s)", in->n, in->selection);
+  fprintf(f, "; %zu predicted, %zu not predicted%s\n", r->predicted, r->unpredicted,
+          r->unpredicted ? " (listed at the end)" : "");
+  fprintf(f, "\nDuration: MAPE and geometric-mean relative error in percent; rho = mean Spearman rank correlation over\n"
+             "launch shapes within each (gpu, kernel, input_size) of 3 or more shapes. BSP: lambda fitted per kernel and\n"
+             "GPU on one row (listed below), which its errors leave out. Roofline: max of bytes / bandwidth per memory\n"
+             "level and operations / peak, no latency.\n\n");
+  const vr_stats *st[VR_NMODELS];
+  stats_header(r, f, "overall");
+  for (int m = 0; m < VR_NMODELS; m++)
+    st[m] = &r->overall[m];
+  stats_row(r, f, "all rows", st);
+  fprintf(f, "\n");
+  stats_header(r, f, "per GPU");
+  for (size_t g = 0; g < r->ngpus; g++) {
+    for (int m = 0; m < VR_NMODELS; m++)
+      st[m] = &r->per_gpu[m][g];
+    stats_row(r, f, r->gpus[g], st);
+  }
+  fprintf(f, "\n");
+  stats_header(r, f, "per kernel");
+  for (size_t k = 0; k < r->nkernels; k++) {
+    for (int m = 0; m < VR_NMODELS; m++)
+      st[m] = &r->per_kernel[m][k];
+    stats_row(r, f, r->kernels[k], st);
+  }
+  fprintf(f, "\n");
+  stats_header(r, f, "per GPU and kernel");
+  for (size_t g = 0; g < r->ngpus; g++)
+    for (size_t k = 0; k < r->nkernels; k++) {
+      for (int m = 0; m < VR_NMODELS; m++)
+        st[m] = &r->per_pair[m][g * r->nkernels + k];
+      if (!st[VR_OURS]->rows && !st[VR_BSP]->rows)
+        continue;
+      char label[96];
+      snprintf(label, sizeof label, "%s %s", r->gpus[g], r->kernels[k]);
+      stats_row(r, f, label, st);
+    }
+
+  fprintf(f, "\nLaunch-shape choice over %zu (gpu, kernel, input_size) groups of 2 or more shapes:\n",
+          r->overall[VR_OURS].choice_groups);
+  fprintf(f, "  %-22s %8s %16s %14s %14s\n", "model", "groups", "best predicted", "within 1.05x", "mean slowdown");
+  for (int m = 0; m < VR_NMODELS; m++) {
+    const vr_stats *s = &r->overall[m];
+    if (!active(r, m))
+      continue;
+    fprintf(f, "  %-22s %8zu %15.1f%% %13.1f%% %13.3fx\n", model_titles[m], s->choice_groups,
+            s->choice_groups ? 100.0 * (double)s->best_rank1 / (double)s->choice_groups : NAN,
+            s->choice_groups ? 100.0 * (double)s->within_105 / (double)s->choice_groups : NAN, s->mean_slowdown);
+  }
+  /* per group: all, or the 10 worst choices of ours */
+  size_t listed = 0;
+  size_t *order = malloc((r->ngroups ? r->ngroups : 1) * sizeof *order);
+  if (order) {
+    for (size_t g = 0; g < r->ngroups; g++)
+      if (r->groups[g].rank_of_best[VR_OURS] || all_groups)
+        order[listed++] = g;
+    if (!all_groups) { /* worst slowdown first, then file order */
+      for (size_t a = 1; a < listed; a++)
+        for (size_t b = a; b > 0; b--) {
+          const vgroup *x = &r->groups[order[b - 1]], *y = &r->groups[order[b]];
+          if (!(y->slowdown[VR_OURS] > x->slowdown[VR_OURS]))
+            break;
+          size_t t = order[b];
+          order[b] = order[b - 1];
+          order[b - 1] = t;
+        }
+      if (listed > 10)
+        listed = 10;
+    }
+    if (listed) {
+      fprintf(f, "\n%s: rank of the measured-best shape among the predictions, the shape chosen, and its measured "
+                 "slowdown\n",
+              all_groups ? "Every group" : "The 10 worst choices of ours (--all-groups lists every group)");
+      fprintf(f, "  %-11s %-32s %10s %5s  %-9s", "gpu", "kernel", "size", "shapes", "best");
+      for (int m = 0; m < VR_NMODELS; m++)
+        if (active(r, m))
+          fprintf(f, " | %-21s", model_names[m]);
+      fprintf(f, "\n");
+      for (size_t i = 0; i < listed; i++)
+        choice_line(f, r, &r->groups[order[i]]);
+    }
+    free(order);
+  }
+
+  size_t fitted = 0;
+  for (size_t i = 0; i < r->nlambdas; i++)
+    fitted += isfinite(r->lambdas[i].lambda);
+  if (fitted) {
+    fprintf(f, "\nBSP lambda per GPU and kernel (seeds/003 eq. 3; fitted on the row named, left out of its errors):\n");
+    for (size_t i = 0; i < r->nlambdas; i++) {
+      const vlambda *l = &r->lambdas[i];
+      if (!isfinite(l->lambda))
+        continue;
+      const vrow *row = &r->in.rows[r->in.idx[l->row]];
+      char b[48];
+      fprintf(f, "  %-11s %-32s lambda %9.4g  (line %zu: size %lld, block %s)\n", r->gpus[l->gpu],
+              r->kernels[l->kernel], l->lambda, row->line, (long long)row->r.input_size, shape_of(row, b, sizeof b));
+    }
+  }
+  if (r->unpredicted) {
+    fprintf(f, "\nNot predicted (%zu rows):\n", r->unpredicted);
+    for (size_t i = 0; i < in->n; i++)
+      if (!in->res[i].ok) {
+        const vrow *row = &in->rows[in->idx[i]];
+        fprintf(f, "  %s:%zu: %s %s: %s\n", in->csv_name, row->line, row->gpu, row->kernel, in->res[i].reason);
+      }
+  }
+}
+
