@@ -196,17 +196,18 @@ uint64_t wgp_access_addresses(const wgp_layout *layout, const wgp_kernel *k, uns
   uint64_t known = 0, base = base_address(layout, k, a);
   const wgp_expr *off = wgp_access_offset(a);
   wgp_space space = wgp_access_space(a);
+  int64_t v[WGP_TRACE_MAX_WARP];
+  uint64_t ok = off ? wgp_tracer_eval_warp(t, off, lanes < 64 ? mask & ((1ull << lanes) - 1) : mask, v) : 0;
   for (unsigned lane = 0; lane < lanes; lane++) {
     addr[lane] = 0;
     if (!(mask >> lane & 1))
       continue;
-    wgp_eval_result r;
-    if (off && wgp_tracer_eval(t, off, lane, &r) == WGP_EVAL_OK) {
+    if (ok >> lane & 1) {
       known |= 1ull << lane;
       if (space == WGP_SPACE_PRIVATE) /* lane-interleaved 4 B words */
-        addr[lane] = base + ((uint64_t)r.value / 4) * 4 * lanes + lane * 4 + (uint64_t)r.value % 4;
+        addr[lane] = base + ((uint64_t)v[lane] / 4) * 4 * lanes + lane * 4 + (uint64_t)v[lane] % 4;
       else
-        addr[lane] = base + (uint64_t)r.value;
+        addr[lane] = base + (uint64_t)v[lane];
     } else {
       /* Unknown: give the lane an address of its own. */
       addr[lane] = base + (1ull << 40) + (uint64_t)lane * 4096;

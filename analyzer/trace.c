@@ -19,6 +19,8 @@
  */
 #include "wgperf/trace.h"
 
+#include "expr_warp_internal.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -95,6 +97,11 @@ struct wgp_tracer {
   wgp_trace *tr;
   double mult;
   bool abort;
+  /* expressions compiled for this launch, by address (open addressing) */
+  const wgp_expr **xkey;
+  wgp_xprog **xval;
+  size_t xcap, xn;
+  int64_t *stepv; /* step_recurrences: [recurrence][lane] */
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -274,6 +281,153 @@ wgp_eval_status wgp_tracer_eval(wgp_tracer *t, const wgp_expr *e, unsigned lane,
   return s;
 }
 
+/* ---- evaluation for a whole warp (expr_warp_internal.h) ----------------- */
+
+static wgp_xclass classify(void *user, const wgp_sym *sym, int64_t *value, wgp_eval_status *st) {
+  wgp_tracer *t = user;
+  const wgp_trace_launch *L = t->L;
+  unsigned d = sym->dim < 3 ? sym->dim : 0;
+  char reason[WGP_EVAL_REASON_SIZE];
+  *st = WGP_EVAL_OK;
+  switch (sym->kind) {
+  case WGP_SYM_LID:
+  case WGP_SYM_GID:
+  case WGP_SYM_LANEID:
+    return WGP_X_LANE;
+  case WGP_SYM_GRP:
+  case WGP_SYM_LSZ: /* the group's extent: smaller for a short last group */
+    return WGP_X_UNIFORM;
+  case WGP_SYM_NGRP: *value = (int64_t)((L->global[d] + L->local[d] - 1) / L->local[d]); return WGP_X_CONST;
+  case WGP_SYM_GSZ: *value = (int64_t)L->global[d]; return WGP_X_CONST;
+  case WGP_SYM_GOFF: *value = (int64_t)L->offset[d]; return WGP_X_CONST;
+  case WGP_SYM_WDIM: *value = L->dims; return WGP_X_CONST;
+  case WGP_SYM_WARPSIZE: *value = L->warp_size; return WGP_X_CONST;
+  case WGP_SYM_ITER:
+    if (sym->loop >= t->nloops)
+      break;
+    return WGP_X_UNIFORM;
+  case WGP_SYM_RECUR:
+    if (sym->loop >= t->nloops || sym->index >= wgp_loop_num_recurrences(wgp_kernel_loop(t->k, sym->loop)))
+      break;
+    return WGP_X_LANE;
+  case WGP_SYM_ARG:
+  case WGP_SYM_LOAD:
+    /* the launch's lookup is a function of the symbol alone */
+    if (L->lookup) {
+      *st = L->lookup(L->user, sym, value, reason, sizeof reason);
+      return WGP_X_CONST;
+    }
+    *st = sym->kind == WGP_SYM_ARG ? WGP_EVAL_ERROR : WGP_EVAL_UNKNOWN;
+    return WGP_X_CONST;
+  default:
+    break;
+  }
+  *st = WGP_EVAL_UNKNOWN;
+  return WGP_X_CONST;
+}
+
+#define EACH_LANE(l, m) for (uint64_t m_ = (m), l; m_ && ((l = (uint64_t)__builtin_ctzll(m_)), 1); m_ &= m_ - 1)
+
+static void fill(void *user, const wgp_sym *sym, uint64_t mask, int64_t *v, uint64_t *ok, uint64_t *err) {
+  wgp_tracer *t = user;
+  const wgp_trace_launch *L = t->L;
+  unsigned d = sym->dim < 3 ? sym->dim : 0;
+  *ok = ~0ull;
+  *err = 0;
+  switch (sym->kind) {
+  case WGP_SYM_LID: EACH_LANE(l, mask) v[l] = t->lid[l][d]; return;
+  case WGP_SYM_GID: {
+    int64_t base = (int64_t)(t->group[d] * L->local[d] + L->offset[d]);
+    EACH_LANE(l, mask) v[l] = base + t->lid[l][d];
+    return;
+  }
+  case WGP_SYM_LANEID: EACH_LANE(l, mask) v[l] = (int64_t)l; return;
+  case WGP_SYM_GRP: v[0] = (int64_t)t->group[d]; return;
+  case WGP_SYM_LSZ: v[0] = (int64_t)t->extent[d]; return;
+  case WGP_SYM_ITER:
+    v[0] = t->iter[sym->loop];
+    if (v[0] < 0)
+      *ok = 0;
+    return;
+  case WGP_SYM_RECUR: {
+    size_t off = t->rv_off[sym->loop] + sym->index;
+    uint64_t k = 0;
+    EACH_LANE(l, mask) {
+      size_t at = (size_t)l * t->nrv + off;
+      v[l] = t->rv[at];
+      if (t->rv_known[at])
+        k |= 1ull << l;
+    }
+    *ok = k;
+    return;
+  }
+  default: /* classify() made every other symbol a constant */
+    *ok = 0;
+    return;
+  }
+}
+
+static size_t xslot(const wgp_tracer *t, const wgp_expr *e) {
+  size_t h = (size_t)(((uintptr_t)e >> 3) * 0x9e3779b97f4a7c15ull) & (t->xcap - 1);
+  while (t->xkey[h] && t->xkey[h] != e)
+    h = (h + 1) & (t->xcap - 1);
+  return h;
+}
+
+/* E compiled for this launch, NULL when out of memory. */
+static wgp_xprog *program(wgp_tracer *t, const wgp_expr *e) {
+  if (t->xcap) {
+    size_t h = xslot(t, e);
+    if (t->xkey[h])
+      return t->xval[h];
+  }
+  if (2 * (t->xn + 1) > t->xcap) {
+    size_t cap = t->xcap ? 2 * t->xcap : 64;
+    const wgp_expr **k = calloc(cap, sizeof *k);
+    wgp_xprog **v = calloc(cap, sizeof *v);
+    if (!k || !v) {
+      free(k), free(v);
+      return NULL;
+    }
+    const wgp_expr **ok = t->xkey;
+    wgp_xprog **ov = t->xval;
+    size_t ocap = t->xcap;
+    t->xkey = k, t->xval = v, t->xcap = cap;
+    for (size_t i = 0; i < ocap; i++)
+      if (ok[i]) {
+        size_t h = xslot(t, ok[i]);
+        t->xkey[h] = ok[i];
+        t->xval[h] = ov[i];
+      }
+    free(ok), free(ov);
+  }
+  wgp_xprog *p;
+  if (wgp_xprog_compile(e, 0, classify, t, &p) != WGP_OK)
+    return NULL;
+  size_t h = xslot(t, e);
+  t->xkey[h] = e;
+  t->xval[h] = p;
+  t->xn++;
+  return p;
+}
+
+uint64_t wgp_tracer_eval_warp(wgp_tracer *t, const wgp_expr *e, uint64_t mask, int64_t *value) {
+  if (t->nlanes < 64)
+    mask &= (1ull << t->nlanes) - 1;
+  wgp_xprog *p = program(t, e);
+  if (p)
+    return wgp_xprog_eval(p, fill, t, mask, value, NULL);
+  uint64_t known = 0; /* out of memory: lane by lane */
+  EACH_LANE(l, mask) {
+    wgp_eval_result r;
+    if (wgp_tracer_eval(t, e, (unsigned)l, &r) == WGP_EVAL_OK) {
+      value[l] = r.value;
+      known |= 1ull << l;
+    }
+  }
+  return known;
+}
+
 /* ---- construction ----------------------------------------------------- */
 
 static bool compute_rpo(wgp_tracer *t) {
@@ -362,9 +516,10 @@ wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tr
   size_t nrv = t->nrv ? t->nrv : 1;
   t->rv = calloc((size_t)WGP_TRACE_MAX_WARP * nrv, sizeof *t->rv);
   t->rv_known = calloc((size_t)WGP_TRACE_MAX_WARP * nrv, 1);
+  t->stepv = malloc((size_t)WGP_TRACE_MAX_WARP * (nrv < 64 ? nrv : 64) * sizeof *t->stepv);
   t->arrive = calloc(t->max_depth + 2, sizeof *t->arrive);
   t->exits = calloc(t->max_depth + 2, sizeof *t->exits);
-  ok = ok && t->rv && t->rv_known && t->arrive && t->exits;
+  ok = ok && t->rv && t->rv_known && t->stepv && t->arrive && t->exits;
   for (unsigned d = 0; ok && d < t->max_depth + 2; d++) {
     scratch *s[2] = {&t->arrive[d], &t->exits[d]};
     for (int j = 0; j < 2; j++) {
@@ -398,6 +553,9 @@ void wgp_tracer_free(wgp_tracer *t) {
   free(t->loop_depth), free(t->rv_off), free(t->trip_hint), free(t->has_trip_hint);
   free(t->taken_hint), free(t->has_taken_hint), free(t->iter), free(t->forced);
   free(t->rv), free(t->rv_known);
+  for (size_t i = 0; i < t->xcap; i++)
+    wgp_xprog_free(t->xval[i]);
+  free(t->xkey), free(t->xval), free(t->stepv);
   free(t);
 }
 
@@ -511,22 +669,20 @@ static void branch(wgp_tracer *t, long region, size_t b, uint64_t mask, double w
   uint64_t to[64] = {0}, unknown = 0, data = 0;
   if (nt > 64)
     nt = 64;
-  for (unsigned lane = 0; lane < t->nlanes; lane++) {
-    if (!(mask >> lane & 1))
-      continue;
-    wgp_eval_result r;
-    if (wgp_tracer_eval(t, wgp_branch_cond(br), lane, &r) != WGP_EVAL_OK) {
-      unknown |= 1ull << lane;
-      if (wgp_expr_uses(wgp_branch_cond(br)) & WGP_USES_DATA)
-        data |= 1ull << lane;
-      continue;
-    }
+  int64_t v[WGP_TRACE_MAX_WARP];
+  uint64_t known = wgp_tracer_eval_warp(t, wgp_branch_cond(br), mask, v);
+  unknown = mask & ~known;
+  if (t->nlanes < 64)
+    unknown &= (1ull << t->nlanes) - 1;
+  if (unknown && (wgp_expr_uses(wgp_branch_cond(br)) & WGP_USES_DATA))
+    data = unknown;
+  EACH_LANE(lane, known) {
     size_t target = 0;
     if (wgp_branch_get_kind(br) == WGP_BRANCH_COND) {
-      target = r.value != 0 ? 0 : 1;
+      target = v[lane] != 0 ? 0 : 1;
     } else {
       for (size_t i = 1; i < nt; i++)
-        if (wgp_branch_case_value(br, i - 1) == r.value) {
+        if (wgp_branch_case_value(br, i - 1) == v[lane]) {
           target = i;
           break;
         }
@@ -598,13 +754,14 @@ static void init_recurrences(wgp_tracer *t, long loop, uint64_t mask) {
   for (size_t i = 0; i < n; i++) {
     const wgp_expr *init, *next;
     wgp_loop_recurrence(lp, i, &init, &next);
+    int64_t v[WGP_TRACE_MAX_WARP];
+    uint64_t known = wgp_tracer_eval_warp(t, init, mask, v);
     for (unsigned lane = 0; lane < t->nlanes; lane++) {
       if (!(mask >> lane & 1))
         continue;
-      wgp_eval_result r;
       size_t at = (size_t)lane * t->nrv + t->rv_off[loop] + i;
-      t->rv_known[at] = wgp_tracer_eval(t, init, lane, &r) == WGP_EVAL_OK;
-      t->rv[at] = t->rv_known[at] ? r.value : 0;
+      t->rv_known[at] = known >> lane & 1;
+      t->rv[at] = t->rv_known[at] ? v[lane] : 0;
     }
   }
 }
@@ -614,22 +771,23 @@ static void step_recurrences(wgp_tracer *t, long loop, uint64_t mask) {
   size_t n = wgp_loop_num_recurrences(lp);
   if (!n)
     return;
-  int64_t nv[64];
-  uint8_t nk[64];
+  /* every next value from the old ones, then all written (a lane reads only
+   * its own recurrences) */
+  size_t m = n < 64 ? n : 64;
+  uint64_t known[64];
+  for (size_t i = 0; i < m; i++) {
+    const wgp_expr *init, *next;
+    wgp_loop_recurrence(lp, i, &init, &next);
+    known[i] = wgp_tracer_eval_warp(t, next, mask, t->stepv + i * WGP_TRACE_MAX_WARP);
+  }
   for (unsigned lane = 0; lane < t->nlanes; lane++) {
     if (!(mask >> lane & 1))
       continue;
-    for (size_t i = 0; i < n && i < 64; i++) {
-      const wgp_expr *init, *next;
-      wgp_loop_recurrence(lp, i, &init, &next);
-      wgp_eval_result r;
-      nk[i] = wgp_tracer_eval(t, next, lane, &r) == WGP_EVAL_OK;
-      nv[i] = nk[i] ? r.value : 0;
-    }
-    for (size_t i = 0; i < n && i < 64; i++) {
+    for (size_t i = 0; i < m; i++) {
       size_t at = (size_t)lane * t->nrv + t->rv_off[loop] + i;
-      t->rv[at] = nv[i];
-      t->rv_known[at] = nk[i];
+      bool k = known[i] >> lane & 1;
+      t->rv[at] = k ? t->stepv[i * WGP_TRACE_MAX_WARP + lane] : 0;
+      t->rv_known[at] = k;
     }
   }
 }
@@ -712,13 +870,11 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
   } else if (tc && wgp_loop_trip_kind(lp) == WGP_TRIP_EXACT) {
     known = true;
     t->iter[loop] = 0;
-    for (unsigned lane = 0; lane < t->nlanes && known; lane++) {
-      if (!(mask >> lane & 1))
-        continue;
-      wgp_eval_result r;
-      known = wgp_tracer_eval(t, tc, lane, &r) == WGP_EVAL_OK;
-      trips[lane] = r.value < 1 ? 1 : r.value;
-    }
+    uint64_t live = t->nlanes < 64 ? mask & ((1ull << t->nlanes) - 1) : mask;
+    int64_t v[WGP_TRACE_MAX_WARP];
+    known = wgp_tracer_eval_warp(t, tc, live, v) == live;
+    if (known)
+      EACH_LANE(lane, live) trips[lane] = v[lane] < 1 ? 1 : v[lane];
   }
   /* The count used where an exit cannot be evaluated. */
   t->forced[loop] = 1;
@@ -729,18 +885,19 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
         mx = trips[lane];
     t->forced[loop] = mx;
   } else if (wgp_loop_max_trip_count(lp) || tc) {
-    int64_t mx = 0;
-    bool ok = true;
-    for (unsigned lane = 0; lane < t->nlanes && ok; lane++) {
-      if (!(mask >> lane & 1))
-        continue;
-      wgp_eval_result r;
-      ok = wgp_tracer_eval(t, tc ? tc : wgp_loop_max_trip_count(lp), lane, &r) == WGP_EVAL_OK ||
-           (tc && wgp_loop_max_trip_count(lp) &&
-            wgp_tracer_eval(t, wgp_loop_max_trip_count(lp), lane, &r) == WGP_EVAL_OK);
-      if (ok && r.value > mx)
-        mx = r.value;
-    }
+    /* per lane the count, else the bound */
+    int64_t mx = 0, v1[WGP_TRACE_MAX_WARP], v2[WGP_TRACE_MAX_WARP];
+    uint64_t live = t->nlanes < 64 ? mask & ((1ull << t->nlanes) - 1) : mask;
+    uint64_t k1 = wgp_tracer_eval_warp(t, tc ? tc : wgp_loop_max_trip_count(lp), live, v1), k2 = 0;
+    if (tc && wgp_loop_max_trip_count(lp) && (live & ~k1))
+      k2 = wgp_tracer_eval_warp(t, wgp_loop_max_trip_count(lp), live & ~k1, v2);
+    bool ok = ((k1 | k2) & live) == live;
+    if (ok)
+      EACH_LANE(lane, live) {
+        int64_t x = k1 >> lane & 1 ? v1[lane] : v2[lane];
+        if (x > mx)
+          mx = x;
+      }
     if (ok && mx > 0)
       t->forced[loop] = mx;
   }

@@ -78,6 +78,13 @@ uint64_t wgp_tracer_full_mask(const wgp_tracer *t, size_t warp);
 
 /* During a visit: evaluates E for LANE of the warp being traced. */
 wgp_eval_status wgp_tracer_eval(wgp_tracer *t, const wgp_expr *e, unsigned lane, wgp_eval_result *out);
+/* The same for every lane of MASK at once: writes VALUE[lane] (an array of
+ * WGP_TRACE_MAX_WARP) for the lanes whose value is known and returns their
+ * mask; values and known lanes are exactly wgp_tracer_eval's.  E is compiled
+ * for the launch on first use (launch constants folded; the launch's lookup
+ * must answer the same for a symbol while the tracer lives), so this is the
+ * fast way for anything evaluated often. */
+uint64_t wgp_tracer_eval_warp(wgp_tracer *t, const wgp_expr *e, uint64_t mask, int64_t *value);
 
 void wgp_trace_free(wgp_trace *tr);
 unsigned wgp_trace_flags(const wgp_trace *tr);

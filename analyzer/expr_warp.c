@@ -1,0 +1,552 @@
+/* expr_warp.c - expressions compiled once per launch and evaluated for a
+ * whole warp (see expr_warp_internal.h).
+ *
+ * Why: the tracer evaluates every branch condition, loop count, recurrence
+ * and access offset for every lane of every warp it traces; through the tree
+ * walker (wgp_expr_eval) each evaluation pays a symbol lookup by callback
+ * (arguments by name) per leaf and the whole tree per lane, although most of
+ * a tree is the same in every lane or even in every warp of the launch.
+ *
+ * Assumptions:
+ * - the classify callback answers the same for a symbol during the
+ *   program's life (launch constants are constant);
+ * - evaluation order of operands does not matter for values (expressions
+ *   have no side effects); for statuses the first operand that is not known
+ *   decides, as in wgp_expr_eval, so that a select with an unknown condition
+ *   and an operand whose lookup failed give what the tree walker gives.
+ */
+#include "expr_warp_internal.h"
+
+#include "expr_ops_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { XN_CONST, XN_SYM, XN_OP };
+
+typedef struct xnode {
+  const wgp_expr *e;
+  uint8_t kind;
+  uint8_t varying; /* may differ between lanes */
+  uint8_t cst;     /* XN_CONST: status */
+  int64_t cval;    /* XN_CONST: value */
+  wgp_sym sym;     /* XN_SYM */
+  uint32_t first, nops; /* XN_OP: operands are opnd[first .. first + nops) */
+} xnode;
+
+struct wgp_xprog {
+  xnode *n;
+  size_t nn, capn;
+  uint32_t *opnd;
+  size_t nopnd, capo;
+  uint32_t root;
+  unsigned flags;
+  size_t maxops;
+  /* scratch of an evaluation */
+  int64_t *val; /* [node][lane] */
+  uint64_t *ok, *err;
+  int64_t *gv; /* one lane's operand values, maxops entries */
+  uint8_t *gs; /* and statuses */
+};
+
+#define ALL (~UINT64_C(0))
+
+/* ---- one lane, any operation but select ----------------------------------- */
+
+/* The operation of E on operand values V with statuses S, in the tree
+ * walker's order: the first operand that is not known decides. */
+static wgp_eval_status apply1(wgp_evaluator *ev, const wgp_expr *e, size_t nops, const int64_t *v, const uint8_t *s,
+                              int64_t *out) {
+  wgp_eval_status st;
+  switch (e->op) {
+  case WGP_OP_ADD:
+  case WGP_OP_MUL: {
+    wgp_x_acc a;
+    wgp_x_nary_start(e, &a);
+    for (size_t j = 0; j < nops; j++) {
+      if (s[j] != WGP_EVAL_OK)
+        return (wgp_eval_status)s[j];
+      wgp_x_nary_step(e, &a, v[j]);
+    }
+    return wgp_x_acc_end(ev, e, &a, out);
+  }
+  case WGP_OP_ADDREC: {
+    if (s[0] != WGP_EVAL_OK)
+      return (wgp_eval_status)s[0];
+    if ((st = wgp_x_addrec_iter(ev, v[0])) != WGP_EVAL_OK)
+      return st;
+    wgp_x_acc a = {0, 0, 0, false, false};
+    for (size_t j = 1; j < nops; j++) {
+      if (s[j] != WGP_EVAL_OK)
+        return (wgp_eval_status)s[j];
+      if ((st = wgp_x_addrec_step(ev, e, &a, j, v[0], v[j])) != WGP_EVAL_OK)
+        return st;
+    }
+    return wgp_x_acc_end(ev, e, &a, out);
+  }
+  case WGP_OP_AND:
+  case WGP_OP_OR:
+  case WGP_OP_XOR:
+  case WGP_OP_SMIN:
+  case WGP_OP_SMAX:
+  case WGP_OP_UMIN:
+  case WGP_OP_UMAX: {
+    if (s[0] != WGP_EVAL_OK)
+      return (wgp_eval_status)s[0];
+    uint64_t acc = wgp_x_fold_start(e, v[0]);
+    for (size_t j = 1; j < nops; j++) {
+      if (s[j] != WGP_EVAL_OK)
+        return (wgp_eval_status)s[j];
+      acc = wgp_x_fold_step(e, acc, v[j]);
+    }
+    *out = wgp_x_canon(acc, e->width);
+    return WGP_EVAL_OK;
+  }
+  case WGP_OP_ABS:
+  case WGP_OP_ZEXT:
+  case WGP_OP_SEXT:
+  case WGP_OP_TRUNC:
+  case WGP_OP_NOT:
+    if (s[0] != WGP_EVAL_OK)
+      return (wgp_eval_status)s[0];
+    return wgp_x_unary(ev, e, v[0], out);
+  default:
+    if (s[0] != WGP_EVAL_OK)
+      return (wgp_eval_status)s[0];
+    if (s[1] != WGP_EVAL_OK)
+      return (wgp_eval_status)s[1];
+    return wgp_x_binary(ev, e, v[0], v[1], out);
+  }
+}
+
+/* ---- compiling ------------------------------------------------------------ */
+
+typedef struct compiler {
+  wgp_xprog *p;
+  wgp_xclassify classify;
+  void *user;
+  bool oom;
+} compiler;
+
+static uint32_t add_node(compiler *c, const xnode *x) {
+  wgp_xprog *p = c->p;
+  if (p->nn == p->capn) {
+    size_t cap = p->capn ? 2 * p->capn : 16;
+    xnode *n = realloc(p->n, cap * sizeof *n);
+    if (!n) {
+      c->oom = true;
+      return 0;
+    }
+    p->n = n;
+    p->capn = cap;
+  }
+  p->n[p->nn] = *x;
+  return (uint32_t)p->nn++;
+}
+
+static uint32_t add_const(compiler *c, const wgp_expr *e, int64_t v, wgp_eval_status st) {
+  xnode x = {.e = e, .kind = XN_CONST, .cst = (uint8_t)st, .cval = st == WGP_EVAL_OK ? v : 0};
+  return add_node(c, &x);
+}
+
+static uint32_t compile(compiler *c, const wgp_expr *e);
+
+static uint32_t compile_sym(compiler *c, const wgp_expr *e, const wgp_sym *s) {
+  if (s->kind == WGP_SYM_UNKNOWN)
+    return add_const(c, e, 0, WGP_EVAL_UNKNOWN);
+  int64_t v = 0;
+  wgp_eval_status st = WGP_EVAL_UNKNOWN;
+  wgp_xclass k = c->classify(c->user, s, &v, &st);
+  if (k == WGP_X_CONST)
+    return add_const(c, e, v, st == WGP_EVAL_OK ? WGP_EVAL_OK : st == WGP_EVAL_ERROR ? WGP_EVAL_ERROR
+                                                                                      : WGP_EVAL_UNKNOWN);
+  xnode x = {.e = e, .kind = XN_SYM, .varying = k == WGP_X_LANE, .sym = *s};
+  return add_node(c, &x);
+}
+
+/* Folding drops the nodes compiled for a subtree: they were appended after
+ * the mark taken before it. */
+static void drop_to(compiler *c, size_t nodes, size_t operands) {
+  c->p->nn = nodes;
+  c->p->nopnd = operands;
+}
+
+static uint32_t compile_select(compiler *c, const wgp_expr *e) {
+  size_t mark = c->p->nn, omark = c->p->nopnd;
+  uint32_t cond = compile(c, e->ops[0]);
+  if (c->oom)
+    return 0;
+  const xnode *cn = &c->p->n[cond];
+  if (cn->kind == XN_CONST) {
+    bool taken = cn->cval != 0;
+    wgp_eval_status cst = (wgp_eval_status)cn->cst;
+    if (cst != WGP_EVAL_UNKNOWN)
+      drop_to(c, mark, omark);
+    if (cst == WGP_EVAL_OK) /* only the chosen arm is ever evaluated */
+      return compile(c, e->ops[taken ? 1 : 2]);
+    if (cst == WGP_EVAL_ERROR)
+      return add_const(c, e, 0, WGP_EVAL_ERROR);
+  }
+  uint32_t a = compile(c, e->ops[1]);
+  uint32_t b = compile(c, e->ops[2]);
+  if (c->oom)
+    return 0;
+  const xnode *an = &c->p->n[a], *bn = &c->p->n[b];
+  cn = &c->p->n[cond];
+  if (cn->kind == XN_CONST && an->kind == XN_CONST && bn->kind == XN_CONST) {
+    bool same = an->cst == WGP_EVAL_OK && bn->cst == WGP_EVAL_OK && an->cval == bn->cval;
+    int64_t v = an->cval;
+    drop_to(c, mark, omark);
+    return add_const(c, e, v, same ? WGP_EVAL_OK : WGP_EVAL_UNKNOWN);
+  }
+  wgp_xprog *p = c->p;
+  if (p->nopnd + 3 > p->capo) {
+    size_t cap = (p->capo + 3) * 2;
+    uint32_t *o = realloc(p->opnd, cap * sizeof *o);
+    if (!o) {
+      c->oom = true;
+      return 0;
+    }
+    p->opnd = o;
+    p->capo = cap;
+  }
+  xnode x = {.e = e,
+             .kind = XN_OP,
+             .varying = p->n[cond].varying || p->n[a].varying || p->n[b].varying,
+             .first = (uint32_t)p->nopnd,
+             .nops = 3};
+  p->opnd[p->nopnd++] = cond;
+  p->opnd[p->nopnd++] = a;
+  p->opnd[p->nopnd++] = b;
+  if (3 > p->maxops)
+    p->maxops = 3;
+  return add_node(c, &x);
+}
+
+static uint32_t compile(compiler *c, const wgp_expr *e) {
+  switch (e->op) {
+  case WGP_OP_INT: return add_const(c, e, e->ival, WGP_EVAL_OK);
+  case WGP_OP_FLOAT: return add_const(c, e, 0, WGP_EVAL_UNKNOWN);
+  case WGP_OP_SYM: return compile_sym(c, e, &e->sym);
+  case WGP_OP_LOAD: {
+    wgp_sym s = {WGP_SYM_LOAD, 0, 0, (unsigned)e->ival, NULL};
+    return compile_sym(c, e, &s);
+  }
+  case WGP_OP_SELECT: return compile_select(c, e);
+  default: break;
+  }
+  /* operands first, kept in a local list: compiling them appends to opnd */
+  size_t n = e->nops, mark = c->p->nn, omark = c->p->nopnd;
+  uint32_t small[8], *ops = n <= 8 ? small : malloc(n * sizeof *ops);
+  if (!ops) {
+    c->oom = true;
+    return 0;
+  }
+  bool all_const = true, varying = false;
+  for (size_t j = 0; j < n && !c->oom; j++) {
+    ops[j] = compile(c, e->ops[j]);
+    if (!c->oom) {
+      all_const = all_const && c->p->n[ops[j]].kind == XN_CONST;
+      varying = varying || c->p->n[ops[j]].varying;
+    }
+  }
+  uint32_t r = 0;
+  wgp_xprog *p = c->p;
+  if (!c->oom && all_const) {
+    int64_t vsmall[8] = {0}, *v = n <= 8 ? vsmall : malloc(n * sizeof *v);
+    uint8_t ssmall[8] = {0}, *s = n <= 8 ? ssmall : malloc(n);
+    if (!v || !s) {
+      c->oom = true;
+    } else {
+      for (size_t j = 0; j < n; j++)
+        v[j] = p->n[ops[j]].cval, s[j] = p->n[ops[j]].cst;
+      wgp_evaluator ev = {NULL, p->flags, NULL};
+      int64_t out = 0;
+      wgp_eval_status st = apply1(&ev, e, n, v, s, &out);
+      drop_to(c, mark, omark);
+      r = add_const(c, e, out, st);
+    }
+    if (v != vsmall)
+      free(v);
+    if (s != ssmall)
+      free(s);
+  } else if (!c->oom) {
+    if (p->nopnd + n > p->capo) {
+      size_t cap = (p->capo + n) * 2;
+      uint32_t *o = realloc(p->opnd, cap * sizeof *o);
+      if (!o)
+        c->oom = true;
+      else
+        p->opnd = o, p->capo = cap;
+    }
+    if (!c->oom) {
+      xnode x = {.e = e, .kind = XN_OP, .varying = varying, .first = (uint32_t)p->nopnd, .nops = (uint32_t)n};
+      memcpy(p->opnd + p->nopnd, ops, n * sizeof *ops);
+      p->nopnd += n;
+      if (n > p->maxops)
+        p->maxops = n;
+      r = add_node(c, &x);
+    }
+  }
+  if (ops != small)
+    free(ops);
+  return r;
+}
+
+wgp_status wgp_xprog_compile(const wgp_expr *e, unsigned flags, wgp_xclassify classify, void *user,
+                             wgp_xprog **out) {
+  *out = NULL;
+  wgp_xprog *p = calloc(1, sizeof *p);
+  if (!p)
+    return WGP_ERR_NOMEM;
+  p->flags = flags;
+  compiler c = {p, classify, user, false};
+  p->root = compile(&c, e);
+  if (!c.oom) {
+    p->val = malloc(p->nn * WGP_XLANES * sizeof *p->val);
+    p->ok = calloc(p->nn, sizeof *p->ok);
+    p->err = calloc(p->nn, sizeof *p->err);
+    p->gv = malloc((p->maxops ? p->maxops : 1) * sizeof *p->gv);
+    p->gs = malloc(p->maxops ? p->maxops : 1);
+    c.oom = !p->val || !p->ok || !p->err || !p->gv || !p->gs;
+  }
+  if (c.oom) {
+    wgp_xprog_free(p);
+    return WGP_ERR_NOMEM;
+  }
+  *out = p;
+  return WGP_OK;
+}
+
+void wgp_xprog_free(wgp_xprog *p) {
+  if (!p)
+    return;
+  free(p->n);
+  free(p->opnd);
+  free(p->val);
+  free(p->ok);
+  free(p->err);
+  free(p->gv);
+  free(p->gs);
+  free(p);
+}
+
+size_t wgp_xprog_size(const wgp_xprog *p) { return p->nn; }
+
+/* ---- evaluating ------------------------------------------------------------ */
+
+typedef struct runner {
+  wgp_xprog *p;
+  wgp_xfill fill;
+  void *user;
+  wgp_evaluator ev;
+} runner;
+
+static inline uint8_t lane_status(uint64_t ok, uint64_t err, unsigned l) {
+  return ok >> l & 1 ? WGP_EVAL_OK : err >> l & 1 ? WGP_EVAL_ERROR : WGP_EVAL_UNKNOWN;
+}
+
+#define FOR_LANES(l, m) for (uint64_t m_ = (m), l; m_ && ((l = (uint64_t)__builtin_ctzll(m_)), 1); m_ &= m_ - 1)
+
+static void run(runner *r, uint32_t i, uint64_t mask);
+
+/* Copies node FROM's result into node TO for the lanes of MASK. */
+static void copy_result(wgp_xprog *p, uint32_t to, uint32_t from, uint64_t mask) {
+  int64_t *d = p->val + (size_t)to * WGP_XLANES, *s = p->val + (size_t)from * WGP_XLANES;
+  if (!p->n[from].varying) {
+    d[0] = s[0];
+    if (p->n[to].varying)
+      FOR_LANES(l, mask) d[l] = s[0];
+  } else {
+    FOR_LANES(l, mask) d[l] = s[l];
+  }
+  p->ok[to] = p->ok[from];
+  p->err[to] = p->err[from];
+}
+
+static void run_select(runner *r, uint32_t i, uint64_t mask) {
+  wgp_xprog *p = r->p;
+  const xnode *n = &p->n[i];
+  uint32_t c = p->opnd[n->first], a = p->opnd[n->first + 1], b = p->opnd[n->first + 2];
+  run(r, c, mask);
+  const int64_t *cv = p->val + (size_t)c * WGP_XLANES, *av = p->val + (size_t)a * WGP_XLANES,
+                *bv = p->val + (size_t)b * WGP_XLANES;
+  int64_t *out = p->val + (size_t)i * WGP_XLANES;
+  bool cu = !p->n[c].varying, au = !p->n[a].varying, bu = !p->n[b].varying;
+  if (cu && p->ok[c]) { /* only the chosen arm is evaluated */
+    uint32_t arm = cv[0] != 0 ? a : b;
+    run(r, arm, mask);
+    copy_result(p, i, arm, mask);
+    return;
+  }
+  if (cu && p->err[c]) {
+    p->ok[i] = 0;
+    p->err[i] = ALL;
+    return;
+  }
+  if (cu && au && bu) { /* unknown condition, the same arms in every lane */
+    run(r, a, mask);
+    run(r, b, mask);
+    out[0] = av[0];
+    p->ok[i] = p->ok[a] && p->ok[b] && av[0] == bv[0] ? ALL : 0;
+    p->err[i] = 0;
+    return;
+  }
+  /* Lane by lane: a known condition takes its arm; an unknown one is known
+   * only when both arms agree; a failed lookup stays an error. */
+  uint64_t cok = p->ok[c] & mask, cerr = p->err[c] & mask, cunk = mask & ~cok & ~cerr, true_l = 0;
+  FOR_LANES(l, cok) if (cv[cu ? 0 : l] != 0) true_l |= UINT64_C(1) << l;
+  uint64_t ma = true_l | cunk, mb = (cok & ~true_l) | cunk;
+  if (ma)
+    run(r, a, ma);
+  if (mb)
+    run(r, b, mb);
+  uint64_t ok = 0, err = cerr;
+  FOR_LANES(l, mask & ~cerr) {
+    uint64_t bit = UINT64_C(1) << l;
+    unsigned la = au ? 0 : (unsigned)l, lb = bu ? 0 : (unsigned)l;
+    if (cok & bit) {
+      bool ta = true_l & bit;
+      uint32_t arm = ta ? a : b;
+      unsigned at = ta ? la : lb;
+      out[l] = p->val[(size_t)arm * WGP_XLANES + at];
+      if (p->ok[arm] >> at & 1)
+        ok |= bit;
+      else if (p->err[arm] >> at & 1)
+        err |= bit;
+    } else if (p->ok[a] >> la & 1 && p->ok[b] >> lb & 1 && av[la] == bv[lb]) {
+      out[l] = av[la];
+      ok |= bit;
+    }
+  }
+  p->ok[i] = ok;
+  p->err[i] = err;
+}
+
+static void run(runner *r, uint32_t i, uint64_t mask) {
+  wgp_xprog *p = r->p;
+  const xnode *n = &p->n[i];
+  int64_t *out = p->val + (size_t)i * WGP_XLANES;
+  switch (n->kind) {
+  case XN_CONST:
+    out[0] = n->cval;
+    p->ok[i] = n->cst == WGP_EVAL_OK ? ALL : 0;
+    p->err[i] = n->cst == WGP_EVAL_ERROR ? ALL : 0;
+    return;
+  case XN_SYM: {
+    uint64_t ok = 0, err = 0;
+    r->fill(r->user, &n->sym, mask, out, &ok, &err);
+    p->ok[i] = ok;
+    p->err[i] = err;
+    return;
+  }
+  default: break;
+  }
+  if (n->e->op == WGP_OP_SELECT) {
+    run_select(r, i, mask);
+    return;
+  }
+  const uint32_t *ops = p->opnd + n->first;
+  size_t nops = n->nops;
+  for (size_t j = 0; j < nops; j++)
+    run(r, ops[j], mask);
+  const wgp_expr *e = n->e;
+  if (!n->varying) {
+    for (size_t j = 0; j < nops; j++) {
+      p->gv[j] = p->val[(size_t)ops[j] * WGP_XLANES];
+      p->gs[j] = lane_status(p->ok[ops[j]], p->err[ops[j]], 0);
+    }
+    wgp_eval_status st = apply1(&r->ev, e, nops, p->gv, p->gs, &out[0]);
+    p->ok[i] = st == WGP_EVAL_OK ? ALL : 0;
+    p->err[i] = st == WGP_EVAL_ERROR ? ALL : 0;
+    return;
+  }
+  /* uniform operands are spread over the lanes: the loops below read v[l] */
+  uint64_t allok = mask;
+  for (size_t j = 0; j < nops; j++) {
+    int64_t *v = p->val + (size_t)ops[j] * WGP_XLANES;
+    if (!p->n[ops[j]].varying)
+      FOR_LANES(l, mask) v[l] = v[0];
+    allok &= p->ok[ops[j]];
+  }
+  uint64_t ok = 0, err = 0;
+  wgp_evaluator *ev = &r->ev;
+  const int64_t *a = p->val + (size_t)ops[0] * WGP_XLANES;
+  const int64_t *b = nops > 1 ? p->val + (size_t)ops[1] * WGP_XLANES : a;
+  /* Lanes whose operands are all known: the operation alone. */
+  switch (e->op) {
+  case WGP_OP_ADD:
+  case WGP_OP_MUL:
+    FOR_LANES(l, allok) {
+      wgp_x_acc acc;
+      wgp_x_nary_start(e, &acc);
+      for (size_t j = 0; j < nops; j++)
+        wgp_x_nary_step(e, &acc, p->val[(size_t)ops[j] * WGP_XLANES + l]);
+      if (wgp_x_acc_end(ev, e, &acc, &out[l]) == WGP_EVAL_OK)
+        ok |= UINT64_C(1) << l;
+    }
+    break;
+  case WGP_OP_ABS:
+  case WGP_OP_ZEXT:
+  case WGP_OP_SEXT:
+  case WGP_OP_TRUNC:
+  case WGP_OP_NOT:
+    FOR_LANES(l, allok) if (wgp_x_unary(ev, e, a[l], &out[l]) == WGP_EVAL_OK) ok |= UINT64_C(1) << l;
+    break;
+  case WGP_OP_SUB:
+  case WGP_OP_UDIV:
+  case WGP_OP_SDIV:
+  case WGP_OP_UREM:
+  case WGP_OP_SREM:
+  case WGP_OP_SHL:
+  case WGP_OP_LSHR:
+  case WGP_OP_ASHR:
+  case WGP_OP_EQ:
+  case WGP_OP_NE:
+  case WGP_OP_SLT:
+  case WGP_OP_SLE:
+  case WGP_OP_SGT:
+  case WGP_OP_SGE:
+  case WGP_OP_ULT:
+  case WGP_OP_ULE:
+  case WGP_OP_UGT:
+  case WGP_OP_UGE:
+    FOR_LANES(l, allok) if (wgp_x_binary(ev, e, a[l], b[l], &out[l]) == WGP_EVAL_OK) ok |= UINT64_C(1) << l;
+    break;
+  default: /* folds and addrec: the general path */
+    allok = 0;
+    break;
+  }
+  /* The other lanes, operand by operand as the tree walker goes. */
+  FOR_LANES(l, mask & ~allok) {
+    for (size_t j = 0; j < nops; j++) {
+      p->gv[j] = p->val[(size_t)ops[j] * WGP_XLANES + l];
+      p->gs[j] = lane_status(p->ok[ops[j]], p->err[ops[j]], (unsigned)l);
+    }
+    wgp_eval_status st = apply1(ev, e, nops, p->gv, p->gs, &out[l]);
+    if (st == WGP_EVAL_OK)
+      ok |= UINT64_C(1) << l;
+    else if (st == WGP_EVAL_ERROR)
+      err |= UINT64_C(1) << l;
+  }
+  p->ok[i] = ok;
+  p->err[i] = err;
+}
+
+uint64_t wgp_xprog_eval(wgp_xprog *p, wgp_xfill fill, void *user, uint64_t mask, int64_t *out, bool *uniform) {
+  runner r = {p, fill, user, {NULL, p->flags, NULL}};
+  run(&r, p->root, mask);
+  const int64_t *v = p->val + (size_t)p->root * WGP_XLANES;
+  bool u = !p->n[p->root].varying;
+  if (uniform)
+    *uniform = u;
+  if (u) {
+    if (!p->ok[p->root])
+      return 0;
+    FOR_LANES(l, mask) out[l] = v[0];
+    return mask;
+  }
+  uint64_t known = p->ok[p->root] & mask;
+  FOR_LANES(l, known) out[l] = v[l];
+  return known;
+}

@@ -1,0 +1,56 @@
+/* expr_warp_internal.h - an expression compiled for one launch and evaluated
+ * for all lanes of a warp at once (analyzer/ only; the tracer uses it).
+ *
+ * Compiling resolves every symbol once: launch constants (arguments, sizes)
+ * become numbers and the subtrees that only use them are folded; a select
+ * with a constant condition keeps only its chosen arm.  What is left is
+ * evaluated per warp: a node whose operands are the same in every lane
+ * (group ids, loop iterations) is computed once, the others lane by lane.
+ * The answer for every lane is the one wgp_expr_eval gives with the same
+ * symbol values (both use expr_ops_internal.h), including which lanes are
+ * unknown; only the reasons are not kept.
+ */
+#ifndef WGPERF_EXPR_WARP_INTERNAL_H
+#define WGPERF_EXPR_WARP_INTERNAL_H
+
+#include "wgperf/expr.h"
+
+#include <stdbool.h>
+
+#define WGP_XLANES 64
+
+typedef struct wgp_xprog wgp_xprog;
+
+/* How a symbol varies, decided when compiling. */
+typedef enum wgp_xclass {
+  WGP_X_CONST,   /* the same for the whole launch: its value and status are given at once */
+  WGP_X_UNIFORM, /* the same for every lane of a warp at one point of the trace */
+  WGP_X_LANE     /* differs between lanes */
+} wgp_xclass;
+
+/* Classifies S; for WGP_X_CONST also writes its value (when *status is OK)
+ * and status. */
+typedef wgp_xclass (*wgp_xclassify)(void *user, const wgp_sym *s, int64_t *value, wgp_eval_status *status);
+
+/* The values of S at evaluation time.  A uniform symbol writes v[0] and sets
+ * *ok / *err to all ones or zero; a lane symbol writes v[l] for the lanes l of
+ * MASK and sets the bits of the lanes whose value is known (*ok) or whose
+ * lookup failed with WGP_EVAL_ERROR (*err); other lanes are unknown. */
+typedef void (*wgp_xfill)(void *user, const wgp_sym *s, uint64_t mask, int64_t *v, uint64_t *ok, uint64_t *err);
+
+/* Compiles E (keep: it must outlive the program) with WGP_EVAL_* FLAGS.
+ * WGP_ERR_NOMEM is the only failure. */
+wgp_status wgp_xprog_compile(const wgp_expr *e, unsigned flags, wgp_xclassify classify, void *user,
+                             wgp_xprog **out);
+void wgp_xprog_free(wgp_xprog *p);
+
+/* Evaluates P for the lanes of MASK: writes out[l] for every lane l whose
+ * value is known and returns the mask of those lanes.  *UNIFORM (may be NULL)
+ * is set when every lane has the same status and value.  P keeps scratch
+ * space: one evaluation at a time. */
+uint64_t wgp_xprog_eval(wgp_xprog *p, wgp_xfill fill, void *user, uint64_t mask, int64_t *out, bool *uniform);
+
+/* Nodes left after folding (for tests). */
+size_t wgp_xprog_size(const wgp_xprog *p);
+
+#endif
