@@ -11,6 +11,7 @@
 // as the halving stride of a tree reduction.
 //
 //===----------------------------------------------------------------------===//
+#include "Backend.h"
 #include "Expr.h"
 #include "KernelModel.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -368,15 +369,22 @@ static void bump(std::map<std::string, uint64_t> &Counts, const std::string &K, 
   Counts[K] += N;
 }
 
+/// Counts \p I; \p VectorBytes is the width the backend gives a merged
+/// shared-memory access (0: the access's own).
 static void classifyInstruction(const Instruction &I, const std::string &Space,
-                                std::map<std::string, uint64_t> &Counts) {
+                                std::map<std::string, uint64_t> &Counts, unsigned VectorBytes = 0) {
   Type *T = I.getType();
   unsigned N = lanes(T);
   if (auto *BO = dyn_cast<BinaryOperator>(&I)) {
     bool Wide = T->getScalarSizeInBits() > 32;
     switch (BO->getOpcode()) {
-    case Instruction::FAdd: case Instruction::FSub: bump(Counts, fpClass(T, "add"), N); return;
-    case Instruction::FMul: bump(Counts, fpClass(T, "mul"), N); return;
+    case Instruction::FAdd: case Instruction::FSub:
+      bump(Counts, fpClass(T, wgperf::absorbsFmul(I) ? "fma" : "add"), N);
+      return;
+    case Instruction::FMul:
+      if (!wgperf::fusedIntoFma(I))
+        bump(Counts, fpClass(T, "mul"), N);
+      return;
     case Instruction::FDiv: case Instruction::FRem: bump(Counts, fpClass(T, "div"), N); return;
     case Instruction::Add: case Instruction::Sub:
       bump(Counts, T->getScalarSizeInBits() == 1 ? "int_logic" : Wide ? "int64_add" : "int_add", N);
@@ -434,7 +442,8 @@ static void classifyInstruction(const Instruction &I, const std::string &Space,
   }
   if (isa<LoadInst>(I) || isa<StoreInst>(I)) {
     const Value *V = isa<StoreInst>(I) ? cast<StoreInst>(I).getValueOperand() : &I;
-    unsigned Bits = I.getModule()->getDataLayout().getTypeStoreSizeInBits(V->getType());
+    unsigned Bits =
+        VectorBytes ? 8 * VectorBytes : I.getModule()->getDataLayout().getTypeStoreSizeInBits(V->getType());
     bump(Counts, std::string(isa<LoadInst>(I) ? "ld." : "st.") + Space + "." + std::to_string(Bits));
     return;
   }
@@ -679,6 +688,7 @@ private:
   DominatorTree &DT;
   ScalarEvolution &SE;
   ExprBuilder EB;
+  wgperf::VectorGroups VG; // shared accesses the backend merges
   DenseMap<const BasicBlock *, unsigned> BlockIds;
   std::vector<const BasicBlock *> BlockById;
   std::vector<const Loop *> LoopOrder;
@@ -841,6 +851,8 @@ void KernelExtractor::collectMemory() {
   unsigned Next = 0;
   for (BasicBlock &BB : F)
     for (Instruction &I : BB) {
+      if (VG.Merged.count(&I))
+        continue;
       if (isa<LoadInst>(I) || isa<StoreInst>(I) || isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
         EB.MemIds[&I] = Next++;
       else if (auto *CB = dyn_cast<CallBase>(&I))
@@ -881,6 +893,8 @@ void KernelExtractor::collectMemory() {
       MI.Bytes = CB->getType()->isVoidTy() ? 4 : DL.getTypeStoreSize(CB->getType());
       MI.Atomic = classifyCall(*CB).Atomic;
     }
+    if (auto It = VG.LeaderBytes.find(I); It != VG.LeaderBytes.end())
+      MI.Bytes = It->second;
     describeAccess(*I, Ptr, MI);
   }
   // Pointer arguments without a known element type take their access width.
@@ -943,6 +957,8 @@ void KernelExtractor::collectBlocks() {
     for (const BasicBlock *S : successors(&BB))
       BI.Succs.push_back(BlockIds[S]);
     for (Instruction &I : BB) {
+      if (VG.Merged.count(&I))
+        continue;
       std::string Space;
       if (auto It = EB.MemIds.find(&I); It != EB.MemIds.end()) {
         BI.Memory.push_back(It->second);
@@ -987,7 +1003,8 @@ void KernelExtractor::collectBlocks() {
         }
         continue;
       }
-      classifyInstruction(I, Space, BI.Counts);
+      auto VB = VG.LeaderBytes.find(&I);
+      classifyInstruction(I, Space, BI.Counts, VB == VG.LeaderBytes.end() ? 0 : VB->second);
     }
     Instruction *Term = BB.getTerminator();
     if (isa<ReturnInst>(Term))
@@ -1314,6 +1331,7 @@ void KernelExtractor::run() {
   for (const ArgInfo &A : K.Args)
     EB.ArgNames[F.getArg(A.Index)] = A.Name;
   numberLoops();
+  VG = wgperf::findVectorGroups(F, SE);
   // Recurrence symbols and memory ids first: expressions refer to them.
   assignRecurrences();
   collectMemory();

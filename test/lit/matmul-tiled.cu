@@ -30,7 +30,7 @@ __global__ void matmul_tiled(const float *A, const float *B, float *C, int N) {
 // CHECK:       block 4 for.body loop=L0 {{.*}}barrier=1 {{.*}}ld.global.32=2 st.local.32=2 -> 6
 // CHECK-NEXT:  block 5 {{.*}} loop=L0 {{.*}}barrier=1 {{.*}}-> 2,4 back=4
 // CHECK-NEXT:    branch loop-variable: (eq:32 (add:32:nuw 1 it.L0) (sdiv:32 arg.N 16)) ? 2 : 4
-// CHECK-NEXT:  block 6 {{.*}} loop=L1 {{.*}}fp32_add=1 fp32_mul=1 {{.*}}ld.local.32=2 -> 5,6 back=6
+// CHECK-NEXT:  block 6 {{.*}} loop=L1 {{.*}}fp32_fma=1 {{.*}}ld.local.32=2 -> 5,6 back=6
 // CHECK:       loop L0 header=4 depth=1 blocks=4,5,6 latches=5 exiting=5
 // CHECK-NEXT:    trip exact: (add:nsw:nuw 1 (zext:32:64 (add:32:nsw -1 (sdiv:32 arg.N 16))))
 // CHECK:       loop L1 header=6 depth=2 parent=L0 blocks=6 latches=6 exiting=6

@@ -17,7 +17,7 @@ __global__ void stencil3d(const float *in, float *out, int nx, int ny, int nz) {
 // x = grp.x*lsz.x+lid.x+1 (same for y, z); c = (z*ny + y)*nx + x.
 // CHECK-LABEL: kernel stencil3d (cuda)
 // CHECK:         branch work-item: (umin:1 (slt:32 (add:32 1 (mul:32 grp.x lsz.x) lid.x) (add:32:nsw -1 arg.nx)) (slt:32 (add:32 1 (mul:32 grp.y lsz.y) lid.y) (add:32 -1 arg.ny)) (slt:32 (add:32 1 (mul:32 grp.z lsz.z) lid.z) (add:32 -1 arg.nz))) ? 1 : 2
-// CHECK-NEXT:  block 1 if.end {{.*}}fp32_add=6 fp32_mul=1 {{.*}}ld.global.32=7 st.global.32=1 -> 2
+// CHECK-NEXT:  block 1 if.end {{.*}}fp32_add=5 fp32_fma=1 {{.*}}ld.global.32=7 st.global.32=1 -> 2
 // CHECK:       mem M0 load global 4B block=1 base=arg:in offset=(mul:nsw 4 (sext:32:64 (add:32 1 (mul:32 (add:32 1 (mul:32 (add:32 1 (mul:32 grp.z lsz.z) lid.z) arg.ny) (mul:32 grp.y lsz.y) lid.y) arg.nx) (mul:32 grp.x lsz.x) lid.x))) affine
 // CHECK-NEXT:  mem M1 load global 4B block=1 base=arg:in offset=(mul:nsw 4 (sext:32:64 (add:32 (mul:32 (add:32 1 (mul:32 (add:32 1 (mul:32 grp.z lsz.z) lid.z) arg.ny) (mul:32 grp.y lsz.y) lid.y) arg.nx) (mul:32 grp.x lsz.x) lid.x))) affine
 // CHECK-NEXT:  mem M2 load global 4B block=1 base=arg:in offset=(add:nsw 4 (mul:nsw 4 {{.*}})) affine

@@ -1,0 +1,50 @@
+//===- Backend.h - what the NVIDIA backend makes of the IR we count -------===//
+//
+// The model counts IR instructions, but a GPU executes what the backend
+// (NVVM/ptxas, or LLVM's NVPTX backend) makes of them.  Two of its
+// transformations change counts and memory costs enough to matter, and both
+// are decided by local, checkable facts of the IR:
+//
+//  * FMA contraction: an fmul whose only use is an fadd/fsub of the same
+//    block, both allowed to contract (CUDA's default, and OpenCL's
+//    llvm.fmuladd), becomes one FFMA.
+//  * Vectorization of shared-memory accesses: a thread's accesses to
+//    consecutive elements of one __shared__/__local array in straight-line
+//    code (an unrolled loop over a tile row) become one 8 or 16 byte access
+//    when the first is aligned to that size, as nvcc does (LDS.64/LDS.128):
+//    Nsight Compute counts 320 shared loads per warp for a 16x16-tiled matrix
+//    multiply of 256 k-steps, not 512 (microbench/results/h100-2026-11-22/ncu).
+//    Shared arrays are taken to be 16-byte aligned (nvcc places them so);
+//    global accesses are left alone (a float* says nothing about alignment).
+//
+//===----------------------------------------------------------------------===//
+#ifndef WGPERF_PASSES_BACKEND_H
+#define WGPERF_PASSES_BACKEND_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/Instruction.h"
+
+namespace wgperf {
+
+/// Whether the fmul \p I is contracted into its fadd/fsub user (the user then
+/// counts as one FMA and \p I as nothing).
+bool fusedIntoFma(const llvm::Instruction &I);
+
+/// Whether the fadd/fsub \p I absorbs one of its operands' fmul (an FMA).
+bool absorbsFmul(const llvm::Instruction &I);
+
+/// Shared-memory accesses the backend merges: the first of each group keeps
+/// its place with the group's width, the others disappear.
+struct VectorGroups {
+  llvm::DenseMap<const llvm::Instruction *, unsigned> LeaderBytes;
+  llvm::DenseSet<const llvm::Instruction *> Merged;
+};
+
+VectorGroups findVectorGroups(llvm::Function &F, llvm::ScalarEvolution &SE);
+
+} // namespace wgperf
+
+#endif
