@@ -62,7 +62,7 @@ static const char help_text[] =
     "\n"
     "options:\n"
     "  -o OUT      where extract writes the model\n"
-    "  -O N        optimization level for clang (0-3, s, z; default 2)\n"
+    "  -O N        optimization level for clang (0-3, s, z; default 3, as nvcc)\n"
     "  --print     print the whole model instead of the summary\n"
     "  --kernel K  show only kernel K (name or IR symbol)\n"
     "  -- FLAGS    pass the remaining arguments to clang\n"
@@ -594,7 +594,9 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
   } else {
     tool = xstrdup(clang_path());
     plugin_flag = concat("-fpass-plugin=", plugin, "");
-    oflag = concat("-O", olevel ? olevel : "2", "");
+    /* -O3 by default: nvcc and NVIDIA's OpenCL compiler optimize device code at -O3 (its
+     * loop unrolling decides what the GPU executes) */
+    oflag = concat("-O", olevel ? olevel : "3", "");
     args[n++] = tool;
     if (kind == IN_OPENCL) {
       const char *cl[] = {"-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header", "-cl-kernel-arg-info",
