@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Backend.h"
+#include "Expr.h"
 
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -16,6 +17,8 @@
 #include "llvm/IR/Operator.h"
 
 #include <algorithm>
+#include <set>
+#include <string>
 #include <vector>
 
 using namespace llvm;
@@ -197,6 +200,24 @@ VectorGroups findVectorGroups(Function &F, ScalarEvolution &SE) {
     }
   }
   return VG;
+}
+
+unsigned specialRegisterReads(const Function &F) {
+  std::set<std::string> Regs;
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB)
+        continue;
+      std::string S = classifyWorkItemCall(*CB).Symbol;
+      if (S.rfind("gid.", 0) == 0) {
+        Regs.insert("lid." + S.substr(4));
+        Regs.insert("grp." + S.substr(4));
+      } else if (S.rfind("lid.", 0) == 0 || S.rfind("grp.", 0) == 0 || S == "laneid") {
+        Regs.insert(S);
+      }
+    }
+  return Regs.size();
 }
 
 } // namespace wgperf

@@ -1007,13 +1007,31 @@ void KernelExtractor::collectBlocks() {
       classifyInstruction(I, Space, BI.Counts, VB == VG.LeaderBytes.end() ? 0 : VB->second);
     }
     Instruction *Term = BB.getTerminator();
-    if (isa<ReturnInst>(Term))
+    // Machine instructions without an IR instruction (Backend.h): the stack
+    // pointer on entry, S2R of each special register, EXIT at each return.
+    if (&BB == &F.getEntryBlock()) {
+      bump(BI.Counts, "other");
+      if (unsigned S = wgperf::specialRegisterReads(F))
+        bump(BI.Counts, "sreg", S);
+    }
+    if (isa<ReturnInst>(Term)) {
       BI.Exit = true;
+      bump(BI.Counts, "other");
+    }
     if (auto *Br = dyn_cast<BranchInst>(Term); Br && Br->isConditional()) {
       BranchInfo B;
       B.Kind = "cond";
       B.Cond = EB.value(Br->getCondition());
-      B.Class = classOf(EB.deps(Br->getCondition()), B.Depends);
+      unsigned D = EB.deps(Br->getCondition());
+      B.Class = classOf(D, B.Depends);
+      // Lanes may go different ways: a reconvergence pair, unless the branch
+      // only leaves a loop or one way just returns (a predicated EXIT).
+      const Loop *L = LI.getLoopFor(&BB);
+      bool Leaves = L && (!L->contains(Br->getSuccessor(0)) || !L->contains(Br->getSuccessor(1)));
+      auto JustReturns = [](const BasicBlock *S) { return isa<ReturnInst>(S->getFirstNonPHIOrDbg()); };
+      if ((D & (DepWorkItem | DepData)) && !Leaves && !JustReturns(Br->getSuccessor(0)) &&
+          !JustReturns(Br->getSuccessor(1)))
+        bump(BI.Counts, "reconverge", 2);
       B.Targets = {BlockIds[Br->getSuccessor(0)], BlockIds[Br->getSuccessor(1)]};
       B.Source = srcLoc(Br->getDebugLoc());
       BI.Branch = B;

@@ -413,7 +413,8 @@ static bool read_ops(loader *ld, json_t *root) {
     if (!wgp_op_class_from_name(k, &c))
       return fail(ld, "unknown cost class 'ops.%s'", k);
   }
-  static const char *const members[] = {"latency_cycles", "throughput_per_cycle"};
+  /* "instructions" is optional: machine instructions per operation, 1 unless said */
+  static const char *const members[] = {"latency_cycles", "throughput_per_cycle", "instructions"};
   for (size_t c = 0; c < WGP_OP_COUNT; c++) {
     char path[128];
     json_t *op = json_object_get(ops, op_names[c]);
@@ -424,8 +425,8 @@ static bool read_ops(loader *ld, json_t *root) {
       return fail(ld, "'%s' must be an object with 'latency_cycles' and 'throughput_per_cycle', got %s", path,
                   type_name(op));
     json_object_foreach(op, k, v) {
-      if (strcmp(k, members[0]) != 0 && strcmp(k, members[1]) != 0)
-        return unknown_key(ld, path, k, members, 2);
+      if (strcmp(k, members[0]) != 0 && strcmp(k, members[1]) != 0 && strcmp(k, members[2]) != 0)
+        return unknown_key(ld, path, k, members, 3);
     }
     for (size_t m = 0; m < 2; m++) {
       char mpath[160];
@@ -438,6 +439,19 @@ static bool read_ops(loader *ld, json_t *root) {
       json_t *val = field_value(ld, fv, mpath, src);
       if (!val || !read_number(ld, mpath, val, false, 0, true, dst))
         return false;
+    }
+    ld->g->op_instructions[c] = 1;
+    json_t *iv = json_object_get(op, members[2]);
+    if (iv) {
+      char ipath[160];
+      snprintf(ipath, sizeof ipath, "%s.%s", path, members[2]);
+      double n;
+      json_t *val = field_value(ld, iv, ipath, &ld->g->op_instructions_src[c]);
+      if (!val || !read_number(ld, ipath, val, true, 1, false, &n))
+        return false;
+      if (n > 64)
+        return fail(ld, "'%s' must be at most 64 machine instructions per operation, got %g", ipath, n);
+      ld->g->op_instructions[c] = (unsigned)n;
     }
   }
   return true;
@@ -780,6 +794,7 @@ void wgp_gpu_free(wgp_gpu *g) {
   for (size_t c = 0; c < WGP_OP_COUNT; c++) {
     free(g->op_latency_src[c]);
     free(g->op_throughput_src[c]);
+    free(g->op_instructions_src[c]);
   }
   for (size_t i = 0; i < g->naliases; i++)
     free(g->aliases[i]);
@@ -815,6 +830,8 @@ const char *wgp_gpu_source(const wgp_gpu *g, const char *key) {
         return g->op_latency_src[c];
       if (strcmp(dot + 1, "throughput_per_cycle") == 0)
         return g->op_throughput_src[c];
+      if (strcmp(dot + 1, "instructions") == 0)
+        return g->op_instructions_src[c];
     }
   }
   return NULL;
@@ -825,6 +842,9 @@ double wgp_gpu_op_latency_cycles(const wgp_gpu *g, wgp_op_class c) {
 }
 double wgp_gpu_op_throughput_per_cycle(const wgp_gpu *g, wgp_op_class c) {
   return (size_t)c < WGP_OP_COUNT ? g->op_throughput[c] : 0;
+}
+unsigned wgp_gpu_op_instructions(const wgp_gpu *g, wgp_op_class c) {
+  return (size_t)c < WGP_OP_COUNT ? g->op_instructions[c] : 1;
 }
 unsigned wgp_gpu_cc_major(const wgp_gpu *g) { return g->cc_major; }
 unsigned wgp_gpu_cc_minor(const wgp_gpu *g) { return g->cc_minor; }

@@ -67,6 +67,8 @@ struct wgp_gpu {
   double op_throughput[WGP_OP_COUNT];
   char *op_latency_src[WGP_OP_COUNT];
   char *op_throughput_src[WGP_OP_COUNT];
+  unsigned op_instructions[WGP_OP_COUNT]; /* 1 unless the description says */
+  char *op_instructions_src[WGP_OP_COUNT];
   unsigned cc_major, cc_minor;
   char **aliases; /* identity.aliases, optional */
   size_t naliases;

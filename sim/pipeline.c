@@ -383,8 +383,8 @@ static bool eligible(const round_t *r, const swarp *w) {
 static wgp_status issue(round_t *r, swarp *w, double *finish) {
   const wgp_insn *i = w->next;
   double t = r->now, sc = w->scale;
-  r->sched_free[w->sched] = t + sc;
-  r->acc[ACC_ISSUE] += sc;
+  r->sched_free[w->sched] = t + sc * wgp_insn_slots(i);
+  r->acc[ACC_ISSUE] += sc * wgp_insn_slots(i);
   r->acc[ACC_INSNS] += 1;
   r->issued += 1;
   if (i->kind == WGP_INSN_BARRIER) {

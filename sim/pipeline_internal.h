@@ -31,10 +31,13 @@ typedef enum wgp_insn_kind {
 typedef struct wgp_insn {
   wgp_insn_kind kind;
   wgp_unit unit;
+  double issue; /* issue slots (machine instructions); 0 means 1, see wgp_insn_slots */
   double occupancy;
   double latency;
   double stall[4];
 } wgp_insn;
+
+static inline double wgp_insn_slots(const wgp_insn *i) { return i->issue > 0 ? i->issue : 1; }
 
 /* A block's instructions for one warp class, plus per-execution totals. */
 typedef struct wgp_block_stream {

@@ -157,11 +157,11 @@ static void memory_insn(const wgp_sim_ctx *c, const wgp_access *a, const wgp_acc
 }
 
 static void account(wgp_block_stream *s, const wgp_insn *i) {
-  s->issue += 1;
+  s->issue += wgp_insn_slots(i);
   s->chain += i->latency;
   if (i->unit != WGP_UNIT_NONE)
     s->unit[i->unit] += i->occupancy;
-  s->serial += 1 + i->latency + i->occupancy;
+  s->serial += wgp_insn_slots(i) + i->latency + i->occupancy;
 }
 
 static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream *s, wgp_diag *diag) {
@@ -185,10 +185,14 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
       if (nalu == MAXC)
         return wgp_sim_fail(diag, WGP_ERR_INPUT, "block %zu has more than %d cost classes", bid, MAXC);
       double thr = wgp_gpu_op_throughput_per_cycle(g, op);
+      /* an operation of several machine instructions takes as many issue
+       * slots; its unit time and latency are the whole sequence's already */
+      double slots = wgp_gpu_op_instructions(g, op);
       alu[nalu] = (wgp_insn){.kind = WGP_INSN_ALU,
                              .unit = unit_of(op),
+                             .issue = slots,
                              .occupancy = c->warp_size * (double)wgp_gpu_schedulers_per_sm(g) / thr,
-                             .latency = fmax(1, wgp_gpu_op_latency_cycles(g, op))};
+                             .latency = fmax(slots, wgp_gpu_op_latency_cycles(g, op))};
       left[nalu++] = n;
       total_alu += n;
     } else if (strcmp(name, "barrier") == 0) {

@@ -115,6 +115,10 @@ bool wgp_op_class_from_name(const char *name, wgp_op_class *out);
  * completed per cycle per SM at full occupancy. */
 double wgp_gpu_op_latency_cycles(const wgp_gpu *g, wgp_op_class c);
 double wgp_gpu_op_throughput_per_cycle(const wgp_gpu *g, wgp_op_class c);
+/* ops.<class>.instructions: machine instructions one operation of the class
+ * takes (optional, 1 by default; e.g. 3 XMADs for a 32-bit multiply on
+ * Maxwell, 2 for a 64-bit address before Volta) */
+unsigned wgp_gpu_op_instructions(const wgp_gpu *g, wgp_op_class c);
 
 /* compute_capability as two numbers: "9.0" -> 9, 0. */
 unsigned wgp_gpu_cc_major(const wgp_gpu *g);

@@ -8,10 +8,24 @@
 
 #define TILE 16
 
+// Instructions without IR (stack pointer, EXIT: other=2; S2R per special
+// register: sreg) and the reconvergence pair of a divergent if, which a guard
+// that just returns does not need.
+// CHECK-LABEL: kernel diverge (cuda)
+// CHECK:       block 0 entry {{.*}}other=1 reconverge=2 sreg=1 -> 2,1
+// CHECK:       block {{.*}}other=1 {{.*}}-> - exit
+__global__ void diverge(float *C) {
+  int tx = threadIdx.x;
+  float v = 1.0f;
+  if (tx & 1)
+    v = C[tx] * 3.0f;
+  C[tx + 64] = v;
+}
+
 // x*y has two uses (CSE'd with `twice`): it stays a multiply; y*z fuses into
 // its add; twice+twice is a plain add.
 // CHECK-LABEL: kernel fma (cuda)
-// CHECK:       block 0 {{.*}} fp32_add=1 fp32_fma=1 fp32_mul=1 {{.*}}ld.global.32=3 st.global.32=2 -> - exit
+// CHECK:       block 0 {{.*}} fp32_add=1 fp32_fma=1 fp32_mul=1 {{.*}}ld.global.32=3 other=2 sreg=1 st.global.32=2 -> - exit
 __global__ void fma(const float *A, float *C) {
   int i = threadIdx.x;
   float x = A[i], y = A[i + 32], z = A[i + 64];
@@ -22,7 +36,7 @@ __global__ void fma(const float *A, float *C) {
 
 // Four consecutive global floats stay four 4-byte loads.
 // CHECK-LABEL: kernel global4 (cuda)
-// CHECK:       ld.global.32=4 st.global.32=1
+// CHECK:       ld.global.32=4 other=2 sreg=2 st.global.32=1
 __global__ void global4(const float *A, float *C) {
   int i = 4 * (blockIdx.x * blockDim.x + threadIdx.x);
   C[i / 4] = A[i] + A[i + 1] + A[i + 2] + A[i + 3];
@@ -30,7 +44,7 @@ __global__ void global4(const float *A, float *C) {
 
 // A store between elements 1 and 2 splits the 16-byte group into two pairs.
 // CHECK-LABEL: kernel interrupted (cuda)
-// CHECK:       ld.local.64=2 st.global.32=1 st.local.32=2
+// CHECK:       ld.local.64=2 other=2 sreg=1 st.global.32=1 st.local.32=2
 // CHECK:       mem M1 load local 8B {{.*}}offset=(mul:nsw:nuw 64 (zext:32:64 lid.x))
 // CHECK-NEXT:  mem M2 store local 4B {{.*}}offset=(add:nsw:nuw 60
 // CHECK-NEXT:  mem M3 load local 8B {{.*}}offset=(add:nsw:nuw 8
@@ -46,7 +60,7 @@ __global__ void interrupted(float *C) {
 
 // An unrolled walk along a tile row: four 16-byte loads.
 // CHECK-LABEL: kernel rowdot (cuda)
-// CHECK:       block 0 {{.*}} ld.global.32=1 ld.local.128=4 st.global.32=1 st.local.32=1 -> - exit
+// CHECK:       block 0 {{.*}} ld.global.32=1 ld.local.128=4 other=2 sreg=2 st.global.32=1 st.local.32=1 -> - exit
 // CHECK:       mem M2 load local 16B block=0 base=array:rowdot{{.*}}::t offset=(mul:nsw:nuw 64 (zext:32:64 lid.x)) affine
 // CHECK-NEXT:  mem M3 load local 16B block=0 base=array:rowdot{{.*}}::t offset=(add:nsw:nuw 16 (mul:nsw:nuw 64 (zext:32:64 lid.x))) affine
 // CHECK-NEXT:  mem M4 load local 16B {{.*}}offset=(add:nsw:nuw 32

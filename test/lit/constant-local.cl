@@ -18,7 +18,7 @@ __kernel void constlocal(__global const float *in, __global float *out,
 // CHECK-NEXT:  arg 2 coef: pointer constant 'float*' elem=4 (type) const
 // CHECK-NEXT:  arg 3 tmp: pointer local 'float*' elem=4 (type){{$}}
 // CHECK-NEXT:  array weights: constant 16 bytes, elem=4 dims=4 initialized
-// CHECK-NEXT:  block 0 entry {{.*}}barrier=1 {{.*}}int64_div=1 {{.*}}ld.constant.32=2 ld.global.32=1 ld.local.32=1 st.global.32=1 st.local.32=1 -> - exit
+// CHECK-NEXT:  block 0 entry {{.*}}barrier=1 {{.*}}int64_div=1 {{.*}}ld.constant.32=2 ld.global.32=1 ld.local.32=1 other=2 sreg=2 st.global.32=1 st.local.32=1 -> - exit
 // CHECK-NEXT:  mem M0 load global 4B block=0 base=arg:in offset=(mul:nsw 4 (sext:32:64 (trunc:64:32 gid.x))) affine
 // CHECK-NEXT:  mem M1 load constant 4B block=0 base=arg:coef offset=0 affine
 // CHECK-NEXT:  mem M2 store local 4B block=0 base=arg:tmp offset=(sext:34:64 (mul:34 4 (trunc:64:34 lid.x))) affine

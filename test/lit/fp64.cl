@@ -13,7 +13,7 @@ __kernel void daxpy(double a, __global const double *x, __global double *y) {
 // CHECK-NEXT:  arg 0 a: scalar private 'double' bytes=8
 // CHECK-NEXT:  arg 1 x: pointer global 'double*' elem=8 (type) const
 // CHECK-NEXT:  arg 2 y: pointer global 'double*' elem=8 (type){{$}}
-// CHECK-NEXT:  block 0 entry {{.*}}fp64_div=1 fp64_fma=1 {{.*}}ld.global.64=2 st.global.64=1 -> - exit
+// CHECK-NEXT:  block 0 entry {{.*}}fp64_div=1 fp64_fma=1 {{.*}}ld.global.64=2 other=2 sreg=2 st.global.64=1 -> - exit
 // CHECK-NEXT:  mem M0 load global 8B block=0 base=arg:x offset=(mul:nsw 8 (sext:32:64 (trunc:64:32 gid.x))) affine
 // CHECK-NEXT:  mem M1 load global 8B block=0 base=arg:y offset=(mul:nsw 8 (sext:32:64 (trunc:64:32 gid.x))) affine
 // CHECK-NEXT:  mem M2 store global 8B block=0 base=arg:y offset=(mul:nsw 8 (sext:32:64 (trunc:64:32 gid.x))) affine

@@ -19,7 +19,7 @@ __kernel void helper(__global float *a) {
 
 // CHECK-LABEL: kernel helper (opencl)
 // CHECK-NEXT:  arg 0 a: pointer global 'float*' elem=4 (type)
-// CHECK-NEXT:  block 0 entry {{.*}}fp32_add=1 fp32_mul=2 {{.*}}ld.global.32=1 st.global.32=1 -> - exit
+// CHECK-NEXT:  block 0 entry {{.*}}fp32_add=1 fp32_mul=2 {{.*}}ld.global.32=1 other=2 sreg=2 st.global.32=1 -> - exit
 // CHECK-NEXT:  mem M0 load global 4B block=0 base=arg:a offset=(sext:34:64 (mul:34 4 (trunc:64:34 gid.x))) affine
 // CHECK-NEXT:  mem M1 store global 4B block=0 base=arg:a offset=(sext:34:64 (mul:34 4 (trunc:64:34 gid.x))) affine
 // CHECK-NEXT:  totals:

@@ -13,7 +13,7 @@ __global__ void helper(float *a) {
 
 // CHECK-LABEL: kernel helper (cuda)
 // CHECK-NEXT:  arg 0 a: pointer global {{.*}} elem=4
-// CHECK-NEXT:  block 0 entry {{.*}}fp32_mul=1 ld.global.32=1 st.global.32=1 -> - exit
+// CHECK-NEXT:  block 0 entry {{.*}}fp32_mul=1 ld.global.32=1 other=2 sreg=1 st.global.32=1 -> - exit
 // CHECK-NEXT:  mem M0 load global 4B block=0 base=arg:a offset=(mul:nsw:nuw 4 (zext:32:64 lid.x)) affine
 // CHECK-NEXT:  mem M1 store global 4B block=0 base=arg:a offset=(mul:nsw:nuw 4 (zext:32:64 lid.x)) affine
 // CHECK-NEXT:  totals:

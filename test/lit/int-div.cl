@@ -13,5 +13,5 @@ __kernel void intdiv(__global int *a, int d, int w) {
 // i - (i/w)*w); i/8 becomes a shift (int_logic); i%7 is a remainder by a
 // non-power-of-two constant (int_mul).
 // CHECK-LABEL: kernel intdiv (opencl)
-// CHECK:       block 0 entry {{.*}}int_add=5 int_div=2 int_logic=3 int_mul=2 ld.global.32=1 st.global.32=1 -> - exit
+// CHECK:       block 0 entry {{.*}}int_add=5 int_div=2 int_logic=3 int_mul=2 ld.global.32=1 other=2 sreg=2 st.global.32=1 -> - exit
 // CHECK-NOT:   int64_div

@@ -13,7 +13,7 @@ __kernel void clc_copy(__global const float *in, __global float *out) {
 }
 
 // PLAIN-LABEL: kernel clc_copy (opencl)
-// PLAIN:       block 0 entry: {{.*}}conv=1 fp32_add=1 ld.global.32=1 st.global.32=1 -> - exit
+// PLAIN:       block 0 entry: {{.*}}conv=1 fp32_add=1 ld.global.32=1 other=2 sreg=2 st.global.32=1 -> - exit
 // PLAIN-NEXT:  mem M0 load global 4B block=0 base=arg:in offset=(mul:nsw 4 gid.x) affine
 // PLAIN-NEXT:  mem M1 store global 4B block=0 base=arg:out offset=(mul:nsw 4 gid.x) affine
 
@@ -22,7 +22,7 @@ __kernel void clc_copy(__global const float *in, __global float *out) {
 // registers (without the global offset), so gid.x appears expanded.
 // CLC-NOT:     kernel _Z
 // CLC-LABEL:   kernel clc_copy (opencl)
-// CLC:         block 0 entry: {{.*}}conv=1 fp32_add=1 {{.*}}ld.global.32=1 st.global.32=1 -> - exit
+// CLC:         block 0 entry: {{.*}}conv=1 fp32_add=1 {{.*}}ld.global.32=1 other=2 sreg=2 st.global.32=1 -> - exit
 // CLC-NEXT:    mem M0 load global 4B block=0 base=arg:in offset=(mul:nsw:nuw 4 (add:nsw:nuw (zext:32:64 lid.x) (mul:nsw:nuw (zext:32:64 lsz.x) (zext:32:64 grp.x)))) affine
 // CLC-NEXT:    mem M1 store global 4B block=0 base=arg:out offset=(mul:nsw:nuw 4 (add:nsw:nuw (zext:32:64 lid.x) (mul:nsw:nuw (zext:32:64 lsz.x) (zext:32:64 grp.x)))) affine
 // CLC-NOT:     call

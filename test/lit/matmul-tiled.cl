@@ -42,4 +42,4 @@ __kernel void matmul_tiled(__global const float *A, __global const float *B,
 // CHECK-NEXT:  mem M4 store local 4B block=5 base=array:matmul_tiled.Bs offset=(add (mul:nsw 4 (sext:32:64 (trunc:64:32 lid.x))) (mul:nsw 64 (sext:32:64 (trunc:64:32 lid.y)))) affine
 // CHECK-NEXT:  mem M5 load local 4B block=7 base=array:matmul_tiled.As offset=(add:nsw (mul:nsw 64 (sext:32:64 (trunc:64:32 lid.y))) (mul:nsw 4 it.L1)) affine
 // CHECK-NEXT:  mem M6 load local 4B block=7 base=array:matmul_tiled.Bs offset=(add:nsw (mul:nsw 4 (sext:32:64 (trunc:64:32 lid.x))) (mul:nsw 64 it.L1)) affine
-// CHECK-NEXT:  totals: {{.*}}barrier=2 {{.*}}ld.global.32=2 ld.local.32=2 st.global.32=1 st.local.32=2
+// CHECK-NEXT:  totals: {{.*}}barrier=2 {{.*}}ld.global.32=2 ld.local.32=2 other=2 sreg=4 st.global.32=1 st.local.32=2

@@ -41,4 +41,4 @@ __global__ void matmul_tiled(const float *A, const float *B, float *C, int N) {
 // CHECK-NEXT:  mem M4 store local 4B block=4 base=array:matmul_tiled{{.*}}::tB offset=(add (mul:nsw:nuw 4 (zext:32:64 lid.x)) (mul:nsw:nuw 64 (zext:32:64 lid.y))) affine
 // CHECK-NEXT:  mem M5 load local 4B block=6 base=array:matmul_tiled{{.*}}::tA offset=(add:nsw:nuw (mul:nsw:nuw 64 (zext:32:64 lid.y)) (mul:nsw:nuw 4 it.L1)) affine
 // CHECK-NEXT:  mem M6 load local 4B block=6 base=array:matmul_tiled{{.*}}::tB offset=(add:nsw:nuw (mul:nsw:nuw 4 (zext:32:64 lid.x)) (mul:nsw:nuw 64 it.L1)) affine
-// CHECK-NEXT:  totals: {{.*}}barrier=2 {{.*}}ld.global.32=2 ld.local.32=2 st.global.32=1 st.local.32=2
+// CHECK-NEXT:  totals: {{.*}}barrier=2 {{.*}}ld.global.32=2 ld.local.32=2 other=2 sreg=4 st.global.32=1 st.local.32=2

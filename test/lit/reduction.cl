@@ -19,7 +19,7 @@ __kernel void reduce(__global const float *in, __global float *out, __local floa
 // recurrence fallback gives the exact count per launch.
 // CHECK-LABEL: kernel reduce (opencl)
 // CHECK:       arg 2 scratch: pointer local 'float*' elem=4 (type)
-// CHECK:       block 0 entry {{.*}}barrier=1 {{.*}}ld.global.32=1 st.local.32=1 -> 3,1
+// CHECK:       block 0 entry {{.*}}barrier=1 {{.*}}ld.global.32=1 other=1 sreg=2 st.local.32=1 -> 3,1
 // CHECK-NEXT:    branch uniform: (eq:32 (trunc:64:32 (udiv lsz.x 2)) 0) ? 3 : 1
 // CHECK:       block 3 {{.*}}-> 7,8
 // CHECK-NEXT:    branch work-item: (eq:32 (trunc:64:32 lid.x) 0) ? 7 : 8

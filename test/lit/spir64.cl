@@ -13,7 +13,7 @@ __kernel void spir_vadd(__global const float *a, __global const float *b, __glob
 // CHECK-NEXT:  arg 0 a: pointer global 'float*' elem=4 (type) const
 // CHECK-NEXT:  arg 1 b: pointer global 'float*' elem=4 (type) const
 // CHECK-NEXT:  arg 2 c: pointer global 'float*' elem=4 (type){{$}}
-// CHECK-NEXT:  block 0 entry {{.*}}conv=1 fp32_fma=1 ld.global.32=2 st.global.32=1 -> - exit
+// CHECK-NEXT:  block 0 entry {{.*}}conv=1 fp32_fma=1 ld.global.32=2 other=2 sreg=3 st.global.32=1 -> - exit
 // CHECK-NEXT:  mem M0 load global 4B block=0 base=arg:a offset=(mul:nsw 4 gid.x) affine
 // CHECK-NEXT:  mem M1 load global 4B block=0 base=arg:b offset=(mul:nsw 4 gid.x) affine
 // CHECK-NEXT:  mem M2 store global 4B block=0 base=arg:c offset=(mul:nsw 4 gid.x) affine

@@ -19,7 +19,7 @@ __kernel void spmv_csr(__global const int *rowptr, __global const int *col,
 // through col (M4).
 // CHECK-LABEL: kernel spmv_csr (opencl)
 // CHECK:         branch work-item: (slt:32 (trunc:64:32 gid.x) arg.nrows) ? 1 : 6
-// CHECK-NEXT:  block 1 if.then {{.*}}ld.global.32=2 -> 2,4
+// CHECK-NEXT:  block 1 if.then {{.*}}ld.global.32=2 reconverge=2 -> 2,4
 // CHECK-NEXT:    branch data-dependent: (slt:32 (load M0) (load M1)) ? 2 : 4
 // CHECK:       block 5 for.body loop=L0 {{.*}}fp32_fma=1 {{.*}}ld.global.32=3 -> 3,5 back=5
 // CHECK-NEXT:    branch data-dependent: (eq:32 (add:32:nsw (add:32 1 (load M0)) it.L0) (load M1)) ? 3 : 5

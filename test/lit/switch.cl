@@ -14,7 +14,7 @@ __kernel void sw(__global const int *op, __global float *a, __global const float
 }
 
 // CHECK-LABEL: kernel sw (opencl)
-// CHECK:       block 0 entry {{.*}}: {{.*}}branch=1 {{.*}}ld.global.32=1 -> 5,1,2,3,4
+// CHECK:       block 0 entry {{.*}}: {{.*}}branch=1 {{.*}}ld.global.32=1 other=1 sreg=2 -> 5,1,2,3,4
 // CHECK-NEXT:    switch data-dependent: (load M0) default->5 0->1 1->2 2->3 7->4
 // CHECK-NEXT:  block 1 sw.bb {{.*}}ld.global.32=1 st.global.32=1 -> 5
 // CHECK-NEXT:  block 2 sw.bb{{[0-9]+}} {{.*}}fp32_add=1 ld.global.32=2 st.global.32=1 -> 5

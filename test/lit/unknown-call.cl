@@ -14,7 +14,7 @@ __kernel void unknown_call(__global float *a) {
 }
 
 // CHECK-LABEL: kernel unknown_call (opencl)
-// CHECK:       block 0 entry {{.*}}call=1 {{.*}}fp32_mul=1 {{.*}}ld.global.32=1 st.global.32=1 -> - exit
+// CHECK:       block 0 entry {{.*}}call=1 {{.*}}fp32_mul=1 {{.*}}ld.global.32=1 other=2 sreg=2 st.global.32=1 -> - exit
 // CHECK-NEXT:  mem M0 load global 4B block=0 base=arg:a offset=(sext:34:64 (mul:34 4 (trunc:64:34 gid.x))) affine
 // CHECK-NEXT:  mem M1 store global 4B block=0 base=arg:a offset=(sext:34:64 (mul:34 4 (trunc:64:34 gid.x))) affine
 // CHECK-NEXT:  call foo block=0: unknown external function

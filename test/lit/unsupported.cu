@@ -29,7 +29,7 @@ __global__ void copy_struct(const Params *in, Params *out) {
 // CHECK:       warning: call to 'llvm.memmove.p0.p0.i64' left unresolved (unsupported intrinsic)
 // CHECK-LABEL: kernel indirect (cuda)
 // CHECK:       array table: global 8 bytes, elem=8 dims=1 initialized
-// CHECK:       block 0 entry {{.*}}call=1 {{.*}}ld.global.32=1 ld.global.64=1 st.global.32=1 -> - exit
+// CHECK:       block 0 entry {{.*}}call=1 {{.*}}ld.global.32=1 ld.global.64=1 other=2 sreg=1 st.global.32=1 -> - exit
 // CHECK-NEXT:  mem M0 load global 8B block=0 base=array:table offset=(mul:nsw 8 (sext:32:64 arg.which)) affine
 // CHECK-NEXT:  mem M1 load global 4B block=0 base=arg:a offset=(mul:nsw:nuw 4 (zext:32:64 lid.x)) affine
 // CHECK-NEXT:  mem M2 store global 4B block=0 base=arg:a offset=(mul:nsw:nuw 4 (zext:32:64 lid.x)) affine

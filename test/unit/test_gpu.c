@@ -131,6 +131,9 @@ static void per_architecture_rules(void **state) {
   wgp_gpu *m = load_builtin_ok("quadro-k620");
   assert_int_equal(wgp_gpu_coalescing(m), WGP_COALESCE_SECTORS32);
   assert_int_equal(wgp_gpu_architecture(m), WGP_ARCH_MAXWELL);
+  /* Maxwell multiplies with three XMADs; 64-bit addresses take two instructions before Volta */
+  assert_int_equal(wgp_gpu_op_instructions(m, WGP_OP_INT_MUL), 3);
+  assert_int_equal(wgp_gpu_op_instructions(m, WGP_OP_ADDR), 2);
   assert_int_equal(wgp_gpu_shared_per_sm_bytes(m), 65536);
   wgp_gpu_free(m);
   wgp_gpu *a = load_builtin_ok("a100");
@@ -268,6 +271,22 @@ static void ops(void **state) {
   expect_edit_error("ops.fp32_add.throughput_per_cycle", F("0"),
                     "'ops.fp32_add.throughput_per_cycle' must be greater than 0, got 0");
   expect_edit_error("ops.conv", "3", "'ops.conv' must be an object with 'latency_cycles'");
+  /* the optional machine-instruction count: a whole number from 1 to 64 */
+  expect_edit_error("ops.int_mul.instructions", F("0"), "'ops.int_mul.instructions' must be at least 1, got 0");
+  expect_edit_error("ops.int_mul.instructions", F("1.5"), "'ops.int_mul.instructions' must be an integer");
+  expect_edit_error("ops.int_mul.instructions", F("65"), "'ops.int_mul.instructions' must be at most 64");
+  expect_edit_error("ops.int_mul.instruction_count", F("3"), "unknown key 'ops.int_mul.instruction_count'");
+  char *text = edited("ops.int_mul.instructions", F("3"));
+  wgp_gpu *g = NULL;
+  wgp_diag d;
+  if (wgp_gpu_load_string(text, strlen(text), "h100.json", &g, &d) != WGP_OK)
+    fail_msg("%s", d.message);
+  assert_int_equal(wgp_gpu_op_instructions(g, WGP_OP_INT_MUL), 3);
+  assert_int_equal(wgp_gpu_op_instructions(g, WGP_OP_INT_ADD), 1);
+  assert_string_equal(wgp_gpu_source(g, "ops.int_mul.instructions"), "test");
+  assert_null(wgp_gpu_source(g, "ops.int_add.instructions"));
+  wgp_gpu_free(g);
+  free(text);
 }
 
 static void geometry(void **state) {

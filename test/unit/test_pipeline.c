@@ -437,6 +437,51 @@ static void test_line_cycles_of_uncoalesced_requests(void **state) {
   wgp_gpu_free(one);
 }
 
+/* An operation of several machine instructions takes as many issue slots:
+ * on a K40 a 64-bit address is two (ops.addr.instructions), so every warp
+ * issues one more slot per address operation than with one. */
+static void test_multi_instruction_ops_take_issue_slots(void **state) {
+  (void)state;
+  wgp_diag d;
+  char *text;
+  size_t len;
+  assert_int_equal(wgp_read_file(WGPERF_SOURCE_DIR "/gpus/tesla-k40.json", &text, &len, &d), WGP_OK);
+  wgp_gpu *two;
+  assert_int_equal(wgp_gpu_load_string(text, len, "k40.json", &two, &d), WGP_OK);
+  char *at = strstr(strstr(text, "\"addr\""), "\"instructions\"");
+  assert_non_null(at);
+  at = strstr(at, "\"value\": 2");
+  assert_non_null(at);
+  at[strlen("\"value\": ")] = '1';
+  wgp_gpu *one;
+  assert_int_equal(wgp_gpu_load_string(text, len, "k40.json", &one, &d), WGP_OK);
+  free(text);
+  assert_int_equal(wgp_gpu_op_instructions(two, WGP_OP_ADDR), 2);
+  assert_int_equal(wgp_gpu_op_instructions(one, WGP_OP_ADDR), 1);
+  launch l;
+  launch_make(&l, "gridstride", 1 << 14, 256, 1 << 16, (costs_spec){4, 1, 0, 1});
+  double addr = 0; /* address operations in the kernel */
+  for (size_t b = 0; b < wgp_kernel_num_blocks(l.k); b++) {
+    const wgp_block *blk = wgp_kernel_block(l.k, b);
+    for (size_t i = 0; i < wgp_block_num_counts(blk); i++) {
+      const char *name;
+      uint64_t n = wgp_block_count(blk, i, &name);
+      if (strcmp(name, "addr") == 0)
+        addr += (double)n;
+    }
+  }
+  assert_true(addr > 0);
+  l.in.gpu = two;
+  wgp_sim_result r2 = run_ok(&l.in);
+  l.in.gpu = one;
+  wgp_sim_result r1 = run_ok(&l.in);
+  assert_true(r2.issue_cycles > r1.issue_cycles);
+  assert_true(r2.best_us >= r1.best_us);
+  launch_free(&l);
+  wgp_gpu_free(two);
+  wgp_gpu_free(one);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_vadd_basic_and_deterministic),
@@ -452,6 +497,7 @@ int main(void) {
       cmocka_unit_test(test_bad_input),
       cmocka_unit_test(test_bounds_on_other_gpus),
       cmocka_unit_test(test_line_cycles_of_uncoalesced_requests),
+      cmocka_unit_test(test_multi_instruction_ops_take_issue_slots),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
