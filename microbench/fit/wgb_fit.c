@@ -146,12 +146,12 @@ static const wgb_op_map op_table[] = {
     {"fp64_div", "ddiv", 1, "x = y / x in double"},
     {"int_add", "iadd", 1, "Fibonacci step a + b"},
     {"int64_add", "ladd", 1, "64-bit Fibonacci step a + b"},
-    {"int_mul", "imul", 1, "x = x * y, 32-bit"},
-    {"int64_mul", "lmul", 1, "x = x * y, 64-bit"},
+    {"int_mul", "imul", 1, "x = x * y (CUDA) or x * y + w (OpenCL), one IMAD, 32-bit"},
+    {"int64_mul", "lmul", 1, "x = x * y + w, 64-bit"},
     {"int_div", "idiv", 1, "x = x / y + z, division by a runtime divisor (the add is glue)"},
     {"int64_div", "ldiv", 1, "x = x / y + z, 64-bit (the add is glue)"},
     {"int_logic", "lop3", 1, "x = x ^ y ^ z as one lop3"},
-    {"int_logic", "rotxor", 2, "x = rotate(x, y) ^ z: a rotate and a xor per step"},
+    {"int_logic", "rotxor", 2, "x = rotate(x, x) ^ z: a rotate and a xor per step"},
     {"cmp_select", "select", 2, "x = x > y ? z : w: a compare and a select per step"},
     {"conv", "f2i", 1, "float to int conversion"},
     {"addr", "imul", 1, "stands for address scaling, one integer multiply-add per index"},
@@ -586,6 +586,12 @@ static void split_level(ctx *c, const char *level, const char *bench, const char
             "latency %.4g cycles; pre-wait %.3g (one 128 B request at peak) + delay %.4g = chain %.4g; post-wait "
             "under load %.4g",
          level, bench, ilp, n, peak_bpc, loaded, pre, delay, chain, post);
+  if (delay < 0) {
+    report(c, "%s latency split not kept: the chain latency (%.4g) is below one request's pre-wait (%.3g): the "
+              "curve does not describe a GPU's memory pipeline",
+           level, chain, pre);
+    return;
+  }
   wgb_field *f = new_field(c, lat_key);
   if (f)
     snprintf(f->note, sizeof f->note,
