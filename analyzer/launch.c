@@ -15,6 +15,7 @@
 typedef struct named {
   char *name;
   int64_t value; /* args: the value; buffers and local_mem: bytes */
+  double real;   /* args: the value as given, fraction included */
   uint64_t align;
   bool is_float;
 } named;
@@ -147,6 +148,7 @@ static wgp_status add_named(wgp_launch *l, named *v, size_t *n, const char *kind
   if (!v[*n].name)
     return WGP_ERR_NOMEM;
   v[*n].value = value;
+  v[*n].real = (double)value;
   v[*n].align = align;
   v[*n].is_float = is_float;
   (*n)++;
@@ -253,8 +255,8 @@ wgp_status wgp_launch_set_option(wgp_launch *l, const char *opt, const char *val
     bool is_float;
     if (!parse_i64(val, &v, &is_float))
       st = fail(diag, "%s--arg %s=%s: not a number", where(l, w, sizeof w), name, val);
-    else
-      st = add_named(l, l->args, &l->nargs, "argument", name, v, 0, is_float, diag);
+    else if ((st = add_named(l, l->args, &l->nargs, "argument", name, v, 0, is_float, diag)) == WGP_OK && is_float)
+      l->args[l->nargs - 1].real = strtod(val, NULL);
   } else if (strcmp(opt, "--buffer") == 0) {
     st = set_buffer(l, name, val, diag);
   } else if (strcmp(opt, "--local-mem") == 0) {
@@ -346,8 +348,11 @@ static wgp_status from_json(wgp_launch *l, json_t *root, wgp_diag *diag) {
     json_object_foreach(args, key, val) {
       if (json_is_integer(val))
         st = add_named(l, l->args, &l->nargs, "argument", key, json_integer_value(val), 0, false, diag);
-      else if (json_is_real(val))
+      else if (json_is_real(val)) {
         st = add_named(l, l->args, &l->nargs, "argument", key, (int64_t)json_real_value(val), 0, true, diag);
+        if (st == WGP_OK)
+          l->args[l->nargs - 1].real = json_real_value(val);
+      }
       else
         st = fail(diag, "%sargs.%s must be a number", where(l, w, sizeof w), key);
       if (st != WGP_OK)
@@ -575,6 +580,7 @@ const char *wgp_launch_arg(const wgp_launch *l, size_t i, int64_t *value) {
   *value = l->args[i].value;
   return l->args[i].name;
 }
+double wgp_launch_arg_real(const wgp_launch *l, size_t i) { return i < l->nargs ? l->args[i].real : 0; }
 size_t wgp_launch_num_buffers(const wgp_launch *l) { return l->nbuffers; }
 const char *wgp_launch_buffer(const wgp_launch *l, size_t i, uint64_t *bytes, uint64_t *align) {
   if (i >= l->nbuffers)
@@ -582,4 +588,11 @@ const char *wgp_launch_buffer(const wgp_launch *l, size_t i, uint64_t *bytes, ui
   *bytes = (uint64_t)l->buffers[i].value;
   *align = l->buffers[i].align;
   return l->buffers[i].name;
+}
+size_t wgp_launch_num_local_mem(const wgp_launch *l) { return l->nlocals; }
+const char *wgp_launch_local_mem(const wgp_launch *l, size_t i, uint64_t *bytes) {
+  if (i >= l->nlocals)
+    return NULL;
+  *bytes = (uint64_t)l->locals[i].value;
+  return l->locals[i].name;
 }

@@ -7,9 +7,21 @@
 # 2. validation/measure/run-device.sh  timings of the validation kernels (amaris-nvprof CSV format)
 # 3. validation/measure/ncu-counters.sh  Nsight Compute counters of the validation kernels
 # Results go to $OUT/h100-results.tgz (everything) plus the main CSVs beside it.
+#
+# WGP_PARTS chooses the parts: "cuda validation ncu" (the default, the three above,
+# about 9 minutes) or "opencl": microbench/opencl/run-device.sh alone, the OpenCL
+# benchmarks and the validation kernels through OpenCL, in $OUT/<gpu>-<driver>-<date>/
+# (about 9 minutes too: give it a call of its own).
 set -u
 OUT=${1:?usage: run-all-device.sh OUTDIR}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PARTS=" ${WGP_PARTS:-cuda validation ncu} "
+case $PARTS in
+*" opencl "*)
+  bash "$ROOT/microbench/opencl/run-device.sh" "$OUT"
+  exit 0
+  ;;
+esac
 W=$(mktemp -d /tmp/wgperf-all.XXXXXX)
 mkdir -p "$W/microbench" "$W/validation" "$W/ncu"
 echo "run-all: $(date -u +%Y-%m-%dT%H:%M:%SZ)"

@@ -54,8 +54,14 @@ uint64_t wgp_launch_local(const wgp_launch *l, unsigned d);
 bool wgp_launch_nonuniform(const wgp_launch *l);
 size_t wgp_launch_num_args(const wgp_launch *l);
 const char *wgp_launch_arg(const wgp_launch *l, size_t i, int64_t *value);
+/* Argument I's value as given, fraction included ("--arg a=2.5": 2.5, where
+ * wgp_launch_arg gives the integer part the analyzer uses). */
+double wgp_launch_arg_real(const wgp_launch *l, size_t i);
 size_t wgp_launch_num_buffers(const wgp_launch *l);
 const char *wgp_launch_buffer(const wgp_launch *l, size_t i, uint64_t *bytes, uint64_t *align);
+/* __local buffers given a size (--local-mem NAME=BYTES, JSON local_mem). */
+size_t wgp_launch_num_local_mem(const wgp_launch *l);
+const char *wgp_launch_local_mem(const wgp_launch *l, size_t i, uint64_t *bytes);
 
 /* "4MiB" -> 4194304; false on a malformed size. */
 bool wgp_parse_size(const char *text, uint64_t *out);

@@ -169,12 +169,46 @@ static void test_json(void **state) {
   assert_non_null(strstr(d.message, "/nonexistent/launch.json: cannot open"));
 }
 
+/* wgperf-measure binds real arguments and __local sizes by name. */
+static void test_real_args_and_local_mem(void **state) {
+  (void)state;
+  wgp_launch *l;
+  wgp_diag d;
+  const char *text = "{\"global\": [64], \"args\": {\"a\": 2.5, \"n\": 7}, \"local_mem\": {\"tile\": \"1KiB\"}}";
+  assert_int_equal(wgp_launch_load_string(text, "l.json", &l, &d), WGP_OK);
+  int64_t v;
+  for (size_t i = 0; i < wgp_launch_num_args(l); i++) {
+    const char *name = wgp_launch_arg(l, i, &v);
+    if (strcmp(name, "a") == 0) {
+      assert_int_equal(v, 2);
+      assert_true(wgp_launch_arg_real(l, i) == 2.5);
+    } else {
+      assert_int_equal(v, 7);
+      assert_true(wgp_launch_arg_real(l, i) == 7.0);
+    }
+  }
+  uint64_t bytes = 0;
+  assert_int_equal(wgp_launch_num_local_mem(l), 1);
+  assert_string_equal(wgp_launch_local_mem(l, 0, &bytes), "tile");
+  assert_int_equal(bytes, 1024);
+  assert_null(wgp_launch_local_mem(l, 1, &bytes));
+  wgp_launch_free(l);
+  l = wgp_launch_new();
+  assert_int_equal(wgp_launch_set_option(l, "--arg", "s=-0.125", &d), WGP_OK);
+  assert_int_equal(wgp_launch_set_option(l, "--local-mem", "buf=256", &d), WGP_OK);
+  assert_true(wgp_launch_arg_real(l, 0) == -0.125);
+  assert_string_equal(wgp_launch_local_mem(l, 0, &bytes), "buf");
+  assert_int_equal(bytes, 256);
+  wgp_launch_free(l);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_command_line_forms),
       cmocka_unit_test(test_command_line_errors),
       cmocka_unit_test(test_command_line_boundaries),
       cmocka_unit_test(test_json),
+      cmocka_unit_test(test_real_args_and_local_mem),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

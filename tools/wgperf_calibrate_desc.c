@@ -1,0 +1,254 @@
+/* wgperf_calibrate_desc.c - fitted fields into a GPU description (calibrate.h).
+ *
+ * Works on the JSON text of the base description so that everything it does not
+ * measure (limits, line sizes, notes) stays exactly as the base has it, sources
+ * included; validity is the library's to judge (wgp_gpu_load_string), after every
+ * single change, so one bad measurement costs one field, not the description.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "calibrate.h"
+
+#include <ctype.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool contains_ci(const char *hay, const char *needle) {
+  size_t n = strlen(needle);
+  for (const char *p = hay; *p; p++) {
+    size_t i = 0;
+    while (i < n && p[i] && tolower((unsigned char)p[i]) == tolower((unsigned char)needle[i]))
+      i++;
+    if (i == n)
+      return true;
+  }
+  return false;
+}
+
+const char *calib_pick_base(const char *device_name, const char *cc, char *why, size_t whylen) {
+  /* more specific fragments first */
+  static const struct {
+    const char *fragment, *name;
+  } by_name[] = {
+      {"H100 PCIe", "h100-pcie"}, {"H100", "h100-sxm"},         {"A100", "a100"},
+      {"V100", "v100"},           {"TITAN X", "titan-x"},       {"TITAN Black", "titan-black"},
+      {"GTX 980", "gtx-980"},     {"GTX 970", "gtx-970"},       {"GTX 750", "gtx-750"},
+      {"GTX 680", "gtx-680"},     {"GTX 645", "gtx-645"},       {"K5200", "quadro-k5200"},
+      {"K620", "quadro-k620"},    {"K600", "quadro-k600"},      {"K40", "tesla-k40"},
+      {"K20", "tesla-k20"},       {"940M", "geforce-940m"},     {"GTX TITAN", "titan"},
+  };
+  if (device_name)
+    for (size_t i = 0; i < sizeof by_name / sizeof by_name[0]; i++)
+      if (contains_ci(device_name, by_name[i].fragment)) {
+        snprintf(why, whylen, "the device name contains \"%s\"", by_name[i].fragment);
+        return by_name[i].name;
+      }
+  unsigned major = 0, minor = 0;
+  if (cc && sscanf(cc, "%u.%u", &major, &minor) >= 1) {
+    static const struct {
+      unsigned major;
+      const char *name;
+    } by_cc[] = {{9, "h100-sxm"}, {8, "a100"}, {7, "v100"}, {6, "gtx-980"}, {5, "gtx-980"}, {3, "tesla-k40"}};
+    for (size_t i = 0; i < sizeof by_cc / sizeof by_cc[0]; i++)
+      if (by_cc[i].major == major) {
+        snprintf(why, whylen, "compute capability %u.%u%s", major, minor,
+                 major == 6 ? " (no Pascal description is shipped: the nearest, Maxwell)" : "");
+        return by_cc[i].name;
+      }
+  }
+  snprintf(why, whylen, "no known GPU name or NVIDIA compute capability: the default description");
+  return WGP_GPU_DEFAULT;
+}
+
+void calib_result_free(calib_result *r) {
+  for (size_t i = 0; i < r->rejected; i++)
+    free(r->rejected_why[i]);
+  free(r->rejected_why);
+  free(r->json);
+  memset(r, 0, sizeof *r);
+}
+
+/* The object holding field KEY ("memory.l1_bytes" -> root.memory, "l1_bytes";
+ * "ops.fp32_add.latency_cycles" -> root.ops.fp32_add, "latency_cycles"). */
+static json_t *parent_of(json_t *root, const char *key, const char **leaf) {
+  char buf[128];
+  snprintf(buf, sizeof buf, "%s", key);
+  json_t *obj = root;
+  char *p = buf;
+  for (;;) {
+    char *dot = strchr(p, '.');
+    if (!dot) {
+      *leaf = key + (p - buf);
+      return obj;
+    }
+    *dot = 0;
+    obj = json_object_get(obj, p);
+    if (!json_is_object(obj))
+      return NULL;
+    p = dot + 1;
+  }
+}
+
+static bool valid(json_t *root, const char *name, wgp_diag *diag, char **text_out) {
+  char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+  if (!text) {
+    snprintf(diag->message, sizeof diag->message, "wgperf: error: %s: out of memory", name);
+    return false;
+  }
+  wgp_gpu *g = NULL;
+  wgp_status st = wgp_gpu_load_string(text, strlen(text), name, &g, diag);
+  wgp_gpu_free(g);
+  if (st != WGP_OK || !text_out) {
+    free(text);
+    if (text_out)
+      *text_out = NULL;
+    return st == WGP_OK;
+  }
+  *text_out = text;
+  return true;
+}
+
+static int add_rejected(calib_result *r, const wgb_field *f, const char *why) {
+  char **p = realloc(r->rejected_why, (r->rejected + 1) * sizeof *p);
+  if (!p)
+    return -1;
+  r->rejected_why = p;
+  char buf[1400];
+  if (f->is_string)
+    snprintf(buf, sizeof buf, "%s = \"%s\": %s", f->key, f->str, why);
+  else
+    snprintf(buf, sizeof buf, "%s = %.6g: %s", f->key, f->value, why);
+  if (!(p[r->rejected] = strdup(buf)))
+    return -1;
+  r->rejected++;
+  return 0;
+}
+
+wgp_status calib_apply(const char *base_file, const wgb_fit *fit, const char *description, const char *name,
+                       calib_result *r, wgp_diag *diag) {
+  memset(r, 0, sizeof *r);
+  json_error_t jerr;
+  json_t *root = json_load_file(base_file, JSON_REJECT_DUPLICATES, &jerr);
+  if (!root)
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s:%d: %s", base_file, jerr.line, jerr.text);
+  for (size_t i = 0; i < fit->n; i++) {
+    const wgb_field *f = &fit->fields[i];
+    const char *leaf;
+    json_t *parent = parent_of(root, f->key, &leaf);
+    json_t *old = parent ? json_object_get(parent, leaf) : NULL;
+    json_t *oldval = json_is_object(old) ? json_object_get(old, "value") : NULL;
+    if (!oldval) {
+      if (add_rejected(r, f, "the base description has no such field")) {
+        json_decref(root);
+        return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+      }
+      continue;
+    }
+    json_t *v;
+    if (f->is_string)
+      v = json_string(f->str);
+    else if (json_is_integer(oldval) && fabs(f->value - nearbyint(f->value)) < 1e-9)
+      v = json_integer((json_int_t)llround(f->value)); /* counts stay integers */
+    else
+      v = json_real(f->value);
+    json_t *nf = json_object();
+    if (!v || !nf || json_object_set_new(nf, "value", v) || json_object_set_new(nf, "source", json_string(f->source)) ||
+        (f->note[0] && json_object_set_new(nf, "note", json_string(f->note)))) {
+      json_decref(nf);
+      json_decref(root);
+      return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    }
+    json_t *keep = json_incref(old);
+    json_object_set_new(parent, leaf, nf);
+    wgp_diag d;
+    if (valid(root, name, &d, NULL)) {
+      r->applied++;
+      json_decref(keep);
+      continue;
+    }
+    json_object_set_new(parent, leaf, keep); /* back to the base's field */
+    /* "wgperf: error: NAME: reason" -> "reason" */
+    const char *why = d.message;
+    const char *p = strstr(why, name);
+    if (p && p[strlen(name)] == ':')
+      why = p + strlen(name) + 2;
+    if (add_rejected(r, f, why)) {
+      json_decref(root);
+      return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    }
+  }
+  if (description) { /* after format and version, where a reader looks first */
+    json_t *ordered = json_object();
+    const char *k;
+    json_t *v;
+    if (!ordered) {
+      json_decref(root);
+      return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    }
+    json_object_set(ordered, "format", json_object_get(root, "format"));
+    json_object_set(ordered, "version", json_object_get(root, "version"));
+    json_object_set_new(ordered, "description", json_string(description));
+    json_object_foreach(root, k, v) {
+      if (strcmp(k, "format") != 0 && strcmp(k, "version") != 0 && strcmp(k, "description") != 0)
+        json_object_set(ordered, k, v);
+    }
+    json_decref(root);
+    root = ordered;
+  }
+  wgp_diag d;
+  if (!valid(root, name, &d, &r->json)) {
+    json_decref(root);
+    calib_result_free(r);
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "%s", d.message);
+  }
+  /* fields of the base left as they were */
+  size_t fields = 0;
+  const char *sk;
+  json_t *sv;
+  json_object_foreach(root, sk, sv) {
+    if (!json_is_object(sv))
+      continue;
+    const char *k2;
+    json_t *v2;
+    json_object_foreach(sv, k2, v2) {
+      if (json_object_get(v2, "value"))
+        fields++;
+      else if (json_is_object(v2)) {
+        const char *k3;
+        json_t *v3;
+        json_object_foreach(v2, k3, v3) fields += json_object_get(v3, "value") != NULL;
+      }
+    }
+  }
+  r->kept = fields - r->applied;
+  json_decref(root);
+  return WGP_OK;
+}
+
+static size_t count_measured(json_t *obj) {
+  size_t n = 0;
+  const char *k;
+  json_t *v;
+  json_object_foreach(obj, k, v) {
+    if (!json_is_object(v))
+      continue;
+    json_t *src = json_object_get(v, "source");
+    if (json_object_get(v, "value") && json_is_string(src))
+      n += strncmp(json_string_value(src), "measured:", 9) == 0;
+    else
+      n += count_measured(v);
+  }
+  return n;
+}
+
+size_t calib_count_measured(const char *file) {
+  json_error_t e;
+  json_t *root = json_load_file(file, 0, &e);
+  if (!root)
+    return 0;
+  size_t n = count_measured(root);
+  json_decref(root);
+  return n;
+}
