@@ -37,6 +37,28 @@ static int cmp_u64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* Lanes usually touch sectors in order (or in a few ordered runs, e.g. two
+ * rows of a 2-D group): check, and sort by insertion, before falling back
+ * to qsort for anything else. */
+static void sort_sectors(uint64_t *s, size_t n) {
+  size_t inversions = 0;
+  for (size_t i = 1; i < n; i++)
+    inversions += s[i] < s[i - 1];
+  if (inversions == 0)
+    return;
+  if (inversions > 8) {
+    qsort(s, n, sizeof *s, cmp_u64);
+    return;
+  }
+  for (size_t i = 1; i < n; i++) {
+    uint64_t x = s[i];
+    size_t j = i;
+    for (; j > 0 && s[j - 1] > x; j--)
+      s[j] = s[j - 1];
+    s[j] = x;
+  }
+}
+
 static void record(void *user, size_t block, uint64_t mask, double weight, double mult, wgp_tracer *t) {
   recorder *r = user;
   const wgp_block *b = wgp_kernel_block(r->k, block);
@@ -56,7 +78,7 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
                                                n < sizeof s / sizeof *s;
              x++)
           s[n++] = x;
-    qsort(s, n, sizeof *s, cmp_u64);
+    sort_sectors(s, n);
     size_t u = 0;
     for (size_t j = 0; j < n; j++)
       if (!j || s[j] != s[j - 1])

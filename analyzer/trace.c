@@ -102,6 +102,8 @@ struct wgp_tracer {
   wgp_xprog **xval;
   size_t xcap, xn;
   int64_t *stepv; /* step_recurrences: [recurrence][lane] */
+  int64_t coord[WGP_XCOORDS * WGP_TRACE_MAX_WARP]; /* lid.x, lid.y, lid.z, lane of each lane */
+  wgp_xsource xsrc;
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -367,6 +369,18 @@ static void fill(void *user, const wgp_sym *sym, uint64_t mask, int64_t *v, uint
   }
 }
 
+/* Work-item ids are an offset plus a lane coordinate (lid.d, or the lane). */
+static bool affine(void *user, const wgp_sym *sym, int64_t *base, unsigned *coord) {
+  const wgp_tracer *t = user;
+  unsigned d = sym->dim < 3 ? sym->dim : 0;
+  switch (sym->kind) {
+  case WGP_SYM_LID: *base = 0, *coord = d; return true;
+  case WGP_SYM_GID: *base = (int64_t)(t->group[d] * t->L->local[d] + t->L->offset[d]), *coord = d; return true;
+  case WGP_SYM_LANEID: *base = 0, *coord = 3; return true;
+  default: return false;
+  }
+}
+
 static size_t xslot(const wgp_tracer *t, const wgp_expr *e) {
   size_t h = (size_t)(((uintptr_t)e >> 3) * 0x9e3779b97f4a7c15ull) & (t->xcap - 1);
   while (t->xkey[h] && t->xkey[h] != e)
@@ -416,7 +430,7 @@ uint64_t wgp_tracer_eval_warp(wgp_tracer *t, const wgp_expr *e, uint64_t mask, i
     mask &= (1ull << t->nlanes) - 1;
   wgp_xprog *p = program(t, e);
   if (p)
-    return wgp_xprog_eval(p, fill, t, mask, value, NULL);
+    return wgp_xprog_eval(p, &t->xsrc, mask, value, NULL);
   uint64_t known = 0; /* out of memory: lane by lane */
   EACH_LANE(l, mask) {
     wgp_eval_result r;
@@ -482,6 +496,7 @@ wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tr
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   t->k = k;
   t->L = L;
+  t->xsrc = (wgp_xsource){fill, t, affine, t->coord};
   t->nblocks = wgp_kernel_num_blocks(k);
   t->nloops = wgp_kernel_num_loops(k);
   size_t nb = t->nblocks, nl = t->nloops ? t->nloops : 1;
@@ -1029,6 +1044,9 @@ wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp,
     t->lid[lane][0] = (int64_t)(id % lx);
     t->lid[lane][1] = (int64_t)(id / lx % ly);
     t->lid[lane][2] = (int64_t)(id / (lx * ly));
+    for (unsigned d = 0; d < 3; d++)
+      t->coord[d * WGP_TRACE_MAX_WARP + lane] = t->lid[lane][d];
+    t->coord[3 * WGP_TRACE_MAX_WARP + lane] = lane;
   }
   for (size_t l = 0; l < t->nloops; l++)
     t->iter[l] = -1;
