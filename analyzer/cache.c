@@ -29,6 +29,7 @@ typedef struct recorder {
   stream *cur;
   uint64_t *sec;
   size_t nsec, capsec;
+  size_t visits; /* blocks the tracer visited: with the events, the work of the sample */
   bool oom;
 } recorder;
 
@@ -62,6 +63,7 @@ static void sort_sectors(uint64_t *s, size_t n) {
 static void record(void *user, size_t block, uint64_t mask, double weight, double mult, wgp_tracer *t) {
   recorder *r = user;
   const wgp_block *b = wgp_kernel_block(r->k, block);
+  r->visits++;
   for (size_t i = 0; i < wgp_block_num_accesses(b) && !r->oom; i++) {
     size_t id = wgp_block_access(b, i);
     const wgp_access *a = wgp_kernel_access(r->k, id);
@@ -225,8 +227,32 @@ static void lru_invalidate(lru *c, uint64_t sector) {
 
 /* ---- the analysis ------------------------------------------------------------ */
 
+/* The sample of at most LIMIT groups: the wave's groups with x below a
+ * column count, so that every row of the wave is there while it can be. */
+static size_t choose_groups(uint64_t ngrp0, uint64_t wave, uint64_t limit, uint64_t *pick) {
+  uint64_t cols = ngrp0;
+  if (wave > limit) {
+    uint64_t rows = (wave + ngrp0 - 1) / ngrp0;
+    cols = limit / rows;
+    if (cols < 1)
+      cols = 1;
+    if (cols > ngrp0)
+      cols = ngrp0;
+  }
+  size_t S = 0;
+  for (uint64_t g = 0; g < wave && S < limit; g++)
+    if (g % ngrp0 < cols)
+      pick[S++] = g;
+  return S;
+}
+
 wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, uint64_t smem_per_group,
                              wgp_cache_result *out, wgp_diag *diag) {
+  return wgp_cache_analyze_budget(in, resident, smem_per_group, WGP_CACHE_MAX_EVENTS, out, diag);
+}
+
+wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resident, uint64_t smem_per_group,
+                                    size_t max_events, wgp_cache_result *out, wgp_diag *diag) {
   memset(out, 0, sizeof *out);
   const wgp_kernel *k = in->kernel;
   const wgp_gpu *gpu = in->gpu;
@@ -254,27 +280,15 @@ wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, ui
   uint64_t wave = (uint64_t)resident * wgp_gpu_sm_count(gpu);
   if (wave > total)
     wave = total;
-  /* The sample: the wave's groups with x below COLS. */
-  uint64_t cols = ngrp[0];
-  if (wave > WGP_CACHE_MAX_GROUPS) {
-    uint64_t rows = (wave + ngrp[0] - 1) / ngrp[0];
-    cols = WGP_CACHE_MAX_GROUPS / rows;
-    if (cols < 1)
-      cols = 1;
-    if (cols > ngrp[0])
-      cols = ngrp[0];
-  }
   uint64_t *pick = malloc((size_t)(wave < WGP_CACHE_MAX_GROUPS ? wave : WGP_CACHE_MAX_GROUPS) * sizeof *pick + 8);
-  size_t S = 0;
-  for (uint64_t g = 0; pick && g < wave && S < WGP_CACHE_MAX_GROUPS; g++)
-    if (g % ngrp[0] < cols)
-      pick[S++] = g;
+  size_t S = pick ? choose_groups(ngrp[0], wave, WGP_CACHE_MAX_GROUPS, pick) : 0;
   unsigned sector = wgp_gpu_l2_sector_bytes(gpu), line = wgp_gpu_l1_line_bytes(gpu);
 
   wgp_layout *layout = NULL;
   wgp_tracer *t = NULL;
   stream *streams = NULL;
   size_t nstreams = 0;
+  unsigned edge = WGP_TRACE_EDGE_ITERATIONS;
   recorder rec = {0};
   wgp_status st = pick ? wgp_layout_new(k, in->buffer_align, in->local_bytes, &layout, diag)
                        : wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
@@ -291,7 +305,7 @@ wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, ui
       wgp_tracer_set_trip_hint(t, in->trip_loops[i], in->trip_counts[i]);
     for (size_t i = 0; i < in->num_taken_hints; i++)
       wgp_tracer_set_taken_hint(t, in->taken_blocks[i], in->taken_fractions[i]);
-    rec = (recorder){k, layout, L.warp_size, sector, NULL, NULL, 0, 0, false};
+    rec = (recorder){k, layout, L.warp_size, sector, NULL, NULL, 0, 0, 0, false};
     wgp_tracer_set_visitor(t, record, &rec);
     for (size_t i = 0; i < S && st == WGP_OK; i++) {
       uint64_t g = pick[i];
@@ -312,6 +326,26 @@ wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, ui
         if (rec.oom)
           st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
       }
+      if (i > 0 || !max_events || st != WGP_OK)
+        continue;
+      /* The work budget, measured on group 0 (first in every sample): fewer
+       * iterations at the ends of long loops (their middle is represented
+       * by a sample anyway).  The groups stay: fewer would lose the reuse
+       * between them that the L2 sees. */
+      size_t work = rec.visits;
+      for (size_t w = 0; w < nstreams; w++)
+        work += streams[w].nev;
+      if ((double)work * (double)S <= (double)max_events || edge <= 1)
+        continue;
+      out->sampled = true;
+      edge = edge > WGP_CACHE_SAMPLED_EDGE ? WGP_CACHE_SAMPLED_EDGE : 1;
+      wgp_tracer_set_edge_iterations(t, edge);
+      for (size_t w = 0; w < nstreams; w++)
+        streams[w].nev = 0;
+      nstreams = 0;
+      rec.nsec = 0;
+      rec.visits = 0;
+      i--; /* group 0 again (i wraps to SIZE_MAX: unsigned, then back to 0) */
     }
   }
   /* Simulate: L1 per group (its share of the SM), L2 for the sample. */

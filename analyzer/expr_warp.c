@@ -368,6 +368,14 @@ typedef struct form {
 
 static void coordinate_ranges(runner *r) {
   const int64_t *x = r->src->coord;
+  if (r->src->coord_lo && r->src->coord_hi) {
+    for (unsigned k = 0; k < WGP_XCOORDS; k++) {
+      r->xlo[k] = r->src->coord_lo[k];
+      r->xhi[k] = r->src->coord_hi[k];
+    }
+    r->ranged = true;
+    return;
+  }
   for (unsigned k = 0; k < WGP_XCOORDS; k++) {
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     FOR_LANES(l, r->mask) {

@@ -54,6 +54,10 @@ typedef struct wgp_xsource {
   void *user;
   bool (*affine)(void *user, const wgp_sym *s, int64_t *base, unsigned *coord);
   const int64_t *coord;
+  /* Optional: each coordinate's smallest and largest value over a set of lanes
+   * that holds every lane ever evaluated (e.g. the warp's); NULL: computed
+   * over the evaluated lanes at each evaluation. */
+  const int64_t *coord_lo, *coord_hi;
 } wgp_xsource;
 
 /* Compiles E (keep: it must outlive the program) with WGP_EVAL_* FLAGS.

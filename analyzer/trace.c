@@ -103,7 +103,9 @@ struct wgp_tracer {
   size_t xcap, xn;
   int64_t *stepv; /* step_recurrences: [recurrence][lane] */
   int64_t coord[WGP_XCOORDS * WGP_TRACE_MAX_WARP]; /* lid.x, lid.y, lid.z, lane of each lane */
+  int64_t coord_lo[WGP_XCOORDS], coord_hi[WGP_XCOORDS]; /* over the warp's lanes */
   wgp_xsource xsrc;
+  unsigned edge; /* iterations executed at each end of a long stretch */
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -496,7 +498,8 @@ wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tr
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   t->k = k;
   t->L = L;
-  t->xsrc = (wgp_xsource){fill, t, affine, t->coord};
+  t->xsrc = (wgp_xsource){fill, t, affine, t->coord, t->coord_lo, t->coord_hi};
+  t->edge = WGP_TRACE_EDGE_ITERATIONS;
   t->nblocks = wgp_kernel_num_blocks(k);
   t->nloops = wgp_kernel_num_loops(k);
   size_t nb = t->nblocks, nl = t->nloops ? t->nloops : 1;
@@ -587,6 +590,8 @@ void wgp_tracer_set_taken_hint(wgp_tracer *t, size_t block, double f) {
     t->has_taken_hint[block] = true;
   }
 }
+
+void wgp_tracer_set_edge_iterations(wgp_tracer *t, unsigned n) { t->edge = n ? n : 1; }
 
 void wgp_tracer_set_visitor(wgp_tracer *t, wgp_trace_visit visit, void *user) {
   t->visit = visit;
@@ -938,7 +943,7 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
       int64_t stop = ends[e];
       if (stop <= start)
         continue;
-      int64_t len = stop - start, edge = WGP_TRACE_EDGE_ITERATIONS;
+      int64_t len = stop - start, edge = t->edge;
       uint64_t seg = 0;
       for (unsigned lane = 0; lane < t->nlanes; lane++)
         if (mask >> lane & 1 && trips[lane] > start)
@@ -1047,6 +1052,14 @@ wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp,
     for (unsigned d = 0; d < 3; d++)
       t->coord[d * WGP_TRACE_MAX_WARP + lane] = t->lid[lane][d];
     t->coord[3 * WGP_TRACE_MAX_WARP + lane] = lane;
+  }
+  for (unsigned k = 0; k < WGP_XCOORDS; k++) {
+    t->coord_lo[k] = INT64_MAX, t->coord_hi[k] = INT64_MIN;
+    for (unsigned lane = 0; lane < t->nlanes; lane++) {
+      int64_t v = t->coord[k * WGP_TRACE_MAX_WARP + lane];
+      t->coord_lo[k] = v < t->coord_lo[k] ? v : t->coord_lo[k];
+      t->coord_hi[k] = v > t->coord_hi[k] ? v : t->coord_hi[k];
+    }
   }
   for (size_t l = 0; l < t->nloops; l++)
     t->iter[l] = -1;

@@ -327,7 +327,18 @@ static void check(const char *text, const env *e0, uint64_t mask, unsigned flags
   assert_int_equal(wgp_xprog_compile(x, flags, classify, &e, &p), WGP_OK);
   int64_t out[64], coord[WGP_XCOORDS * WGP_XLANES];
   coordinates(&e, coord);
-  wgp_xsource src = {fill, &e, use_affine ? affine : NULL, use_affine ? coord : NULL};
+  /* ranges over all 64 lanes (a superset of the mask) half of the time */
+  int64_t lo[WGP_XCOORDS], hi[WGP_XCOORDS];
+  for (unsigned k = 0; k < WGP_XCOORDS; k++) {
+    lo[k] = INT64_MAX, hi[k] = INT64_MIN;
+    for (unsigned l = 0; l < WGP_XLANES; l++) {
+      lo[k] = coord[k * WGP_XLANES + l] < lo[k] ? coord[k * WGP_XLANES + l] : lo[k];
+      hi[k] = coord[k * WGP_XLANES + l] > hi[k] ? coord[k * WGP_XLANES + l] : hi[k];
+    }
+  }
+  bool whole = (mask & 1) != 0;
+  wgp_xsource src = {fill, &e, use_affine ? affine : NULL, use_affine ? coord : NULL, whole ? lo : NULL,
+                     whole ? hi : NULL};
   bool uniform;
   uint64_t known = wgp_xprog_eval(p, &src, mask, out, &uniform);
   assert_int_equal(known & ~mask, 0);
@@ -419,7 +430,7 @@ static void test_folding(void **state) {
   assert_int_equal(wgp_xprog_size(p), 3);
   int64_t out[64];
   bool uniform = true;
-  wgp_xsource src = {fill, &e, NULL, NULL};
+  wgp_xsource src = {fill, &e, NULL, NULL, NULL, NULL};
   assert_int_equal(wgp_xprog_eval(p, &src, 0xff, out, &uniform), 0xff);
   assert_false(uniform);
   assert_int_equal(out[3], 50 * 103 + e.lid[3][0]);
