@@ -47,6 +47,7 @@
 #define MIN_HISTORY 32  /* samples before any skip: enough to see warps drift apart */
 #define DRIFT 2         /* growth of the warps' spread, in iterations, taken as drift */
 #define MARGIN 2        /* iterations left to simulate after a skip */
+#define CLOCK_EXACT 0x1p20 /* past this a skip moves the clocks only by its remainder modulo the schedulers */
 #define STABLE_TOL 1e-3 /* relative change of the period accepted as steady, per WINDOW iterations */
 
 enum { ACC_ISSUE, ACC_COMPUTE, ACC_STALL0, ACC_BARRIER = ACC_STALL0 + 4, ACC_INSNS, ACC_COUNT };
@@ -88,6 +89,7 @@ typedef struct tracker {
   uint64_t prog;
   size_t n;
   double t[HISTORY + 1];
+  long double sk[HISTORY + 1]; /* the round's skipped time at each sample: durations are t + sk differences */
   double acc[HISTORY + 1][ACC_COUNT];
   uint64_t *it; /* [HISTORY + 1][warps]: each warp's iteration at each sample */
   bool pending;
@@ -113,6 +115,15 @@ typedef struct round {
   unsigned *arrived, *done; /* per group */
   tracker *trk;             /* per depth (1-based) */
   double now;
+  /* Time skipped by extrapolation, kept apart from the running clocks: at
+   * 10^17 cycles a double no longer holds a cycle, and the steps simulated
+   * after a skip would be lost (the time fell below the best case).  Past
+   * CLOCK_EXACT cycles the clocks move by the skip modulo the number of
+   * schedulers (which one picks first depends on the cycle) and the rest is
+   * kept here, so they stay small and every later step adds exactly; below,
+   * they move by the whole skip as before (same answers).  Long double: the
+   * skips of inner loops add up to it many times. */
+  long double skipped;
   double acc[ACC_COUNT];
   double issued; /* instructions really simulated */
   size_t active;
@@ -255,6 +266,7 @@ static void track(round_t *r, swarp *w, size_t d) {
   }
   if (k->n == HISTORY + 1) {
     memmove(k->t, k->t + 1, HISTORY * sizeof k->t[0]);
+    memmove(k->sk, k->sk + 1, HISTORY * sizeof k->sk[0]);
     memmove(k->acc, k->acc + 1, HISTORY * sizeof k->acc[0]);
     memmove(k->it, k->it + r->nw, HISTORY * r->nw * sizeof k->it[0]);
     k->n = HISTORY;
@@ -262,12 +274,18 @@ static void track(round_t *r, swarp *w, size_t d) {
   for (size_t i = 0; i < r->nw; i++)
     k->it[k->n * r->nw + i] = r->w[i].state == W_DONE ? 0 : r->w[i].stack[d - 1].iter;
   k->t[k->n] = r->now;
+  k->sk[k->n] = r->skipped;
   memcpy(k->acc[k->n], r->acc, sizeof r->acc);
   k->n++;
   k->pending = true;
 }
 
 static void shift(round_t *r, double dt) {
+  if (r->now + dt > CLOCK_EXACT) {
+    double keep = fmod(dt, (double)r->ns);
+    r->skipped += (long double)dt - keep;
+    dt = keep;
+  }
   r->now += dt;
   for (unsigned s = 0; s < r->ns; s++) {
     r->sched_free[s] += dt;
@@ -283,6 +301,11 @@ static void shift(round_t *r, double dt) {
     }
 }
 
+/* The time between samples A and B (A before B), skipped time included. */
+static double span(const tracker *k, size_t a, size_t b) {
+  return (double)((long double)(k->t[b] - k->t[a]) + (k->sk[b] - k->sk[a]));
+}
+
 /* Skips iterations at depth D when the tracker there saw a steady state. */
 static void try_skip(round_t *r, size_t d) {
   tracker *k = &r->trk[d];
@@ -294,8 +317,8 @@ static void try_skip(round_t *r, size_t d) {
    * longer windows average out the jitter of the issue order */
   size_t n = k->n, win = 0;
   for (size_t w = WINDOW; w <= HISTORY / 4 && 3 * w + 1 <= n && !win; w *= 2) {
-    double p2 = k->t[n - 1] - k->t[n - 1 - w], p1 = k->t[n - 1 - w] - k->t[n - 1 - 2 * w],
-           p0 = k->t[n - 1 - 2 * w] - k->t[n - 1 - 3 * w];
+    double p2 = span(k, n - 1 - w, n - 1), p1 = span(k, n - 1 - 2 * w, n - 1 - w),
+           p0 = span(k, n - 1 - 3 * w, n - 1 - 2 * w);
     double tol = STABLE_TOL * (double)w / WINDOW;
     if (fabs(p2 - p1) <= tol * fabs(p2) && fabs(p1 - p0) <= tol * fabs(p2))
       win = w;
@@ -343,7 +366,7 @@ static void try_skip(round_t *r, size_t d) {
   double times = (double)m;
   for (int a = 0; a < ACC_COUNT; a++)
     r->acc[a] += times * (k->acc[n - 1][a] - k->acc[n - 1 - win][a]);
-  shift(r, times * (k->t[n - 1] - k->t[n - 1 - win]));
+  shift(r, times * span(k, n - 1 - win, n - 1));
   for (size_t i = 0; i < r->nw; i++)
     if (r->w[i].state != W_DONE)
       r->w[i].stack[d - 1].iter += m * (drift ? now_it[i] - then_it[i] : win);
@@ -685,7 +708,7 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   for (size_t i = 0; i < r.nw; i++)
     if (r.w[i].ready > finish)
       finish = r.w[i].ready;
-  out->cycles = dmax(finish, r.now);
+  out->cycles = (double)(dmax(finish, r.now) + r.skipped);
   memcpy(out->acc, r.acc, sizeof r.acc);
   out->warps = r.nw;
   out->issued = r.issued;
