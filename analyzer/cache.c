@@ -115,8 +115,12 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
 
 /* ---- a sectored LRU cache -------------------------------------------------- */
 
+/* Storage grows with the lines in use up to the capacity: a sample touches
+ * far fewer lines than a 50 MB L2 holds, and allocating (and faulting in)
+ * the whole capacity for every analysis cost more than the simulation. */
 typedef struct lru {
   size_t cap, n;          /* lines */
+  size_t room;            /* nodes allocated (<= cap) */
   unsigned per_line;      /* sectors per line */
   uint64_t *key;          /* hash table of line tags: slot -> tag+1 (0 empty) */
   uint32_t *slot_node;    /* slot -> node */
@@ -133,16 +137,17 @@ static bool lru_init(lru *c, size_t lines, unsigned per_line) {
   memset(c, 0, sizeof *c);
   c->cap = lines ? lines : 1;
   c->per_line = per_line ? per_line : 1;
+  c->room = c->cap < 64 ? c->cap : 64;
   size_t slots = 16;
-  while (slots < c->cap * 2)
+  while (slots < c->room * 2)
     slots *= 2;
   c->mask = slots - 1;
   c->key = calloc(slots, sizeof *c->key);
   c->slot_node = calloc(slots, sizeof *c->slot_node);
-  c->tag = calloc(c->cap, sizeof *c->tag);
-  c->valid = calloc(c->cap, sizeof *c->valid);
-  c->prev = calloc(c->cap, sizeof *c->prev);
-  c->next = calloc(c->cap, sizeof *c->next);
+  c->tag = calloc(c->room, sizeof *c->tag);
+  c->valid = calloc(c->room, sizeof *c->valid);
+  c->prev = calloc(c->room, sizeof *c->prev);
+  c->next = calloc(c->room, sizeof *c->next);
   c->head = c->tail = NIL;
   return c->key && c->slot_node && c->tag && c->valid && c->prev && c->next;
 }
@@ -156,6 +161,49 @@ static size_t lru_find_slot(const lru *c, uint64_t tag) {
   while (c->key[s] && c->key[s] != tag + 1)
     s = (s + 1) & c->mask;
   return s;
+}
+
+/* Doubles the nodes (up to the capacity) and the hash table with them. */
+static bool lru_grow(lru *c) {
+  size_t room = c->room * 2 < c->cap ? c->room * 2 : c->cap;
+  uint64_t *tag = realloc(c->tag, room * sizeof *tag);
+  if (tag)
+    c->tag = tag;
+  uint32_t *valid = realloc(c->valid, room * sizeof *valid);
+  if (valid)
+    c->valid = valid;
+  uint32_t *prev = realloc(c->prev, room * sizeof *prev);
+  if (prev)
+    c->prev = prev;
+  uint32_t *next = realloc(c->next, room * sizeof *next);
+  if (next)
+    c->next = next;
+  if (!tag || !valid || !prev || !next)
+    return false;
+  size_t slots = c->mask + 1;
+  while (slots < room * 2)
+    slots *= 2;
+  if (slots != c->mask + 1) {
+    uint64_t *key = calloc(slots, sizeof *key);
+    uint32_t *sn = calloc(slots, sizeof *sn);
+    if (!key || !sn) {
+      free(key), free(sn);
+      return false;
+    }
+    uint64_t *okey = c->key;
+    uint32_t *osn = c->slot_node;
+    size_t oslots = c->mask + 1;
+    c->key = key, c->slot_node = sn, c->mask = slots - 1;
+    for (size_t i = 0; i < oslots; i++)
+      if (okey[i]) {
+        size_t t = lru_find_slot(c, okey[i] - 1);
+        c->key[t] = okey[i];
+        c->slot_node[t] = osn[i];
+      }
+    free(okey), free(osn);
+  }
+  c->room = room;
+  return true;
 }
 
 static void lru_unlink(lru *c, uint32_t n) {
@@ -184,8 +232,9 @@ static void lru_erase_slot(lru *c, size_t s) {
   }
 }
 
-/* Looks up SECTOR; true on a hit. On a miss with FILL, the sector is brought in. */
-static bool lru_access(lru *c, uint64_t sector, bool fill) {
+/* Looks up SECTOR; true on a hit. On a miss with FILL, the sector is brought
+ * in (*OOM set when the storage could not grow). */
+static bool lru_access(lru *c, uint64_t sector, bool fill, bool *oom) {
   uint64_t tag = sector / c->per_line;
   uint32_t bit = 1u << (sector % c->per_line);
   size_t s = lru_find_slot(c, tag);
@@ -204,6 +253,13 @@ static bool lru_access(lru *c, uint64_t sector, bool fill) {
     return false;
   uint32_t n;
   if (c->n < c->cap) {
+    if (c->n == c->room) {
+      if (!lru_grow(c)) {
+        *oom = true;
+        return false;
+      }
+      s = lru_find_slot(c, tag);
+    }
     n = (uint32_t)c->n++;
   } else {
     n = c->tail;
@@ -370,9 +426,10 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   }
   if (st == WGP_OK) {
     size_t *pos = calloc(nstreams + 1, sizeof *pos);
+    bool oom = false;
     if (!pos)
       st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
-    for (bool more = true; st == WGP_OK && more;) {
+    for (bool more = true; st == WGP_OK && more && !oom;) {
       more = false;
       for (size_t w = 0; w < nstreams; w++) {
         if (pos[w] == streams[w].nev)
@@ -386,18 +443,18 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
           if (e->store) {
             lru_invalidate(c1, s);
             to2[e->access] += e->weight;
-            if (lru_access(&l2, s, true))
+            if (lru_access(&l2, s, true, &oom))
               h2[e->access] += e->weight;
             else
               out->dram_write_bytes_per_group += e->weight * sector;
             continue;
           }
-          if (use_l1 && lru_access(c1, s, true)) {
+          if (use_l1 && lru_access(c1, s, true, &oom)) {
             h1[e->access] += e->weight;
             continue;
           }
           to2[e->access] += e->weight;
-          if (lru_access(&l2, s, true))
+          if (lru_access(&l2, s, true, &oom))
             h2[e->access] += e->weight;
           else
             out->dram_read_bytes_per_group += e->weight * sector;
@@ -405,6 +462,8 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
       }
     }
     free(pos);
+    if (oom && st == WGP_OK)
+      st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   for (size_t i = 0; i < nacc; i++) {
     const wgp_access *a = wgp_kernel_access(k, i);
