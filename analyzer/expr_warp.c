@@ -452,13 +452,72 @@ static bool try_affine(runner *r, uint32_t i) {
   const wgp_expr *e = n->e;
   const uint32_t *ops = p->opnd + n->first;
   unsigned w = e->width;
+  form a, b, acc;
+  memset(&acc, 0, sizeof acc);
+  /* The same value in every lane (e.g. a recurrence that all lanes share):
+   * the operation once. */
+  bool all_const = n->nops <= 8;
+  int64_t cv[8];
+  uint8_t cs[8];
+  for (size_t j = 0; j < n->nops && all_const; j++) {
+    all_const = operand_form(r, ops[j], &a) && form_const(&a);
+    cv[j] = all_const ? (int64_t)a.c[0] : 0;
+    cs[j] = WGP_EVAL_OK;
+  }
+  if (all_const) {
+    int64_t v;
+    if (apply1(&r->ev, e, n->nops, cv, cs, &v) != WGP_EVAL_OK)
+      return false; /* the lane-by-lane path says how */
+    acc.c[0] = v;
+    goto done;
+  }
   if (w < 2)
     return false;
   i128 smin = wgp_x_smin(w), smax = wgp_x_smax(w);
   bool nuw = e->flags & WGP_EXPR_NUW;
-  form a, b, acc;
-  memset(&acc, 0, sizeof acc);
   switch (e->op) {
+  case WGP_OP_EQ:
+  case WGP_OP_NE:
+  case WGP_OP_SLT:
+  case WGP_OP_SLE:
+  case WGP_OP_SGT:
+  case WGP_OP_SGE:
+  case WGP_OP_ULT:
+  case WGP_OP_ULE:
+  case WGP_OP_UGT:
+  case WGP_OP_UGE: {
+    /* A comparison that the lanes' ranges decide: the same answer in every
+     * lane.  The operands must read as themselves at width W: signed
+     * (sign-extension) or, for unsigned and equality, non-negative. */
+    if (!operand_form(r, ops[0], &a) || !operand_form(r, ops[1], &b))
+      return false;
+    bool is_signed = e->op >= WGP_OP_SLT && e->op <= WGP_OP_SGE;
+    bool as_signed = form_within(r, &a, smin, smax) && form_within(r, &b, smin, smax);
+    bool as_unsigned = form_within(r, &a, 0, smax) && form_within(r, &b, 0, smax);
+    if (!(is_signed ? as_signed : (as_unsigned || (as_signed && (e->op == WGP_OP_EQ || e->op == WGP_OP_NE)))))
+      return false;
+    form d;
+    for (unsigned k = 0; k <= WGP_XCOORDS; k++)
+      d.c[k] = a.c[k] - b.c[k];
+    i128 lo, hi;
+    form_range(r, &d, &lo, &hi);
+    int res = -1; /* undecided */
+    switch (e->op) {
+    case WGP_OP_EQ: res = lo == 0 && hi == 0 ? 1 : lo > 0 || hi < 0 ? 0 : -1; break;
+    case WGP_OP_NE: res = lo == 0 && hi == 0 ? 0 : lo > 0 || hi < 0 ? 1 : -1; break;
+    case WGP_OP_SLT:
+    case WGP_OP_ULT: res = hi < 0 ? 1 : lo >= 0 ? 0 : -1; break;
+    case WGP_OP_SLE:
+    case WGP_OP_ULE: res = hi <= 0 ? 1 : lo > 0 ? 0 : -1; break;
+    case WGP_OP_SGT:
+    case WGP_OP_UGT: res = lo > 0 ? 1 : hi <= 0 ? 0 : -1; break;
+    default: res = lo >= 0 ? 1 : hi < 0 ? 0 : -1; break;
+    }
+    if (res < 0)
+      return false;
+    acc.c[0] = res;
+    goto done;
+  }
   case WGP_OP_ADD:
     for (size_t j = 0; j < n->nops; j++) {
       if (!operand_form(r, ops[j], &a) || !form_within(r, &a, nuw ? 0 : smin, smax))
@@ -530,6 +589,7 @@ static bool try_affine(runner *r, uint32_t i) {
   default:
     return false;
   }
+done:
   for (unsigned k = 0; k <= WGP_XCOORDS; k++)
     p->form[i][k] = (int64_t)acc.c[k];
   p->aff[i] = 1;
@@ -665,6 +725,21 @@ static void run(runner *r, uint32_t i, uint64_t mask) {
       }
     }
     r->src->fill(r->src->user, &n->sym, mask, out, &ok, &err);
+    if (n->varying && r->src->coord && mask && (ok & mask) == mask) {
+      /* every lane has the same value (a recurrence the lanes share): carry
+       * it as a constant form, so what depends on it is computed once */
+      int64_t v0 = out[__builtin_ctzll(mask)];
+      bool same = true;
+      FOR_LANES(l, mask) same = same && out[l] == v0;
+      if (same) {
+        memset(p->form[i], 0, sizeof p->form[i]);
+        p->form[i][0] = v0;
+        p->aff[i] = 1;
+        p->ok[i] = ALL;
+        p->err[i] = 0;
+        return;
+      }
+    }
     p->ok[i] = ok;
     p->err[i] = err;
     return;

@@ -263,17 +263,25 @@ static void gen(sbuf *b, int depth) {
 /* Address-like expressions: sums, differences, products and shifts of ids
  * and constants through casts, near the edges of their widths. */
 static void gen_affine(sbuf *b, int depth) {
-  static const char *const leaves[] = {"lid.x", "lid.y", "gid.x", "laneid", "grp.x", "arg.N", "it.L0"};
+  static const char *const leaves[] = {"lid.x", "lid.y", "gid.x", "laneid", "grp.x", "arg.N", "it.L0", "rv.L0.0"};
   static const char *const ints[] = {"1", "2", "3", "4", "-1", "-4", "16", "100", "127", "-128", "32767",
                                      "2147483632", "-2147483648", "1099511627776", "4611686018427387904"};
   static const unsigned ws[] = {8, 16, 32, 64, 64};
   if (depth <= 0 || pick(5) == 0) {
-    put(b, "%s", pick(3) ? leaves[pick(7)] : ints[pick(15)]);
+    put(b, "%s", pick(3) ? leaves[pick(8)] : ints[pick(15)]);
     return;
   }
   unsigned w = ws[pick(5)];
   const char *fl = pick(3) == 0 ? ":nsw" : pick(3) == 0 ? ":nuw" : pick(4) == 0 ? ":nsw:nuw" : "";
-  switch (pick(6)) {
+  static const char *const cmps[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
+  switch (pick(8)) {
+  case 6: /* comparisons, often decided by the lanes' ranges */
+    put(b, "(%s:%u ", cmps[pick(10)], w), gen_affine(b, depth - 1), put(b, " "), gen_affine(b, depth - 1), put(b, ")");
+    return;
+  case 7:
+    put(b, "(select (%s:%u ", cmps[pick(10)], w), gen_affine(b, depth - 1), put(b, " "), gen_affine(b, depth - 1);
+    put(b, ") "), gen_affine(b, depth - 1), put(b, " "), gen_affine(b, depth - 1), put(b, ")");
+    return;
   case 0:
   case 1:
     put(b, "(add:%u%s ", w, fl), gen_affine(b, depth - 1), put(b, " "), gen_affine(b, depth - 1);
@@ -310,6 +318,9 @@ static void random_env(env *e) {
     e->rv[l] = wild ? big[pick(11)] : (int64_t)l * 3 - 40;
   }
   e->rv_known = pick(2) ? ~UINT64_C(0) : rnd();
+  if (pick(3) == 0) /* a recurrence every lane shares */
+    for (unsigned l = 0; l < 64; l++)
+      e->rv[l] = e->rv[0];
   e->grp = pick(2) ? (int64_t)pick(100) : big[pick(11)];
   e->lsz = 16;
   e->it = pick(5) == 0 ? -1 : pick(2) ? (int64_t)pick(20) : big[pick(11)];
@@ -421,6 +432,8 @@ static void test_folding(void **state) {
   (void)state;
   env e;
   random_env(&e);
+  for (unsigned l = 0; l < 64; l++)
+    e.lid[l][0] = l % 16, e.lid[l][1] = l / 16;
   /* launch constants fold away: one constant, one symbol, one add */
   wgp_expr *x;
   wgp_diag d;
