@@ -29,6 +29,7 @@ typedef struct recorder {
   stream *cur;
   uint64_t *sec;
   size_t nsec, capsec;
+  size_t visits; /* blocks the tracer visited: with the events, the work of the sample */
   bool oom;
 } recorder;
 
@@ -37,9 +38,32 @@ static int cmp_u64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* Lanes usually touch sectors in order (or in a few ordered runs, e.g. two
+ * rows of a 2-D group): check, and sort by insertion, before falling back
+ * to qsort for anything else. */
+static void sort_sectors(uint64_t *s, size_t n) {
+  size_t inversions = 0;
+  for (size_t i = 1; i < n; i++)
+    inversions += s[i] < s[i - 1];
+  if (inversions == 0)
+    return;
+  if (inversions > 8) {
+    qsort(s, n, sizeof *s, cmp_u64);
+    return;
+  }
+  for (size_t i = 1; i < n; i++) {
+    uint64_t x = s[i];
+    size_t j = i;
+    for (; j > 0 && s[j - 1] > x; j--)
+      s[j] = s[j - 1];
+    s[j] = x;
+  }
+}
+
 static void record(void *user, size_t block, uint64_t mask, double weight, double mult, wgp_tracer *t) {
   recorder *r = user;
   const wgp_block *b = wgp_kernel_block(r->k, block);
+  r->visits++;
   for (size_t i = 0; i < wgp_block_num_accesses(b) && !r->oom; i++) {
     size_t id = wgp_block_access(b, i);
     const wgp_access *a = wgp_kernel_access(r->k, id);
@@ -56,7 +80,7 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
                                                n < sizeof s / sizeof *s;
              x++)
           s[n++] = x;
-    qsort(s, n, sizeof *s, cmp_u64);
+    sort_sectors(s, n);
     size_t u = 0;
     for (size_t j = 0; j < n; j++)
       if (!j || s[j] != s[j - 1])
@@ -91,8 +115,12 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
 
 /* ---- a sectored LRU cache -------------------------------------------------- */
 
+/* Storage grows with the lines in use up to the capacity: a sample touches
+ * far fewer lines than a 50 MB L2 holds, and allocating (and faulting in)
+ * the whole capacity for every analysis cost more than the simulation. */
 typedef struct lru {
   size_t cap, n;          /* lines */
+  size_t room;            /* nodes allocated (<= cap) */
   unsigned per_line;      /* sectors per line */
   uint64_t *key;          /* hash table of line tags: slot -> tag+1 (0 empty) */
   uint32_t *slot_node;    /* slot -> node */
@@ -109,16 +137,17 @@ static bool lru_init(lru *c, size_t lines, unsigned per_line) {
   memset(c, 0, sizeof *c);
   c->cap = lines ? lines : 1;
   c->per_line = per_line ? per_line : 1;
+  c->room = c->cap < 64 ? c->cap : 64;
   size_t slots = 16;
-  while (slots < c->cap * 2)
+  while (slots < c->room * 2)
     slots *= 2;
   c->mask = slots - 1;
   c->key = calloc(slots, sizeof *c->key);
   c->slot_node = calloc(slots, sizeof *c->slot_node);
-  c->tag = calloc(c->cap, sizeof *c->tag);
-  c->valid = calloc(c->cap, sizeof *c->valid);
-  c->prev = calloc(c->cap, sizeof *c->prev);
-  c->next = calloc(c->cap, sizeof *c->next);
+  c->tag = calloc(c->room, sizeof *c->tag);
+  c->valid = calloc(c->room, sizeof *c->valid);
+  c->prev = calloc(c->room, sizeof *c->prev);
+  c->next = calloc(c->room, sizeof *c->next);
   c->head = c->tail = NIL;
   return c->key && c->slot_node && c->tag && c->valid && c->prev && c->next;
 }
@@ -132,6 +161,49 @@ static size_t lru_find_slot(const lru *c, uint64_t tag) {
   while (c->key[s] && c->key[s] != tag + 1)
     s = (s + 1) & c->mask;
   return s;
+}
+
+/* Doubles the nodes (up to the capacity) and the hash table with them. */
+static bool lru_grow(lru *c) {
+  size_t room = c->room * 2 < c->cap ? c->room * 2 : c->cap;
+  uint64_t *tag = realloc(c->tag, room * sizeof *tag);
+  if (tag)
+    c->tag = tag;
+  uint32_t *valid = realloc(c->valid, room * sizeof *valid);
+  if (valid)
+    c->valid = valid;
+  uint32_t *prev = realloc(c->prev, room * sizeof *prev);
+  if (prev)
+    c->prev = prev;
+  uint32_t *next = realloc(c->next, room * sizeof *next);
+  if (next)
+    c->next = next;
+  if (!tag || !valid || !prev || !next)
+    return false;
+  size_t slots = c->mask + 1;
+  while (slots < room * 2)
+    slots *= 2;
+  if (slots != c->mask + 1) {
+    uint64_t *key = calloc(slots, sizeof *key);
+    uint32_t *sn = calloc(slots, sizeof *sn);
+    if (!key || !sn) {
+      free(key), free(sn);
+      return false;
+    }
+    uint64_t *okey = c->key;
+    uint32_t *osn = c->slot_node;
+    size_t oslots = c->mask + 1;
+    c->key = key, c->slot_node = sn, c->mask = slots - 1;
+    for (size_t i = 0; i < oslots; i++)
+      if (okey[i]) {
+        size_t t = lru_find_slot(c, okey[i] - 1);
+        c->key[t] = okey[i];
+        c->slot_node[t] = osn[i];
+      }
+    free(okey), free(osn);
+  }
+  c->room = room;
+  return true;
 }
 
 static void lru_unlink(lru *c, uint32_t n) {
@@ -160,8 +232,9 @@ static void lru_erase_slot(lru *c, size_t s) {
   }
 }
 
-/* Looks up SECTOR; true on a hit. On a miss with FILL, the sector is brought in. */
-static bool lru_access(lru *c, uint64_t sector, bool fill) {
+/* Looks up SECTOR; true on a hit. On a miss with FILL, the sector is brought
+ * in (*OOM set when the storage could not grow). */
+static bool lru_access(lru *c, uint64_t sector, bool fill, bool *oom) {
   uint64_t tag = sector / c->per_line;
   uint32_t bit = 1u << (sector % c->per_line);
   size_t s = lru_find_slot(c, tag);
@@ -180,6 +253,13 @@ static bool lru_access(lru *c, uint64_t sector, bool fill) {
     return false;
   uint32_t n;
   if (c->n < c->cap) {
+    if (c->n == c->room) {
+      if (!lru_grow(c)) {
+        *oom = true;
+        return false;
+      }
+      s = lru_find_slot(c, tag);
+    }
     n = (uint32_t)c->n++;
   } else {
     n = c->tail;
@@ -245,8 +325,32 @@ static wgp_status distinct_shares(const wgp_kernel *k, const stream *streams, si
   return WGP_OK;
 }
 
+/* The sample of at most LIMIT groups: the wave's groups with x below a
+ * column count, so that every row of the wave is there while it can be. */
+static size_t choose_groups(uint64_t ngrp0, uint64_t wave, uint64_t limit, uint64_t *pick) {
+  uint64_t cols = ngrp0;
+  if (wave > limit) {
+    uint64_t rows = (wave + ngrp0 - 1) / ngrp0;
+    cols = limit / rows;
+    if (cols < 1)
+      cols = 1;
+    if (cols > ngrp0)
+      cols = ngrp0;
+  }
+  size_t S = 0;
+  for (uint64_t g = 0; g < wave && S < limit; g++)
+    if (g % ngrp0 < cols)
+      pick[S++] = g;
+  return S;
+}
+
 wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, uint64_t smem_per_group,
                              wgp_cache_result *out, wgp_diag *diag) {
+  return wgp_cache_analyze_budget(in, resident, smem_per_group, WGP_CACHE_MAX_EVENTS, out, diag);
+}
+
+wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resident, uint64_t smem_per_group,
+                                    size_t max_events, wgp_cache_result *out, wgp_diag *diag) {
   memset(out, 0, sizeof *out);
   const wgp_kernel *k = in->kernel;
   const wgp_gpu *gpu = in->gpu;
@@ -274,27 +378,15 @@ wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, ui
   uint64_t wave = (uint64_t)resident * wgp_gpu_sm_count(gpu);
   if (wave > total)
     wave = total;
-  /* The sample: the wave's groups with x below COLS. */
-  uint64_t cols = ngrp[0];
-  if (wave > WGP_CACHE_MAX_GROUPS) {
-    uint64_t rows = (wave + ngrp[0] - 1) / ngrp[0];
-    cols = WGP_CACHE_MAX_GROUPS / rows;
-    if (cols < 1)
-      cols = 1;
-    if (cols > ngrp[0])
-      cols = ngrp[0];
-  }
   uint64_t *pick = malloc((size_t)(wave < WGP_CACHE_MAX_GROUPS ? wave : WGP_CACHE_MAX_GROUPS) * sizeof *pick + 8);
-  size_t S = 0;
-  for (uint64_t g = 0; pick && g < wave && S < WGP_CACHE_MAX_GROUPS; g++)
-    if (g % ngrp[0] < cols)
-      pick[S++] = g;
+  size_t S = pick ? choose_groups(ngrp[0], wave, WGP_CACHE_MAX_GROUPS, pick) : 0;
   unsigned sector = wgp_gpu_l2_sector_bytes(gpu), line = wgp_gpu_l1_line_bytes(gpu);
 
   wgp_layout *layout = NULL;
   wgp_tracer *t = NULL;
   stream *streams = NULL;
   size_t nstreams = 0;
+  unsigned edge = WGP_TRACE_EDGE_ITERATIONS;
   recorder rec = {0};
   wgp_status st = pick ? wgp_layout_new(k, in->buffer_align, in->local_bytes, &layout, diag)
                        : wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
@@ -311,7 +403,7 @@ wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, ui
       wgp_tracer_set_trip_hint(t, in->trip_loops[i], in->trip_counts[i]);
     for (size_t i = 0; i < in->num_taken_hints; i++)
       wgp_tracer_set_taken_hint(t, in->taken_blocks[i], in->taken_fractions[i]);
-    rec = (recorder){k, layout, L.warp_size, sector, NULL, NULL, 0, 0, false};
+    rec = (recorder){k, layout, L.warp_size, sector, NULL, NULL, 0, 0, 0, false};
     wgp_tracer_set_visitor(t, record, &rec);
     for (size_t i = 0; i < S && st == WGP_OK; i++) {
       uint64_t g = pick[i];
@@ -332,6 +424,26 @@ wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, ui
         if (rec.oom)
           st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
       }
+      if (i > 0 || !max_events || st != WGP_OK)
+        continue;
+      /* The work budget, measured on group 0 (first in every sample): fewer
+       * iterations at the ends of long loops (their middle is represented
+       * by a sample anyway).  The groups stay: fewer would lose the reuse
+       * between them that the L2 sees. */
+      size_t work = rec.visits;
+      for (size_t w = 0; w < nstreams; w++)
+        work += streams[w].nev;
+      if ((double)work * (double)S <= (double)max_events || edge <= 1)
+        continue;
+      out->sampled = true;
+      edge = edge > WGP_CACHE_SAMPLED_EDGE ? WGP_CACHE_SAMPLED_EDGE : 1;
+      wgp_tracer_set_edge_iterations(t, edge);
+      for (size_t w = 0; w < nstreams; w++)
+        streams[w].nev = 0;
+      nstreams = 0;
+      rec.nsec = 0;
+      rec.visits = 0;
+      i--; /* group 0 again (i wraps to SIZE_MAX: unsigned, then back to 0) */
     }
   }
   /* Simulate: L1 per group (its share of the SM), L2 for the sample. */
@@ -356,9 +468,10 @@ wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, ui
   }
   if (st == WGP_OK) {
     size_t *pos = calloc(nstreams + 1, sizeof *pos);
+    bool oom = false;
     if (!pos)
       st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
-    for (bool more = true; st == WGP_OK && more;) {
+    for (bool more = true; st == WGP_OK && more && !oom;) {
       more = false;
       for (size_t w = 0; w < nstreams; w++) {
         if (pos[w] == streams[w].nev)
@@ -372,18 +485,18 @@ wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, ui
           if (e->store) {
             lru_invalidate(c1, s);
             to2[e->access] += e->weight;
-            if (lru_access(&l2, s, true))
+            if (lru_access(&l2, s, true, &oom))
               h2[e->access] += e->weight;
             else
               out->dram_write_bytes_per_group += e->weight * sector;
             continue;
           }
-          if (use_l1 && lru_access(c1, s, true)) {
+          if (use_l1 && lru_access(c1, s, true, &oom)) {
             h1[e->access] += e->weight;
             continue;
           }
           to2[e->access] += e->weight;
-          if (lru_access(&l2, s, true))
+          if (lru_access(&l2, s, true, &oom))
             h2[e->access] += e->weight;
           else
             out->dram_read_bytes_per_group += e->weight * sector;
@@ -391,6 +504,8 @@ wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, ui
       }
     }
     free(pos);
+    if (oom && st == WGP_OK)
+      st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   if (st == WGP_OK)
     st = distinct_shares(k, streams, nstreams, &rec, out, diag);

@@ -18,28 +18,34 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#if defined(__GNUC__)
+#define WGP_X_INLINE static inline __attribute__((always_inline))
+#else
+#define WGP_X_INLINE static inline
+#endif
+
 typedef struct wgp_evaluator {
   const wgp_eval_env *env; /* symbols (scalar evaluator); NULL in the warp evaluator */
   unsigned flags;          /* WGP_EVAL_WRAP64 */
   char *reason;            /* WGP_EVAL_REASON_SIZE bytes, or NULL: no reasons wanted */
 } wgp_evaluator;
 
-static inline uint64_t wgp_x_mask(unsigned w) { return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1; }
-static inline uint64_t wgp_x_zx(int64_t v, unsigned w) { return (uint64_t)v & wgp_x_mask(w); }
-static inline int64_t wgp_x_u2s(uint64_t u) {
+WGP_X_INLINE uint64_t wgp_x_mask(unsigned w) { return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1; }
+WGP_X_INLINE uint64_t wgp_x_zx(int64_t v, unsigned w) { return (uint64_t)v & wgp_x_mask(w); }
+WGP_X_INLINE int64_t wgp_x_u2s(uint64_t u) {
   /* Two's-complement reinterpretation without implementation-defined casts. */
   return u <= (uint64_t)INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
 }
-static inline int64_t wgp_x_sx(int64_t v, unsigned w) {
+WGP_X_INLINE int64_t wgp_x_sx(int64_t v, unsigned w) {
   uint64_t u = wgp_x_zx(v, w);
   if (w < 64 && ((u >> (w - 1)) & 1))
     u |= ~wgp_x_mask(w);
   return wgp_x_u2s(u);
 }
-static inline int64_t wgp_x_canon(uint64_t u, unsigned w) { return w == 1 ? (int64_t)(u & 1) : wgp_x_sx(wgp_x_u2s(u), w); }
-static inline int64_t wgp_x_smin(unsigned w) { return w >= 64 ? INT64_MIN : -(INT64_C(1) << (w - 1)); }
-static inline int64_t wgp_x_smax(unsigned w) { return w >= 64 ? INT64_MAX : (INT64_C(1) << (w - 1)) - 1; }
-static inline int64_t wgp_x_ashr(int64_t v, unsigned amount) {
+WGP_X_INLINE int64_t wgp_x_canon(uint64_t u, unsigned w) { return w == 1 ? (int64_t)(u & 1) : wgp_x_sx(wgp_x_u2s(u), w); }
+WGP_X_INLINE int64_t wgp_x_smin(unsigned w) { return w >= 64 ? INT64_MIN : -(INT64_C(1) << (w - 1)); }
+WGP_X_INLINE int64_t wgp_x_smax(unsigned w) { return w >= 64 ? INT64_MAX : (INT64_C(1) << (w - 1)) - 1; }
+WGP_X_INLINE int64_t wgp_x_ashr(int64_t v, unsigned amount) {
   /* Arithmetic shift without relying on implementation-defined >> of negatives. */
   return v >= 0 ? v >> amount : -((-(v + 1)) >> amount) - 1;
 }
@@ -66,7 +72,7 @@ static inline wgp_eval_status wgp_x_broken(wgp_evaluator *ev, const wgp_expr *e,
 }
 
 /* After computing the wrapped result, decide whether the exact one fits. */
-static inline wgp_eval_status wgp_x_check_wrap(wgp_evaluator *ev, const wgp_expr *e, bool sovf, bool uovf) {
+WGP_X_INLINE wgp_eval_status wgp_x_check_wrap(wgp_evaluator *ev, const wgp_expr *e, bool sovf, bool uovf) {
   if ((e->flags & WGP_EXPR_NSW) && sovf)
     return wgp_x_broken(ev, e, "signed overflow breaks the nsw promise");
   if ((e->flags & WGP_EXPR_NUW) && uovf)
@@ -84,14 +90,14 @@ typedef struct wgp_x_acc {
   bool sovf, uovf;
 } wgp_x_acc;
 
-static inline void wgp_x_nary_start(const wgp_expr *e, wgp_x_acc *a) {
+WGP_X_INLINE void wgp_x_nary_start(const wgp_expr *e, wgp_x_acc *a) {
   bool add = e->op == WGP_OP_ADD;
   a->acc = a->uacc = add ? 0 : 1;
   a->sacc = add ? 0 : 1;
   a->sovf = a->uovf = false;
 }
 
-static inline void wgp_x_nary_step(const wgp_expr *e, wgp_x_acc *a, int64_t v) {
+WGP_X_INLINE void wgp_x_nary_step(const wgp_expr *e, wgp_x_acc *a, int64_t v) {
   unsigned w = e->width;
   uint64_t u = wgp_x_zx(v, w);
   int64_t s = wgp_x_sx(v, w);
@@ -106,7 +112,7 @@ static inline void wgp_x_nary_step(const wgp_expr *e, wgp_x_acc *a, int64_t v) {
   }
 }
 
-static inline wgp_eval_status wgp_x_acc_end(wgp_evaluator *ev, const wgp_expr *e, wgp_x_acc *a, int64_t *out) {
+WGP_X_INLINE wgp_eval_status wgp_x_acc_end(wgp_evaluator *ev, const wgp_expr *e, wgp_x_acc *a, int64_t *out) {
   unsigned w = e->width;
   a->sovf = a->sovf || a->sacc < wgp_x_smin(w) || a->sacc > wgp_x_smax(w);
   a->uovf = a->uovf || a->uacc > wgp_x_mask(w);
@@ -117,7 +123,7 @@ static inline wgp_eval_status wgp_x_acc_end(wgp_evaluator *ev, const wgp_expr *e
 }
 
 /* C(n, k) exactly, false when it does not fit in 64 bits. */
-static inline bool wgp_x_binomial(uint64_t n, uint64_t k, uint64_t *out) {
+WGP_X_INLINE bool wgp_x_binomial(uint64_t n, uint64_t k, uint64_t *out) {
   if (k > n) {
     *out = 0;
     return true;
@@ -141,14 +147,14 @@ static inline bool wgp_x_binomial(uint64_t n, uint64_t k, uint64_t *out) {
   return true;
 }
 
-static inline wgp_eval_status wgp_x_addrec_iter(wgp_evaluator *ev, int64_t it) {
+WGP_X_INLINE wgp_eval_status wgp_x_addrec_iter(wgp_evaluator *ev, int64_t it) {
   if (it < 0)
     return wgp_x_unknown(ev, "negative loop iteration %lld in addrec", (long long)it);
   return WGP_EVAL_OK;
 }
 
 /* Adds operand J (>= 1) of value V at iteration IT. */
-static inline wgp_eval_status wgp_x_addrec_step(wgp_evaluator *ev, const wgp_expr *e, wgp_x_acc *a, size_t j,
+WGP_X_INLINE wgp_eval_status wgp_x_addrec_step(wgp_evaluator *ev, const wgp_expr *e, wgp_x_acc *a, size_t j,
                                                 int64_t it, int64_t v) {
   unsigned w = e->width;
   uint64_t c;
@@ -166,9 +172,9 @@ static inline wgp_eval_status wgp_x_addrec_step(wgp_evaluator *ev, const wgp_exp
 
 /* ---- and/or/xor/min/max over any number of operands ------------------------ */
 
-static inline uint64_t wgp_x_fold_start(const wgp_expr *e, int64_t first) { return wgp_x_zx(first, e->width); }
+WGP_X_INLINE uint64_t wgp_x_fold_start(const wgp_expr *e, int64_t first) { return wgp_x_zx(first, e->width); }
 
-static inline uint64_t wgp_x_fold_step(const wgp_expr *e, uint64_t acc, int64_t v) {
+WGP_X_INLINE uint64_t wgp_x_fold_step(const wgp_expr *e, uint64_t acc, int64_t v) {
   unsigned w = e->width;
   uint64_t u = wgp_x_zx(v, w);
   switch (e->op) {
@@ -185,7 +191,7 @@ static inline uint64_t wgp_x_fold_step(const wgp_expr *e, uint64_t acc, int64_t 
 
 /* ---- two operands ----------------------------------------------------------- */
 
-static inline wgp_eval_status wgp_x_binary(wgp_evaluator *ev, const wgp_expr *e, int64_t a, int64_t b, int64_t *out) {
+WGP_X_INLINE wgp_eval_status wgp_x_binary(wgp_evaluator *ev, const wgp_expr *e, int64_t a, int64_t b, int64_t *out) {
   unsigned w = e->width;
   uint64_t ua = wgp_x_zx(a, w), ub = wgp_x_zx(b, w);
   int64_t sa = wgp_x_sx(a, w), sb = wgp_x_sx(b, w);
@@ -256,7 +262,7 @@ static inline wgp_eval_status wgp_x_binary(wgp_evaluator *ev, const wgp_expr *e,
 
 /* ---- one operand ------------------------------------------------------------ */
 
-static inline wgp_eval_status wgp_x_unary(wgp_evaluator *ev, const wgp_expr *e, int64_t a, int64_t *out) {
+WGP_X_INLINE wgp_eval_status wgp_x_unary(wgp_evaluator *ev, const wgp_expr *e, int64_t a, int64_t *out) {
   switch (e->op) {
   case WGP_OP_ABS: {
     int64_t s = wgp_x_sx(a, e->width);

@@ -47,6 +47,8 @@ struct wgp_xprog {
   uint64_t *ok, *err;
   int64_t *gv; /* one lane's operand values, maxops entries */
   uint8_t *gs; /* and statuses */
+  uint8_t *aff;                     /* [node]: the value is held as form[node], not per lane */
+  int64_t (*form)[1 + WGP_XCOORDS]; /* offset, then the multiple of each coordinate */
 };
 
 #define ALL (~UINT64_C(0))
@@ -308,7 +310,9 @@ wgp_status wgp_xprog_compile(const wgp_expr *e, unsigned flags, wgp_xclassify cl
     p->err = calloc(p->nn, sizeof *p->err);
     p->gv = malloc((p->maxops ? p->maxops : 1) * sizeof *p->gv);
     p->gs = malloc(p->maxops ? p->maxops : 1);
-    c.oom = !p->val || !p->ok || !p->err || !p->gv || !p->gs;
+    p->aff = calloc(p->nn, 1);
+    p->form = malloc(p->nn * sizeof *p->form);
+    c.oom = !p->val || !p->ok || !p->err || !p->gv || !p->gs || !p->aff || !p->form;
   }
   if (c.oom) {
     wgp_xprog_free(p);
@@ -328,6 +332,8 @@ void wgp_xprog_free(wgp_xprog *p) {
   free(p->err);
   free(p->gv);
   free(p->gs);
+  free(p->aff);
+  free(p->form);
   free(p);
 }
 
@@ -335,11 +341,15 @@ size_t wgp_xprog_size(const wgp_xprog *p) { return p->nn; }
 
 /* ---- evaluating ------------------------------------------------------------ */
 
+typedef __int128 i128;
+
 typedef struct runner {
   wgp_xprog *p;
-  wgp_xfill fill;
-  void *user;
+  const wgp_xsource *src;
   wgp_evaluator ev;
+  uint64_t mask;                     /* the lanes of the evaluation */
+  bool ranged;                       /* xlo/xhi computed */
+  i128 xlo[WGP_XCOORDS], xhi[WGP_XCOORDS]; /* each coordinate's range over those lanes */
 } runner;
 
 static inline uint8_t lane_status(uint64_t ok, uint64_t err, unsigned l) {
@@ -349,6 +359,261 @@ static inline uint8_t lane_status(uint64_t ok, uint64_t err, unsigned l) {
 #define FOR_LANES(l, m) for (uint64_t m_ = (m), l; m_ && ((l = (uint64_t)__builtin_ctzll(m_)), 1); m_ &= m_ - 1)
 
 static void run(runner *r, uint32_t i, uint64_t mask);
+
+/* ---- values as an offset plus multiples of the lane coordinates ------------- */
+
+typedef struct form {
+  i128 c[1 + WGP_XCOORDS];
+} form;
+
+static void coordinate_ranges(runner *r) {
+  const int64_t *x = r->src->coord;
+  if (r->src->coord_lo && r->src->coord_hi) {
+    for (unsigned k = 0; k < WGP_XCOORDS; k++) {
+      r->xlo[k] = r->src->coord_lo[k];
+      r->xhi[k] = r->src->coord_hi[k];
+    }
+    r->ranged = true;
+    return;
+  }
+  for (unsigned k = 0; k < WGP_XCOORDS; k++) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    FOR_LANES(l, r->mask) {
+      int64_t v = x[k * WGP_XLANES + l];
+      lo = v < lo ? v : lo;
+      hi = v > hi ? v : hi;
+    }
+    r->xlo[k] = r->mask ? lo : 0;
+    r->xhi[k] = r->mask ? hi : 0;
+  }
+  r->ranged = true;
+}
+
+/* The smallest and largest value of F over the lanes' coordinate box (a
+ * superset of the lanes: enough to prove that none overflows). */
+static void form_range(runner *r, const form *f, i128 *lo, i128 *hi) {
+  if (!r->ranged)
+    coordinate_ranges(r);
+  i128 a = f->c[0], b = f->c[0];
+  for (unsigned k = 0; k < WGP_XCOORDS; k++) {
+    if (!f->c[1 + k])
+      continue;
+    i128 u = f->c[1 + k] * r->xlo[k], v = f->c[1 + k] * r->xhi[k];
+    a += u < v ? u : v;
+    b += u < v ? v : u;
+  }
+  *lo = a;
+  *hi = b;
+}
+
+static bool form_within(runner *r, const form *f, i128 lo, i128 hi) {
+  i128 a, b;
+  form_range(r, f, &a, &b);
+  return a >= lo && b <= hi;
+}
+
+static bool form_fits64(const form *f) {
+  for (unsigned k = 0; k <= WGP_XCOORDS; k++)
+    if (f->c[k] < INT64_MIN || f->c[k] > INT64_MAX)
+      return false;
+  return true;
+}
+
+static bool form_const(const form *f) {
+  for (unsigned k = 1; k <= WGP_XCOORDS; k++)
+    if (f->c[k])
+      return false;
+  return true;
+}
+
+/* Operand J of node I as a form: carried, or a known uniform value. */
+static bool operand_form(const runner *r, uint32_t j, form *f) {
+  const wgp_xprog *p = r->p;
+  memset(f, 0, sizeof *f);
+  if (p->aff[j]) {
+    for (unsigned k = 0; k <= WGP_XCOORDS; k++)
+      f->c[k] = p->form[j][k];
+    return true;
+  }
+  if (p->n[j].varying || !p->ok[j])
+    return false;
+  f->c[0] = p->val[(size_t)j * WGP_XLANES];
+  return true;
+}
+
+/* Node I's value as a form, when every lane of the operation is provably
+ * free of overflow and wrapping: then, lane by lane, expr_ops_internal.h
+ * computes exactly the integer the form gives, and every lane is known.
+ * Widths of 1 bit are left to the lane-by-lane path (their results are 0/1,
+ * not sign-extended). */
+static bool try_affine(runner *r, uint32_t i) {
+  wgp_xprog *p = r->p;
+  const xnode *n = &p->n[i];
+  const wgp_expr *e = n->e;
+  const uint32_t *ops = p->opnd + n->first;
+  unsigned w = e->width;
+  form a, b, acc;
+  memset(&acc, 0, sizeof acc);
+  /* The same value in every lane (e.g. a recurrence that all lanes share):
+   * the operation once. */
+  bool all_const = n->nops <= 8;
+  int64_t cv[8];
+  uint8_t cs[8];
+  for (size_t j = 0; j < n->nops && all_const; j++) {
+    all_const = operand_form(r, ops[j], &a) && form_const(&a);
+    cv[j] = all_const ? (int64_t)a.c[0] : 0;
+    cs[j] = WGP_EVAL_OK;
+  }
+  if (all_const) {
+    int64_t v;
+    if (apply1(&r->ev, e, n->nops, cv, cs, &v) != WGP_EVAL_OK)
+      return false; /* the lane-by-lane path says how */
+    acc.c[0] = v;
+    goto done;
+  }
+  if (w < 2)
+    return false;
+  i128 smin = wgp_x_smin(w), smax = wgp_x_smax(w);
+  bool nuw = e->flags & WGP_EXPR_NUW;
+  switch (e->op) {
+  case WGP_OP_EQ:
+  case WGP_OP_NE:
+  case WGP_OP_SLT:
+  case WGP_OP_SLE:
+  case WGP_OP_SGT:
+  case WGP_OP_SGE:
+  case WGP_OP_ULT:
+  case WGP_OP_ULE:
+  case WGP_OP_UGT:
+  case WGP_OP_UGE: {
+    /* A comparison that the lanes' ranges decide: the same answer in every
+     * lane.  The operands must read as themselves at width W: signed
+     * (sign-extension) or, for unsigned and equality, non-negative. */
+    if (!operand_form(r, ops[0], &a) || !operand_form(r, ops[1], &b))
+      return false;
+    bool is_signed = e->op >= WGP_OP_SLT && e->op <= WGP_OP_SGE;
+    bool as_signed = form_within(r, &a, smin, smax) && form_within(r, &b, smin, smax);
+    bool as_unsigned = form_within(r, &a, 0, smax) && form_within(r, &b, 0, smax);
+    if (!(is_signed ? as_signed : (as_unsigned || (as_signed && (e->op == WGP_OP_EQ || e->op == WGP_OP_NE)))))
+      return false;
+    form d;
+    for (unsigned k = 0; k <= WGP_XCOORDS; k++)
+      d.c[k] = a.c[k] - b.c[k];
+    i128 lo, hi;
+    form_range(r, &d, &lo, &hi);
+    int res = -1; /* undecided */
+    switch (e->op) {
+    case WGP_OP_EQ: res = lo == 0 && hi == 0 ? 1 : lo > 0 || hi < 0 ? 0 : -1; break;
+    case WGP_OP_NE: res = lo == 0 && hi == 0 ? 0 : lo > 0 || hi < 0 ? 1 : -1; break;
+    case WGP_OP_SLT:
+    case WGP_OP_ULT: res = hi < 0 ? 1 : lo >= 0 ? 0 : -1; break;
+    case WGP_OP_SLE:
+    case WGP_OP_ULE: res = hi <= 0 ? 1 : lo > 0 ? 0 : -1; break;
+    case WGP_OP_SGT:
+    case WGP_OP_UGT: res = lo > 0 ? 1 : hi <= 0 ? 0 : -1; break;
+    default: res = lo >= 0 ? 1 : hi < 0 ? 0 : -1; break;
+    }
+    if (res < 0)
+      return false;
+    acc.c[0] = res;
+    goto done;
+  }
+  case WGP_OP_ADD:
+    for (size_t j = 0; j < n->nops; j++) {
+      if (!operand_form(r, ops[j], &a) || !form_within(r, &a, nuw ? 0 : smin, smax))
+        return false;
+      for (unsigned k = 0; k <= WGP_XCOORDS; k++)
+        acc.c[k] += a.c[k];
+      if (!form_fits64(&acc) || !form_within(r, &acc, smin, smax)) /* every partial sum */
+        return false;
+    }
+    break;
+  case WGP_OP_MUL:
+    acc.c[0] = 1;
+    for (size_t j = 0; j < n->nops; j++) {
+      if (!operand_form(r, ops[j], &a) || !form_within(r, &a, nuw ? 0 : smin, smax))
+        return false;
+      if (form_const(&a)) {
+        for (unsigned k = 0; k <= WGP_XCOORDS; k++)
+          acc.c[k] *= a.c[0];
+      } else if (form_const(&acc)) {
+        i128 m = acc.c[0];
+        for (unsigned k = 0; k <= WGP_XCOORDS; k++)
+          acc.c[k] = a.c[k] * m;
+      } else {
+        return false; /* a product of two lane-dependent values */
+      }
+      if (!form_fits64(&acc) || !form_within(r, &acc, smin, smax)) /* every partial product */
+        return false;
+    }
+    break;
+  case WGP_OP_SUB:
+    if (!operand_form(r, ops[0], &a) || !operand_form(r, ops[1], &b) || !form_within(r, &a, nuw ? 0 : smin, smax) ||
+        !form_within(r, &b, nuw ? 0 : smin, smax))
+      return false;
+    for (unsigned k = 0; k <= WGP_XCOORDS; k++)
+      acc.c[k] = a.c[k] - b.c[k];
+    if (!form_fits64(&acc) || !form_within(r, &acc, nuw ? 0 : smin, smax))
+      return false;
+    break;
+  case WGP_OP_SHL: {
+    if (!operand_form(r, ops[0], &a) || !operand_form(r, ops[1], &b) || !form_const(&b) ||
+        !form_within(r, &a, nuw ? 0 : smin, smax))
+      return false;
+    uint64_t amount = wgp_x_zx((int64_t)b.c[0], w);
+    if (amount >= w)
+      return false;
+    for (unsigned k = 0; k <= WGP_XCOORDS; k++)
+      acc.c[k] = a.c[k] * ((i128)1 << amount);
+    if (!form_fits64(&acc) || !form_within(r, &acc, smin, smax))
+      return false;
+    break;
+  }
+  case WGP_OP_SEXT:
+  case WGP_OP_ZEXT:
+  case WGP_OP_TRUNC: {
+    unsigned from = e->from_width;
+    if (!operand_form(r, ops[0], &acc))
+      return false;
+    i128 lo = smin, hi = smax; /* TRUNC: the value fits the narrow width */
+    if (e->op == WGP_OP_SEXT)
+      lo = wgp_x_smin(from), hi = wgp_x_smax(from);
+    if (e->op == WGP_OP_ZEXT) {
+      lo = 0;
+      hi = (i128)wgp_x_mask(from) < smax ? (i128)wgp_x_mask(from) : smax;
+    }
+    if (from < 2 || !form_within(r, &acc, lo, hi))
+      return false;
+    break;
+  }
+  default:
+    return false;
+  }
+done:
+  for (unsigned k = 0; k <= WGP_XCOORDS; k++)
+    p->form[i][k] = (int64_t)acc.c[k];
+  p->aff[i] = 1;
+  p->ok[i] = ALL;
+  p->err[i] = 0;
+  return true;
+}
+
+/* Writes node J's carried form out lane by lane (wrapping arithmetic: the
+ * exact value fits in 64 bits, so the wrapped sum is that value). */
+static void materialize(runner *r, uint32_t j, uint64_t mask) {
+  wgp_xprog *p = r->p;
+  if (!p->aff[j])
+    return;
+  const int64_t *f = p->form[j], *x = r->src->coord;
+  int64_t *v = p->val + (size_t)j * WGP_XLANES;
+  FOR_LANES(l, mask) {
+    uint64_t s = (uint64_t)f[0];
+    for (unsigned k = 0; k < WGP_XCOORDS; k++)
+      s += (uint64_t)f[1 + k] * (uint64_t)x[k * WGP_XLANES + l];
+    v[l] = wgp_x_u2s(s);
+  }
+  p->aff[j] = 0;
+}
 
 /* Copies node FROM's result into node TO for the lanes of MASK. */
 static void copy_result(wgp_xprog *p, uint32_t to, uint32_t from, uint64_t mask) {
@@ -369,6 +634,7 @@ static void run_select(runner *r, uint32_t i, uint64_t mask) {
   const xnode *n = &p->n[i];
   uint32_t c = p->opnd[n->first], a = p->opnd[n->first + 1], b = p->opnd[n->first + 2];
   run(r, c, mask);
+  materialize(r, c, mask);
   const int64_t *cv = p->val + (size_t)c * WGP_XLANES, *av = p->val + (size_t)a * WGP_XLANES,
                 *bv = p->val + (size_t)b * WGP_XLANES;
   int64_t *out = p->val + (size_t)i * WGP_XLANES;
@@ -376,6 +642,7 @@ static void run_select(runner *r, uint32_t i, uint64_t mask) {
   if (cu && p->ok[c]) { /* only the chosen arm is evaluated */
     uint32_t arm = cv[0] != 0 ? a : b;
     run(r, arm, mask);
+    materialize(r, arm, mask);
     copy_result(p, i, arm, mask);
     return;
   }
@@ -397,10 +664,14 @@ static void run_select(runner *r, uint32_t i, uint64_t mask) {
   uint64_t cok = p->ok[c] & mask, cerr = p->err[c] & mask, cunk = mask & ~cok & ~cerr, true_l = 0;
   FOR_LANES(l, cok) if (cv[cu ? 0 : l] != 0) true_l |= UINT64_C(1) << l;
   uint64_t ma = true_l | cunk, mb = (cok & ~true_l) | cunk;
-  if (ma)
+  if (ma) {
     run(r, a, ma);
-  if (mb)
+    materialize(r, a, ma);
+  }
+  if (mb) {
     run(r, b, mb);
+    materialize(r, b, mb);
+  }
   uint64_t ok = 0, err = cerr;
   FOR_LANES(l, mask & ~cerr) {
     uint64_t bit = UINT64_C(1) << l;
@@ -427,6 +698,7 @@ static void run(runner *r, uint32_t i, uint64_t mask) {
   wgp_xprog *p = r->p;
   const xnode *n = &p->n[i];
   int64_t *out = p->val + (size_t)i * WGP_XLANES;
+  p->aff[i] = 0;
   switch (n->kind) {
   case XN_CONST:
     out[0] = n->cval;
@@ -435,7 +707,39 @@ static void run(runner *r, uint32_t i, uint64_t mask) {
     return;
   case XN_SYM: {
     uint64_t ok = 0, err = 0;
-    r->fill(r->user, &n->sym, mask, out, &ok, &err);
+    int64_t base;
+    unsigned k;
+    if (n->varying && r->src->coord && r->src->affine && r->src->affine(r->src->user, &n->sym, &base, &k) &&
+        k < WGP_XCOORDS) {
+      form f;
+      memset(&f, 0, sizeof f);
+      f.c[0] = base;
+      f.c[1 + k] = 1;
+      if (form_within(r, &f, INT64_MIN, INT64_MAX)) {
+        for (unsigned q = 0; q <= WGP_XCOORDS; q++)
+          p->form[i][q] = (int64_t)f.c[q];
+        p->aff[i] = 1;
+        p->ok[i] = ALL;
+        p->err[i] = 0;
+        return;
+      }
+    }
+    r->src->fill(r->src->user, &n->sym, mask, out, &ok, &err);
+    if (n->varying && r->src->coord && mask && (ok & mask) == mask) {
+      /* every lane has the same value (a recurrence the lanes share): carry
+       * it as a constant form, so what depends on it is computed once */
+      int64_t v0 = out[__builtin_ctzll(mask)];
+      bool same = true;
+      FOR_LANES(l, mask) same = same && out[l] == v0;
+      if (same) {
+        memset(p->form[i], 0, sizeof p->form[i]);
+        p->form[i][0] = v0;
+        p->aff[i] = 1;
+        p->ok[i] = ALL;
+        p->err[i] = 0;
+        return;
+      }
+    }
     p->ok[i] = ok;
     p->err[i] = err;
     return;
@@ -461,10 +765,13 @@ static void run(runner *r, uint32_t i, uint64_t mask) {
     p->err[i] = st == WGP_EVAL_ERROR ? ALL : 0;
     return;
   }
+  if (r->src->coord && try_affine(r, i))
+    return;
   /* uniform operands are spread over the lanes: the loops below read v[l] */
   uint64_t allok = mask;
   for (size_t j = 0; j < nops; j++) {
     int64_t *v = p->val + (size_t)ops[j] * WGP_XLANES;
+    materialize(r, ops[j], mask);
     if (!p->n[ops[j]].varying)
       FOR_LANES(l, mask) v[l] = v[0];
     allok &= p->ok[ops[j]];
@@ -477,6 +784,26 @@ static void run(runner *r, uint32_t i, uint64_t mask) {
   switch (e->op) {
   case WGP_OP_ADD:
   case WGP_OP_MUL:
+    if (nops == 2 && e->op == WGP_OP_ADD) { /* the usual address arithmetic, in one loop */
+      FOR_LANES(l, allok) {
+        wgp_x_acc acc = {0, 0, 0, false, false};
+        wgp_x_nary_step(e, &acc, a[l]);
+        wgp_x_nary_step(e, &acc, b[l]);
+        if (wgp_x_acc_end(ev, e, &acc, &out[l]) == WGP_EVAL_OK)
+          ok |= UINT64_C(1) << l;
+      }
+      break;
+    }
+    if (nops == 2) {
+      FOR_LANES(l, allok) {
+        wgp_x_acc acc = {1, 1, 1, false, false};
+        wgp_x_nary_step(e, &acc, a[l]);
+        wgp_x_nary_step(e, &acc, b[l]);
+        if (wgp_x_acc_end(ev, e, &acc, &out[l]) == WGP_EVAL_OK)
+          ok |= UINT64_C(1) << l;
+      }
+      break;
+    }
     FOR_LANES(l, allok) {
       wgp_x_acc acc;
       wgp_x_nary_start(e, &acc);
@@ -486,10 +813,19 @@ static void run(runner *r, uint32_t i, uint64_t mask) {
         ok |= UINT64_C(1) << l;
     }
     break;
-  case WGP_OP_ABS:
   case WGP_OP_ZEXT:
+    FOR_LANES(l, allok) out[l] = wgp_x_canon(wgp_x_zx(a[l], e->from_width), e->width);
+    ok = allok;
+    break;
   case WGP_OP_SEXT:
+    FOR_LANES(l, allok) out[l] = wgp_x_canon((uint64_t)wgp_x_sx(a[l], e->from_width), e->width);
+    ok = allok;
+    break;
   case WGP_OP_TRUNC:
+    FOR_LANES(l, allok) out[l] = wgp_x_canon((uint64_t)a[l], e->width);
+    ok = allok;
+    break;
+  case WGP_OP_ABS:
   case WGP_OP_NOT:
     FOR_LANES(l, allok) if (wgp_x_unary(ev, e, a[l], &out[l]) == WGP_EVAL_OK) ok |= UINT64_C(1) << l;
     break;
@@ -533,9 +869,10 @@ static void run(runner *r, uint32_t i, uint64_t mask) {
   p->err[i] = err;
 }
 
-uint64_t wgp_xprog_eval(wgp_xprog *p, wgp_xfill fill, void *user, uint64_t mask, int64_t *out, bool *uniform) {
-  runner r = {p, fill, user, {NULL, p->flags, NULL}};
+uint64_t wgp_xprog_eval(wgp_xprog *p, const wgp_xsource *src, uint64_t mask, int64_t *out, bool *uniform) {
+  runner r = {p, src, {NULL, p->flags, NULL}, mask, false, {0}, {0}};
   run(&r, p->root, mask);
+  materialize(&r, p->root, mask);
   const int64_t *v = p->val + (size_t)p->root * WGP_XLANES;
   bool u = !p->n[p->root].varying;
   if (uniform)

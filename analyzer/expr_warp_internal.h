@@ -38,6 +38,28 @@ typedef wgp_xclass (*wgp_xclassify)(void *user, const wgp_sym *s, int64_t *value
  * lookup failed with WGP_EVAL_ERROR (*err); other lanes are unknown. */
 typedef void (*wgp_xfill)(void *user, const wgp_sym *s, uint64_t mask, int64_t *v, uint64_t *ok, uint64_t *err);
 
+/* Where evaluation takes symbol values from.  AFFINE and COORD are optional
+ * (NULL: every lane symbol comes lane by lane from FILL): AFFINE says that
+ * lane symbol S has the value *base + coordinate *coord of the lane in every
+ * lane (e.g. gid.x = group offset + lid.x), and COORD holds the coordinates:
+ * coordinate k of lane l at coord[k * WGP_XLANES + l], k < WGP_XCOORDS.  With
+ * them, sums, differences, products and shifts by uniform amounts and the
+ * casts of such values are carried as an offset plus a multiple of each
+ * coordinate, as long as the coordinates' range in the warp proves that no
+ * lane can overflow or wrap; each lane's value is then one multiply-add per
+ * coordinate, and the same as lane by lane. */
+#define WGP_XCOORDS 4
+typedef struct wgp_xsource {
+  wgp_xfill fill;
+  void *user;
+  bool (*affine)(void *user, const wgp_sym *s, int64_t *base, unsigned *coord);
+  const int64_t *coord;
+  /* Optional: each coordinate's smallest and largest value over a set of lanes
+   * that holds every lane ever evaluated (e.g. the warp's); NULL: computed
+   * over the evaluated lanes at each evaluation. */
+  const int64_t *coord_lo, *coord_hi;
+} wgp_xsource;
+
 /* Compiles E (keep: it must outlive the program) with WGP_EVAL_* FLAGS.
  * WGP_ERR_NOMEM is the only failure. */
 wgp_status wgp_xprog_compile(const wgp_expr *e, unsigned flags, wgp_xclassify classify, void *user,
@@ -48,7 +70,7 @@ void wgp_xprog_free(wgp_xprog *p);
  * value is known and returns the mask of those lanes.  *UNIFORM (may be NULL)
  * is set when every lane has the same status and value.  P keeps scratch
  * space: one evaluation at a time. */
-uint64_t wgp_xprog_eval(wgp_xprog *p, wgp_xfill fill, void *user, uint64_t mask, int64_t *out, bool *uniform);
+uint64_t wgp_xprog_eval(wgp_xprog *p, const wgp_xsource *src, uint64_t mask, int64_t *out, bool *uniform);
 
 /* Nodes left after folding (for tests). */
 size_t wgp_xprog_size(const wgp_xprog *p);

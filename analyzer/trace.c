@@ -102,6 +102,10 @@ struct wgp_tracer {
   wgp_xprog **xval;
   size_t xcap, xn;
   int64_t *stepv; /* step_recurrences: [recurrence][lane] */
+  int64_t coord[WGP_XCOORDS * WGP_TRACE_MAX_WARP]; /* lid.x, lid.y, lid.z, lane of each lane */
+  int64_t coord_lo[WGP_XCOORDS], coord_hi[WGP_XCOORDS]; /* over the warp's lanes */
+  wgp_xsource xsrc;
+  unsigned edge; /* iterations executed at each end of a long stretch */
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -367,6 +371,18 @@ static void fill(void *user, const wgp_sym *sym, uint64_t mask, int64_t *v, uint
   }
 }
 
+/* Work-item ids are an offset plus a lane coordinate (lid.d, or the lane). */
+static bool affine(void *user, const wgp_sym *sym, int64_t *base, unsigned *coord) {
+  const wgp_tracer *t = user;
+  unsigned d = sym->dim < 3 ? sym->dim : 0;
+  switch (sym->kind) {
+  case WGP_SYM_LID: *base = 0, *coord = d; return true;
+  case WGP_SYM_GID: *base = (int64_t)(t->group[d] * t->L->local[d] + t->L->offset[d]), *coord = d; return true;
+  case WGP_SYM_LANEID: *base = 0, *coord = 3; return true;
+  default: return false;
+  }
+}
+
 static size_t xslot(const wgp_tracer *t, const wgp_expr *e) {
   size_t h = (size_t)(((uintptr_t)e >> 3) * 0x9e3779b97f4a7c15ull) & (t->xcap - 1);
   while (t->xkey[h] && t->xkey[h] != e)
@@ -416,7 +432,7 @@ uint64_t wgp_tracer_eval_warp(wgp_tracer *t, const wgp_expr *e, uint64_t mask, i
     mask &= (1ull << t->nlanes) - 1;
   wgp_xprog *p = program(t, e);
   if (p)
-    return wgp_xprog_eval(p, fill, t, mask, value, NULL);
+    return wgp_xprog_eval(p, &t->xsrc, mask, value, NULL);
   uint64_t known = 0; /* out of memory: lane by lane */
   EACH_LANE(l, mask) {
     wgp_eval_result r;
@@ -482,6 +498,8 @@ wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tr
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   t->k = k;
   t->L = L;
+  t->xsrc = (wgp_xsource){fill, t, affine, t->coord, t->coord_lo, t->coord_hi};
+  t->edge = WGP_TRACE_EDGE_ITERATIONS;
   t->nblocks = wgp_kernel_num_blocks(k);
   t->nloops = wgp_kernel_num_loops(k);
   size_t nb = t->nblocks, nl = t->nloops ? t->nloops : 1;
@@ -572,6 +590,8 @@ void wgp_tracer_set_taken_hint(wgp_tracer *t, size_t block, double f) {
     t->has_taken_hint[block] = true;
   }
 }
+
+void wgp_tracer_set_edge_iterations(wgp_tracer *t, unsigned n) { t->edge = n ? n : 1; }
 
 void wgp_tracer_set_visitor(wgp_tracer *t, wgp_trace_visit visit, void *user) {
   t->visit = visit;
@@ -923,7 +943,7 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
       int64_t stop = ends[e];
       if (stop <= start)
         continue;
-      int64_t len = stop - start, edge = WGP_TRACE_EDGE_ITERATIONS;
+      int64_t len = stop - start, edge = t->edge;
       uint64_t seg = 0;
       for (unsigned lane = 0; lane < t->nlanes; lane++)
         if (mask >> lane & 1 && trips[lane] > start)
@@ -1029,6 +1049,17 @@ wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp,
     t->lid[lane][0] = (int64_t)(id % lx);
     t->lid[lane][1] = (int64_t)(id / lx % ly);
     t->lid[lane][2] = (int64_t)(id / (lx * ly));
+    for (unsigned d = 0; d < 3; d++)
+      t->coord[d * WGP_TRACE_MAX_WARP + lane] = t->lid[lane][d];
+    t->coord[3 * WGP_TRACE_MAX_WARP + lane] = lane;
+  }
+  for (unsigned k = 0; k < WGP_XCOORDS; k++) {
+    t->coord_lo[k] = INT64_MAX, t->coord_hi[k] = INT64_MIN;
+    for (unsigned lane = 0; lane < t->nlanes; lane++) {
+      int64_t v = t->coord[k * WGP_TRACE_MAX_WARP + lane];
+      t->coord_lo[k] = v < t->coord_lo[k] ? v : t->coord_lo[k];
+      t->coord_hi[k] = v > t->coord_hi[k] ? v : t->coord_hi[k];
+    }
   }
   for (size_t l = 0; l < t->nloops; l++)
     t->iter[l] = -1;

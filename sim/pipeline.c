@@ -47,6 +47,7 @@
 #define MIN_HISTORY 32  /* samples before any skip: enough to see warps drift apart */
 #define DRIFT 2         /* growth of the warps' spread, in iterations, taken as drift */
 #define MARGIN 2        /* iterations left to simulate after a skip */
+#define CLOCK_EXACT 0x1p20 /* past this a skip moves the clocks only by its remainder modulo the schedulers */
 #define STABLE_TOL 1e-3 /* relative change of the period accepted as steady, per WINDOW iterations */
 
 enum { ACC_ISSUE, ACC_COMPUTE, ACC_STALL0, ACC_BARRIER = ACC_STALL0 + 4, ACC_INSNS, ACC_COUNT };
@@ -74,6 +75,7 @@ typedef struct swarp {
   size_t pos;
   double scale;
   const wgp_insn *next; /* peeked */
+  const double *uslot;  /* when the unit next needs is free (a constant -inf when it needs none) */
   double ready, arrive;
   double mem_ready; /* when the loads issued back to back so far have all returned */
   wstate state;
@@ -87,6 +89,7 @@ typedef struct tracker {
   uint64_t prog;
   size_t n;
   double t[HISTORY + 1];
+  long double sk[HISTORY + 1]; /* the round's skipped time at each sample: durations are t + sk differences */
   double acc[HISTORY + 1][ACC_COUNT];
   uint64_t *it; /* [HISTORY + 1][warps]: each warp's iteration at each sample */
   bool pending;
@@ -102,9 +105,25 @@ typedef struct round {
   size_t *last;             /* per scheduler: last issued warp (index into w) */
   double *unit_free;        /* [scheduler][unit]: the LSU is the SM's, at scheduler 0 */
   unsigned step;            /* rotates which scheduler picks first */
+  /* what the schedulers' scan reads, per scheduler in round-robin order
+   * (slot s * per + j for warp s + j * schedulers): the warp's ready time
+   * (infinite unless it runs) and its unit's slot; kept equal to the warps'
+   * own fields by sync() */
+  size_t per;
+  double *rdy;
+  const double **us;
   unsigned *arrived, *done; /* per group */
   tracker *trk;             /* per depth (1-based) */
   double now;
+  /* Time skipped by extrapolation, kept apart from the running clocks: at
+   * 10^17 cycles a double no longer holds a cycle, and the steps simulated
+   * after a skip would be lost (the time fell below the best case).  Past
+   * CLOCK_EXACT cycles the clocks move by the skip modulo the number of
+   * schedulers (which one picks first depends on the cycle) and the rest is
+   * kept here, so they stay small and every later step adds exactly; below,
+   * they move by the whole skip as before (same answers).  Long double: the
+   * skips of inner loops add up to it many times. */
+  long double skipped;
   double acc[ACC_COUNT];
   double issued; /* instructions really simulated */
   size_t active;
@@ -137,10 +156,30 @@ static bool enter_run(swarp *w, size_t d, size_t run) {
   return true;
 }
 
+static const double never_busy = -INFINITY;
+
+static double *unit_slot(const round_t *r, unsigned sched, wgp_unit u);
+
+/* The scheduler's scan reads the unit's slot through the warp: no index
+ * arithmetic per warp and cycle. */
+static void sync(round_t *r, const swarp *w);
+
+static void set_next(round_t *r, swarp *w, const wgp_insn *i) {
+  w->next = i;
+  w->uslot = i && i->unit != WGP_UNIT_NONE ? unit_slot(r, w->sched, i->unit) : &never_busy;
+  sync(r, w);
+}
+
+static void sync(round_t *r, const swarp *w) {
+  size_t i = (size_t)(w - r->w), at = (i % r->ns) * r->per + i / r->ns;
+  r->rdy[at] = w->state == W_RUN ? w->ready : INFINITY;
+  r->us[at] = w->uslot;
+}
+
 /* Peeks W's next instruction into w->next (NULL at the end of its trace). */
 static wgp_status peek(round_t *r, swarp *w) {
   if (w->cur && w->pos < w->cur->n) {
-    w->next = &w->cur->insn[w->pos];
+    set_next(r, w, &w->cur->insn[w->pos]);
     return WGP_OK;
   }
   w->cur = NULL;
@@ -148,7 +187,7 @@ static wgp_status peek(round_t *r, swarp *w) {
     const wgp_tnode *node;
     if (w->depth == 0) {
       if (w->top >= wgp_trace_num_nodes(w->trace)) {
-        w->next = NULL;
+        set_next(r, w, NULL);
         return WGP_OK;
       }
       node = wgp_trace_node(w->trace, w->top++);
@@ -185,7 +224,7 @@ static wgp_status peek(round_t *r, swarp *w) {
       w->cur = s;
       w->pos = 0;
       w->scale = weight;
-      w->next = &s->insn[0];
+      set_next(r, w, &s->insn[0]);
       return WGP_OK;
     }
     if (w->depth >= r->maxdepth)
@@ -227,6 +266,7 @@ static void track(round_t *r, swarp *w, size_t d) {
   }
   if (k->n == HISTORY + 1) {
     memmove(k->t, k->t + 1, HISTORY * sizeof k->t[0]);
+    memmove(k->sk, k->sk + 1, HISTORY * sizeof k->sk[0]);
     memmove(k->acc, k->acc + 1, HISTORY * sizeof k->acc[0]);
     memmove(k->it, k->it + r->nw, HISTORY * r->nw * sizeof k->it[0]);
     k->n = HISTORY;
@@ -234,12 +274,18 @@ static void track(round_t *r, swarp *w, size_t d) {
   for (size_t i = 0; i < r->nw; i++)
     k->it[k->n * r->nw + i] = r->w[i].state == W_DONE ? 0 : r->w[i].stack[d - 1].iter;
   k->t[k->n] = r->now;
+  k->sk[k->n] = r->skipped;
   memcpy(k->acc[k->n], r->acc, sizeof r->acc);
   k->n++;
   k->pending = true;
 }
 
 static void shift(round_t *r, double dt) {
+  if (r->now + dt > CLOCK_EXACT) {
+    double keep = fmod(dt, (double)r->ns);
+    r->skipped += (long double)dt - keep;
+    dt = keep;
+  }
   r->now += dt;
   for (unsigned s = 0; s < r->ns; s++) {
     r->sched_free[s] += dt;
@@ -251,7 +297,13 @@ static void shift(round_t *r, double dt) {
     if (r->w[i].state != W_DONE) {
       r->w[i].ready += dt;
       r->w[i].arrive += dt;
+      sync(r, &r->w[i]);
     }
+}
+
+/* The time between samples A and B (A before B), skipped time included. */
+static double span(const tracker *k, size_t a, size_t b) {
+  return (double)((long double)(k->t[b] - k->t[a]) + (k->sk[b] - k->sk[a]));
 }
 
 /* Skips iterations at depth D when the tracker there saw a steady state. */
@@ -265,8 +317,8 @@ static void try_skip(round_t *r, size_t d) {
    * longer windows average out the jitter of the issue order */
   size_t n = k->n, win = 0;
   for (size_t w = WINDOW; w <= HISTORY / 4 && 3 * w + 1 <= n && !win; w *= 2) {
-    double p2 = k->t[n - 1] - k->t[n - 1 - w], p1 = k->t[n - 1 - w] - k->t[n - 1 - 2 * w],
-           p0 = k->t[n - 1 - 2 * w] - k->t[n - 1 - 3 * w];
+    double p2 = span(k, n - 1 - w, n - 1), p1 = span(k, n - 1 - 2 * w, n - 1 - w),
+           p0 = span(k, n - 1 - 3 * w, n - 1 - 2 * w);
     double tol = STABLE_TOL * (double)w / WINDOW;
     if (fabs(p2 - p1) <= tol * fabs(p2) && fabs(p1 - p0) <= tol * fabs(p2))
       win = w;
@@ -314,7 +366,7 @@ static void try_skip(round_t *r, size_t d) {
   double times = (double)m;
   for (int a = 0; a < ACC_COUNT; a++)
     r->acc[a] += times * (k->acc[n - 1][a] - k->acc[n - 1 - win][a]);
-  shift(r, times * (k->t[n - 1] - k->t[n - 1 - win]));
+  shift(r, times * span(k, n - 1 - win, n - 1));
   for (size_t i = 0; i < r->nw; i++)
     if (r->w[i].state != W_DONE)
       r->w[i].stack[d - 1].iter += m * (drift ? now_it[i] - then_it[i] : win);
@@ -342,6 +394,7 @@ static void release_if_complete(round_t *r, unsigned g) {
         r->active--;
         r->done[g]++;
       }
+      sync(r, w);
     }
   }
 }
@@ -354,6 +407,7 @@ static wgp_status advance(round_t *r, swarp *w) {
     return st;
   if (!w->next) {
     w->state = W_DONE;
+    sync(r, w);
     r->active--;
     r->done[w->group]++;
     release_if_complete(r, w->group);
@@ -367,20 +421,16 @@ static double *unit_slot(const round_t *r, unsigned sched, wgp_unit u) {
 
 /* When W could issue its next instruction, as far as its own latency and
  * its unit are concerned. */
-static double earliest(const round_t *r, const swarp *w) {
-  double e = w->ready;
-  if (w->next->unit != WGP_UNIT_NONE)
-    e = dmax(e, *unit_slot(r, w->sched, w->next->unit));
-  return e;
+static inline double earliest(const round_t *r, const swarp *w) {
+  (void)r;
+  return dmax(w->ready, *w->uslot);
 }
 
 static bool eligible(const round_t *r, const swarp *w) {
-  if (w->state != W_RUN || w->ready > r->now)
-    return false;
-  return w->next->unit == WGP_UNIT_NONE || *unit_slot(r, w->sched, w->next->unit) <= r->now;
+  return w->state == W_RUN && w->ready <= r->now && *w->uslot <= r->now;
 }
 
-static wgp_status issue(round_t *r, swarp *w, double *finish) {
+static wgp_status issue_insn(round_t *r, swarp *w, double *finish) {
   const wgp_insn *i = w->next;
   double t = r->now, sc = w->scale;
   r->sched_free[w->sched] = t + sc * wgp_insn_slots(i);
@@ -426,6 +476,12 @@ static wgp_status issue(round_t *r, swarp *w, double *finish) {
     w->mem_ready = 0;
   }
   return WGP_OK;
+}
+
+static wgp_status issue(round_t *r, swarp *w, double *finish) {
+  wgp_status st = issue_insn(r, w, finish);
+  sync(r, w);
+  return st;
 }
 
 /* The resident warps of a round of NG groups: classes in proportion to their
@@ -512,10 +568,13 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   r.done = calloc(ng, sizeof *r.done);
   r.trk = calloc(r.maxdepth, sizeof *r.trk);
   frame *frames = calloc(r.nw * r.maxdepth, sizeof *frames);
+  r.per = (r.nw + r.ns - 1) / r.ns;
+  r.rdy = malloc(r.per * r.ns * sizeof *r.rdy);
+  r.us = malloc(r.per * r.ns * sizeof *r.us);
   uint64_t *serials = calloc(r.nw * r.maxdepth, sizeof *serials);
   uint64_t *its = calloc((size_t)(HISTORY + 1) * r.nw * r.maxdepth, sizeof *its);
   if (!cls || !sched || !r.w || !r.sched_free || !r.last || !r.arrived || !r.done || !r.trk || !frames || !serials ||
-      !its || !r.unit_free || !r.snext) {
+      !its || !r.unit_free || !r.snext || !r.rdy || !r.us) {
     st = wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
     goto out;
   }
@@ -545,6 +604,10 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   for (size_t d = 0; d < r.maxdepth; d++)
     r.trk[d].it = its + d * (size_t)(HISTORY + 1) * r.nw;
   r.active = r.nw;
+  for (size_t i = 0; i < r.per * r.ns; i++) {
+    r.rdy[i] = INFINITY;
+    r.us[i] = &never_busy;
+  }
   for (size_t i = 0; i < r.nw && st == WGP_OK; i++) {
     st = peek(&r, &r.w[i]);
     if (st == WGP_OK && !r.w[i].next) {
@@ -552,6 +615,7 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
       r.active--;
       r.done[r.w[i].group]++;
     }
+    sync(&r, &r.w[i]);
   }
   if (st != WGP_OK)
     goto out;
@@ -572,19 +636,50 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
        * earliest time any other could issue */
       size_t per = s < r.nw ? (r.nw - s + r.ns - 1) / r.ns : 0, pick = SIZE_MAX;
       size_t k0 = r.last[s] == SIZE_MAX ? per - 1 : (r.last[s] - s) / r.ns;
-      if (gto && r.last[s] != SIZE_MAX && eligible(&r, &r.w[r.last[s]]))
-        pick = r.last[s];
-      double soon = INFINITY;
-      for (size_t k = 1; k <= per; k++) {
-        size_t i = gto ? s + (k - 1) * r.ns : s + ((k0 + k) % per) * r.ns;
-        const swarp *w = &r.w[i];
-        if (w->state != W_RUN || i == pick)
-          continue;
-        double e = earliest(&r, w);
-        if (pick == SIZE_MAX && e <= r.now)
-          pick = i;
-        else if (e < soon)
-          soon = e;
+      double soon = INFINITY, now = r.now;
+      const double *rdy = r.rdy + (size_t)s * r.per;
+      const double *const *us = r.us + (size_t)s * r.per;
+      if (per <= 64) {
+        /* every warp's earliest issue time (infinite unless it runs), then
+         * the pick by policy among those due now, the minimum of the others */
+        double e[64];
+        uint64_t due = 0;
+        for (size_t j = 0; j < per; j++) {
+          e[j] = dmax(rdy[j], *us[j]);
+          due |= (uint64_t)(e[j] <= now) << j;
+        }
+        size_t pj = SIZE_MAX;
+        if (gto && r.last[s] != SIZE_MAX && (due >> k0 & 1))
+          pj = k0;
+        else if (due) {
+          /* round-robin from the warp after the last issued (GTO: in age order) */
+          size_t from = gto || k0 + 1 >= per ? 0 : k0 + 1;
+          uint64_t after = due & (~0ull << from);
+          pj = (size_t)__builtin_ctzll(after ? after : due);
+        }
+        for (size_t j = 0; j < per; j++)
+          if (j != pj)
+            soon = dmin(soon, e[j]);
+        if (pj != SIZE_MAX)
+          pick = s + pj * r.ns;
+      } else {
+        if (gto && r.last[s] != SIZE_MAX && eligible(&r, &r.w[r.last[s]]))
+          pick = r.last[s];
+        /* round-robin from the warp after the last issued (GTO: in age order) */
+        size_t j = gto || k0 + 1 >= per ? 0 : k0 + 1;
+        for (size_t k = 0; k < per; k++) {
+          size_t i = s + j * r.ns;
+          if (++j == per)
+            j = 0;
+          const swarp *w = &r.w[i];
+          if (w->state != W_RUN || i == pick)
+            continue;
+          double e = dmax(w->ready, *w->uslot);
+          if (pick == SIZE_MAX && e <= now)
+            pick = i;
+          else if (e < soon)
+            soon = e;
+        }
       }
       /* a lower bound: units only get busier, and warps that a barrier
        * releases (in this issue or another scheduler's) lower it */
@@ -613,7 +708,7 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   for (size_t i = 0; i < r.nw; i++)
     if (r.w[i].ready > finish)
       finish = r.w[i].ready;
-  out->cycles = dmax(finish, r.now);
+  out->cycles = (double)(dmax(finish, r.now) + r.skipped);
   memcpy(out->acc, r.acc, sizeof r.acc);
   out->warps = r.nw;
   out->issued = r.issued;
@@ -629,7 +724,7 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
     out->insns += tot[cls[i]].issue;
 out:
   free(cls), free(sched), free(r.w), free(r.sched_free), free(r.last), free(r.arrived), free(r.done), free(r.trk);
-  free(frames), free(serials), free(its), free(r.unit_free), free(r.snext);
+  free(frames), free(serials), free(its), free(r.unit_free), free(r.snext), free(r.rdy), free(r.us);
   return st;
 }
 

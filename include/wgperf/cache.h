@@ -9,7 +9,10 @@
  *   interleaved round-robin one memory instruction at a time, each
  *   instruction contributing the distinct sectors its active lanes touch.
  *   Sampled loop stretches contribute their sample iteration, weighted by
- *   the iterations it stands for.
+ *   the iterations it stands for.  Above a work budget (WGP_CACHE_MAX_EVENTS)
+ *   loops keep fewer iterations at the ends of sampled stretches (the result
+ *   says so: sampled); hit rates then differ from the full sample's by at
+ *   most WGP_CACHE_SAMPLED_TOLERANCE on the kernels of test_cache.c.
  * - L1: per work-group, a share of the SM's L1 (its capacity minus the
  *   shared memory of the resident groups where L1 and shared memory are
  *   one array, divided by the resident groups); line-tagged, sectored (a
@@ -45,6 +48,17 @@ extern "C" {
 #endif
 
 #define WGP_CACHE_MAX_GROUPS 128
+/* The work budget of wgp_cache_analyze: blocks traced plus warp-level
+ * accesses simulated.  Above it, the sample's long loops keep
+ * WGP_CACHE_SAMPLED_EDGE iterations at each end of a sampled stretch instead
+ * of WGP_TRACE_EDGE_ITERATIONS, then 1 (the middle is represented by its
+ * sample iteration, weighted, as always); the groups stay.  The work is then
+ * bounded by WGP_CACHE_MAX_GROUPS groups of 3 iterations per loop level. */
+#define WGP_CACHE_MAX_EVENTS 32768
+#define WGP_CACHE_SAMPLED_EDGE 2
+/* What a sampled hit rate may differ from the full sample's (absolute), as
+ * test/unit/test_cache.c checks. */
+#define WGP_CACHE_SAMPLED_TOLERANCE 0.1
 
 typedef struct wgp_cache_result {
   size_t num_accesses;
@@ -57,11 +71,17 @@ typedef struct wgp_cache_result {
   size_t num_bases;
   double footprint_bytes; /* the launch's global footprint (wgp_cache_warm_l2), 0 until computed */
   bool l2_warm;           /* wgp_cache_warm_l2 found it in L2: every global access hits there */
+  bool sampled; /* the work budget narrowed the sample */
 } wgp_cache_result;
 
 /* IN as for wgp_analyze; RESIDENT_GROUPS_PER_SM from the occupancy. */
 wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident_groups_per_sm,
                              uint64_t shared_bytes_per_group, wgp_cache_result *out, wgp_diag *diag);
+/* The same with a work budget of MAX_EVENTS warp-level accesses (0: none,
+ * only the WGP_CACHE_MAX_GROUPS limit). */
+wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resident_groups_per_sm,
+                                    uint64_t shared_bytes_per_group, size_t max_events, wgp_cache_result *out,
+                                    wgp_diag *diag);
 void wgp_cache_result_free(wgp_cache_result *r);
 /* Data from before the launch: computes R's footprint from the launch totals
  * TOTALS (wgp_analysis_total_stats) and, when it fits in 3/4 of the L2 of

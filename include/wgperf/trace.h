@@ -69,6 +69,10 @@ void wgp_tracer_free(wgp_tracer *t);
 void wgp_tracer_set_trip_hint(wgp_tracer *t, size_t loop, uint64_t trips);
 void wgp_tracer_set_taken_hint(wgp_tracer *t, size_t block, double taken_fraction);
 void wgp_tracer_set_visitor(wgp_tracer *t, wgp_trace_visit visit, void *user);
+/* Iterations executed at each end of a sampled stretch (default
+ * WGP_TRACE_EDGE_ITERATIONS; at least 1): fewer make a cheaper trace whose
+ * counts are the same for bodies that do not change with the iteration. */
+void wgp_tracer_set_edge_iterations(wgp_tracer *t, unsigned n);
 
 /* Traces warp WARP (0-based, lanes ordered x fastest) of work-group GROUP. */
 wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp, wgp_trace **out,

@@ -122,6 +122,26 @@ static void fill(void *user, const wgp_sym *s, uint64_t mask, int64_t *v, uint64
   }
 }
 
+/* lid.x, lid.y, (0), lane as coordinates 0..3; gid.x is an offset plus lid.x */
+static bool affine(void *user, const wgp_sym *s, int64_t *base, unsigned *coord) {
+  const env *e = user;
+  switch (s->kind) {
+  case WGP_SYM_LID: *base = 0, *coord = s->dim < 2 ? s->dim : 0; return true;
+  case WGP_SYM_GID: *base = (int64_t)((uint64_t)e->grp * (uint64_t)e->lsz), *coord = s->dim < 2 ? s->dim : 0; return true;
+  case WGP_SYM_LANEID: *base = 0, *coord = 3; return true;
+  default: return false;
+  }
+}
+
+static void coordinates(const env *e, int64_t *x) {
+  for (unsigned l = 0; l < WGP_XLANES; l++) {
+    x[0 * WGP_XLANES + l] = e->lid[l][0];
+    x[1 * WGP_XLANES + l] = e->lid[l][1];
+    x[2 * WGP_XLANES + l] = 0;
+    x[3 * WGP_XLANES + l] = l;
+  }
+}
+
 /* ---- random expressions ------------------------------------------------------ */
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
@@ -240,6 +260,54 @@ static void gen(sbuf *b, int depth) {
   }
 }
 
+/* Address-like expressions: sums, differences, products and shifts of ids
+ * and constants through casts, near the edges of their widths. */
+static void gen_affine(sbuf *b, int depth) {
+  static const char *const leaves[] = {"lid.x", "lid.y", "gid.x", "laneid", "grp.x", "arg.N", "it.L0", "rv.L0.0"};
+  static const char *const ints[] = {"1", "2", "3", "4", "-1", "-4", "16", "100", "127", "-128", "32767",
+                                     "2147483632", "-2147483648", "1099511627776", "4611686018427387904"};
+  static const unsigned ws[] = {8, 16, 32, 64, 64};
+  if (depth <= 0 || pick(5) == 0) {
+    put(b, "%s", pick(3) ? leaves[pick(8)] : ints[pick(15)]);
+    return;
+  }
+  unsigned w = ws[pick(5)];
+  const char *fl = pick(3) == 0 ? ":nsw" : pick(3) == 0 ? ":nuw" : pick(4) == 0 ? ":nsw:nuw" : "";
+  static const char *const cmps[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
+  switch (pick(8)) {
+  case 6: /* comparisons, often decided by the lanes' ranges */
+    put(b, "(%s:%u ", cmps[pick(10)], w), gen_affine(b, depth - 1), put(b, " "), gen_affine(b, depth - 1), put(b, ")");
+    return;
+  case 7:
+    put(b, "(select (%s:%u ", cmps[pick(10)], w), gen_affine(b, depth - 1), put(b, " "), gen_affine(b, depth - 1);
+    put(b, ") "), gen_affine(b, depth - 1), put(b, " "), gen_affine(b, depth - 1), put(b, ")");
+    return;
+  case 0:
+  case 1:
+    put(b, "(add:%u%s ", w, fl), gen_affine(b, depth - 1), put(b, " "), gen_affine(b, depth - 1);
+    if (pick(3) == 0)
+      put(b, " "), gen_affine(b, depth - 1);
+    put(b, ")");
+    return;
+  case 2:
+    put(b, "(mul:%u%s %s ", w, fl, ints[pick(15)]), gen_affine(b, depth - 1), put(b, ")");
+    return;
+  case 3:
+    put(b, "(sub:%u%s ", w, fl), gen_affine(b, depth - 1), put(b, " "), gen_affine(b, depth - 1), put(b, ")");
+    return;
+  case 4:
+    put(b, "(shl:%u%s ", w, fl), gen_affine(b, depth - 1), put(b, " %u)", pick(3) ? pick(6) : pick(70));
+    return;
+  default: {
+    unsigned a = ws[pick(5)], c = ws[pick(5)], lo = a < c ? a : c, hi = a < c ? c : a;
+    unsigned k = pick(3);
+    put(b, k == 0 ? "(sext:%u:%u " : k == 1 ? "(zext:%u:%u " : "(trunc:%u:%u ", k == 2 ? hi : lo, k == 2 ? lo : hi);
+    gen_affine(b, depth - 1), put(b, ")");
+    return;
+  }
+  }
+}
+
 static void random_env(env *e) {
   static const int64_t big[] = {0, 1, -1, 7, 1000, 65535, 2147483647, -2147483648, INT64_C(1) << 40, INT64_MAX,
                                 INT64_MIN};
@@ -250,6 +318,9 @@ static void random_env(env *e) {
     e->rv[l] = wild ? big[pick(11)] : (int64_t)l * 3 - 40;
   }
   e->rv_known = pick(2) ? ~UINT64_C(0) : rnd();
+  if (pick(3) == 0) /* a recurrence every lane shares */
+    for (unsigned l = 0; l < 64; l++)
+      e->rv[l] = e->rv[0];
   e->grp = pick(2) ? (int64_t)pick(100) : big[pick(11)];
   e->lsz = 16;
   e->it = pick(5) == 0 ? -1 : pick(2) ? (int64_t)pick(20) : big[pick(11)];
@@ -257,7 +328,7 @@ static void random_env(env *e) {
 
 /* ---- tests -------------------------------------------------------------------- */
 
-static void check(const char *text, const env *e0, uint64_t mask, unsigned flags) {
+static void check(const char *text, const env *e0, uint64_t mask, unsigned flags, bool use_affine) {
   wgp_expr *x;
   wgp_diag d;
   if (wgp_expr_parse(text, &x, &d) != WGP_OK)
@@ -265,9 +336,22 @@ static void check(const char *text, const env *e0, uint64_t mask, unsigned flags
   env e = *e0;
   wgp_xprog *p;
   assert_int_equal(wgp_xprog_compile(x, flags, classify, &e, &p), WGP_OK);
-  int64_t out[64];
+  int64_t out[64], coord[WGP_XCOORDS * WGP_XLANES];
+  coordinates(&e, coord);
+  /* ranges over all 64 lanes (a superset of the mask) half of the time */
+  int64_t lo[WGP_XCOORDS], hi[WGP_XCOORDS];
+  for (unsigned k = 0; k < WGP_XCOORDS; k++) {
+    lo[k] = INT64_MAX, hi[k] = INT64_MIN;
+    for (unsigned l = 0; l < WGP_XLANES; l++) {
+      lo[k] = coord[k * WGP_XLANES + l] < lo[k] ? coord[k * WGP_XLANES + l] : lo[k];
+      hi[k] = coord[k * WGP_XLANES + l] > hi[k] ? coord[k * WGP_XLANES + l] : hi[k];
+    }
+  }
+  bool whole = (mask & 1) != 0;
+  wgp_xsource src = {fill, &e, use_affine ? affine : NULL, use_affine ? coord : NULL, whole ? lo : NULL,
+                     whole ? hi : NULL};
   bool uniform;
-  uint64_t known = wgp_xprog_eval(p, fill, &e, mask, out, &uniform);
+  uint64_t known = wgp_xprog_eval(p, &src, mask, out, &uniform);
   assert_int_equal(known & ~mask, 0);
   for (unsigned l = 0; l < 64; l++) {
     if (!(mask >> l & 1))
@@ -296,7 +380,21 @@ static void test_random_agree(void **state) {
     gen(&b, 1 + (int)pick(5));
     random_env(&e);
     uint64_t mask = pick(4) == 0 ? rnd() : pick(2) ? UINT64_C(0xffffffff) : ~UINT64_C(0);
-    check(b.s, &e, mask, pick(4) == 0 ? WGP_EVAL_WRAP64 : 0);
+    unsigned flags = pick(4) == 0 ? WGP_EVAL_WRAP64 : 0;
+    check(b.s, &e, mask, flags, false);
+    check(b.s, &e, mask, flags, true);
+  }
+}
+
+static void test_random_affine_agree(void **state) {
+  (void)state;
+  env e;
+  for (int i = 0; i < 20000; i++) {
+    sbuf b = {{0}, 0};
+    gen_affine(&b, 2 + (int)pick(5));
+    random_env(&e);
+    uint64_t mask = pick(4) == 0 ? rnd() : UINT64_C(0xffffffff);
+    check(b.s, &e, mask, 0, true);
   }
 }
 
@@ -327,13 +425,15 @@ static void test_fixed_cases(void **state) {
       "(fadd lid.x 1)",
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-    check(cases[i], &e, ~UINT64_C(0), 0);
+    check(cases[i], &e, ~UINT64_C(0), 0, false), check(cases[i], &e, ~UINT64_C(0), 0, true);
 }
 
 static void test_folding(void **state) {
   (void)state;
   env e;
   random_env(&e);
+  for (unsigned l = 0; l < 64; l++)
+    e.lid[l][0] = l % 16, e.lid[l][1] = l / 16;
   /* launch constants fold away: one constant, one symbol, one add */
   wgp_expr *x;
   wgp_diag d;
@@ -343,7 +443,8 @@ static void test_folding(void **state) {
   assert_int_equal(wgp_xprog_size(p), 3);
   int64_t out[64];
   bool uniform = true;
-  assert_int_equal(wgp_xprog_eval(p, fill, &e, 0xff, out, &uniform), 0xff);
+  wgp_xsource src = {fill, &e, NULL, NULL, NULL, NULL};
+  assert_int_equal(wgp_xprog_eval(p, &src, 0xff, out, &uniform), 0xff);
   assert_false(uniform);
   assert_int_equal(out[3], 50 * 103 + e.lid[3][0]);
   wgp_xprog_free(p);
@@ -352,7 +453,7 @@ static void test_folding(void **state) {
   assert_int_equal(wgp_expr_parse("(select (eq arg.N 100) (add grp.x 1) lid.x)", &x, &d), WGP_OK);
   assert_int_equal(wgp_xprog_compile(x, 0, classify, &e, &p), WGP_OK);
   assert_int_equal(wgp_xprog_size(p), 3);
-  assert_int_equal(wgp_xprog_eval(p, fill, &e, 0x3, out, &uniform), 0x3);
+  assert_int_equal(wgp_xprog_eval(p, &src, 0x3, out, &uniform), 0x3);
   assert_true(uniform);
   assert_int_equal(out[1], e.grp + 1);
   wgp_xprog_free(p);
@@ -364,6 +465,7 @@ int main(void) {
       cmocka_unit_test(test_fixed_cases),
       cmocka_unit_test(test_folding),
       cmocka_unit_test(test_random_agree),
+      cmocka_unit_test(test_random_affine_agree),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

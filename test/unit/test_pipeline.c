@@ -335,6 +335,26 @@ static void test_time_does_not_grow_with_trip_count(void **state) {
   launch_free(&l);
 }
 
+static void test_bounds_hold_at_huge_trip_counts(void **state) {
+  (void)state;
+  /* 5 x 10^15 and 5 x 10^17 inner iterations per warp: the round takes over
+   * 10^17 cycles, where a double no longer holds a single cycle; the
+   * simulated time must still lie between the bounds (it fell below the best
+   * case when the skipped time was added to the running clock). */
+  const int64_t ns[] = {100000000, 1000000000};
+  for (int i = 0; i < 2; i++) {
+    launch l;
+    launch_make(&l, "tri", 132 * 256, 256, ns[i], coalesced);
+    wgp_sim_result r = run_ok(&l.in);
+    assert_true(r.extrapolated);
+    assert_true(r.instructions > 1e15);
+    if (!(r.best_us <= r.time_us && r.time_us <= r.worst_us))
+      fail_msg("n = %lld: time %.17g us outside [%.17g, %.17g]", (long long)ns[i], r.time_us, r.best_us, r.worst_us);
+    assert_true(r.best_round_cycles <= r.round_cycles && r.round_cycles <= r.worst_round_cycles);
+    launch_free(&l);
+  }
+}
+
 static void test_gto_and_partial_wave(void **state) {
   (void)state;
   launch l;
@@ -493,6 +513,7 @@ int main(void) {
       cmocka_unit_test(test_extrapolation_matches_full),
       cmocka_unit_test(test_barriers_in_loop_and_compute_bound),
       cmocka_unit_test(test_time_does_not_grow_with_trip_count),
+      cmocka_unit_test(test_bounds_hold_at_huge_trip_counts),
       cmocka_unit_test(test_gto_and_partial_wave),
       cmocka_unit_test(test_bad_input),
       cmocka_unit_test(test_bounds_on_other_gpus),

@@ -1,0 +1,157 @@
+/* test_cache.c - the cache analysis' work budget: a launch whose sample is
+ * small enough is simulated exactly as without a budget; above the budget,
+ * first fewer loop iterations and then fewer groups are simulated, and the
+ * hit rates stay within WGP_CACHE_SAMPLED_TOLERANCE (absolute) of the full
+ * sample's on kernels where the full sample is cheap enough for a test. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wgperf/estimate.h"
+#include "wgperf/launch.h"
+
+static wgp_gpu *h100;
+
+static int setup(void **state) {
+  wgp_diag d;
+  (void)state;
+  return wgp_gpu_load_builtin("h100-sxm", &h100, &d) == WGP_OK ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  wgp_gpu_free(h100);
+  return 0;
+}
+
+typedef struct launch_case {
+  const char *model, *kernel, *global, *local, *args[3];
+  size_t budget; /* small enough to sample */
+} launch_case;
+
+typedef struct bound {
+  wgp_model *m;
+  wgp_launch *l;
+  uint64_t align[8], local[8];
+  wgp_analysis_input in;
+  unsigned resident;
+  uint64_t smem;
+} bound;
+
+static void bind(bound *b, const launch_case *c) {
+  wgp_diag d;
+  memset(b, 0, sizeof *b);
+  char path[512];
+  snprintf(path, sizeof path, "%s/test/unit/data/%s", WGPERF_SOURCE_DIR, c->model);
+  if (wgp_model_load_file(path, &b->m, &d) != WGP_OK)
+    fail_msg("%s", d.message);
+  b->l = wgp_launch_new();
+  assert_int_equal(wgp_launch_set_option(b->l, "--global", c->global, &d), WGP_OK);
+  assert_int_equal(wgp_launch_set_option(b->l, "--local", c->local, &d), WGP_OK);
+  for (int i = 0; i < 3 && c->args[i]; i++) {
+    const char *opt = strncmp(c->args[i], "tile=", 5) == 0 ? "--local-mem" : "--arg";
+    assert_int_equal(wgp_launch_set_option(b->l, opt, c->args[i], &d), WGP_OK);
+  }
+  const wgp_kernel *k = wgp_model_find_kernel(b->m, c->kernel);
+  assert_non_null(k);
+  if (wgp_launch_bind(b->l, k, &b->in.launch, b->align, b->local, &d) != WGP_OK)
+    fail_msg("%s", d.message);
+  b->in.kernel = k;
+  b->in.gpu = h100;
+  b->in.buffer_align = b->align;
+  b->in.local_bytes = b->local;
+  wgp_analysis *an;
+  assert_int_equal(wgp_analyze(&b->in, &an, &d), WGP_OK);
+  b->smem = wgp_analysis_local_bytes(an);
+  wgp_analysis_free(an);
+  uint64_t threads = b->in.launch.local[0] * b->in.launch.local[1] * b->in.launch.local[2];
+  wgp_occupancy_request req = {(unsigned)threads, wgp_kernel_choose_registers(k, 0, NULL), (unsigned long)b->smem, 0};
+  wgp_occupancy occ;
+  assert_int_equal(wgp_occupancy_compute(h100, &req, &occ, &d), WGP_OK);
+  b->resident = occ.active_blocks_per_sm;
+}
+
+static void unbind(bound *b) {
+  wgp_launch_free(b->l);
+  wgp_model_free(b->m);
+}
+
+static const launch_case cases[] = {
+    {"matmul_tiled.plugin.json", "matmul_tiled", "256,256", "16,16", {"N=256", NULL, NULL}, 16384},
+    {"mem_kernels.json", "loop_column", "1048576", "256", {"w=4096", "n=100", NULL}, 16384},
+    {"mem_kernels.json", "loop_column", "65536", "128", {"w=65536", "n=40", NULL}, 8192},
+    {"mem_kernels.json", "transpose2d", "1024,1024", "32,8", {"w=1024", "h=1024", NULL}, 2048},
+    {"trace_kernels.json", "tri", "16384", "256", {"n=100", NULL, NULL}, 8192},
+    {"trace_kernels.json", "gridstride", "32768", "256", {"n=4194304", NULL, NULL}, 4096},
+    {"pipeline_kernels.json", "tiled", "32768", "128", {"n=64", "tile=512", NULL}, 4096},
+};
+
+static void sampled_within_tolerance(void **state) {
+  (void)state;
+  wgp_diag d;
+  double worst = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    bound b;
+    bind(&b, &cases[i]);
+    wgp_cache_result full, part;
+    assert_int_equal(wgp_cache_analyze_budget(&b.in, b.resident, b.smem, 0, &full, &d), WGP_OK);
+    assert_int_equal(wgp_cache_analyze_budget(&b.in, b.resident, b.smem, cases[i].budget, &part, &d), WGP_OK);
+    assert_false(full.sampled);
+    if (!part.sampled)
+      fail_msg("%s %s: the budget of %zu did not sample", cases[i].kernel, cases[i].global, cases[i].budget);
+    double here = 0;
+    for (size_t a = 0; a < full.num_accesses; a++) {
+      double f[2] = {full.l1_hit[a], full.l2_hit[a]}, p[2] = {part.l1_hit[a], part.l2_hit[a]};
+      for (int k = 0; k < 2; k++) {
+        assert_true((f[k] < 0) == (p[k] < 0));
+        double diff = fabs(f[k] - p[k]);
+        worst = diff > worst ? diff : worst;
+        here = diff > here ? diff : here;
+        if (diff > WGP_CACHE_SAMPLED_TOLERANCE)
+          fail_msg("%s %s: access M%zu %s hit rate %.4f sampled, %.4f full", cases[i].kernel, cases[i].global, a,
+                   k ? "L2" : "L1", p[k], f[k]);
+      }
+    }
+    printf("%s %s: largest hit-rate difference %.4f\n", cases[i].kernel, cases[i].global, here);
+    wgp_cache_result_free(&full);
+    wgp_cache_result_free(&part);
+    unbind(&b);
+  }
+  printf("largest hit-rate difference sampled vs full: %.4f\n", worst);
+}
+
+static void under_budget_is_exact(void **state) {
+  (void)state;
+  wgp_diag d;
+  for (size_t i = 2; i < 5; i++) {
+    bound b;
+    bind(&b, &cases[i]);
+    wgp_cache_result full, big;
+    assert_int_equal(wgp_cache_analyze_budget(&b.in, b.resident, b.smem, 0, &full, &d), WGP_OK);
+    assert_int_equal(wgp_cache_analyze_budget(&b.in, b.resident, b.smem, SIZE_MAX / 4, &big, &d), WGP_OK);
+    assert_false(big.sampled);
+    assert_int_equal(full.groups_simulated, big.groups_simulated);
+    for (size_t a = 0; a < full.num_accesses; a++) {
+      assert_true(full.l1_hit[a] == big.l1_hit[a]);
+      assert_true(full.l2_hit[a] == big.l2_hit[a]);
+    }
+    assert_true(full.dram_read_bytes_per_group == big.dram_read_bytes_per_group);
+    wgp_cache_result_free(&full);
+    wgp_cache_result_free(&big);
+    unbind(&b);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(under_budget_is_exact),
+      cmocka_unit_test(sampled_within_tolerance),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
