@@ -463,11 +463,25 @@ static val conv_expr(conv *c, const wgp_expr *e) {
   case WGP_OP_ZEXT:
   case WGP_OP_SEXT: {
     unsigned from = wgp_expr_from_width(e);
-    val a = from == 1 ? conv_expr(c, wgp_expr_operand(e, 0))
-                      : operand(c, wgp_expr_operand(e, 0), from, op == WGP_OP_ZEXT, "extension");
-    if (a.pa && from == 1 && !a.boolean) {
-      val_free(a);
-      return fail(c, "non-linear: a bit of a wider value");
+    const wgp_expr *x = wgp_expr_operand(e, 0);
+    val a;
+    if (wgp_expr_get_op(x) == WGP_OP_TRUNC && wgp_expr_width(x) == from && from < 63) {
+      /* extending a truncation: the low FROM bits of the exact value, read
+       * unsigned (a remainder) or signed (a remainder shifted by half) */
+      a = conv_expr(c, wgp_expr_operand(x, 0));
+      if (a.pa && !a.boolean) {
+        isl_val *m = isl_val_int_from_si(s->ctx, (long)(INT64_C(1) << from));
+        if (op == WGP_OP_ZEXT) {
+          a.pa = isl_pw_aff_mod_val(a.pa, m);
+        } else {
+          int64_t half = INT64_C(1) << (from - 1);
+          a.pa = isl_pw_aff_sub(isl_pw_aff_mod_val(isl_pw_aff_add(a.pa, pa_const(c, half)), m), pa_const(c, half));
+        }
+      }
+    } else if (from == 1) {
+      a = conv_expr(c, x);
+    } else {
+      a = operand(c, x, from, op == WGP_OP_ZEXT, "extension");
     }
     if (a.pa && from == 1)
       a.boolean = true;
@@ -476,12 +490,11 @@ static val conv_expr(conv *c, const wgp_expr *e) {
     return a;
   }
   case WGP_OP_TRUNC: {
-    /* the exact value; whoever interprets the narrow one checks its range */
+    /* the exact value; whoever interprets the narrow one checks its range
+     * (a single bit is the value's parity) */
     val a = conv_expr(c, wgp_expr_operand(e, 0));
-    if (a.pa && w == 1 && !a.boolean) {
-      isl_pw_aff_free(a.pa);
-      return fail(c, "non-linear: truncation to a bit");
-    }
+    if (a.pa && w == 1 && !a.boolean)
+      a.pa = isl_pw_aff_mod_val(a.pa, isl_val_int_from_si(s->ctx, 2)), a.boolean = true;
     return a;
   }
   case WGP_OP_EQ: case WGP_OP_NE: case WGP_OP_SLT: case WGP_OP_SLE: case WGP_OP_SGT: case WGP_OP_SGE:
