@@ -457,3 +457,37 @@ void wgp_footprint_l2_hit_rates(const wgp_footprint *f, const wgp_kernel *k, con
     l2_hit[i] = h < 0 ? 0 : h > 1 ? 1 : h;
   }
 }
+
+static bool apart(double a, double b, double sector) {
+  double hi = a > b ? a : b, lo = a > b ? b : a;
+  return hi >= sector && hi > WGP_FOOTPRINT_DISAGREEMENT * lo;
+}
+
+const char *wgp_footprint_disagreement(const wgp_footprint *f, const wgp_kernel *k, size_t id,
+                                       const wgp_mem_stats *tot, const wgp_cache_result *cache, double *ratio) {
+  const wgp_footprint_access *fa = wgp_footprint_access_at(f, id);
+  if (!fa || (fa->kind != WGP_FOOTPRINT_EXACT && fa->kind != WGP_FOOTPRINT_BOUND))
+    return NULL;
+  double lru = wgp_lru_dram_bytes(k, id, tot, cache, f->sector), fp = fa->dram_bytes;
+  if (!apart(lru, fp, f->sector))
+    return NULL;
+  *ratio = fp > 0 ? lru / fp : INFINITY;
+  if (wgp_access_get_kind(wgp_kernel_access(k, id)) != WGP_ACCESS_LOAD && lru < fp)
+    return "a store that hits L2 moves nothing in the LRU; the footprint writes each written sector back once";
+  /* the same comparison over the access's buffer */
+  double blru = 0, bfp = 0;
+  for (size_t i = 0; i < f->nacc; i++)
+    if (f->acc[i].buffer == fa->buffer &&
+        (f->acc[i].kind == WGP_FOOTPRINT_EXACT || f->acc[i].kind == WGP_FOOTPRINT_BOUND))
+      blru += wgp_lru_dram_bytes(k, i, tot, cache, f->sector), bfp += f->acc[i].dram_bytes;
+  if (!apart(blru, bfp, f->sector))
+    return "same buffer total: a sector is charged to the first access in program order here, to the first to miss "
+           "in the LRU";
+  if (lru > fp && fa->dram_bytes_no_reuse > 1.5 * fa->dram_bytes &&
+      !apart(lru, fa->dram_bytes_no_reuse, f->sector))
+    return "reuse between waves: earlier waves leave this data in L2, the LRU simulates one wave";
+  if (lru > fp)
+    return "the LRU replays a sample of the first wave in order in a share of L2 and misses on data the footprint "
+           "counts once per wave";
+  return "the LRU extrapolates from a sample of the first wave whose groups share more data than a whole wave's";
+}

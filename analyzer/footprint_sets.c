@@ -277,11 +277,28 @@ static val sym_value(conv *c, const wgp_sym *sym) {
   }
 }
 
+/* The first access whose loaded value E uses, -1 when none does. */
+static long first_load(const wgp_expr *e) {
+  if (wgp_expr_get_op(e) == WGP_OP_LOAD)
+    return (long)wgp_expr_int(e);
+  const wgp_sym *sym = wgp_expr_symbol(e);
+  if (sym && sym->kind == WGP_SYM_LOAD)
+    return (long)sym->index;
+  for (size_t i = 0; i < wgp_expr_num_operands(e); i++) {
+    long l = first_load(wgp_expr_operand(e, i));
+    if (l >= 0)
+      return l;
+  }
+  return -1;
+}
+
 static val conv_expr(conv *c, const wgp_expr *e) {
   fp_sets *s = c->s;
   unsigned uses = wgp_expr_uses(e);
-  if (uses & WGP_USES_DATA)
-    return fail(c, "depends on a loaded value");
+  if (uses & WGP_USES_DATA) {
+    long l = first_load(e);
+    return l >= 0 ? fail(c, "depends on the value loaded by M%ld", l) : fail(c, "depends on a floating-point value");
+  }
   if (uses & WGP_USES_UNKNOWN)
     return fail(c, "contains an unknown value");
   if (!(uses & (WGP_USES_WORK_ITEM | WGP_USES_LOOP))) {

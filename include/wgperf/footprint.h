@@ -151,6 +151,14 @@ void wgp_footprint_dram_bytes(const wgp_footprint *f, const wgp_kernel *k, const
 void wgp_footprint_l2_hit_rates(const wgp_footprint *f, const wgp_kernel *k, const wgp_mem_stats *tot,
                                 const wgp_cache_result *cache, double *l2_hit);
 
+/* Where the two models disagree on access ID's DRAM bytes over the launch
+ * by more than WGP_FOOTPRINT_DISAGREEMENT (either way): the reason, in
+ * words, with *RATIO = LRU bytes / footprint bytes (infinite when the
+ * footprint moves nothing); NULL when they agree or ID has no footprint. */
+#define WGP_FOOTPRINT_DISAGREEMENT 2.0
+const char *wgp_footprint_disagreement(const wgp_footprint *f, const wgp_kernel *k, size_t id,
+                                       const wgp_mem_stats *tot, const wgp_cache_result *cache, double *ratio);
+
 const char *wgp_footprint_kind_name(wgp_footprint_kind kind); /* "none", "exact", "bound", "fallback" */
 
 #ifdef __cplusplus
