@@ -330,7 +330,10 @@ wgp_status wgp_footprint_analyze(const wgp_analysis_input *in, const wgp_footpri
       const wgp_access *acc = wgp_kernel_access(k, id);
       wgp_footprint_access *fa = &f->acc[id];
       isl_ctx_reset_operations(fp_sets_ctx(s));
-      double ex = fp_sets_executions(s, id, lo, hi);
+      /* the traces' lane executions, the wave's share of them, when given:
+       * isl counts lanes by scanning them */
+      double ex = o.totals ? o.totals[id].lane_bytes / a->bytes * (double)(hi - lo) / (double)G
+                           : fp_sets_executions(s, id, lo, hi);
       fa->bytes_requested_per_wave = ex < 0 ? NAN : ex * a->bytes;
       fb->bytes_requested_per_wave += ex < 0 ? 0 : ex * a->bytes;
       fa->sectors_per_wave = B->rep ? count_copy(B->rep[i]) : NAN;

@@ -41,8 +41,17 @@
 #define FP_MAX_DEPTH 16  /* loops around a block */
 #define FP_MAX_OPERATIONS 4000000ul
 
+typedef struct fp_range {
+  size_t id;
+  int64_t coef[FP_IDS + FP_MAX_DEPTH];
+  int64_t lo, hi;
+  bool ok;
+} fp_range;
+
 struct fp_sets {
   isl_ctx *ctx;
+  fp_range *ranges; /* remembered ranges of digits */
+  size_t nranges, caprange;
   const wgp_analysis_input *in;
   const wgp_kernel *k;
   wgp_trace_launch L;
@@ -159,6 +168,17 @@ static isl_pw_aff *pa_var(conv *c, unsigned pos) {
 }
 
 static void val_free(val v) { isl_pw_aff_free(v.pa); }
+
+/* Whether PA (keep) stays in [LO, HI] wherever the block executes (no
+ * reason recorded when not). */
+static bool fits(conv *c, isl_pw_aff *pa, int64_t lo, int64_t hi) {
+  isl_set *bad = isl_set_union(isl_pw_aff_lt_set(isl_pw_aff_copy(pa), pa_const(c, lo)),
+                               isl_pw_aff_gt_set(isl_pw_aff_copy(pa), pa_const(c, hi)));
+  bad = isl_set_intersect(bad, isl_set_copy(c->dom));
+  isl_bool empty = isl_set_is_empty(bad);
+  isl_set_free(bad);
+  return empty == isl_bool_true;
+}
 
 /* Whether PA (keep) stays in [LO, HI] wherever the block executes. */
 static bool in_range(conv *c, isl_pw_aff *pa, int64_t lo, int64_t hi, const char *what, unsigned width) {
@@ -484,9 +504,12 @@ static val conv_expr(conv *c, const wgp_expr *e) {
     val a;
     if (wgp_expr_get_op(x) == WGP_OP_TRUNC && wgp_expr_width(x) == from && from < 63) {
       /* extending a truncation: the low FROM bits of the exact value, read
-       * unsigned (a remainder) or signed (a remainder shifted by half) */
+       * unsigned (a remainder) or signed (a remainder shifted by half); the
+       * value itself where it is in range anyway (no division for isl) */
       a = conv_expr(c, wgp_expr_operand(x, 0));
-      if (a.pa && !a.boolean) {
+      int64_t lo = op == WGP_OP_ZEXT ? 0 : -(INT64_C(1) << (from - 1));
+      int64_t hi = op == WGP_OP_ZEXT ? (INT64_C(1) << from) - 1 : (INT64_C(1) << (from - 1)) - 1;
+      if (a.pa && !a.boolean && !fits(c, a.pa, lo, hi)) {
         isl_val *m = isl_val_int_from_si(s->ctx, (long)(INT64_C(1) << from));
         if (op == WGP_OP_ZEXT) {
           a.pa = isl_pw_aff_mod_val(a.pa, m);
@@ -1120,7 +1143,7 @@ void fp_sets_free(fp_sets *s) {
   for (size_t i = 0; s->memo_img && i < s->nacc; i++)
     isl_set_free(s->memo_img[i][0]), isl_set_free(s->memo_img[i][1]);
   free(s->memo_rx), free(s->memo_img), free(s->memo_n), free(s->memo_next);
-  free(s->bufname), free(s->bufkey);
+  free(s->bufname), free(s->bufkey), free(s->ranges);
   if (s->ctx)
     isl_ctx_free(s->ctx);
   free(s);
@@ -1160,6 +1183,41 @@ static void digit_coef(const fp_sets *s, size_t id, unsigned dims, const fp_radi
   }
 }
 
+/* The range of sum COEF[i] x_i over the domain of block B (access ID's),
+ * remembered: the search for a view asks for the same ones many times. */
+static bool range_of(fp_sets *s, size_t id, size_t b, unsigned dims, const int64_t *coef, int64_t *lo, int64_t *hi) {
+  for (size_t i = 0; i < s->nranges; i++) {
+    fp_range *r = &s->ranges[i];
+    if (r->id == id && memcmp(r->coef, coef, dims * sizeof *coef) == 0) {
+      *lo = r->lo, *hi = r->hi;
+      return r->ok;
+    }
+  }
+  isl_aff *t = make_aff(s, dims, coef);
+  isl_val *mn = isl_set_min_val(s->dom[b], t), *mx = isl_set_max_val(s->dom[b], t);
+  isl_aff_free(t);
+  bool ok = mn && mx && isl_val_is_int(mn) == isl_bool_true && isl_val_is_int(mx) == isl_bool_true;
+  bool empty = mn && isl_val_is_nan(mn) == isl_bool_true;
+  *lo = ok ? isl_val_get_num_si(mn) : 0, *hi = ok ? isl_val_get_num_si(mx) : 0;
+  isl_val_free(mn), isl_val_free(mx);
+  if (empty) { /* never executed: any constant will do */
+    *lo = *hi = 0;
+    ok = true;
+  }
+  if (s->nranges == s->caprange) {
+    size_t cap = s->caprange ? 2 * s->caprange : 64;
+    fp_range *v = realloc(s->ranges, cap * sizeof *v);
+    if (!v)
+      return ok;
+    s->ranges = v, s->caprange = cap;
+  }
+  fp_range *r = &s->ranges[s->nranges++];
+  memset(r, 0, sizeof *r);
+  r->id = id, r->lo = *lo, r->hi = *hi, r->ok = ok;
+  memcpy(r->coef, coef, dims * sizeof *coef);
+  return ok;
+}
+
 /* The digits' constants of access ID under the first NR radices, chosen so
  * that every digit stays in its range; false with *BAD the first radix
  * that a digit carries across. */
@@ -1174,17 +1232,8 @@ static bool digit_constants(fp_sets *s, size_t id, const fp_radix *rx, size_t nr
     }
     int64_t span = j == 0 ? rx->radix[0] : rx->radix[j] / rx->radix[j - 1];
     digit_coef(s, id, dims, rx, nr, j, coef);
-    isl_aff *t = make_aff(s, dims, coef);
-    isl_val *mn = isl_set_min_val(s->dom[b], t), *mx = isl_set_max_val(s->dom[b], t);
-    isl_aff_free(t);
-    bool ok = mn && mx && isl_val_is_int(mn) == isl_bool_true && isl_val_is_int(mx) == isl_bool_true;
-    bool empty = mn && isl_val_is_nan(mn) == isl_bool_true;
-    int64_t lo = ok ? isl_val_get_num_si(mn) : 0, hi = ok ? isl_val_get_num_si(mx) : 0;
-    isl_val_free(mn), isl_val_free(mx);
-    if (empty) { /* never executed: any constant will do */
-      lo = hi = 0;
-      ok = true;
-    }
+    int64_t lo, hi;
+    bool ok = range_of(s, id, b, dims, coef, &lo, &hi);
     if (!ok) {
       *bad = j;
       return false;
@@ -1236,25 +1285,36 @@ void fp_sets_radix(fp_sets *s, const size_t *ids, size_t n, unsigned unit, fp_ra
       cand[j] = cand[j - 1];
       cand[j - 1] = t;
     }
-  for (size_t i = 0; i < nc && out->n < FP_MAX_RADIX; i++)
-    if (!out->n || cand[i] % out->radix[out->n - 1] == 0)
-      out->radix[out->n++] = cand[i];
-  /* drop radices that some access's digits carry across */
-  for (bool changed = true; changed && out->n;) {
-    changed = false;
-    isl_ctx_reset_operations(s->ctx);
-    for (size_t i = 0; i < n && !changed; i++) {
-      if (!s->acc[ids[i]].ok || s->acc[ids[i]].never)
-        continue;
-      int64_t cst[FP_MAX_RADIX + 1];
-      size_t bad;
-      if (!digit_constants(s, ids[i], out, out->n, cst, &bad)) {
-        memmove(&out->radix[bad], &out->radix[bad + 1], (out->n - bad - 1) * sizeof *out->radix);
-        out->n--;
-        changed = true;
+  /* A chain from each candidate up (each radix a multiple of the one
+   * before), less the radices some access's digits carry across; the chain
+   * with the most radices left wins (a tie: the first, the finest). */
+  fp_radix best = *out;
+  for (size_t first = 0; first < nc; first++) {
+    fp_radix r = {unit, 0, {0}};
+    for (size_t i = first; i < nc && r.n < FP_MAX_RADIX; i++)
+      if (!r.n || cand[i] % r.radix[r.n - 1] == 0)
+        r.radix[r.n++] = cand[i];
+    if (r.n <= best.n)
+      continue; /* cannot do better */
+    for (bool changed = true; changed && r.n;) {
+      changed = false;
+      isl_ctx_reset_operations(s->ctx);
+      for (size_t i = 0; i < n && !changed; i++) {
+        if (!s->acc[ids[i]].ok || s->acc[ids[i]].never)
+          continue;
+        int64_t cst[FP_MAX_RADIX + 1];
+        size_t bad;
+        if (!digit_constants(s, ids[i], &r, r.n, cst, &bad)) {
+          memmove(&r.radix[bad], &r.radix[bad + 1], (r.n - bad - 1) * sizeof *r.radix);
+          r.n--;
+          changed = true;
+        }
       }
     }
+    if (r.n > best.n)
+      best = r;
   }
+  *out = best;
 }
 
 /* ---- sets of units ----------------------------------------------------------------------- */
@@ -1495,11 +1555,230 @@ static isl_stat collect_cons(isl_constraint *c, void *user) {
   return l->bad ? isl_stat_error : isl_stat_ok;
 }
 
-static double count_direct(isl_basic_set *bs) {
+static double count_isl(isl_basic_set *bs) {
   isl_val *v = isl_set_count_val(isl_set_from_basic_set(bs));
   double r = v && isl_val_is_int(v) == isl_bool_true ? isl_val_get_d(v) : -1;
   isl_val_free(v);
   return r;
+}
+
+/* The enumeration below walks at most this many points of the outer
+ * dimensions; past it, isl counts. */
+#define FP_ENUM_LIMIT (1u << 18)
+#define FP_ENUM_DIMS 8
+#define FP_ENUM_DIVS 8
+
+static bool val_si(isl_val *v, int64_t *out) {
+  bool ok = v && isl_val_is_int(v) == isl_bool_true;
+  long n = ok ? isl_val_get_num_si(v) : 0;
+  ok = ok && isl_val_cmp_si(v, n) == 0;
+  isl_val_free(v);
+  *out = n;
+  return ok;
+}
+
+static int64_t fdiv(int64_t a, int64_t b) { return floor_div(a, b); }
+static int64_t cdiv(int64_t a, int64_t b) { return -floor_div(-a, b); }
+
+typedef struct fp_enum {
+  unsigned n, nd;
+  int64_t dnum[FP_ENUM_DIVS][FP_ENUM_DIMS + FP_ENUM_DIVS + 1]; /* div j = floor((dnum . (x, d<j, 1)) / dden) */
+  int64_t dden[FP_ENUM_DIVS];
+  fp_cons *c; /* coefficients: x, then divs, constant in k */
+  size_t nc;
+  int64_t lo[FP_ENUM_DIMS], hi[FP_ENUM_DIMS];
+  bool bad;
+} fp_enum;
+
+typedef struct fp_enum_cons {
+  fp_enum *e;
+  size_t cap;
+} fp_enum_cons;
+
+static isl_stat enum_cons(isl_constraint *c, void *user) {
+  fp_enum_cons *ec = user;
+  fp_enum *e = ec->e;
+  if (e->nc == ec->cap) {
+    ec->cap = ec->cap ? 2 * ec->cap : 16;
+    fp_cons *v = realloc(e->c, ec->cap * sizeof *v);
+    if (!v) {
+      e->bad = true;
+      isl_constraint_free(c);
+      return isl_stat_error;
+    }
+    e->c = v;
+  }
+  fp_cons *x = &e->c[e->nc++];
+  memset(x, 0, sizeof *x);
+  x->eq = isl_constraint_is_equality(c) == isl_bool_true;
+  for (unsigned i = 0; i < e->n + e->nd && !e->bad; i++)
+    e->bad = !val_si(i < e->n ? isl_constraint_get_coefficient_val(c, isl_dim_set, (int)i)
+                              : isl_constraint_get_coefficient_val(c, isl_dim_div, (int)(i - e->n)),
+                     &x->c[i]);
+  e->bad = e->bad || !val_si(isl_constraint_get_constant_val(c), &x->k);
+  isl_constraint_free(c);
+  return e->bad ? isl_stat_error : isl_stat_ok;
+}
+
+/* Points of BS (keep) by walking every dimension but one and counting the
+ * last as an interval, in 64-bit integers: a few nanoseconds per outer
+ * point where isl's scan takes microseconds.  -1 when the piece does not
+ * suit (unknown divisions, too many outer points, large values). */
+static double count_enum(isl_basic_set *bs) {
+  fp_enum e;
+  memset(&e, 0, sizeof e);
+  isl_size n = isl_basic_set_dim(bs, isl_dim_set), nd = isl_basic_set_dim(bs, isl_dim_div);
+  if (n < 1 || nd < 0 || n > FP_ENUM_DIMS || nd > FP_ENUM_DIVS)
+    return -1;
+  e.n = (unsigned)n, e.nd = (unsigned)nd;
+  for (unsigned j = 0; j < e.nd && !e.bad; j++) {
+    isl_aff *a = isl_basic_set_get_div(bs, (int)j);
+    e.bad = !a || isl_aff_is_nan(a) != isl_bool_false || !val_si(isl_aff_get_denominator_val(a), &e.dden[j]) ||
+            e.dden[j] <= 0;
+    for (unsigned i = 0; i <= e.n + j && !e.bad; i++) {
+      isl_val *v = i < e.n ? isl_aff_get_coefficient_val(a, isl_dim_in, (int)i)
+                 : i < e.n + j ? isl_aff_get_coefficient_val(a, isl_dim_div, (int)(i - e.n))
+                               : isl_aff_get_constant_val(a);
+      v = isl_val_mul(v, isl_val_int_from_si(isl_basic_set_get_ctx(bs), (long)e.dden[j]));
+      e.bad = !val_si(v, &e.dnum[j][i < e.n + j ? i : FP_ENUM_DIMS + FP_ENUM_DIVS]);
+    }
+    isl_aff_free(a);
+  }
+  fp_enum_cons ec = {&e, 0};
+  if (!e.bad)
+    isl_basic_set_foreach_constraint(bs, enum_cons, &ec);
+  /* the bounding box: from constraints on one dimension where there are
+   * some, else an integer program */
+  for (unsigned i = 0; i < e.n && !e.bad; i++) {
+    bool has_lo = false, has_hi = false;
+    for (size_t q = 0; q < e.nc; q++) {
+      const fp_cons *c = &e.c[q];
+      bool single = c->c[i] != 0;
+      for (unsigned j = 0; j < e.n + e.nd && single; j++)
+        single = j == i || c->c[j] == 0;
+      if (!single)
+        continue;
+      if (c->eq || c->c[i] > 0) { /* a x + k >= 0: x >= ceil(-k / a) */
+        int64_t a = c->c[i] > 0 ? c->c[i] : -c->c[i], k = c->c[i] > 0 ? c->k : -c->k, t = cdiv(-k, a);
+        e.lo[i] = has_lo && e.lo[i] > t ? e.lo[i] : t, has_lo = true;
+      }
+      if (c->eq || c->c[i] < 0) { /* -a x + k >= 0: x <= floor(k / a) */
+        int64_t a = c->c[i] < 0 ? -c->c[i] : c->c[i], k = c->c[i] < 0 ? c->k : -c->k, t = fdiv(k, a);
+        e.hi[i] = has_hi && e.hi[i] < t ? e.hi[i] : t, has_hi = true;
+      }
+    }
+    isl_set *x = has_lo && has_hi ? NULL : isl_set_from_basic_set(isl_basic_set_copy(bs));
+    if (!has_lo)
+      e.bad = !val_si(isl_set_dim_min_val(isl_set_copy(x), (int)i), &e.lo[i]);
+    if (!has_hi && !e.bad)
+      e.bad = !val_si(isl_set_dim_max_val(isl_set_copy(x), (int)i), &e.hi[i]);
+    isl_set_free(x);
+  }
+  /* the inner dimension: the widest no division reads; without one, every
+   * point is walked (the inner range is then one value at a time) */
+  int inner = -1;
+  for (unsigned i = 0; i < e.n && !e.bad; i++) {
+    bool used = false;
+    for (unsigned j = 0; j < e.nd; j++)
+      used = used || e.dnum[j][i] != 0;
+    if (!used && (inner < 0 || e.hi[i] - e.lo[i] > e.hi[inner] - e.lo[inner]))
+      inner = (int)i;
+  }
+  bool walk_all = inner < 0;
+  if (walk_all) { /* an extra dimension of one value stands for the inner one */
+    if (e.n == FP_ENUM_DIMS) {
+      free(e.c);
+      return -1;
+    }
+    inner = (int)e.n;
+    e.lo[inner] = e.hi[inner] = 0;
+  }
+  double outer = 1;
+  for (unsigned i = 0; i < e.n && !e.bad; i++) {
+    if (e.hi[i] < e.lo[i]) {
+      free(e.c);
+      return 0;
+    }
+    if ((int)i != inner)
+      outer *= (double)(e.hi[i] - e.lo[i] + 1);
+    /* values stay far from overflow: |coefficient| x |value| < 2^62 */
+    e.bad = e.bad || e.lo[i] < -(INT64_C(1) << 40) || e.hi[i] > (INT64_C(1) << 40);
+  }
+  for (size_t q = 0; q < e.nc && !e.bad; q++)
+    for (unsigned i = 0; i < e.n + e.nd; i++)
+      e.bad = e.bad || e.c[q].c[i] > (INT64_C(1) << 21) || e.c[q].c[i] < -(INT64_C(1) << 21);
+  if (e.bad || outer > FP_ENUM_LIMIT) {
+    free(e.c);
+    return -1;
+  }
+  int64_t x[FP_ENUM_DIMS], d[FP_ENUM_DIVS];
+  for (unsigned i = 0; i < e.n; i++)
+    x[i] = e.lo[i];
+  double total = 0;
+  for (bool more = true; more;) {
+    x[inner] = 0;
+    for (unsigned j = 0; j < e.nd; j++) {
+      int64_t v = e.dnum[j][FP_ENUM_DIMS + FP_ENUM_DIVS];
+      for (unsigned i = 0; i < e.n; i++)
+        v += e.dnum[j][i] * x[i];
+      for (unsigned i = 0; i < j; i++)
+        v += e.dnum[j][e.n + i] * d[i];
+      d[j] = fdiv(v, e.dden[j]);
+    }
+    int64_t lo = e.lo[inner], hi = e.hi[inner];
+    for (size_t q = 0; q < e.nc && lo <= hi; q++) {
+      const fp_cons *c = &e.c[q];
+      int64_t v = c->k, a = walk_all ? 0 : c->c[inner];
+      for (unsigned i = 0; i < e.n; i++)
+        if ((int)i != inner)
+          v += c->c[i] * x[i];
+      for (unsigned j = 0; j < e.nd; j++)
+        v += c->c[e.n + j] * d[j];
+      /* a * x_inner + v >= 0 (or == 0) */
+      if (a == 0) {
+        if (c->eq ? v != 0 : v < 0)
+          hi = lo - 1;
+      } else if (c->eq) {
+        if (v % a != 0)
+          hi = lo - 1;
+        else {
+          int64_t t = -v / a;
+          lo = t > lo ? t : lo;
+          hi = t < hi ? t : hi;
+        }
+      } else if (a > 0) {
+        int64_t t = cdiv(-v, a);
+        lo = t > lo ? t : lo;
+      } else {
+        int64_t t = fdiv(v, -a);
+        hi = t < hi ? t : hi;
+      }
+    }
+    if (hi >= lo)
+      total += (double)(hi - lo + 1);
+    more = false;
+    for (unsigned i = 0; i < e.n; i++) {
+      if ((int)i == inner)
+        continue;
+      if (x[i] < e.hi[i]) {
+        x[i]++;
+        more = true;
+        break;
+      }
+      x[i] = e.lo[i];
+    }
+  }
+  free(e.c);
+  return total;
+}
+
+static double count_direct(isl_basic_set *bs) {
+  double r = count_enum(bs);
+  if (r >= 0) {
+    isl_basic_set_free(bs);
+    return r;
+  }
+  return count_isl(bs);
 }
 
 static unsigned uf_find(unsigned *p, unsigned i) {
@@ -1597,7 +1876,20 @@ static isl_stat add_piece(isl_basic_set *bs, void *user) {
   return isl_stat_ok;
 }
 
+#include <time.h>
+static double dbg_now(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec*1e3+t.tv_nsec*1e-6;}
+double fp_count2(isl_set *set);
 double fp_count(isl_set *set) {
+  if (!set)
+    return -1;
+  double t0 = dbg_now();
+  char *str = getenv("FPDBG") ? isl_set_to_str(set) : NULL;
+  double r = fp_count2(set);
+  if (str && dbg_now() - t0 > 3) fprintf(stderr, "count %.0f took %.1f ms: %.600s\n", r, dbg_now()-t0, str);
+  free(str);
+  return r;
+}
+double fp_count2(isl_set *set) {
   if (!set)
     return -1;
   set = isl_set_make_disjoint(set);

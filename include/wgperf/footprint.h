@@ -71,7 +71,8 @@ typedef struct wgp_footprint_access {
   const char *reason;            /* why not exact (BOUND, FALLBACK); NULL otherwise */
   long buffer;                   /* index of its buffer, -1 without one */
   /* In the representative wave: */
-  double bytes_requested_per_wave; /* lanes x iterations x bytes per lane */
+  double bytes_requested_per_wave; /* lanes x iterations x bytes per lane: counted exactly without
+                                    * totals, else the wave's share of the traces' launch total */
   double sectors_per_wave;         /* unique sectors this access touches, alone */
   double dram_bytes_per_wave;      /* its share of its buffer's traffic, no reuse between waves */
   double dram_bytes_per_wave_reuse; /* the same with reuse from the previous wave */
