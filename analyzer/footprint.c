@@ -336,14 +336,29 @@ wgp_status wgp_footprint_analyze(const wgp_analysis_input *in, const wgp_footpri
                            : fp_sets_executions(s, id, lo, hi);
       fa->bytes_requested_per_wave = ex < 0 ? NAN : ex * a->bytes;
       fb->bytes_requested_per_wave += ex < 0 ? 0 : ex * a->bytes;
-      fa->sectors_per_wave = B->rep ? count_copy(B->rep[i]) : NAN;
       double share = 0, share_w = 0;
+      size_t nread = 0, nwrite = 0, lastread = 0, lastwrite = 0;
+      for (size_t j = 0; j < B->n; j++) {
+        const wgp_access *x = wgp_kernel_access(k, B->ids[j]);
+        if (is_read(x))
+          nread++, lastread = j;
+        if (is_write(x))
+          nwrite++, lastwrite = j;
+      }
+      /* alone in its buffer (for its kind): its sectors are the buffer's */
+      if (B->n == 1)
+        fa->sectors_per_wave = is_read(acc) ? B->bw[rep_i].rd : B->bw[rep_i].wr;
+      else
+        fa->sectors_per_wave = B->rep ? count_copy(B->rep[i]) : NAN;
       for (int side = 0; side < 2; side++) {
         bool mine = side == 0 ? is_read(acc) : is_write(acc);
         double total = side == 0 ? B->bw[rep_i].rd : B->bw[rep_i].wr;
         if (!mine || total <= 0)
           continue;
-        double upto = B->rep ? fp_count(union_of(s, k, B, B->rep, &B->sec, side == 0 ? SEL_READ : SEL_WRITE, i + 1)) : -1;
+        size_t nsel = side == 0 ? nread : nwrite, last = side == 0 ? lastread : lastwrite;
+        double upto = nsel == 1 || i == last ? total
+                      : B->rep ? fp_count(union_of(s, k, B, B->rep, &B->sec, side == 0 ? SEL_READ : SEL_WRITE, i + 1))
+                               : -1;
         double part = upto < 0 ? 0 : (upto - prev[side]) / total;
         prev[side] = upto < 0 ? prev[side] : upto;
         if (side == 0)

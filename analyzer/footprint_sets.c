@@ -1876,20 +1876,7 @@ static isl_stat add_piece(isl_basic_set *bs, void *user) {
   return isl_stat_ok;
 }
 
-#include <time.h>
-static double dbg_now(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec*1e3+t.tv_nsec*1e-6;}
-double fp_count2(isl_set *set);
 double fp_count(isl_set *set) {
-  if (!set)
-    return -1;
-  double t0 = dbg_now();
-  char *str = getenv("FPDBG") ? isl_set_to_str(set) : NULL;
-  double r = fp_count2(set);
-  if (str && dbg_now() - t0 > 3) fprintf(stderr, "count %.0f took %.1f ms: %.600s\n", r, dbg_now()-t0, str);
-  free(str);
-  return r;
-}
-double fp_count2(isl_set *set) {
   if (!set)
     return -1;
   set = isl_set_make_disjoint(set);
