@@ -20,8 +20,10 @@
  *   when their union O = lines x 128 B / L2 size is at most 1, not at all
  *   from O = 2, and in proportion between (seeds/002 fig. 17: the z-layer
  *   overlap hit rate is ~1 below O = 1 and ~0 above O = 2).
- * - Counting is symbolic (isl_set_count_val on sets of sectors): its cost
- *   depends on the kernel's expressions, not on trip counts or the grid.  A
+ * - Counting is exact and never enumerates lanes or iterations: isl builds
+ *   the sets of sectors (in a mixed-radix view of rows and planes) and they
+ *   are counted piece by piece, in independent groups of dimensions; the cost
+ *   depends on the shapes of the sets, not on trip counts or the grid.  A
  *   launch of more than WGP_FOOTPRINT_EXACT_WAVES waves counts the first and
  *   last wave and WGP_FOOTPRINT_SAMPLES interior waves evenly spread, each
  *   standing for its share of the interior.
