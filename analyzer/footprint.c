@@ -269,11 +269,12 @@ wgp_status wgp_footprint_analyze(const wgp_analysis_input *in, const wgp_footpri
   double *h = calloc(nev, sizeof *h);
   if (!h && st == WGP_OK)
     st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
-  /* bytes per wave of the accesses without a footprint (the LRU's sectors) */
+  /* bytes per wave of the accesses without a footprint: the lines their
+   * requests touch, the wave's share (no reuse among them assumed) */
   double other = 0;
   for (size_t i = 0; o.totals && i < nacc; i++)
     if (f->acc[i].kind == WGP_FOOTPRINT_FALLBACK)
-      other += o.totals[i].sectors * line * ((double)W / (double)G);
+      other += o.totals[i].lines * line * ((double)W / (double)G);
   for (size_t i = 0; st == WGP_OK && i < nev; i++) {
     double lines = 0;
     for (size_t b = 0; b < nbuf; b++)

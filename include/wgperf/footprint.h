@@ -111,8 +111,8 @@ typedef struct wgp_footprint_launch {
   bool sampled;                 /* interior waves stand for others */
   double l2_bytes;
   /* The representative wave and its predecessor: their lines over the L2
-   * size (all buffers, plus the bytes that accesses without a footprint
-   * move), and the fraction of the overlap that hits. */
+   * size (all buffers, plus the lines that the requests of accesses
+   * without a footprint touch), and the fraction of the overlap that hits. */
   double occupancy, reuse_fraction;
   /* Totals of the buffers with footprints: */
   double dram_read_bytes, dram_write_bytes;
