@@ -1556,7 +1556,9 @@ static isl_stat collect_cons(isl_constraint *c, void *user) {
 }
 
 static double count_isl(isl_basic_set *bs) {
-  isl_val *v = isl_set_count_val(isl_set_from_basic_set(bs));
+  isl_set *set = isl_set_from_basic_set(bs);
+  isl_val *v = isl_set_count_val(set); /* keeps SET */
+  isl_set_free(set);
   double r = v && isl_val_is_int(v) == isl_bool_true ? isl_val_get_d(v) : -1;
   isl_val_free(v);
   return r;

@@ -73,6 +73,8 @@ static int cmp_u64(const void *a, const void *b) {
 }
 
 static size_t uniq(vec *x) {
+  if (!x->n)
+    return 0;
   qsort(x->v, x->n, sizeof *x->v, cmp_u64);
   size_t u = 0;
   for (size_t i = 0; i < x->n; i++)
