@@ -6,6 +6,7 @@
 
 #include "wgperf/analyze.h"
 
+#include <isl/aff.h>
 #include <isl/ctx.h>
 #include <isl/set.h>
 
@@ -56,6 +57,37 @@ void fp_sets_radix(fp_sets *s, const size_t *ids, size_t n, unsigned unit, fp_ra
 isl_set *fp_sets_units(fp_sets *s, size_t id, const fp_radix *rx, uint64_t g_lo, uint64_t g_hi);
 /* The lane executions of access ID in [G_LO, G_HI): its count; -1 when isl gave up. */
 double fp_sets_executions(fp_sets *s, size_t id, uint64_t g_lo, uint64_t g_hi);
+
+/* ---- footprint_expr.c: expressions as isl functions ---- */
+
+#define FP_IDS 6 /* dimensions of every frame: gx gy gz lx ly lz, then loop iterations */
+
+typedef struct val {
+  isl_pw_aff *pa; /* NULL: failed */
+  bool boolean;   /* 0 or 1 */
+} val;
+
+/* A conversion in the frame of one block. */
+typedef struct conv {
+  isl_ctx *ctx;
+  const wgp_trace_launch *L;
+  const uint64_t *ngrp; /* groups per dimension */
+  const bool *partial;  /* the last group of a dimension is short */
+  isl_space *space;     /* keep: the frame */
+  const long *nest;     /* loop ids of dims FP_IDS.. */
+  unsigned depth;
+  isl_set *dom;         /* keep: where ranges are checked */
+  char *why;            /* FP_REASON bytes: the first reason a conversion fails */
+} conv;
+
+/* E's value (give), or a NULL pa with a reason in c->why. */
+val conv_expr(conv *c, const wgp_expr *e);
+isl_pw_aff *pa_const(conv *c, int64_t v);
+isl_pw_aff *pa_var(conv *c, unsigned pos);
+/* Whether PA (keep) is a W-bit signed value wherever c->dom holds. */
+bool signed_ok(conv *c, isl_pw_aff *pa, unsigned w, const char *what);
+
+/* ---- footprint_count.c ---- */
 
 /* Number of points of SET (take), -1 when SET is NULL or isl gave up. */
 double fp_count(isl_set *set);
