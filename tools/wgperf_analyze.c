@@ -6,6 +6,7 @@
 #include "cli.h"
 
 #include "wgperf/estimate.h"
+#include "wgperf/footprint.h"
 #include "wgperf/launch.h"
 
 #include <errno.h>
@@ -63,8 +64,109 @@ static void cache_words(char *buf, size_t size, const wgp_cache_result *c) {
              c->footprint_bytes / 1e6);
 }
 
+static json_t *num_or_null_nan(double v) { return v == v ? json_real(v) : json_null(); }
+
+/* The footprints and their comparison with the LRU model, per access. */
+static json_t *footprint_json(const wgp_kernel *k, const wgp_footprint *fp, const wgp_mem_stats *tot,
+                              const wgp_cache_result *cache, unsigned sector, size_t i) {
+  const wgp_footprint_access *fa = wgp_footprint_access_at(fp, i);
+  json_t *o = json_object();
+  json_object_set_new(o, "kind", json_string(wgp_footprint_kind_name(fa->kind)));
+  json_object_set_new(o, "reason", fa->reason ? json_string(fa->reason) : json_null());
+  bool has = fa->kind == WGP_FOOTPRINT_EXACT || fa->kind == WGP_FOOTPRINT_BOUND;
+  json_object_set_new(o, "buffer",
+                      has && fa->buffer >= 0 ? json_string(wgp_footprint_buffer_at(fp, (size_t)fa->buffer)->name)
+                                             : json_null());
+  json_object_set_new(o, "bytes_requested_per_wave", has ? num_or_null_nan(fa->bytes_requested_per_wave) : json_null());
+  json_object_set_new(o, "sectors_per_wave", has ? num_or_null_nan(fa->sectors_per_wave) : json_null());
+  json_object_set_new(o, "dram_bytes_per_wave", has ? json_real(fa->dram_bytes_per_wave) : json_null());
+  json_object_set_new(o, "dram_bytes_per_wave_reuse", has ? json_real(fa->dram_bytes_per_wave_reuse) : json_null());
+  json_object_set_new(o, "dram_bytes", has ? json_real(fa->dram_bytes) : json_null());
+  json_object_set_new(o, "dram_bytes_no_reuse", has ? json_real(fa->dram_bytes_no_reuse) : json_null());
+  json_object_set_new(o, "lru_dram_bytes", json_real(wgp_lru_dram_bytes(k, i, tot, cache, sector)));
+  double ratio = 0;
+  const char *why = wgp_footprint_disagreement(fp, k, i, tot, cache, &ratio);
+  json_t *dis = json_null();
+  if (why) {
+    dis = json_object();
+    json_object_set_new(dis, "lru_over_footprint", ratio == ratio && ratio < 1e300 ? json_real(ratio) : json_null());
+    json_object_set_new(dis, "why", json_string(why));
+  }
+  json_object_set_new(o, "disagreement", dis);
+  return o;
+}
+
+static void lru_totals(const wgp_kernel *k, const wgp_mem_stats *tot, const wgp_cache_result *cache, unsigned sector,
+                       double *rd, double *wr) {
+  *rd = *wr = 0;
+  for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
+    double b = wgp_lru_dram_bytes(k, i, tot, cache, sector);
+    if (wgp_access_get_kind(wgp_kernel_access(k, i)) == WGP_ACCESS_LOAD)
+      *rd += b;
+    else
+      *wr += b;
+  }
+}
+
+static json_t *footprints_json(const wgp_kernel *k, const wgp_footprint *fp, const wgp_mem_stats *tot,
+                               const wgp_cache_result *cache, unsigned sector) {
+  const wgp_footprint_launch *L = wgp_footprint_launch_totals(fp);
+  json_t *o = json_object();
+  json_object_set_new(o, "groups_per_wave", json_integer((json_int_t)L->groups_per_wave));
+  json_object_set_new(o, "waves", json_integer((json_int_t)L->waves));
+  json_object_set_new(o, "representative_wave", json_integer((json_int_t)L->representative_wave));
+  json_object_set_new(o, "waves_counted", json_integer((json_int_t)L->waves_counted));
+  json_object_set_new(o, "sampled", json_boolean(L->sampled));
+  json_object_set_new(o, "l2_bytes", json_real(L->l2_bytes));
+  json_object_set_new(o, "occupancy", json_real(L->occupancy));
+  json_object_set_new(o, "reuse_fraction", json_real(L->reuse_fraction));
+  json_object_set_new(o, "dram_read_bytes", json_real(L->dram_read_bytes));
+  json_object_set_new(o, "dram_write_bytes", json_real(L->dram_write_bytes));
+  json_object_set_new(o, "dram_read_bytes_no_reuse", json_real(L->dram_read_bytes_no_reuse));
+  json_object_set_new(o, "dram_write_bytes_no_reuse", json_real(L->dram_write_bytes_no_reuse));
+  json_object_set_new(o, "compulsory_read_bytes", num_or_null_nan(L->compulsory_read_bytes));
+  json_object_set_new(o, "compulsory_write_bytes", num_or_null_nan(L->compulsory_write_bytes));
+  double rd, wr, lrd, lwr;
+  wgp_footprint_dram_bytes(fp, k, tot, cache, &rd, &wr);
+  lru_totals(k, tot, cache, sector, &lrd, &lwr);
+  json_object_set_new(o, "dram_read_bytes_with_fallbacks", json_real(rd));
+  json_object_set_new(o, "dram_write_bytes_with_fallbacks", json_real(wr));
+  json_object_set_new(o, "lru_dram_read_bytes", json_real(lrd));
+  json_object_set_new(o, "lru_dram_write_bytes", json_real(lwr));
+  json_object_set_new(o, "exact_accesses", json_integer((json_int_t)L->exact_accesses));
+  json_object_set_new(o, "bound_accesses", json_integer((json_int_t)L->bound_accesses));
+  json_object_set_new(o, "fallback_accesses", json_integer((json_int_t)L->fallback_accesses));
+  json_t *bufs = json_array();
+  for (size_t b = 0; b < wgp_footprint_num_buffers(fp); b++) {
+    const wgp_footprint_buffer *B = wgp_footprint_buffer_at(fp, b);
+    if (!B->accesses)
+      continue;
+    json_t *x = json_object();
+    json_object_set_new(x, "name", json_string(B->name));
+    json_object_set_new(x, "exact", json_boolean(B->exact));
+    json_object_set_new(x, "bytes_requested_per_wave", json_real(B->bytes_requested_per_wave));
+    json_object_set_new(x, "read_sectors_per_wave", json_real(B->read_sectors_per_wave));
+    json_object_set_new(x, "write_sectors_per_wave", json_real(B->write_sectors_per_wave));
+    json_object_set_new(x, "reused_read_sectors", json_real(B->reused_read_sectors));
+    json_object_set_new(x, "lines_two_waves", json_real(B->lines_two_waves));
+    json_object_set_new(x, "dram_read_bytes_per_wave", json_real(B->dram_read_bytes_per_wave));
+    json_object_set_new(x, "dram_read_bytes_per_wave_reuse", json_real(B->dram_read_bytes_per_wave_reuse));
+    json_object_set_new(x, "dram_write_bytes_per_wave", json_real(B->dram_write_bytes_per_wave));
+    json_object_set_new(x, "dram_write_bytes_per_wave_reuse", json_real(B->dram_write_bytes_per_wave_reuse));
+    json_object_set_new(x, "dram_read_bytes", json_real(B->dram_read_bytes));
+    json_object_set_new(x, "dram_write_bytes", json_real(B->dram_write_bytes));
+    json_object_set_new(x, "dram_read_bytes_no_reuse", json_real(B->dram_read_bytes_no_reuse));
+    json_object_set_new(x, "dram_write_bytes_no_reuse", json_real(B->dram_write_bytes_no_reuse));
+    json_object_set_new(x, "compulsory_read_bytes", num_or_null_nan(B->compulsory_read_bytes));
+    json_object_set_new(x, "compulsory_write_bytes", num_or_null_nan(B->compulsory_write_bytes));
+    json_array_append_new(bufs, x);
+  }
+  json_object_set_new(o, "buffers", bufs);
+  return o;
+}
+
 static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_launch *l, const wgp_analysis *an,
-                           const wgp_cache_result *cache) {
+                           const wgp_cache_result *cache, const wgp_footprint *fp) {
   json_t *root = json_object();
   json_object_set_new(root, "kernel", json_string(wgp_kernel_name(k)));
   json_t *launch = json_object(), *g = json_array(), *lc = json_array(), *args = json_object();
@@ -124,6 +226,9 @@ static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
     json_object_set_new(m, "unknown_address_executions", json_real(s->unknown));
     json_object_set_new(m, "l1_hit_rate", num_or_null(cache->l1_hit[i], cache->l1_hit[i] >= 0));
     json_object_set_new(m, "l2_hit_rate", num_or_null(cache->l2_hit[i], cache->l2_hit[i] >= 0));
+    bool dram = sp == WGP_SPACE_GLOBAL || sp == WGP_SPACE_GENERIC;
+    json_object_set_new(m, "footprint",
+                        dram ? footprint_json(k, fp, tot, cache, wgp_gpu_l2_sector_bytes(gpu), i) : json_null());
     json_array_append_new(mem, m);
   }
   json_object_set_new(root, "memory_instructions", mem);
@@ -132,11 +237,103 @@ static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
   json_object_set_new(caches, "footprint_bytes", json_real(cache->footprint_bytes));
   json_object_set_new(caches, "l2_warm", json_boolean(cache->l2_warm));
   json_object_set_new(root, "caches", caches);
+  json_object_set_new(root, "footprints", footprints_json(k, fp, tot, cache, wgp_gpu_l2_sector_bytes(gpu)));
   return root;
 }
 
+static void mb(char *buf, size_t n, double bytes) {
+  if (bytes != bytes)
+    snprintf(buf, n, "-");
+  else
+    snprintf(buf, n, "%.4g", bytes / 1e6);
+}
+
+/* DRAM traffic of the global accesses: footprints beside the LRU model. */
+static void report_footprints(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_analysis *an,
+                              const wgp_cache_result *cache, const wgp_footprint *fp, unsigned resident) {
+  const wgp_footprint_launch *L = wgp_footprint_launch_totals(fp);
+  const wgp_mem_stats *tot = wgp_analysis_total_stats(an);
+  unsigned sector = wgp_gpu_l2_sector_bytes(gpu);
+  fprintf(f, "DRAM traffic of global accesses, whole launch, MB (footprints: unique sectors of each wave, without and "
+             "with reuse of the wave before; LRU: the hit rates above):\n");
+  fprintf(f, "  %-4s %-14s %-9s %12s %10s %10s %10s\n", "id", "base", "footprint", "sectors/wave", "no reuse",
+          "reuse", "LRU");
+  for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
+    const wgp_footprint_access *fa = wgp_footprint_access_at(fp, i);
+    if (fa->kind == WGP_FOOTPRINT_NONE)
+      continue;
+    const char *base = wgp_access_base_name(wgp_kernel_access(k, i));
+    char a[32] = "-", b[32] = "-", c[32], sec[32] = "-";
+    bool has = fa->kind != WGP_FOOTPRINT_FALLBACK;
+    if (has) {
+      mb(a, sizeof a, fa->dram_bytes_no_reuse);
+      mb(b, sizeof b, fa->dram_bytes);
+      snprintf(sec, sizeof sec, "%.6g", fa->sectors_per_wave);
+    }
+    mb(c, sizeof c, wgp_lru_dram_bytes(k, i, tot, cache, sector));
+    fprintf(f, "  M%-3zu %-14s %-9s %12s %10s %10s %10s\n", i, base ? base : "?", wgp_footprint_kind_name(fa->kind),
+            sec, a, b, c);
+    double ratio = 0;
+    const char *why = wgp_footprint_disagreement(fp, k, i, tot, cache, &ratio);
+    if (fa->kind == WGP_FOOTPRINT_FALLBACK)
+      fprintf(f, "       no footprint (%s): the LRU result stands\n", fa->reason);
+    else if (fa->kind == WGP_FOOTPRINT_BOUND)
+      fprintf(f, "       upper bound: %s\n", fa->reason);
+    if (why && ratio > 0 && ratio < 1e300)
+      fprintf(f, "       the LRU says %.3gx the footprint: %s\n", ratio, why);
+    else if (why)
+      fprintf(f, "       only the %s moves bytes: %s\n", ratio > 0 ? "LRU" : "footprint", why);
+  }
+  if (L->representative_wave)
+    fprintf(f, "  buffers, in wave %llu and the wave before it:\n", (unsigned long long)L->representative_wave);
+  else
+    fprintf(f, "  buffers, in wave 0:\n");
+  for (size_t b = 0; b < wgp_footprint_num_buffers(fp); b++) {
+    const wgp_footprint_buffer *B = wgp_footprint_buffer_at(fp, b);
+    if (!B->accesses)
+      continue;
+    char r[32], w[32], r0[32], w0[32], cr[32], cw[32];
+    mb(r, sizeof r, B->dram_read_bytes), mb(w, sizeof w, B->dram_write_bytes);
+    mb(r0, sizeof r0, B->dram_read_bytes_no_reuse), mb(w0, sizeof w0, B->dram_write_bytes_no_reuse);
+    mb(cr, sizeof cr, B->compulsory_read_bytes), mb(cw, sizeof cw, B->compulsory_write_bytes);
+    char ov[64] = "";
+    if (L->representative_wave)
+      snprintf(ov, sizeof ov, " (%.6g of them touched by the wave before)", B->reused_read_sectors);
+    fprintf(f, "  %-14s reads %.6g sectors%s, writes %.6g%s\n", B->name, B->read_sectors_per_wave, ov,
+            B->write_sectors_per_wave, B->exact ? "" : " (an upper bound)");
+    fprintf(f, "  %-14s launch: %s MB read, %s MB written (without reuse %s / %s; every sector once %s / %s)\n", "", r,
+            w, r0, w0, cr, cw);
+  }
+  char l2[32];
+  mb(l2, sizeof l2, L->l2_bytes);
+  char pair[64];
+  if (L->representative_wave)
+    snprintf(pair, sizeof pair, "waves %llu and %llu take", (unsigned long long)L->representative_wave - 1,
+             (unsigned long long)L->representative_wave);
+  else
+    snprintf(pair, sizeof pair, "wave 0 takes");
+  fprintf(f, "waves   %llu of %llu work-groups (%u per SM x %u SMs)%s; %s %.3g of L2 (%s MB) in 128 B lines: %s\n",
+          (unsigned long long)L->waves, (unsigned long long)L->groups_per_wave, resident, wgp_gpu_sm_count(gpu),
+          L->sampled ? ", first, last and 3 interior waves counted" : ", all counted", pair, L->occupancy, l2,
+          L->waves < 2 ? "one wave, no reuse between waves"
+          : L->reuse_fraction >= 1 ? "the overlap hits (layer condition met)"
+          : L->reuse_fraction <= 0 ? "the overlap misses (layer condition broken)"
+                                   : "part of the overlap hits");
+  double rd, wr, lrd, lwr;
+  wgp_footprint_dram_bytes(fp, k, tot, cache, &rd, &wr);
+  lru_totals(k, tot, cache, sector, &lrd, &lwr);
+  char a[32], b[32], c[32], d[32], e[32], g[32], h[32], i2[32];
+  mb(a, sizeof a, rd), mb(b, sizeof b, wr), mb(c, sizeof c, L->dram_read_bytes_no_reuse);
+  mb(d, sizeof d, L->dram_write_bytes_no_reuse), mb(e, sizeof e, L->compulsory_read_bytes);
+  mb(g, sizeof g, L->compulsory_write_bytes), mb(h, sizeof h, lrd), mb(i2, sizeof i2, lwr);
+  fprintf(f, "DRAM    %s MB read, %s MB written (footprints%s); without reuse between waves %s / %s; every sector "
+             "once %s / %s; LRU model %s / %s\n",
+          a, b, L->fallback_accesses ? ", LRU for accesses without one" : "", c, d, e, g, h, i2);
+}
+
 static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_launch *l,
-                        const wgp_analysis *an, const wgp_cache_result *cache, bool traces) {
+                        const wgp_analysis *an, const wgp_cache_result *cache, const wgp_footprint *fp,
+                        unsigned resident, bool traces) {
   fprintf(f, "kernel %s on %s\n", wgp_kernel_name(k), wgp_gpu_name(gpu));
   fprintf(f, "launch  global");
   for (unsigned d = 0; d < wgp_launch_dims(l); d++)
@@ -198,6 +395,7 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
   char words[256];
   cache_words(words, sizeof words, cache);
   fprintf(f, "caches  %s\n", words);
+  report_footprints(f, k, gpu, an, cache, fp, resident);
   if (traces)
     for (size_t c = 0; c < wgp_warp_set_size(ws); c++) {
       const wgp_warp_class *wc = wgp_warp_set_class(ws, c);
@@ -435,14 +633,25 @@ static int print_json(json_t *j) {
 int cmd_analyze(int argc, char **argv) {
   session S;
   int rc = session_open("analyze", argc, argv, &S);
+  wgp_footprint *fp = NULL;
+  unsigned resident = 0;
+  if (rc == EXIT_OK) {
+    wgp_diag d;
+    wgp_footprint_options o = {0};
+    o.resident_groups_per_sm = resident = wgp_estimate_occupancy(S.est)->active_blocks_per_sm;
+    o.totals = wgp_analysis_total_stats(S.an);
+    if (wgp_footprint_analyze(&S.in, &o, &fp, &d) != WGP_OK)
+      rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
+  }
   if (rc == EXIT_OK) {
     if (S.o.json)
-      rc = print_json(report_json(S.k, S.gpu, S.l, S.an, S.cache));
+      rc = print_json(report_json(S.k, S.gpu, S.l, S.an, S.cache, fp));
     else
-      report_text(stdout, S.k, S.gpu, S.l, S.an, S.cache, S.o.trace);
+      report_text(stdout, S.k, S.gpu, S.l, S.an, S.cache, fp, resident, S.o.trace);
     if (rc == EXIT_OK && fflush(stdout) != 0)
       rc = input_error("cannot write the output: %s", strerror(errno));
   }
+  wgp_footprint_free(fp);
   session_close(&S);
   return rc;
 }
