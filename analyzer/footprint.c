@@ -491,6 +491,9 @@ const char *wgp_footprint_disagreement(const wgp_footprint *f, const wgp_kernel 
   if (!apart(lru, fp, f->sector))
     return NULL;
   *ratio = fp > 0 ? lru / fp : INFINITY;
+  if (cache->l2_warm)
+    return "the launch's data is taken as in L2 from before the launch, so the LRU moves no DRAM bytes; "
+           "the footprints start from an empty L2 (--cold-l2 compares both cold)";
   if (wgp_access_get_kind(wgp_kernel_access(k, id)) != WGP_ACCESS_LOAD && lru < fp)
     return "a store that hits L2 moves nothing in the LRU; the footprint writes each written sector back once";
   /* the same comparison over the access's buffer */
