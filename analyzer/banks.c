@@ -4,10 +4,16 @@
  * Assumptions: shared addresses are byte offsets in the work-group's shared
  * space; a lane's bytes are contiguous; phases follow lane order (lanes 0-15
  * then 16-31 for 8 B accesses).  The phase width is BANKS x BANK_BYTES, so a
- * conflict-free wide request costs one wavefront per phase.
+ * conflict-free wide request costs one wavefront per phase.  Two phases of a
+ * pair (0-1, 2-3) whose lanes all read one and the same address share a
+ * wavefront: Nsight Compute counts 2 wavefronts for a 16 B load every lane of
+ * a warp reads from one address on an H100, and nvprof 2 transactions on a
+ * Tesla K40 and GTX 980 (a 32x32-tiled matrix multiply's row of A read as
+ * LDS.128), where phase by phase it would be 4.
  */
 #include "wgperf/banks.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 #define MAX_WIDTH 256u
@@ -31,6 +37,20 @@ unsigned wgp_banks_phase_lanes(const wgp_bank_rule *rule, unsigned lanes, unsign
   if (per == 0)
     per = 1;
   return per < lanes ? per : lanes;
+}
+
+/* Whether every active lane of [FROM, TO) reads the address *AT (set to it). */
+static bool uniform_phase(const uint64_t *addr, uint64_t mask, unsigned from, unsigned to, uint64_t *at) {
+  bool any = false;
+  for (unsigned i = from; i < to; i++) {
+    if (!(mask >> i & 1))
+      continue;
+    if (any && addr[i] != *at)
+      return false;
+    *at = addr[i];
+    any = true;
+  }
+  return any;
 }
 
 /* The conflict of lanes [FROM, TO): the most distinct words in one bank. */
@@ -83,8 +103,17 @@ wgp_status wgp_banks(const wgp_bank_rule *rule, const uint64_t *addr, unsigned l
   if (need > sizeof small / sizeof *small && !(words = malloc(need * sizeof *words)))
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   unsigned phase = wgp_banks_phase_lanes(rule, lanes, width);
-  for (unsigned from = 0; from < lanes; from += phase) {
+  bool prev_uniform = false;
+  uint64_t prev_at = 0;
+  for (unsigned from = 0, p = 0; from < lanes; from += phase, p++) {
     unsigned to = from + phase < lanes ? from + phase : lanes;
+    uint64_t at = 0;
+    bool uniform = uniform_phase(addr, mask, from, to, &at);
+    bool merged = p % 2 == 1 && uniform && prev_uniform && at == prev_at;
+    prev_uniform = uniform;
+    prev_at = at;
+    if (merged)
+      continue; /* the broadcast pair shares its first phase's wavefront */
     unsigned c = phase_conflict(rule, addr, mask, from, to, width, words);
     if (c == 0)
       continue; /* no active lane in this phase */
