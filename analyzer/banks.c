@@ -5,11 +5,14 @@
  * space; a lane's bytes are contiguous; phases follow lane order (lanes 0-15
  * then 16-31 for 8 B accesses).  The phase width is BANKS x BANK_BYTES, so a
  * conflict-free wide request costs one wavefront per phase.  Two phases of a
- * pair (0-1, 2-3) whose lanes all read one and the same address share a
- * wavefront: Nsight Compute counts 2 wavefronts for a 16 B load every lane of
- * a warp reads from one address on an H100, and nvprof 2 transactions on a
- * Tesla K40 and GTX 980 (a 32x32-tiled matrix multiply's row of A read as
- * LDS.128), where phase by phase it would be 4.
+ * pair (0-1, 2-3) in each of which all lanes read one address share a
+ * wavefront when those two addresses do not meet in a bank: Nsight Compute
+ * counts 2 wavefronts for a 16 B load that every lane of a warp reads from
+ * one address, or each quarter-warp from its own row, on an H100, and nvprof
+ * 2 transactions on a Tesla K40 and GTX 980 (the 8x8..32x32-tiled matrix
+ * multiply's LDS.128 reads of A's rows), where phase by phase it would be 4;
+ * phases with several addresses keep a wavefront each (the transposed tile:
+ * 8, 16, 32 as measured).
  */
 #include "wgperf/banks.h"
 
@@ -51,6 +54,17 @@ static bool uniform_phase(const uint64_t *addr, uint64_t mask, unsigned from, un
     any = true;
   }
   return any;
+}
+
+/* Whether [A, A+WIDTH) and [B, B+WIDTH), different, have words in one bank. */
+static bool banks_meet(const wgp_bank_rule *r, uint64_t a, uint64_t b, unsigned width) {
+  if (a == b)
+    return false; /* one address: a broadcast */
+  for (uint64_t wa = a / r->bank_bytes; wa <= (a + width - 1) / r->bank_bytes; wa++)
+    for (uint64_t wb = b / r->bank_bytes; wb <= (b + width - 1) / r->bank_bytes; wb++)
+      if (wa != wb && wa % r->banks == wb % r->banks)
+        return true;
+  return false;
 }
 
 /* The conflict of lanes [FROM, TO): the most distinct words in one bank. */
@@ -109,7 +123,7 @@ wgp_status wgp_banks(const wgp_bank_rule *rule, const uint64_t *addr, unsigned l
     unsigned to = from + phase < lanes ? from + phase : lanes;
     uint64_t at = 0;
     bool uniform = uniform_phase(addr, mask, from, to, &at);
-    bool merged = p % 2 == 1 && uniform && prev_uniform && at == prev_at;
+    bool merged = p % 2 == 1 && uniform && prev_uniform && !banks_meet(rule, prev_at, at, width);
     prev_uniform = uniform;
     prev_at = at;
     if (merged)

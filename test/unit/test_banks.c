@@ -88,8 +88,17 @@ static void test_wide(void **state) {
   for (unsigned i = 0; i < 32; i++) /* two rows of a tile, 16 lanes each (a 16x16 tile's A[ty][k..k+3]) */
     a[i] = i < 16 ? 0 : 64;
   expect(a, FULL, 16, 1, 2, 2);
-  for (unsigned i = 0; i < 32; i++) /* phases 1 and 2 share an address but are not a pair */
-    a[i] = i < 8 ? 0 : i < 24 ? 16 : 32;
+  for (unsigned i = 0; i < 32; i++) /* phases 1 and 2 share an address but are not a pair; */
+    a[i] = i < 8 ? 0 : i < 24 ? 16 : 32; /* each pair still merges (0|16, 16|32: no common bank) */
+  expect(a, FULL, 16, 1, 2, 2);
+  for (unsigned i = 0; i < 32; i++) /* the same with phase 3 at 128 + 16, in phase 2's banks */
+    a[i] = i < 8 ? 0 : i < 24 ? 16 : 144;
+  expect(a, FULL, 16, 1, 3, 3);
+  for (unsigned i = 0; i < 32; i++) /* a row per quarter-warp, rows 32 B apart (an 8x8 tile): pairs merge */
+    a[i] = 32 * (i / 8);
+  expect(a, FULL, 16, 1, 2, 2);
+  for (unsigned i = 0; i < 32; i++) /* rows 128 B apart meet in a bank: no merging */
+    a[i] = 128 * (i / 8);
   expect(a, FULL, 16, 1, 4, 4);
   affine(a, 0, 16); /* float4 coalesced: four quarter-warp phases */
   expect(a, FULL, 16, 1, 4, 4);
@@ -178,24 +187,27 @@ static void test_random_affine_matches_brute_force(void **state) {
     unsigned phase = width == 8 ? 16 : width == 16 ? 8 : 32;
     unsigned deg = 0, wf = 0, ph = 0;
     for (unsigned from = 0; from < 32; from += phase) {
-      /* an odd phase whose lanes, like its partner's, all read one address */
+      /* an odd phase and its partner, in each of which all lanes read one
+       * address, the two never sharing a bank */
       if (from / phase % 2 == 1) {
-        int same = -1; /* -1 unknown, 0 no, 1 yes */
-        uint64_t v = 0;
-        for (unsigned i = from - phase; i < from + phase && same != 0; i++)
-          if (mask >> i & 1) {
-            if (same == -1)
-              v = a[i], same = 1;
-            else if (a[i] != v)
-              same = 0;
-          }
-        bool both = false, other = false;
+        uint64_t u0 = 0, u1 = 0;
+        int s0 = -1, s1 = -1;
         for (unsigned i = from - phase; i < from; i++)
-          both |= (mask >> i & 1) != 0;
+          if (mask >> i & 1)
+            s0 = s0 == -1 ? (u0 = a[i], 1) : s0 && a[i] == u0;
         for (unsigned i = from; i < from + phase; i++)
-          other |= (mask >> i & 1) != 0;
-        if (same == 1 && both && other)
-          continue;
+          if (mask >> i & 1)
+            s1 = s1 == -1 ? (u1 = a[i], 1) : s1 && a[i] == u1;
+        if (s0 == 1 && s1 == 1) {
+          bool meet = false;
+          for (unsigned bx = 0; bx < width; bx++)
+            for (unsigned by = 0; by < width; by++) {
+              uint64_t wx = (u0 + bx) / 4, wy = (u1 + by) / 4;
+              meet |= wx != wy && wx % 32 == wy % 32;
+            }
+          if (!meet)
+            continue;
+        }
       }
       unsigned c = bf_phase(a, mask, from, from + phase, width);
       if (!c)
