@@ -1,0 +1,956 @@
+/* prune.c - work-group sizes pruned and ranked without running the kernel
+ * (include/wgperf/prune.h; seeds/004 sec. 6, eq. 9-21, Algorithm 4).
+ *
+ * Assumptions (docs/wgprune.md):
+ * - Candidates: every size whose extent divides the global size in each
+ *   dimension (OpenCL 1.2 uniform work-groups; any extent when the launch is
+ *   non-uniform), within the GPU's per-dimension and total limits; __local
+ *   buffers sized by the user's expressions of lx, ly, lz; a size that
+ *   cannot be resident (registers, shared memory) or whose analysis fails
+ *   is reported, not searched.
+ * - Stage 1 (sec. 6.1): two sizes give the same round of resident warps
+ *   when their distinct warps have the same traces and memory costs, in the
+ *   same proportions and order, the same number of warps is resident (eq.
+ *   9: the paper's "same execution traces"), the warps per group match where
+ *   they matter (barriers, or several classes to place), and their L1/L2
+ *   hit rates are the same.  The paper takes the cache behaviour to follow
+ *   from the traces; here the hit rates come from each size's own address
+ *   stream, which changes with the shape of the group (a 256x4 and a 128x4
+ *   matrix multiply have the same traces and differ by 36%), so they are
+ *   compared, which needs the size's cache analysis.  A size is then a
+ *   duplicate of one with no more rounds (eq. 10, sub-item 2: warps on the
+ *   busiest SM over resident warps) and no more groups (block dispatch
+ *   bounds the time from below).  A size pruned by bounds before its cache
+ *   analysis is reported as a duplicate when such a size exists by traces
+ *   alone (the paper's stage 1).
+ * - Stage 2 (sec. 6.2, Algorithm 4): a size whose best case is slower than
+ *   an upper bound on another size's time is dropped: another size's worst
+ *   case, or the time of a size already simulated (the incumbent).  The
+ *   bounds are the simulator's own (docs/simulator.md), so they hold for
+ *   its estimate: first for any hit rates (best: every global and constant
+ *   access hits, worst: every one misses; latencies and chip traffic only
+ *   grow with misses), which needs no cache analysis, then exact, from the
+ *   size's cache analysis.
+ * - Stages 2 and 3 run as one best-first search: the size with the smallest
+ *   lower bound is taken next (analyzed if it has no cache analysis yet,
+ *   else simulated unless it is a duplicate), until that bound is above the
+ *   smallest upper bound; every size left is no faster than the best one
+ *   simulated.  The best size is so the exhaustive search's (or one
+ *   predicted exactly as fast); the ranking holds the simulated sizes only.
+ * - Stage 3: sizes are estimated exactly as `wgperf predict` does
+ *   (wgp_estimate: cache analysis, data left in L2 from before the launch).
+ */
+#define _DEFAULT_SOURCE
+#include "wgperf/prune.h"
+
+#include "wgperf/estimate.h"
+#include "wgperf/occupancy.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_CANDIDATES 65536
+#define MAX_EXTENTS 1024
+
+typedef struct cand {
+  wgp_prune_candidate pub;
+  char *why; /* invalid: why (owned) */
+  wgp_analysis_input in;
+  uint64_t *local_bytes; /* per argument index */
+  wgp_analysis *an;      /* until an estimate takes it */
+  wgp_estimate *est;
+  uint64_t key;          /* stage 1: the round it gives, before the cache analysis */
+  uint64_t key2;         /* ... and with its hit rates, once analyzed */
+  size_t rep1;           /* the fewest rounds of its batch by KEY */
+  double cheap_best, cheap_worst;
+  int level;             /* 0: enumerated, 1: analyzed, 2: cache analyzed, 3: done */
+  double lb;             /* the lower bound of its level */
+} cand;
+
+struct wgp_prune {
+  const wgp_kernel *k;
+  const wgp_gpu *gpu;
+  unsigned regs, dims;
+  wgp_launch *tmpl;       /* the user's launch with a placeholder local size: the lookup of every candidate */
+  wgp_trace_launch tl;
+  uint64_t *align, *fixed_local; /* fixed_local: per argument, then per array */
+  size_t num_local;
+  size_t *local_arg_index; /* argument index of each --local-arg */
+  char **local_exprs;
+  size_t num_local_args;
+  size_t *trip_loops, *taken_blocks;
+  uint64_t *trip_counts;
+  double *taken_fractions;
+  cand *c;
+  size_t n;
+  size_t *ranked;
+  size_t nranked;
+  wgp_prune_counts counts;
+};
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static wgp_status nomem(wgp_diag *diag) { return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory"); }
+
+/* The message of D without its "wgperf: error: " prefix. */
+static const char *bare(const wgp_diag *d) {
+  const char *p = "wgperf: error: ";
+  return strncmp(d->message, p, strlen(p)) == 0 ? d->message + strlen(p) : d->message;
+}
+
+/* ---- size expressions: integers, lx ly lz, + - * / ( ) ------------------ */
+
+typedef struct pexpr {
+  const char *p;
+  const uint64_t *l;
+  int depth;
+  bool bad;
+} pexpr;
+
+static double pe_sum(pexpr *e);
+
+static void pe_space(pexpr *e) {
+  while (isspace((unsigned char)*e->p))
+    e->p++;
+}
+
+static double pe_atom(pexpr *e) {
+  pe_space(e);
+  if (*e->p == '(') {
+    if (++e->depth > 64) { /* deeper nesting than any size needs: refuse, never recurse without end */
+      e->bad = true;
+      return 0;
+    }
+    e->p++;
+    double v = pe_sum(e);
+    pe_space(e);
+    if (*e->p != ')')
+      e->bad = true;
+    else
+      e->p++;
+    e->depth--;
+    return v;
+  }
+  if (e->p[0] == 'l' && (e->p[1] == 'x' || e->p[1] == 'y' || e->p[1] == 'z')) {
+    double v = (double)e->l[e->p[1] - 'x'];
+    e->p += 2;
+    return v;
+  }
+  if (isdigit((unsigned char)*e->p)) {
+    double v = 0;
+    while (isdigit((unsigned char)*e->p))
+      v = v * 10 + (*e->p++ - '0');
+    return v;
+  }
+  e->bad = true;
+  return 0;
+}
+
+static double pe_prod(pexpr *e) {
+  double v = pe_atom(e);
+  for (;;) {
+    pe_space(e);
+    if (*e->p == '*') {
+      e->p++;
+      v *= pe_atom(e);
+    } else if (*e->p == '/') {
+      e->p++;
+      double d = pe_atom(e);
+      if (d == 0)
+        e->bad = true;
+      else
+        v = floor(v / d);
+    } else {
+      return v;
+    }
+  }
+}
+
+static double pe_sum(pexpr *e) {
+  double v = pe_prod(e);
+  for (;;) {
+    pe_space(e);
+    if (*e->p == '+') {
+      e->p++;
+      v += pe_prod(e);
+    } else if (*e->p == '-') {
+      e->p++;
+      v -= pe_prod(e);
+    } else {
+      return v;
+    }
+  }
+}
+
+bool wgp_size_expr_eval(const char *text, const uint64_t l[3], uint64_t *out) {
+  if (!text)
+    return false;
+  pexpr e = {text, l, 0, false};
+  double v = pe_sum(&e);
+  pe_space(&e);
+  if (e.bad || *e.p || !(v >= 0) || v > 1e12)
+    return false;
+  *out = (uint64_t)v;
+  return true;
+}
+
+/* ---- the launch of every candidate ---------------------------------------- */
+
+static bool opt(wgp_launch *l, const char *name, const char *value, wgp_diag *d) {
+  return wgp_launch_set_option(l, name, value, d) == WGP_OK;
+}
+
+/* The user's launch with work-group size 1 and a placeholder size for the
+ * __local arguments sized by expressions, bound once: its lookup resolves
+ * the arguments of every candidate. */
+static wgp_status bind_template(wgp_prune *p, const wgp_prune_options *o, wgp_diag *diag) {
+  const wgp_launch *l = o->launch;
+  wgp_launch *t = p->tmpl = wgp_launch_new();
+  if (!t)
+    return nomem(diag);
+  char g[96] = "", one[16] = "";
+  for (unsigned d = 0; d < p->dims; d++) {
+    size_t n = strlen(g);
+    snprintf(g + n, sizeof g - n, "%s%llu", d ? "," : "", (unsigned long long)wgp_launch_global(l, d));
+    strcat(one, d ? ",1" : "1");
+  }
+  bool ok = opt(t, "--global", g, diag) && opt(t, "--local", one, diag);
+  if (ok && wgp_launch_nonuniform(l))
+    ok = opt(t, "--nonuniform", NULL, diag);
+  char buf[512];
+  for (size_t i = 0; ok && i < wgp_launch_num_args(l); i++) {
+    int64_t v;
+    const char *name = wgp_launch_arg(l, i, &v);
+    double real = wgp_launch_arg_real(l, i);
+    if (real == (double)v)
+      snprintf(buf, sizeof buf, "%s=%lld", name, (long long)v);
+    else
+      snprintf(buf, sizeof buf, "%s=%.17g", name, real);
+    ok = opt(t, "--arg", buf, diag);
+  }
+  for (size_t i = 0; ok && i < wgp_launch_num_buffers(l); i++) {
+    uint64_t bytes, align;
+    const char *name = wgp_launch_buffer(l, i, &bytes, &align);
+    if (align)
+      snprintf(buf, sizeof buf, "%s=%llu@%llu", name, (unsigned long long)bytes, (unsigned long long)align);
+    else
+      snprintf(buf, sizeof buf, "%s=%llu", name, (unsigned long long)bytes);
+    ok = opt(t, "--buffer", buf, diag);
+  }
+  for (size_t i = 0; ok && i < wgp_launch_num_local_mem(l); i++) {
+    uint64_t bytes;
+    const char *name = wgp_launch_local_mem(l, i, &bytes);
+    bool by_expr = false;
+    for (size_t a = 0; a < o->num_local_args; a++)
+      by_expr = by_expr || strcmp(o->local_arg_names[a], name) == 0;
+    if (by_expr)
+      continue;
+    snprintf(buf, sizeof buf, "%s=%llu", name, (unsigned long long)bytes);
+    ok = opt(t, "--local-mem", buf, diag);
+  }
+  for (size_t a = 0; ok && a < o->num_local_args; a++) {
+    /* a placeholder until each size's expression gives the bytes (a dynamic
+     * shared array must not be 0) */
+    snprintf(buf, sizeof buf, "%s=1", o->local_arg_names[a]);
+    ok = opt(t, "--local-mem", buf, diag);
+  }
+  if (!ok)
+    return WGP_ERR_INPUT;
+  size_t na = wgp_kernel_num_args(p->k) ? wgp_kernel_num_args(p->k) : 1;
+  p->align = calloc(na, sizeof *p->align);
+  p->num_local = na + wgp_kernel_num_arrays(p->k);
+  p->fixed_local = calloc(p->num_local, sizeof *p->fixed_local);
+  if (!p->align || !p->fixed_local)
+    return nomem(diag);
+  wgp_status st = wgp_launch_bind(t, p->k, &p->tl, p->align, p->fixed_local, diag);
+  if (st != WGP_OK)
+    return st;
+  for (size_t a = 0; a < o->num_local_args; a++) {
+    for (size_t i = 0; i < wgp_kernel_num_args(p->k); i++)
+      if (strcmp(wgp_arg_name(wgp_kernel_arg(p->k, i)), o->local_arg_names[a]) == 0)
+        p->local_arg_index[a] = i;
+    /* or a dynamic shared array (extern __shared__): the entry the bind set */
+    size_t nargs = wgp_kernel_num_args(p->k);
+    for (size_t j = 0; j < wgp_kernel_num_arrays(p->k); j++) {
+      const wgp_array *arr = wgp_kernel_array(p->k, j);
+      const char *an = wgp_array_name(arr), *cpp = strrchr(an, ':'), *cl = strrchr(an, '.');
+      const char *last = cpp > cl ? cpp + 1 : cl ? cl + 1 : an;
+      if (wgp_array_space(arr) == WGP_SPACE_LOCAL && wgp_array_bytes(arr) == 0 &&
+          strcmp(last, o->local_arg_names[a]) == 0)
+        p->local_arg_index[a] = nargs + j, p->fixed_local[nargs + j] = 0;
+    }
+  }
+  return WGP_OK;
+}
+
+/* Work-group extents of one dimension: divisors of GLOBAL up to LIMIT (any
+ * extent when ANY). */
+static size_t extents(uint64_t global, uint64_t limit, bool any, uint64_t *out) {
+  size_t k = 0;
+  for (uint64_t d = 1; d <= limit && d <= global && k < MAX_EXTENTS; d++)
+    if (any || global % d == 0)
+      out[k++] = d;
+  return k;
+}
+
+/* ---- stage 1: the round a size gives -------------------------------------- */
+
+static uint64_t mix(uint64_t h, uint64_t v) { return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2)); }
+
+static uint64_t dbits(double x) {
+  uint64_t u;
+  x = x == 0 ? 0 : x; /* -0 and 0 alike */
+  memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+/* Traces and the simulator's memory costs of every class, in the order the
+ * round composes them (representative warp index), with each class's share
+ * of the warps; the resident warps; and the warps per group where they
+ * matter (barriers, or several classes to place). */
+static uint64_t round_key(const cand *c, const wgp_kernel *k, unsigned wpg) {
+  const wgp_warp_set *ws = wgp_analysis_warps(c->an);
+  size_t nc = wgp_warp_set_size(ws), na = wgp_kernel_num_accesses(k);
+  double total = wgp_warp_set_total(ws);
+  uint64_t h = 0x51ed270b27a9f1c3ull;
+  for (size_t done = 0, last = SIZE_MAX; done < nc; done++) {
+    /* the next class by representative warp index, then by index */
+    size_t pick = SIZE_MAX;
+    for (size_t i = 0; i < nc; i++) {
+      const wgp_warp_class *ci = wgp_warp_set_class(ws, i);
+      bool after = last == SIZE_MAX || ci->warp > wgp_warp_set_class(ws, last)->warp ||
+                   (ci->warp == wgp_warp_set_class(ws, last)->warp && i > last);
+      if (after && (pick == SIZE_MAX || ci->warp < wgp_warp_set_class(ws, pick)->warp))
+        pick = i;
+    }
+    last = pick;
+    const wgp_warp_class *cl = wgp_warp_set_class(ws, pick);
+    h = mix(h, wgp_trace_hash(cl->trace));
+    h = mix(h, (uint64_t)llround(cl->count / total * 1e9));
+    wgp_access_cost *costs = wgp_access_costs_new(k, wgp_analysis_class_stats(c->an, pick), NULL, -1);
+    for (size_t a = 0; costs && a < na; a++) {
+      h = mix(h, dbits(costs[a].requests));
+      h = mix(h, dbits(costs[a].sectors));
+      h = mix(h, dbits(costs[a].wavefronts));
+    }
+    free(costs);
+  }
+  h = mix(h, c->pub.active_warps_per_sm);
+  if (nc > 1 || wgp_analysis_dynamic_count(c->an, "barrier") > 0)
+    h = mix(h, wpg);
+  return h;
+}
+
+/* ---- estimates ------------------------------------------------------------ */
+
+static void invalidate(cand *c, const char *why) {
+  c->pub.stage = WGP_PRUNE_INVALID;
+  free(c->why);
+  c->why = strdup(why);
+  c->pub.why = c->why ? c->why : "out of memory";
+}
+
+/* The cache analysis of C (once): false, with C invalid, when it fails. */
+static bool ensure_estimate(wgp_prune *p, cand *c) {
+  if (c->est)
+    return true;
+  wgp_diag d;
+  wgp_analysis *an = c->an;
+  c->an = NULL;
+  if (wgp_estimate_from_analysis(&c->in, an, p->regs, &c->est, &d) != WGP_OK) {
+    invalidate(c, bare(&d));
+    return false;
+  }
+  p->counts.cache_analyses++;
+  return true;
+}
+
+/* ---- the search ------------------------------------------------------------ */
+
+/* Sorting by a key, ties by candidate index. */
+typedef struct keyed {
+  double v;
+  uint64_t k;
+  size_t i;
+} keyed;
+
+static int cmp_keyed(const void *a, const void *b) {
+  const keyed *x = a, *y = b;
+  if (x->k != y->k)
+    return x->k < y->k ? -1 : 1;
+  if (x->v != y->v)
+    return x->v < y->v ? -1 : 1;
+  return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Sorts IDX[0..n) by K (then V, then index), using S as scratch. */
+static void sort_by(size_t *idx, size_t n, keyed *s, const cand *c, int what) {
+  for (size_t j = 0; j < n; j++) {
+    const cand *x = &c[idx[j]];
+    s[j] = (keyed){what == 0 ? 0 : what == 1 ? x->cheap_best : what == 2 ? x->pub.sim.time_us : 0,
+                   what == 0 ? x->key : 0, idx[j]};
+  }
+  qsort(s, n, sizeof *s, cmp_keyed);
+  for (size_t j = 0; j < n; j++)
+    idx[j] = s[j].i;
+}
+
+enum { BY_KEY, BY_CHEAP_BEST, BY_TIME, BY_INDEX };
+
+/* Whether candidate A represents a batch better than B: fewer rounds, then
+ * fewer groups, then enumerated first. */
+static bool better_rep(const cand *a, size_t ia, const cand *b, size_t ib) {
+  if (a->pub.rounds != b->pub.rounds)
+    return a->pub.rounds < b->pub.rounds;
+  if (a->pub.groups != b->pub.groups)
+    return a->pub.groups < b->pub.groups;
+  return ia < ib;
+}
+
+/* Whether A, of the same batch as B, is no slower than B: no more rounds
+ * (the pipeline) and no more groups (block dispatch bounds the time from
+ * below: with eq. 10 alone, 64 work-items per group would stand for 1024
+ * in a vector add and be 2.5x slower). */
+static bool dominates(const cand *a, size_t ia, const cand *b, size_t ib) {
+  return a->pub.rounds <= b->pub.rounds && a->pub.groups <= b->pub.groups && better_rep(a, ia, b, ib);
+}
+
+/* Enumerates the sizes: launch, residency, rounds and the lower bound of
+ * block dispatch (level 0). */
+static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_diag *diag) {
+  const wgp_gpu *g = p->gpu;
+  uint64_t lim[3] = {wgp_gpu_max_block_dim_x(g), wgp_gpu_max_block_dim_y(g), wgp_gpu_max_block_dim_z(g)};
+  uint64_t(*ext)[MAX_EXTENTS] = malloc(3 * sizeof *ext);
+  size_t ne[3] = {1, 1, 1};
+  if (!ext)
+    return nomem(diag);
+  ext[1][0] = ext[2][0] = 1;
+  bool any = wgp_launch_nonuniform(o->launch);
+  for (unsigned d = 0; d < p->dims; d++)
+    ne[d] = extents(wgp_launch_global(o->launch, d), lim[d], any, ext[d]);
+  size_t cap = 64;
+  p->c = calloc(cap, sizeof *p->c);
+  if (!p->c) {
+    free(ext);
+    return nomem(diag);
+  }
+  for (size_t z = 0; z < ne[2]; z++)
+    for (size_t y = 0; y < ne[1]; y++)
+      for (size_t x = 0; x < ne[0]; x++) {
+        if (ext[0][x] * ext[1][y] * ext[2][z] > wgp_gpu_max_threads_per_block(g))
+          continue;
+        if (p->n == MAX_CANDIDATES) {
+          p->counts.truncated = true;
+          break;
+        }
+        if (p->n == cap) {
+          cand *v = realloc(p->c, 2 * cap * sizeof *v);
+          if (!v) {
+            free(ext);
+            return nomem(diag);
+          }
+          memset(v + cap, 0, cap * sizeof *v);
+          p->c = v;
+          cap *= 2;
+        }
+        cand *c = &p->c[p->n++];
+        c->pub.local[0] = ext[0][x], c->pub.local[1] = ext[1][y], c->pub.local[2] = ext[2][z];
+        c->pub.stage = WGP_PRUNE_SURVIVOR;
+        c->pub.why = "";
+      }
+  free(ext);
+  unsigned sms = wgp_gpu_sm_count(g), wsz = wgp_gpu_warp_size(g);
+  double per_block_us = wgp_gpu_launch_per_block_ns(g) / 1e3, overhead = wgp_gpu_launch_overhead_us(g);
+  for (size_t i = 0; i < p->n; i++) {
+    cand *c = &p->c[i];
+    wgp_diag d;
+    c->local_bytes = malloc(p->num_local * sizeof *c->local_bytes);
+    if (!c->local_bytes)
+      return nomem(diag);
+    memcpy(c->local_bytes, p->fixed_local, p->num_local * sizeof *c->local_bytes);
+    bool ok = true;
+    for (size_t a = 0; ok && a < p->num_local_args; a++)
+      if (!wgp_size_expr_eval(p->local_exprs[a], c->pub.local, &c->local_bytes[p->local_arg_index[a]])) {
+        char why[160];
+        snprintf(why, sizeof why, "--local-arg %s cannot be evaluated for this size", p->local_exprs[a]);
+        invalidate(c, why);
+        ok = false;
+      }
+    if (!ok)
+      continue;
+    c->in = (wgp_analysis_input){.kernel = p->k,
+                                 .gpu = g,
+                                 .launch = p->tl,
+                                 .buffer_align = p->align,
+                                 .local_bytes = c->local_bytes,
+                                 .trip_loops = p->trip_loops,
+                                 .trip_counts = p->trip_counts,
+                                 .num_trip_hints = o->num_trip_hints,
+                                 .taken_blocks = p->taken_blocks,
+                                 .taken_fractions = p->taken_fractions,
+                                 .num_taken_hints = o->num_taken_hints,
+                                 .l2_cold = o->l2_cold};
+    memcpy(c->in.launch.local, c->pub.local, sizeof c->pub.local);
+    /* residency needs the shared memory of the group, not the analysis */
+    wgp_layout *lay;
+    wgp_status st = wgp_layout_new(p->k, p->align, c->local_bytes, &lay, &d);
+    if (st == WGP_ERR_NOMEM)
+      return wgp_diag_set(diag, st, "%s", d.message);
+    if (st != WGP_OK) {
+      invalidate(c, bare(&d));
+      continue;
+    }
+    uint64_t threads = c->pub.local[0] * c->pub.local[1] * c->pub.local[2];
+    wgp_occupancy occ;
+    wgp_occupancy_request req = wgp_estimate_shared_request(p->k, (unsigned)threads, p->regs, wgp_layout_local_bytes(lay));
+    wgp_layout_free(lay);
+    if (wgp_occupancy_compute(g, &req, &occ, &d) != WGP_OK) {
+      invalidate(c, bare(&d));
+      continue;
+    }
+    c->pub.groups = 1;
+    for (unsigned dd = 0; dd < p->dims; dd++)
+      c->pub.groups *= (wgp_launch_global(o->launch, dd) + c->pub.local[dd] - 1) / c->pub.local[dd];
+    c->pub.active_groups_per_sm = occ.active_blocks_per_sm;
+    c->pub.active_warps_per_sm = occ.active_warps_per_sm;
+    /* eq. 10, sub-item 2: warps on the busiest SM over the resident warps */
+    uint64_t q = (c->pub.groups + sms - 1) / sms, wpg = (threads + wsz - 1) / wsz;
+    c->pub.rounds = (double)(q * wpg) / (double)occ.active_warps_per_sm;
+    /* Before any analysis: block dispatch bounds the time from below (the
+     * simulator's time is at least groups x per-block time, plus the launch
+     * overhead), which already rules out the smallest groups of a large
+     * launch. */
+    c->pub.best_us = c->lb = (double)c->pub.groups * per_block_us + overhead;
+    c->pub.worst_us = INFINITY;
+  }
+  return WGP_OK;
+}
+
+/* Level 1: the analysis of C (traces, memory costs), its stage 1 key and its
+ * bounds for any hit rates.  WGP_ERR_NOMEM fails the search; any other
+ * failure makes C invalid. */
+static wgp_status analyze_one(wgp_prune *p, cand *c, wgp_diag *diag) {
+  wgp_diag d;
+  const wgp_gpu *g = p->gpu;
+  p->counts.analyses++;
+  wgp_status st = wgp_analyze(&c->in, &c->an, &d);
+  if (st == WGP_ERR_NOMEM)
+    return wgp_diag_set(diag, st, "%s", d.message);
+  if (st != WGP_OK) {
+    invalidate(c, bare(&d));
+    return WGP_OK;
+  }
+  uint64_t threads = c->pub.local[0] * c->pub.local[1] * c->pub.local[2];
+  unsigned wsz = wgp_gpu_warp_size(g);
+  c->key = round_key(c, p->k, (unsigned)((threads + wsz - 1) / wsz));
+  /* bounds for any hit rates: every access hitting, every one missing */
+  wgp_sim_result hit, miss;
+  st = wgp_simulate_analysis(&c->in, c->an, p->regs, NULL, 1.0, WGP_SIM_BOUNDS_ONLY, &hit, &d);
+  if (st == WGP_OK)
+    st = wgp_simulate_analysis(&c->in, c->an, p->regs, NULL, 0.0, WGP_SIM_BOUNDS_ONLY, &miss, &d);
+  if (st == WGP_ERR_NOMEM)
+    return wgp_diag_set(diag, st, "%s", d.message);
+  if (st != WGP_OK) {
+    invalidate(c, bare(&d));
+    return WGP_OK;
+  }
+  c->cheap_best = c->pub.best_us = c->lb = fmax(hit.best_us, c->pub.best_us);
+  c->cheap_worst = c->pub.worst_us = miss.worst_us;
+  c->level = 1;
+  return WGP_OK;
+}
+
+/* Stage 1 without the cache analysis: batches of the analyzed sizes with the
+ * same round as far as traces, memory costs and residency go; each one's
+ * REP1 is the fewest rounds of its batch. */
+static void batches(wgp_prune *p, keyed *scratch) {
+  size_t nv = 0;
+  size_t *idx = malloc((p->n ? p->n : 1) * sizeof *idx);
+  if (!idx)
+    return; /* no batches: sizes without a cache analysis are then reported as dropped by bounds */
+  for (size_t i = 0; i < p->n; i++) {
+    p->c[i].rep1 = i;
+    if (p->c[i].pub.stage != WGP_PRUNE_INVALID && p->c[i].level >= 1)
+      idx[nv++] = i;
+  }
+  sort_by(idx, nv, scratch, p->c, BY_KEY);
+  for (size_t b = 0; b < nv;) {
+    size_t e = b, best = idx[b];
+    for (; e < nv && p->c[idx[e]].key == p->c[idx[b]].key; e++)
+      if (better_rep(&p->c[idx[e]], idx[e], &p->c[best], best))
+        best = idx[e];
+    for (size_t q = b; q < e; q++)
+      p->c[idx[q]].rep1 = best;
+    b = e;
+  }
+  free(idx);
+}
+
+/* KEY with the hit rates of C's cache analysis: the sizes of one batch have
+ * the same round only when their caches behave alike too (the hit rates
+ * come from each size's own address stream, which changes with the shape of
+ * the group: a 256x4 and a 128x4 matrix multiply differ by 36%). */
+static uint64_t key_with_cache(const cand *c) {
+  const wgp_cache_result *r = wgp_estimate_cache(c->est);
+  uint64_t h = mix(c->key, r->l2_warm);
+  for (size_t a = 0; a < r->num_accesses; a++) {
+    h = mix(h, dbits(r->l1_hit[a]));
+    h = mix(h, dbits(r->l2_hit[a]));
+  }
+  return h;
+}
+
+/* A binary heap of candidate indices by best case (smallest on top). */
+typedef struct heap {
+  size_t *v, n;
+  const cand *c;
+} heap;
+
+/* smallest lower bound first; on a tie the size further along (a time
+ * known sooner), then the first enumerated */
+static bool heap_less(const heap *h, size_t a, size_t b) {
+  const cand *x = &h->c[h->v[a]], *y = &h->c[h->v[b]];
+  if (x->lb != y->lb)
+    return x->lb < y->lb;
+  if (x->level != y->level)
+    return x->level > y->level;
+  return h->v[a] < h->v[b];
+}
+
+static void heap_swap(heap *h, size_t a, size_t b) {
+  size_t t = h->v[a];
+  h->v[a] = h->v[b];
+  h->v[b] = t;
+}
+
+static void heap_push(heap *h, size_t i) {
+  size_t k = h->n++;
+  h->v[k] = i;
+  while (k > 0 && heap_less(h, k, (k - 1) / 2)) {
+    heap_swap(h, k, (k - 1) / 2);
+    k = (k - 1) / 2;
+  }
+}
+
+static size_t heap_pop(heap *h) {
+  size_t top = h->v[0];
+  h->v[0] = h->v[--h->n];
+  for (size_t k = 0;;) {
+    size_t l = 2 * k + 1, r = l + 1, m = k;
+    if (l < h->n && heap_less(h, l, m))
+      m = l;
+    if (r < h->n && heap_less(h, r, m))
+      m = r;
+    if (m == k)
+      break;
+    heap_swap(h, k, m);
+    k = m;
+  }
+  return top;
+}
+
+/* Simulates C (its estimate exists): false, with C invalid, on failure. */
+static bool simulate(wgp_prune *p, cand *c) {
+  wgp_diag d;
+  if (wgp_estimate_simulate(c->est, 0, &c->pub.sim, &d) != WGP_OK) {
+    invalidate(c, bare(&d));
+    return false;
+  }
+  c->pub.simulated = true;
+  p->ranked[p->nranked++] = (size_t)(c - p->c);
+  return true;
+}
+
+/* Stages 1 to 3 as one best-first branch and bound (Algorithm 4 with
+ * bounds in three tiers and the best simulated time as the incumbent):
+ * - W, the smallest upper bound known on any size's time: worst cases (for
+ *   any hit rates once a size is analyzed, exact once its cache is) and
+ *   simulated times.
+ * - Repeatedly take the size with the smallest lower bound: block dispatch
+ *   before its analysis, its best case for any hit rates after it, its
+ *   exact best case after its cache analysis.  Stop when that is above W
+ *   (every other size is then provably no faster than the incumbent).
+ *   Otherwise take the size one step further: analyze it, or analyze its
+ *   cache (exact bounds), or simulate it, unless stage 1 finds a size with
+ *   the same round (KEY2: the same traces, memory costs, residency and hit
+ *   rates) and no more rounds and groups among the cache-analyzed ones.
+ * - What was not simulated: a duplicate (stage 1) when such a size exists
+ *   (by KEY before its cache analysis, the paper's stage 1), else dropped
+ *   by bounds (stage 2). */
+static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratch, wgp_diag *diag) {
+  double w = INFINITY, incumbent = INFINITY;
+  size_t nv = 0;
+  for (size_t i = 0; i < p->n; i++)
+    nv += p->c[i].pub.stage != WGP_PRUNE_INVALID;
+  size_t *analyzed = malloc((nv ? nv : 1) * sizeof *analyzed), na = 0;
+  heap h = {malloc((nv ? nv : 1) * sizeof *h.v), 0, p->c};
+  if (!analyzed || !h.v) {
+    free(analyzed), free(h.v);
+    return nomem(diag);
+  }
+  for (size_t i = 0; i < p->n; i++)
+    if (p->c[i].pub.stage != WGP_PRUNE_INVALID)
+      heap_push(&h, i);
+  wgp_status st = WGP_OK;
+  while (h.n && st == WGP_OK) {
+    double lo = p->c[h.v[0]].lb;
+    if (lo > w || (lo == w && incumbent <= w))
+      break;
+    size_t i = heap_pop(&h);
+    cand *c = &p->c[i];
+    if (c->level == 0) {
+      if (o->progress)
+        o->progress(o->progress_user, "analyzing", p->counts.analyses + 1, nv);
+      st = analyze_one(p, c, diag);
+      if (st != WGP_OK || c->pub.stage == WGP_PRUNE_INVALID)
+        continue;
+      w = fmin(w, c->cheap_worst);
+      heap_push(&h, i);
+    } else if (c->level == 1) {
+      if (o->progress)
+        o->progress(o->progress_user, "bounding", p->counts.cache_analyses + 1, nv);
+      if (!ensure_estimate(p, c))
+        continue;
+      wgp_sim_result r;
+      wgp_diag d;
+      if (wgp_estimate_simulate(c->est, WGP_SIM_BOUNDS_ONLY, &r, &d) != WGP_OK) {
+        invalidate(c, bare(&d));
+        continue;
+      }
+      /* never looser than the bounds before (they hold as well) */
+      c->pub.best_us = c->lb = fmax(r.best_us, c->pub.best_us);
+      c->pub.worst_us = fmin(r.worst_us, c->pub.worst_us);
+      c->pub.exact_bounds = true;
+      c->key2 = key_with_cache(c);
+      c->level = 2;
+      w = fmin(w, c->pub.worst_us);
+      analyzed[na++] = i;
+      heap_push(&h, i);
+    } else {
+      c->level = 3;
+      for (size_t j = 0; j < na && c->pub.stage != WGP_PRUNE_DUPLICATE; j++) {
+        const cand *o2 = &p->c[analyzed[j]];
+        if (analyzed[j] != i && o2->pub.stage != WGP_PRUNE_INVALID && o2->key2 == c->key2 &&
+            dominates(o2, analyzed[j], c, i)) {
+          c->pub.stage = WGP_PRUNE_DUPLICATE;
+          c->pub.rep = analyzed[j];
+        }
+      }
+      if (c->pub.stage == WGP_PRUNE_DUPLICATE)
+        continue;
+      if (o->progress)
+        o->progress(o->progress_user, "simulating", p->nranked + 1, nv);
+      if (simulate(p, c)) {
+        incumbent = fmin(incumbent, c->pub.sim.time_us);
+        w = fmin(w, c->pub.sim.time_us);
+      }
+    }
+  }
+  if (st != WGP_OK) {
+    free(analyzed), free(h.v);
+    return st;
+  }
+  batches(p, scratch);
+  size_t *idx = h.v; /* reused: the valid sizes */
+  nv = 0;
+  for (size_t i = 0; i < p->n; i++)
+    if (p->c[i].pub.stage != WGP_PRUNE_INVALID)
+      idx[nv++] = i;
+  /* what was not simulated: a duplicate when a size of its batch has fewer
+   * rounds (by KEY2 among the analyzed sizes, by KEY before any cache
+   * analysis), else dropped by bounds */
+  for (size_t i = 0; i < nv; i++) {
+    cand *c = &p->c[idx[i]];
+    if (c->pub.stage != WGP_PRUNE_SURVIVOR || c->pub.simulated)
+      continue;
+    c->pub.stage = WGP_PRUNE_BOUND;
+    if (!c->pub.exact_bounds && c->rep1 != idx[i] && dominates(&p->c[c->rep1], c->rep1, c, idx[i])) {
+      c->pub.stage = WGP_PRUNE_DUPLICATE;
+      c->pub.rep = c->rep1;
+    }
+    for (size_t j = 0; c->pub.exact_bounds && j < na; j++) {
+      const cand *o2 = &p->c[analyzed[j]];
+      if (analyzed[j] != idx[i] && o2->pub.stage != WGP_PRUNE_INVALID && o2->key2 == c->key2 &&
+          dominates(o2, analyzed[j], c, idx[i]) &&
+          (c->pub.stage != WGP_PRUNE_DUPLICATE || better_rep(o2, analyzed[j], &p->c[c->pub.rep], c->pub.rep))) {
+        c->pub.stage = WGP_PRUNE_DUPLICATE;
+        c->pub.rep = analyzed[j];
+      }
+    }
+  }
+  /* representatives that are duplicates themselves: follow to the end of
+   * the chain (better_rep is a strict order, so chains end) */
+  for (size_t i = 0; i < nv; i++) {
+    cand *c = &p->c[idx[i]];
+    if (c->pub.stage != WGP_PRUNE_DUPLICATE)
+      continue;
+    for (size_t hops = 0; hops < nv && p->c[c->pub.rep].pub.stage == WGP_PRUNE_DUPLICATE; hops++)
+      c->pub.rep = p->c[c->pub.rep].pub.rep;
+  }
+  free(analyzed), free(h.v);
+  return WGP_OK;
+}
+
+wgp_status wgp_prune_run(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_prune_options *o, wgp_prune **out,
+                         wgp_diag *diag) {
+  *out = NULL;
+  if (!k || !gpu || !o || !o->launch)
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: the search needs a kernel, a GPU and a launch");
+  if (wgp_launch_dims(o->launch) == 0)
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: the launch has no global size (--global X[,Y[,Z]])");
+  if (o->num_local_args && (!o->local_arg_names || !o->local_arg_exprs))
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: __local sizes without names or expressions");
+  for (size_t a = 0; a < o->num_local_args; a++) {
+    uint64_t probe[3] = {1, 1, 1}, v;
+    if (!wgp_size_expr_eval(o->local_arg_exprs[a], probe, &v))
+      return wgp_diag_set(diag, WGP_ERR_INPUT,
+                  "wgperf: error: --local-arg %s=%s: bad expression (use lx, ly, lz, integers, + - * / and "
+                  "parentheses)",
+                  o->local_arg_names[a], o->local_arg_exprs[a]);
+  }
+  wgp_prune *p = calloc(1, sizeof *p);
+  if (!p)
+    return nomem(diag);
+  p->k = k;
+  p->gpu = gpu;
+  p->dims = wgp_launch_dims(o->launch);
+  p->regs = wgp_kernel_choose_registers(k, o->regs, NULL);
+  p->num_local_args = o->num_local_args;
+  size_t nl = o->num_local_args ? o->num_local_args : 1, nt = o->num_trip_hints ? o->num_trip_hints : 1,
+         nk = o->num_taken_hints ? o->num_taken_hints : 1;
+  p->local_arg_index = calloc(nl, sizeof *p->local_arg_index);
+  p->local_exprs = calloc(nl, sizeof *p->local_exprs);
+  p->trip_loops = calloc(nt, sizeof *p->trip_loops);
+  p->trip_counts = calloc(nt, sizeof *p->trip_counts);
+  p->taken_blocks = calloc(nk, sizeof *p->taken_blocks);
+  p->taken_fractions = calloc(nk, sizeof *p->taken_fractions);
+  wgp_status st = WGP_OK;
+  if (!p->local_arg_index || !p->local_exprs || !p->trip_loops || !p->trip_counts || !p->taken_blocks ||
+      !p->taken_fractions)
+    st = nomem(diag);
+  for (size_t a = 0; st == WGP_OK && a < o->num_local_args; a++)
+    if (!(p->local_exprs[a] = strdup(o->local_arg_exprs[a])))
+      st = nomem(diag);
+  if (st == WGP_OK) {
+    if (o->num_trip_hints) {
+      memcpy(p->trip_loops, o->trip_loops, o->num_trip_hints * sizeof *p->trip_loops);
+      memcpy(p->trip_counts, o->trip_counts, o->num_trip_hints * sizeof *p->trip_counts);
+    }
+    if (o->num_taken_hints) {
+      memcpy(p->taken_blocks, o->taken_blocks, o->num_taken_hints * sizeof *p->taken_blocks);
+      memcpy(p->taken_fractions, o->taken_fractions, o->num_taken_hints * sizeof *p->taken_fractions);
+    }
+    st = bind_template(p, o, diag);
+  }
+  double t0 = now_ms();
+  if (st == WGP_OK)
+    st = enumerate_all(p, o, diag);
+  double t1 = now_ms();
+  keyed *scratch = NULL;
+  if (st == WGP_OK) {
+    scratch = malloc((p->n ? p->n : 1) * sizeof *scratch);
+    p->ranked = malloc((p->n ? p->n : 1) * sizeof *p->ranked);
+    if (!scratch || !p->ranked)
+      st = nomem(diag);
+  }
+  if (st == WGP_OK) {
+    size_t valid = 0, first_bad = SIZE_MAX;
+    for (size_t i = 0; i < p->n; i++) {
+      valid += p->c[i].pub.stage != WGP_PRUNE_INVALID;
+      if (p->c[i].pub.stage == WGP_PRUNE_INVALID && first_bad == SIZE_MAX)
+        first_bad = i;
+    }
+    if (!valid) {
+      if (first_bad == SIZE_MAX)
+        st = wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: no work-group size to try");
+      else
+        st = wgp_diag_set(diag, WGP_ERR_INPUT,
+                          "wgperf: error: none of the %zu work-group sizes can run (%llux%llux%llu: %s)", p->n,
+                          (unsigned long long)p->c[first_bad].pub.local[0],
+                          (unsigned long long)p->c[first_bad].pub.local[1],
+                          (unsigned long long)p->c[first_bad].pub.local[2], p->c[first_bad].why);
+    }
+  }
+  double t2 = t1;
+  if (st == WGP_OK)
+    st = search(p, o, scratch, diag);
+  if (st == WGP_OK) {
+    t2 = now_ms();
+    if (o->flags & WGP_PRUNE_EXHAUSTIVE)
+      for (size_t i = 0, done = 0; i < p->n && st == WGP_OK; i++) {
+        cand *c = &p->c[i];
+        if (c->pub.stage == WGP_PRUNE_INVALID || c->pub.simulated)
+          continue;
+        if (o->progress)
+          o->progress(o->progress_user, "simulating", ++done, p->n - p->nranked);
+        if (!c->an && !c->est) {
+          st = analyze_one(p, c, diag);
+          if (st != WGP_OK || c->pub.stage == WGP_PRUNE_INVALID)
+            continue;
+        }
+        if (ensure_estimate(p, c))
+          simulate(p, c);
+      }
+  }
+  if (st == WGP_OK) {
+    sort_by(p->ranked, p->nranked, scratch, p->c, BY_TIME);
+    wgp_prune_counts *n = &p->counts;
+    n->total = p->n;
+    for (size_t i = 0; i < p->n; i++) {
+      wgp_prune_stage s = p->c[i].pub.stage;
+      n->valid += s != WGP_PRUNE_INVALID;
+      n->after_duplicates += s == WGP_PRUNE_BOUND || s == WGP_PRUNE_SURVIVOR;
+      n->after_bounds += s == WGP_PRUNE_SURVIVOR;
+      n->simulated += p->c[i].pub.simulated;
+    }
+    n->enumeration_ms = t1 - t0;
+    n->search_ms = t2 - t1;
+    n->exhaustive_ms = now_ms() - t2;
+  }
+  free(scratch);
+  if (st != WGP_OK) {
+    wgp_prune_free(p);
+    return st;
+  }
+  *out = p;
+  return WGP_OK;
+}
+
+void wgp_prune_free(wgp_prune *p) {
+  if (!p)
+    return;
+  for (size_t i = 0; i < p->n; i++) {
+    wgp_estimate_free(p->c[i].est);
+    wgp_analysis_free(p->c[i].an);
+    free(p->c[i].local_bytes);
+    free(p->c[i].why);
+  }
+  free(p->c);
+  for (size_t a = 0; p->local_exprs && a < p->num_local_args; a++)
+    free(p->local_exprs[a]);
+  free(p->local_exprs);
+  free(p->local_arg_index);
+  free(p->trip_loops), free(p->trip_counts), free(p->taken_blocks), free(p->taken_fractions);
+  free(p->align), free(p->fixed_local);
+  free(p->ranked);
+  wgp_launch_free(p->tmpl);
+  free(p);
+}
+
+size_t wgp_prune_num_candidates(const wgp_prune *p) { return p->n; }
+const wgp_prune_candidate *wgp_prune_candidate_at(const wgp_prune *p, size_t i) {
+  return i < p->n ? &p->c[i].pub : NULL;
+}
+void wgp_prune_get_counts(const wgp_prune *p, wgp_prune_counts *out) { *out = p->counts; }
+size_t wgp_prune_num_ranked(const wgp_prune *p) { return p->nranked; }
+size_t wgp_prune_ranked(const wgp_prune *p, size_t rank) { return rank < p->nranked ? p->ranked[rank] : SIZE_MAX; }
+unsigned wgp_prune_registers(const wgp_prune *p) { return p->regs; }
+unsigned wgp_prune_dims(const wgp_prune *p) { return p->dims; }
