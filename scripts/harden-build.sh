@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds the two extra configurations the hardening tests need, inside a main
+# build directory (ctest runs it as harden.build.*; incremental after the
+# first time):
+#   harden-build.sh asan SRC MAIN_BUILD   clang-19, ASan + UBSan + libFuzzer
+#        coverage: the whole suite (lit, unit, corpus replay) and the fuzzers,
+#        in MAIN_BUILD/harden-asan
+#   harden-build.sh O0 SRC MAIN_BUILD     the main C compiler at -O0, only the
+#        command-line tools, in MAIN_BUILD/harden-O0 (for the determinism test)
+# Both use the main build's plugin (-DWGPERF_PLUGIN): neither instruments it.
+set -euo pipefail
+KIND=${1:?asan or O0}; SRC=${2:?source dir}; MAIN=${3:?main build dir}
+GEN=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$MAIN/CMakeCache.txt")
+CC_MAIN=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$MAIN/CMakeCache.txt")
+CXX_MAIN=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$MAIN/CMakeCache.txt")
+CLANG=$(sed -n 's/^WGPERF_CLANG:[A-Z]*=//p' "$MAIN/CMakeCache.txt")
+PLUGIN=$MAIN/lib/libwgperf.so
+[ -f "$PLUGIN" ] || { echo "harden-build: $PLUGIN not built"; exit 1; }
+JOBS=${WGPERF_HARDEN_JOBS:-2}
+case $KIND in
+  asan)
+    B=$MAIN/harden-asan
+    cmake -S "$SRC" -B "$B" -G "$GEN" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_C_COMPILER="$CLANG" -DCMAKE_CXX_COMPILER="$CXX_MAIN" \
+      -DWGPERF_SANITIZE=ON -DWGPERF_FUZZ=ON -DWGPERF_HARDEN=OFF -DWGPERF_PLUGIN="$PLUGIN" > "$B.configure.log" 2>&1 ||
+      { cat "$B.configure.log"; exit 1; }
+    cmake --build "$B" -j"$JOBS"
+    ;;
+  O0)
+    B=$MAIN/harden-O0
+    cmake -S "$SRC" -B "$B" -G "$GEN" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O0 -g" \
+      -DCMAKE_C_COMPILER="$CC_MAIN" -DCMAKE_CXX_COMPILER="$CXX_MAIN" -DWGPERF_HARDEN=OFF -DWGPERF_PLUGIN="$PLUGIN" > "$B.configure.log" 2>&1 ||
+      { cat "$B.configure.log"; exit 1; }
+    cmake --build "$B" -j"$JOBS" --target wgperf-cli wgprune
+    ;;
+  *) echo "harden-build: unknown kind $KIND"; exit 2 ;;
+esac
