@@ -33,13 +33,11 @@
 
 typedef __SIZE_TYPE__ size_t;
 
-struct __wgperf_uint3 { unsigned int x, y, z; };
 struct dim3 {
   unsigned int x, y, z;
   __host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
       : x(vx), y(vy), z(vz) {}
 };
-typedef struct __wgperf_uint3 uint3;
 
 #define __WGPERF_SREG(name, reg)                                                        \
   struct __wgperf_##name##_t {                                                         \
@@ -59,6 +57,41 @@ __WGPERF_SREG(gridDim, nctaid)
 #undef __WGPERF_SREG
 
 #define warpSize 32
+
+/* Vector types.  CUDA's are structs with .x .y .z .w and the alignment of
+ * their size; clang's extended vectors have the same layout and members, and
+ * a float4 load is then one 16-byte access as nvcc emits it (ld.v4.f32).
+ * Code written for nvcc never uses vector arithmetic, so the extra operators
+ * of extended vectors change nothing.  3-element types are plain structs:
+ * CUDA's float3 is 12 bytes with 4-byte alignment. */
+#define __WGPERF_VEC(T, N, name)                                                        \
+  typedef T name __attribute__((ext_vector_type(N)));
+#define __WGPERF_VEC_TYPES(T, prefix)                                                   \
+  __WGPERF_VEC(T, 2, prefix##2)                                                         \
+  __WGPERF_VEC(T, 4, prefix##4)                                                         \
+  struct prefix##3 { T x, y, z; };                                                      \
+  static __host__ __device__ __forceinline__ prefix##2 make_##prefix##2(T x, T y) {     \
+    prefix##2 v = {x, y};                                                               \
+    return v;                                                                           \
+  }                                                                                     \
+  static __host__ __device__ __forceinline__ prefix##3 make_##prefix##3(T x, T y, T z) { \
+    prefix##3 v = {x, y, z};                                                            \
+    return v;                                                                           \
+  }                                                                                     \
+  static __host__ __device__ __forceinline__ prefix##4 make_##prefix##4(T x, T y, T z, T w) { \
+    prefix##4 v = {x, y, z, w};                                                         \
+    return v;                                                                           \
+  }
+__WGPERF_VEC_TYPES(float, float)
+__WGPERF_VEC_TYPES(double, double)
+__WGPERF_VEC_TYPES(int, int)
+__WGPERF_VEC_TYPES(unsigned int, uint)
+__WGPERF_VEC_TYPES(short, short)
+__WGPERF_VEC_TYPES(unsigned short, ushort)
+__WGPERF_VEC_TYPES(signed char, char)
+__WGPERF_VEC_TYPES(unsigned char, uchar)
+#undef __WGPERF_VEC_TYPES
+#undef __WGPERF_VEC
 
 /* __syncthreads is a clang builtin in CUDA mode (llvm.nvvm.barrier0). */
 static __device__ __forceinline__ void __threadfence(void) { __nvvm_membar_gl(); }
@@ -100,17 +133,38 @@ static __device__ __forceinline__ unsigned int atomicCAS(unsigned int *p, unsign
   return cmp;
 }
 
-/* Math: fp32 and fp64 forms through clang builtins. */
-#define __WGPERF_MATH1(fn)                                                               \
+/* Math.  Functions the GPU computes with a few instructions go through
+ * clang builtins (llvm.sqrt, llvm.floor, ...).  The others are calls to
+ * libdevice's __nv_* functions, as clang's and nvcc's own headers make
+ * them, declared const (they touch no memory, so loads on either side of
+ * them still combine): the plugin classifies them by name, and `wgperf extract` links
+ * libdevice before asking ptxas for register counts (llc cannot lower
+ * llvm.exp or llvm.sin by itself).  CUDA's C++ headers also overload the
+ * plain names for float (sqrt(float) is sqrtf, not a double sqrt), so a
+ * kernel nvcc compiles in single precision is modelled in single precision
+ * here too. */
+#define __WGPERF_MATH_BUILTIN(fn)                                                        \
   static __device__ __forceinline__ float fn##f(float x) { return __builtin_##fn##f(x); } \
-  static __device__ __forceinline__ double fn(double x) { return __builtin_##fn(x); }
-__WGPERF_MATH1(sqrt) __WGPERF_MATH1(sin) __WGPERF_MATH1(cos) __WGPERF_MATH1(tan)
-__WGPERF_MATH1(exp) __WGPERF_MATH1(exp2) __WGPERF_MATH1(log) __WGPERF_MATH1(log2)
-__WGPERF_MATH1(log10) __WGPERF_MATH1(fabs) __WGPERF_MATH1(floor) __WGPERF_MATH1(ceil)
-__WGPERF_MATH1(trunc) __WGPERF_MATH1(round) __WGPERF_MATH1(atan) __WGPERF_MATH1(tanh)
-#undef __WGPERF_MATH1
-static __device__ __forceinline__ float powf(float x, float y) { return __builtin_powf(x, y); }
-static __device__ __forceinline__ double pow(double x, double y) { return __builtin_pow(x, y); }
+  static __device__ __forceinline__ double fn(double x) { return __builtin_##fn(x); }    \
+  static __device__ __forceinline__ float fn(float x) { return __builtin_##fn##f(x); }
+#define __WGPERF_MATH_NV(fn)                                                             \
+  extern "C" __device__ __attribute__((const)) float __nv_##fn##f(float);               \
+  extern "C" __device__ __attribute__((const)) double __nv_##fn(double);                \
+  static __device__ __forceinline__ float fn##f(float x) { return __nv_##fn##f(x); }     \
+  static __device__ __forceinline__ double fn(double x) { return __nv_##fn(x); }         \
+  static __device__ __forceinline__ float fn(float x) { return __nv_##fn##f(x); }
+__WGPERF_MATH_BUILTIN(sqrt) __WGPERF_MATH_BUILTIN(fabs) __WGPERF_MATH_BUILTIN(floor)
+__WGPERF_MATH_BUILTIN(ceil) __WGPERF_MATH_BUILTIN(trunc) __WGPERF_MATH_BUILTIN(round)
+__WGPERF_MATH_NV(sin) __WGPERF_MATH_NV(cos) __WGPERF_MATH_NV(tan) __WGPERF_MATH_NV(exp)
+__WGPERF_MATH_NV(exp2) __WGPERF_MATH_NV(log) __WGPERF_MATH_NV(log2) __WGPERF_MATH_NV(log10)
+__WGPERF_MATH_NV(atan) __WGPERF_MATH_NV(tanh)
+#undef __WGPERF_MATH_BUILTIN
+#undef __WGPERF_MATH_NV
+extern "C" __device__ __attribute__((const)) float __nv_powf(float, float);
+extern "C" __device__ __attribute__((const)) double __nv_pow(double, double);
+static __device__ __forceinline__ float powf(float x, float y) { return __nv_powf(x, y); }
+static __device__ __forceinline__ double pow(double x, double y) { return __nv_pow(x, y); }
+static __device__ __forceinline__ float pow(float x, float y) { return __nv_powf(x, y); }
 static __device__ __forceinline__ float fminf(float x, float y) { return __builtin_fminf(x, y); }
 static __device__ __forceinline__ float fmaxf(float x, float y) { return __builtin_fmaxf(x, y); }
 static __device__ __forceinline__ double fmin(double x, double y) { return __builtin_fmin(x, y); }
@@ -124,6 +178,11 @@ static __device__ __forceinline__ float __logf(float x) { return __nvvm_lg2_appr
 static __device__ __forceinline__ float __sinf(float x) { return __nvvm_sin_approx_f(x); }
 static __device__ __forceinline__ float __cosf(float x) { return __nvvm_cos_approx_f(x); }
 static __device__ __forceinline__ float __fdividef(float x, float y) { return __nvvm_div_approx_f(x, y); }
+static __device__ __forceinline__ int abs(int a) { return a < 0 ? -a : a; }
+static __device__ __forceinline__ long labs(long a) { return a < 0 ? -a : a; }
+static __device__ __forceinline__ long long llabs(long long a) { return a < 0 ? -a : a; }
+static __device__ __forceinline__ float fmin(float x, float y) { return __builtin_fminf(x, y); }
+static __device__ __forceinline__ float fmax(float x, float y) { return __builtin_fmaxf(x, y); }
 static __device__ __forceinline__ int min(int a, int b) { return a < b ? a : b; }
 static __device__ __forceinline__ int max(int a, int b) { return a > b ? a : b; }
 static __device__ __forceinline__ unsigned int min(unsigned int a, unsigned int b) { return a < b ? a : b; }
