@@ -16,6 +16,8 @@ struct wgp_analysis {
   wgp_mem_stats *total;
   size_t nacc;
   unsigned flags;
+  wgp_fallback *fallbacks;
+  size_t nfallbacks;
 };
 
 /* A warp's statistics as a warp-set payload. */
@@ -49,6 +51,77 @@ static void free_stats(void *p) {
   free(b);
 }
 
+static bool has_trip_hint(const wgp_analysis_input *in, size_t loop) {
+  for (size_t i = 0; i < in->num_trip_hints; i++)
+    if (in->trip_loops[i] == loop)
+      return true;
+  return false;
+}
+
+static bool has_taken_hint(const wgp_analysis_input *in, size_t block) {
+  for (size_t i = 0; i < in->num_taken_hints; i++)
+    if (in->taken_blocks[i] == block)
+      return true;
+  return false;
+}
+
+/* Whether LP has a trip count or bound the tracer can compute (the count it
+ * forces when an exit cannot be evaluated; else 1). */
+static bool computable(const wgp_loop *lp) {
+  const unsigned opaque = WGP_USES_DATA | WGP_USES_UNKNOWN;
+  const wgp_expr *tc = wgp_loop_trip_count(lp), *mx = wgp_loop_max_trip_count(lp);
+  return (tc && !(wgp_expr_uses(tc) & opaque)) || (mx && !(wgp_expr_uses(mx) & opaque));
+}
+
+/* The fallbacks of the traced warps: branches whose condition a trace could
+ * not evaluate (a loop exit stands for its loop, once), and unresolved calls
+ * in executed blocks. */
+static wgp_status collect_fallbacks(wgp_analysis *a, const wgp_analysis_input *in, wgp_diag *diag) {
+  const wgp_kernel *k = a->k;
+  size_t nb = wgp_kernel_num_blocks(k), nl = wgp_kernel_num_loops(k), nc = wgp_kernel_num_calls(k);
+  unsigned char *flags = calloc(nb, 1), *loop_seen = calloc(nl ? nl : 1, 1);
+  bool *ran = calloc(nb, sizeof *ran);
+  a->fallbacks = calloc(nb + nc ? nb + nc : 1, sizeof *a->fallbacks);
+  if (!flags || !loop_seen || !ran || !a->fallbacks) {
+    free(flags), free(loop_seen), free(ran);
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
+  for (size_t c = 0; c < wgp_warp_set_size(a->warps); c++) {
+    const wgp_trace *tr = wgp_warp_set_class(a->warps, c)->trace;
+    for (size_t b = 0; b < nb; b++) {
+      flags[b] |= (unsigned char)wgp_trace_block_flags(tr, b);
+      ran[b] = ran[b] || wgp_trace_block_executions(tr, b) > 0;
+    }
+  }
+  for (size_t b = 0; b < nb; b++) {
+    long loop = wgp_block_loop(wgp_kernel_block(k, b));
+    if (flags[b] & (WGP_TRACE_DATA_BRANCH | WGP_TRACE_UNKNOWN) && !(flags[b] & WGP_TRACE_DATA_LOOP)) {
+      /* an exit of its loop that cannot be computed runs the forced count */
+      long exit_of = -1;
+      const wgp_loop *lp = loop >= 0 ? wgp_kernel_loop(k, (size_t)loop) : NULL;
+      for (size_t i = 0; lp && !(flags[b] & WGP_TRACE_DATA_BRANCH) && i < wgp_loop_num_exiting(lp); i++)
+        if (wgp_loop_exiting(lp, i) == b)
+          exit_of = loop;
+      a->fallbacks[a->nfallbacks++] = (wgp_fallback){
+          flags[b] & WGP_TRACE_DATA_BRANCH ? WGP_FALLBACK_DATA_BRANCH : WGP_FALLBACK_UNKNOWN, b, exit_of, -1,
+          exit_of >= 0 ? has_trip_hint(in, (size_t)exit_of) : has_taken_hint(in, b), false};
+    } else if (flags[b] & WGP_TRACE_DATA_LOOP && loop >= 0 && !loop_seen[loop]) {
+      const wgp_loop *lp = wgp_kernel_loop(k, (size_t)loop);
+      loop_seen[loop] = 1;
+      a->fallbacks[a->nfallbacks++] = (wgp_fallback){WGP_FALLBACK_DATA_LOOP, b, loop, -1,
+                                                      has_trip_hint(in, (size_t)loop), computable(lp)};
+    }
+    for (size_t i = 0; i < nc; i++) {
+      size_t cb;
+      wgp_kernel_call(k, i, &cb, NULL, NULL);
+      if (cb == b && ran[b])
+        a->fallbacks[a->nfallbacks++] = (wgp_fallback){WGP_FALLBACK_CALL, b, -1, (long)i, false, false};
+    }
+  }
+  free(flags), free(loop_seen), free(ran);
+  return WGP_OK;
+}
+
 wgp_status wgp_analyze(const wgp_analysis_input *in, wgp_analysis **out, wgp_diag *diag) {
   *out = NULL;
   wgp_analysis *a = calloc(1, sizeof *a);
@@ -80,6 +153,8 @@ wgp_status wgp_analyze(const wgp_analysis_input *in, wgp_analysis **out, wgp_dia
     if (!a->total)
       st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
+  if (st == WGP_OK)
+    st = collect_fallbacks(a, in, diag);
   if (st != WGP_OK) {
     wgp_analysis_free(a);
     return st;
@@ -113,6 +188,7 @@ void wgp_analysis_free(wgp_analysis *a) {
   wgp_metrics_free(a->metrics);
   wgp_layout_free(a->layout);
   free(a->total);
+  free(a->fallbacks);
   free(a);
 }
 
@@ -139,4 +215,20 @@ double wgp_analysis_dynamic_count(const wgp_analysis *a, const char *cls) {
 }
 
 unsigned wgp_analysis_flags(const wgp_analysis *a) { return a->flags; }
+
+size_t wgp_analysis_num_fallbacks(const wgp_analysis *a) { return a->nfallbacks; }
+
+const wgp_fallback *wgp_analysis_fallback(const wgp_analysis *a, size_t i) {
+  return i < a->nfallbacks ? &a->fallbacks[i] : NULL;
+}
+
+const char *wgp_fallback_kind_name(wgp_fallback_kind k) {
+  switch (k) {
+  case WGP_FALLBACK_DATA_BRANCH: return "data-dependent-branch";
+  case WGP_FALLBACK_DATA_LOOP: return "data-dependent-loop";
+  case WGP_FALLBACK_UNKNOWN: return "unknown-condition";
+  case WGP_FALLBACK_CALL: return "unresolved-call";
+  }
+  return "?";
+}
 uint64_t wgp_analysis_local_bytes(const wgp_analysis *a) { return wgp_layout_local_bytes(a->layout); }

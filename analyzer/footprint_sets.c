@@ -245,7 +245,7 @@ static void follow(fp_sets *s, size_t cb, size_t b, isl_set *set, bool inexact, 
       snprintf(why2, sizeof why2, "loop L%ld has a %s trip count", lp, wgp_trip_kind_name(wgp_loop_trip_kind(l)));
     else {
       char tmp[FP_REASON];
-      snprintf(tmp, sizeof tmp, "loop L%ld count: %s", lp, why2);
+      snprintf(tmp, sizeof tmp, "loop L%ld count: %.100s", lp, why2); /* cut: a reason, not data */
       memcpy(why2, tmp, sizeof why2);
     }
     s->loop_failed[lp] = true;
@@ -398,7 +398,7 @@ static void compute_domains(fp_sets *s) {
             isl_set_free(u);
             u = NULL;
             edge_inexact = true;
-            snprintf(ewhy, sizeof ewhy, "branch of block %zu is not affine (%s): taken both ways", cb, why);
+            snprintf(ewhy, sizeof ewhy, "branch of block %zu is not affine (%.80s): taken both ways", cb, why);
             why[0] = 0;
           }
           cond = u;
@@ -544,7 +544,7 @@ static void describe_access(fp_sets *s, size_t id) {
   }
   isl_space_free(space);
   if (!v.pa) {
-    snprintf(info->reason, FP_REASON, "address not affine: %s", why[0] ? why : "isl gave up");
+    snprintf(info->reason, FP_REASON, "address not affine: %.120s", why[0] ? why : "isl gave up");
     return;
   }
   s->addr[id] = v.pa;

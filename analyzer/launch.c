@@ -85,11 +85,24 @@ bool wgp_parse_size(const char *s, uint64_t *out) {
   return true;
 }
 
-static bool parse_i64(const char *s, int64_t *out, bool *is_float) {
+/* A floating-point argument's value is never used as an integer (lookups
+ * report it as unknown); it is kept truncated where it fits, else 0, since
+ * converting an out-of-range double is undefined. */
+static int64_t float_value(double d) { return d > -9.2e18 && d < 9.2e18 ? (int64_t)d : 0; }
+
+/* An integer (decimal, 0x hex or 0 octal) or a floating-point number.  An
+ * integer past 64 bits sets *too_big and fails rather than becoming a
+ * floating-point value. */
+static bool parse_i64(const char *s, int64_t *out, bool *is_float, bool *too_big) {
   errno = 0;
   char *end;
   *is_float = false;
+  *too_big = false;
   long long v = strtoll(s, &end, 0);
+  if (*s && !*end && errno == ERANGE) {
+    *too_big = true;
+    return false;
+  }
   if (*s && !*end && !errno) {
     *out = v;
     return true;
@@ -98,7 +111,7 @@ static bool parse_i64(const char *s, int64_t *out, bool *is_float) {
   double d = strtod(s, &end);
   if (*s && !*end && !errno) {
     *is_float = true;
-    *out = (int64_t)d;
+    *out = float_value(d);
     return true;
   }
   return false;
@@ -252,9 +265,10 @@ wgp_status wgp_launch_set_option(wgp_launch *l, const char *opt, const char *val
     return st;
   if (strcmp(opt, "--arg") == 0) {
     int64_t v;
-    bool is_float;
-    if (!parse_i64(val, &v, &is_float))
-      st = fail(diag, "%s--arg %s=%s: not a number", where(l, w, sizeof w), name, val);
+    bool is_float, too_big;
+    if (!parse_i64(val, &v, &is_float, &too_big))
+      st = fail(diag, "%s--arg %s=%s: %s", where(l, w, sizeof w), name, val,
+                too_big ? "out of the 64-bit integer range" : "not a number");
     else if ((st = add_named(l, l->args, &l->nargs, "argument", name, v, 0, is_float, diag)) == WGP_OK && is_float)
       l->args[l->nargs - 1].real = strtod(val, NULL);
   } else if (strcmp(opt, "--buffer") == 0) {
@@ -349,7 +363,7 @@ static wgp_status from_json(wgp_launch *l, json_t *root, wgp_diag *diag) {
       if (json_is_integer(val))
         st = add_named(l, l->args, &l->nargs, "argument", key, json_integer_value(val), 0, false, diag);
       else if (json_is_real(val)) {
-        st = add_named(l, l->args, &l->nargs, "argument", key, (int64_t)json_real_value(val), 0, true, diag);
+        st = add_named(l, l->args, &l->nargs, "argument", key, float_value(json_real_value(val)), 0, true, diag);
         if (st == WGP_OK)
           l->args[l->nargs - 1].real = json_real_value(val);
       }
@@ -448,6 +462,31 @@ static const named *find(const named *v, size_t n, const char *name) {
   return NULL;
 }
 
+/* Whether static array NAME ("kernel::buf" in CUDA, "kernel.buf" in OpenCL,
+ * "buf" at file scope) is what the user calls USER. */
+static bool array_named(const char *name, const char *user) {
+  if (strcmp(name, user) == 0)
+    return true;
+  const char *cpp = strrchr(name, ':'), *cl = strrchr(name, '.');
+  const char *last = cpp > cl ? cpp : cl;
+  return last && strcmp(last + 1, user) == 0;
+}
+
+/* The dynamic shared-memory array (CUDA `extern __shared__ T a[]`: local
+ * space, no size in the model) that the user calls USER, or -1. */
+static long dynamic_array(const wgp_kernel *k, const char *user, const wgp_array **found) {
+  *found = NULL;
+  for (size_t j = 0; j < wgp_kernel_num_arrays(k); j++) {
+    const wgp_array *a = wgp_kernel_array(k, j);
+    if (wgp_array_space(a) == WGP_SPACE_LOCAL && array_named(wgp_array_name(a), user)) {
+      *found = a;
+      if (wgp_array_bytes(a) == 0)
+        return (long)j;
+    }
+  }
+  return -1;
+}
+
 static wgp_eval_status lookup(void *user, const wgp_sym *sym, int64_t *value, char *reason, size_t size) {
   const wgp_launch *l = user;
   if (sym->kind == WGP_SYM_ARG) {
@@ -503,9 +542,23 @@ wgp_status wgp_launch_bind(const wgp_launch *l, const wgp_kernel *k, wgp_trace_l
   const named *lists[3] = {l->args, l->buffers, l->locals};
   size_t counts[3] = {l->nargs, l->nbuffers, l->nlocals};
   const char *opt[3] = {"--arg", "--buffer", "--local-mem"};
+  size_t na = wgp_kernel_num_args(k);
+  for (size_t j = 0; j < wgp_kernel_num_arrays(k); j++)
+    local_bytes[na + j] = 0;
   for (int j = 0; j < 3; j++)
     for (size_t i = 0; i < counts[j]; i++) {
       const wgp_arg *a = wgp_kernel_find_arg(k, lists[j][i].name);
+      const wgp_array *arr;
+      long dyn = !a && j == 2 ? dynamic_array(k, lists[j][i].name, &arr) : -1;
+      if (dyn >= 0) {
+        local_bytes[na + (size_t)dyn] = (uint64_t)lists[j][i].value;
+        continue;
+      }
+      if (!a && j == 2 && arr)
+        return fail(diag,
+                    "wgperf: error: '%s' of kernel '%s' is a shared array of fixed size (%llu bytes); --local-mem "
+                    "sizes __local pointer arguments and dynamic (extern __shared__) arrays",
+                    lists[j][i].name, kn, (unsigned long long)wgp_array_bytes(arr));
       if (!a)
         return fail(diag, "wgperf: error: kernel '%s' has no argument '%s' (%s)", kn, lists[j][i].name, opt[j]);
       bool ptr = wgp_arg_get_kind(a) == WGP_ARG_POINTER;
@@ -519,7 +572,18 @@ wgp_status wgp_launch_bind(const wgp_launch *l, const wgp_kernel *k, wgp_trace_l
         return fail(diag, "wgperf: error: argument '%s' of kernel '%s' is not a __local pointer", lists[j][i].name,
                     kn);
     }
-  size_t na = wgp_kernel_num_args(k);
+  for (size_t j = 0; j < wgp_kernel_num_arrays(k); j++) {
+    const wgp_array *a = wgp_kernel_array(k, j);
+    if (wgp_array_space(a) == WGP_SPACE_LOCAL && wgp_array_bytes(a) == 0 && local_bytes[na + j] == 0) {
+      const char *short_name = wgp_array_name(a);
+      const char *cpp = strrchr(short_name, ':'), *cl = strrchr(short_name, '.');
+      short_name = cpp > cl ? cpp + 1 : cl ? cl + 1 : short_name;
+      return fail(diag,
+                  "wgperf: error: kernel '%s' uses the dynamic shared array '%s' (extern __shared__): give its size "
+                  "with --local-mem %s=BYTES (the third <<<>>> launch parameter)",
+                  kn, short_name, short_name);
+    }
+  }
   for (size_t i = 0; i < na; i++) {
     const wgp_arg *a = wgp_kernel_arg(k, i);
     const char *name = wgp_arg_name(a);

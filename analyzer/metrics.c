@@ -54,7 +54,8 @@ wgp_status wgp_layout_new(const wgp_kernel *k, const uint64_t *buffer_align, con
     if (wgp_array_space(a) == WGP_SPACE_LOCAL) {
       local = align_up(local, LOCAL_ALIGN);
       l->array_base[i] = local;
-      local += wgp_array_bytes(a);
+      /* a dynamic (extern __shared__) array has its size from the launch */
+      local += wgp_array_bytes(a) ? wgp_array_bytes(a) : local_bytes ? local_bytes[l->nargs + i] : 0;
     } else {
       l->array_base[i] = c;
       c += align_up(wgp_array_bytes(a), DEFAULT_ALIGN) + (1ull << 30);

@@ -21,6 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The most instructions a kernel's blocks may count together (the sum of
+ * every block's counts): real kernels have thousands to tens of thousands. */
+#define WGP_MODEL_MAX_INSNS (UINT64_C(1) << 20)
+
 /* ------------------------------------------------------------------------ */
 /* Enumerations                                                             */
 /* ------------------------------------------------------------------------ */
@@ -732,10 +736,22 @@ static bool load_kernel(loader *ld, json_t *o, size_t index, wgp_kernel *k) {
     if (!e || !load_array(ld, e, i, &k->arrays[i]))
       return false;
   }
+  uint64_t insns = 0;
   for (size_t i = 0; i < k->nblocks; i++) {
     json_t *e = element_object(ld, blocks, i, "block");
     if (!e || !load_block(ld, e, i, &k->blocks[i], k->nblocks, k->nloops, k->naccesses))
       return false;
+    /* The simulator expands every counted instruction of a block into its
+     * stream: a count no compiler makes would exhaust memory there. */
+    for (size_t c = 0; c < k->blocks[i].ncounts; c++) {
+      insns += k->blocks[i].counts[c].n < WGP_MODEL_MAX_INSNS ? k->blocks[i].counts[c].n : WGP_MODEL_MAX_INSNS;
+      if (insns > WGP_MODEL_MAX_INSNS) {
+        snprintf(ld->item, sizeof ld->item, "block %zu: ", i);
+        return fail(ld, "more than %llu instructions counted in the kernel's blocks (count of '%s' %llu)",
+                    (unsigned long long)WGP_MODEL_MAX_INSNS, k->blocks[i].counts[c].cls,
+                    (unsigned long long)k->blocks[i].counts[c].n);
+      }
+    }
   }
   for (size_t i = 0; i < k->nloops; i++) {
     json_t *e = element_object(ld, loops, i, "loop");
@@ -753,7 +769,8 @@ static bool load_kernel(loader *ld, json_t *o, size_t index, wgp_kernel *k) {
     snprintf(ld->item, sizeof ld->item, "call %zu: ", i);
     if (!e || !get_uint(ld, e, "block", false, SIZE_MAX / 4, &blk) ||
         !get_string(ld, e, "callee", false, &k->calls[i].callee) ||
-        !get_string(ld, e, "reason", false, &k->calls[i].reason))
+        !get_string(ld, e, "reason", false, &k->calls[i].reason) ||
+        (json_object_get(e, "source") && !get_string(ld, e, "source", true, &k->calls[i].source)))
       return false;
     k->calls[i].block = (size_t)blk;
   }

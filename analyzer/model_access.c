@@ -67,6 +67,7 @@ void wgp_kernel_call(const wgp_kernel *k, size_t i, size_t *block, const char **
   if (reason)
     *reason = k->calls[i].reason;
 }
+const char *wgp_kernel_call_source(const wgp_kernel *k, size_t i) { return i < k->ncalls ? k->calls[i].source : NULL; }
 size_t wgp_kernel_num_static_counts(const wgp_kernel *k) { return k->nstatic; }
 uint64_t wgp_kernel_static_count(const wgp_kernel *k, size_t i, const char **cost_class) {
   if (i >= k->nstatic)
@@ -77,6 +78,13 @@ uint64_t wgp_kernel_static_count(const wgp_kernel *k, size_t i, const char **cos
 }
 bool wgp_kernel_irreducible(const wgp_kernel *k) { return k->irreducible; }
 unsigned wgp_kernel_register_pressure(const wgp_kernel *k) { return k->register_pressure; }
+uint64_t wgp_kernel_static_local_bytes(const wgp_kernel *k) {
+  uint64_t n = 0;
+  for (size_t i = 0; i < k->narrays; i++)
+    if (wgp_array_space(&k->arrays[i]) == WGP_SPACE_LOCAL)
+      n += wgp_array_bytes(&k->arrays[i]);
+  return n;
+}
 unsigned wgp_kernel_registers(const wgp_kernel *k, const char **source) {
   if (source)
     *source = k->registers_source;

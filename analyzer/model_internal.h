@@ -91,7 +91,7 @@ struct wgp_access {
 
 typedef struct call_rec {
   size_t block;
-  const char *callee, *reason;
+  const char *callee, *reason, *source;
 } call_rec;
 
 struct wgp_kernel {

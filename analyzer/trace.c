@@ -27,9 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXPLICIT_CAP 65536u       /* iterations of one loop entry without a known count */
 #define MAX_NODES (1u << 22)      /* nodes in one trace */
 #define RECURRENCE_STEP_CAP (1u << 20)
+#define PROBE_STEPS 64u             /* recurrence steps probed one by one before a jump */
+#define PROBE_LIMIT (INT64_C(1) << 48) /* trip counts the affine search looks for */
 
 typedef struct nodelist {
   wgp_tnode *v;
@@ -57,6 +58,7 @@ struct wgp_trace {
   unsigned flags;
   size_t nblocks;
   double *exec, *lane_exec;
+  unsigned char *fallback; /* per block: the WGP_TRACE_* flags its branch set */
   size_t size;
 };
 
@@ -93,6 +95,8 @@ struct wgp_tracer {
   int64_t *rv;       /* [lane * nrv + off] */
   uint8_t *rv_known;
   int64_t *forced;   /* per loop: iterations used when an exit cannot be evaluated */
+  int64_t *rv_delta; /* [lane * nrv + off]: per-iteration step of an affine recurrence */
+  uint8_t *rv_affine; /* per loop: its recurrences follow rv_delta while it runs */
   unsigned cur_lane;
   wgp_trace *tr;
   double mult;
@@ -106,6 +110,7 @@ struct wgp_tracer {
   int64_t coord_lo[WGP_XCOORDS], coord_hi[WGP_XCOORDS]; /* over the warp's lanes */
   wgp_xsource xsrc;
   unsigned edge; /* iterations executed at each end of a long stretch */
+  unsigned explicit_cap; /* iterations of one loop entry without a known count */
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -500,6 +505,7 @@ wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tr
   t->L = L;
   t->xsrc = (wgp_xsource){fill, t, affine, t->coord, t->coord_lo, t->coord_hi};
   t->edge = WGP_TRACE_EDGE_ITERATIONS;
+  t->explicit_cap = WGP_TRACE_EXPLICIT_CAP;
   t->nblocks = wgp_kernel_num_blocks(k);
   t->nloops = wgp_kernel_num_loops(k);
   size_t nb = t->nblocks, nl = t->nloops ? t->nloops : 1;
@@ -516,7 +522,8 @@ wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tr
   t->has_taken_hint = calloc(nb, sizeof *t->has_taken_hint);
   t->iter = calloc(nl, sizeof *t->iter);
   t->forced = calloc(nl, sizeof *t->forced);
-  bool ok = t->order && t->rpo && t->block_loop && t->loop_parent && t->loop_header && t->loop_depth &&
+  t->rv_affine = calloc(nl, sizeof *t->rv_affine);
+  bool ok = t->rv_affine && t->order && t->rpo && t->block_loop && t->loop_parent && t->loop_header && t->loop_depth &&
             t->rv_off && t->trip_hint && t->has_trip_hint && t->taken_hint && t->has_taken_hint && t->iter &&
             t->forced;
   for (size_t b = 0; ok && b < nb; b++)
@@ -534,10 +541,11 @@ wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tr
   size_t nrv = t->nrv ? t->nrv : 1;
   t->rv = calloc((size_t)WGP_TRACE_MAX_WARP * nrv, sizeof *t->rv);
   t->rv_known = calloc((size_t)WGP_TRACE_MAX_WARP * nrv, 1);
+  t->rv_delta = calloc((size_t)WGP_TRACE_MAX_WARP * nrv, sizeof *t->rv_delta);
   t->stepv = malloc((size_t)WGP_TRACE_MAX_WARP * (nrv < 64 ? nrv : 64) * sizeof *t->stepv);
   t->arrive = calloc(t->max_depth + 2, sizeof *t->arrive);
   t->exits = calloc(t->max_depth + 2, sizeof *t->exits);
-  ok = ok && t->rv && t->rv_known && t->stepv && t->arrive && t->exits;
+  ok = ok && t->rv && t->rv_known && t->rv_delta && t->stepv && t->arrive && t->exits;
   for (unsigned d = 0; ok && d < t->max_depth + 2; d++) {
     scratch *s[2] = {&t->arrive[d], &t->exits[d]};
     for (int j = 0; j < 2; j++) {
@@ -570,7 +578,7 @@ void wgp_tracer_free(wgp_tracer *t) {
   free(t->order), free(t->rpo), free(t->block_loop), free(t->loop_parent), free(t->loop_header);
   free(t->loop_depth), free(t->rv_off), free(t->trip_hint), free(t->has_trip_hint);
   free(t->taken_hint), free(t->has_taken_hint), free(t->iter), free(t->forced);
-  free(t->rv), free(t->rv_known);
+  free(t->rv), free(t->rv_known), free(t->rv_delta), free(t->rv_affine);
   for (size_t i = 0; i < t->xcap; i++)
     wgp_xprog_free(t->xval[i]);
   free(t->xkey), free(t->xval), free(t->stepv);
@@ -592,6 +600,8 @@ void wgp_tracer_set_taken_hint(wgp_tracer *t, size_t block, double f) {
 }
 
 void wgp_tracer_set_edge_iterations(wgp_tracer *t, unsigned n) { t->edge = n ? n : 1; }
+
+void wgp_tracer_set_explicit_cap(wgp_tracer *t, unsigned n) { t->explicit_cap = n ? n : 1; }
 
 void wgp_tracer_set_visitor(wgp_tracer *t, wgp_trace_visit visit, void *user) {
   t->visit = visit;
@@ -653,6 +663,181 @@ static void emit_block(wgp_tracer *t, nodelist *out, size_t b, uint64_t mask, do
   t->tr->lane_exec[b] += w * t->mult * popcount64(mask);
   if (t->visit)
     t->visit(t->visit_user, b, mask, w, t->mult, t);
+}
+
+/* ---- trip counts of recurrence loops ------------------------------------ */
+
+#define PROBE_MAX_RV 8
+
+static void step_recurrences(wgp_tracer *t, long loop, uint64_t mask);
+
+/* LOOP's exits at iteration K for lanes MASK, whose recurrences hold their
+ * values for K: the lanes that leave in *OUT; false when one cannot be
+ * evaluated. */
+static bool exits_at(wgp_tracer *t, long loop, uint64_t mask, int64_t k, uint64_t *out) {
+  const wgp_loop *lp = wgp_kernel_loop(t->k, (size_t)loop);
+  t->iter[loop] = k;
+  *out = 0;
+  for (size_t i = 0; i < wgp_loop_num_exits(lp); i++) {
+    size_t b;
+    int64_t v[WGP_TRACE_MAX_WARP];
+    uint64_t known = wgp_tracer_eval_warp(t, wgp_loop_exit(lp, i, &b), mask, v);
+    if ((known & mask) != mask)
+      return false;
+    EACH_LANE(lane, mask) if (v[lane]) *out |= 1ull << lane;
+  }
+  return true;
+}
+
+/* LANE's recurrences of LOOP set to R0 + K * D; false on overflow. */
+static bool set_line(wgp_tracer *t, long loop, unsigned lane, size_t n, const int64_t *r0, const int64_t *d,
+                     int64_t k) {
+  for (size_t i = 0; i < n; i++) {
+    size_t at = (size_t)lane * t->nrv + t->rv_off[loop] + i;
+    int64_t s;
+    if (__builtin_mul_overflow(k, d[i], &s) || __builtin_add_overflow(r0[i], s, &t->rv[at]))
+      return false;
+    t->rv_known[at] = 1;
+  }
+  return true;
+}
+
+/* Whether one step of LANE's recurrences from iteration K of the line
+ * R0 + K * D lands on the line again. */
+static bool steps_on_line(wgp_tracer *t, long loop, unsigned lane, size_t n, const int64_t *r0, const int64_t *d,
+                          int64_t k) {
+  if (!set_line(t, loop, lane, n, r0, d, k))
+    return false;
+  t->iter[loop] = k;
+  step_recurrences(t, loop, 1ull << lane);
+  for (size_t i = 0; i < n; i++) {
+    size_t at = (size_t)lane * t->nrv + t->rv_off[loop] + i;
+    int64_t s, want;
+    if (!t->rv_known[at] || __builtin_mul_overflow(k + 1, d[i], &s) || __builtin_add_overflow(r0[i], s, &want) ||
+        t->rv[at] != want)
+      return false;
+  }
+  return true;
+}
+
+/* Per-lane trip counts of a loop the model leaves to its recurrences
+ * (trip_kind "recurrence", e.g. a grid-stride loop over an int index):
+ * its exits are evaluated on the recurrences alone, without running the
+ * body.  The first PROBE_STEPS iterations are stepped one by one; a lane
+ * still inside whose recurrences moved by constant steps is then searched
+ * for its exit along that line (doubling, then bisection) and the answer
+ * checked: a step from the end and from sample points stays on the line,
+ * and the exit holds at none of the samples before it.  Returns false,
+ * with the recurrences as they were, when any of this fails (an exit on
+ * loaded data or a non-affine recurrence running long): the loop is then
+ * run iteration by iteration.  On success the recurrences are back at
+ * their first values and t->rv_affine[loop] says whether skip_recurrences
+ * may jump along the lines. */
+static bool probe_trips(wgp_tracer *t, long loop, uint64_t mask, int64_t *trips) {
+  const wgp_loop *lp = wgp_kernel_loop(t->k, (size_t)loop);
+  size_t n = wgp_loop_num_recurrences(lp), ne = wgp_loop_num_exits(lp);
+  if (!n || n > PROBE_MAX_RV || !ne || wgp_loop_num_exiting(lp) != ne)
+    return false;
+  /* every exit is tested once per iteration by every lane still inside */
+  for (size_t i = 0; i < ne; i++) {
+    size_t b;
+    wgp_loop_exit(lp, i, &b);
+    if (b != t->loop_header[loop] && !(wgp_loop_num_latches(lp) == 1 && b == wgp_loop_latch(lp, 0)))
+      return false;
+  }
+  uint64_t live = t->nlanes < 64 ? mask & ((1ull << t->nlanes) - 1) : mask;
+  int64_t r0[WGP_TRACE_MAX_WARP][PROBE_MAX_RV], d[WGP_TRACE_MAX_WARP][PROBE_MAX_RV];
+  uint8_t k0[WGP_TRACE_MAX_WARP][PROBE_MAX_RV];
+  bool line[WGP_TRACE_MAX_WARP];
+  EACH_LANE(lane, live) {
+    line[lane] = true;
+    for (size_t i = 0; i < n; i++) {
+      size_t at = (size_t)lane * t->nrv + t->rv_off[loop] + i;
+      r0[lane][i] = t->rv[at];
+      k0[lane][i] = t->rv_known[at];
+      d[lane][i] = 0;
+      if (!k0[lane][i])
+        return false;
+    }
+  }
+  bool ok = true, affine = true;
+  uint64_t in = live;
+  int64_t k = 0;
+  for (; k < (int64_t)PROBE_STEPS && in && ok; k++) {
+    uint64_t out;
+    if (!(ok = exits_at(t, loop, in, k, &out)))
+      break;
+    EACH_LANE(lane, out & in) trips[lane] = k + 1;
+    in &= ~out;
+    if (!in)
+      break;
+    int64_t old[WGP_TRACE_MAX_WARP][PROBE_MAX_RV];
+    EACH_LANE(lane, in) for (size_t i = 0; i < n; i++) old[lane][i] = t->rv[(size_t)lane * t->nrv + t->rv_off[loop] + i];
+    t->iter[loop] = k;
+    step_recurrences(t, loop, in);
+    EACH_LANE(lane, in) for (size_t i = 0; i < n; i++) {
+      size_t at = (size_t)lane * t->nrv + t->rv_off[loop] + i;
+      int64_t delta;
+      if (!t->rv_known[at]) {
+        ok = false;
+        continue;
+      }
+      if (__builtin_sub_overflow(t->rv[at], old[lane][i], &delta) || (k > 0 && delta != d[lane][i]))
+        line[lane] = false;
+      d[lane][i] = delta;
+    }
+  }
+  /* lanes still inside: along their lines */
+  EACH_LANE(lane, in) {
+    if (!ok)
+      break;
+    if (!line[lane]) {
+      ok = false;
+      break;
+    }
+    uint64_t bit = 1ull << lane, out = 0;
+    int64_t lo = (int64_t)PROBE_STEPS - 1, hi = 2 * (int64_t)PROBE_STEPS;
+    for (;; lo = hi, hi *= 2) {
+      if (hi > PROBE_LIMIT || !set_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], hi) ||
+          !exits_at(t, loop, bit, hi, &out)) {
+        ok = false;
+        break;
+      }
+      if (out)
+        break;
+    }
+    while (ok && hi - lo > 1) {
+      int64_t mid = lo + (hi - lo) / 2;
+      ok = set_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], mid) && exits_at(t, loop, bit, mid, &out);
+      if (!ok)
+        break;
+      if (out)
+        hi = mid;
+      else
+        lo = mid;
+    }
+    /* checks: the line holds at the end and at samples, the exit before */
+    ok = ok && steps_on_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], hi - 1);
+    for (int s = 1; ok && s <= 16; s++) {
+      int64_t at = (int64_t)PROBE_STEPS + (hi - 1 - (int64_t)PROBE_STEPS) / 17 * s;
+      ok = steps_on_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], at) &&
+           set_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], at) && exits_at(t, loop, bit, at, &out) && !out;
+    }
+    trips[lane] = hi + 1;
+  }
+  EACH_LANE(lane, live) {
+    if (!line[lane])
+      affine = false;
+    for (size_t i = 0; i < n; i++) {
+      size_t at = (size_t)lane * t->nrv + t->rv_off[loop] + i;
+      t->rv[at] = r0[lane][i];
+      t->rv_known[at] = k0[lane][i];
+      t->rv_delta[at] = d[lane][i];
+    }
+  }
+  t->iter[loop] = 0;
+  t->rv_affine[loop] = ok && affine;
+  return ok;
 }
 
 static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist *out, long region, uint64_t *cont,
@@ -728,9 +913,11 @@ static void branch(wgp_tracer *t, long region, size_t b, uint64_t mask, double w
         route(t, region, s, unknown, w, cont, cont_w);
     }
     t->tr->flags |= data ? WGP_TRACE_DATA_LOOP : WGP_TRACE_UNKNOWN;
+    t->tr->fallback[b] |= data ? WGP_TRACE_DATA_LOOP : WGP_TRACE_UNKNOWN;
     return;
   }
   t->tr->flags |= data ? WGP_TRACE_DATA_BRANCH : WGP_TRACE_UNKNOWN;
+  t->tr->fallback[b] |= data ? WGP_TRACE_DATA_BRANCH : WGP_TRACE_UNKNOWN;
   if (t->has_taken_hint[b] && wgp_branch_get_kind(br) == WGP_BRANCH_COND) {
     double f = t->taken_hint[b];
     route(t, region, wgp_branch_target(br, 0), unknown, w * f, cont, cont_w);
@@ -856,6 +1043,17 @@ static void skip_recurrences(wgp_tracer *t, long loop, uint64_t mask, int64_t fi
   const wgp_loop *lp = wgp_kernel_loop(t->k, (size_t)loop);
   if (!wgp_loop_num_recurrences(lp) || steps <= 0)
     return;
+  if (t->rv_affine[loop]) { /* probe_trips checked the steps: a jump */
+    for (unsigned lane = 0; lane < t->nlanes; lane++)
+      if (mask >> lane & 1)
+        for (size_t i = 0; i < wgp_loop_num_recurrences(lp); i++) {
+          size_t at = (size_t)lane * t->nrv + t->rv_off[loop] + i;
+          int64_t d;
+          if (__builtin_mul_overflow(steps, t->rv_delta[at], &d) || __builtin_add_overflow(t->rv[at], d, &t->rv[at]))
+            t->rv_known[at] = 0;
+        }
+    return;
+  }
   if (steps > (int64_t)RECURRENCE_STEP_CAP) {
     for (unsigned lane = 0; lane < t->nlanes; lane++)
       if (mask >> lane & 1)
@@ -878,6 +1076,7 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
   scratch_reset(ex);
   wgp_tnode node = {.kind = WGP_TNODE_LOOP, .loop = (size_t)loop};
   init_recurrences(t, loop, mask);
+  t->rv_affine[loop] = 0;
 
   /* Per-lane counts when the model has them and they evaluate. */
   int64_t trips[WGP_TRACE_MAX_WARP];
@@ -922,10 +1121,17 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
       t->forced[loop] = mx;
   }
 
+  if (!known && wgp_loop_trip_kind(lp) == WGP_TRIP_RECURRENCE && !t->has_trip_hint[loop] &&
+      probe_trips(t, loop, mask, trips)) {
+    known = true;
+    int64_t mx = 1;
+    EACH_LANE(lane, mask & (t->nlanes < 64 ? (1ull << t->nlanes) - 1 : ~0ull)) if (trips[lane] > mx) mx = trips[lane];
+    t->forced[loop] = mx;
+  }
   if (!known) {
     uint64_t active = mask;
     int64_t k = 0;
-    for (; active && k < (int64_t)EXPLICIT_CAP && !t->abort; k++)
+    for (; active && k < (int64_t)t->explicit_cap && !t->abort; k++)
       active = iteration(t, loop, &node, k, active, w, 1.0, false, 1);
     if (active)
       t->tr->flags |= WGP_TRACE_TRUNCATED;
@@ -981,6 +1187,7 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
     }
   }
   t->iter[loop] = -1;
+  t->rv_affine[loop] = 0;
   if (!push_node(out, &node)) {
     free_node(&node);
     t->abort = true;
@@ -1037,8 +1244,9 @@ wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp,
     tr->nblocks = t->nblocks;
     tr->exec = calloc(t->nblocks, sizeof *tr->exec);
     tr->lane_exec = calloc(t->nblocks, sizeof *tr->lane_exec);
+    tr->fallback = calloc(t->nblocks, sizeof *tr->fallback);
   }
-  if (!tr || !tr->exec || !tr->lane_exec) {
+  if (!tr || !tr->exec || !tr->lane_exec || !tr->fallback) {
     wgp_trace_free(tr);
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
@@ -1086,10 +1294,15 @@ void wgp_trace_free(wgp_trace *tr) {
   free_list(&tr->top);
   free(tr->exec);
   free(tr->lane_exec);
+  free(tr->fallback);
   free(tr);
 }
 
 unsigned wgp_trace_flags(const wgp_trace *tr) { return tr->flags; }
+
+unsigned wgp_trace_block_flags(const wgp_trace *tr, size_t block) {
+  return block < tr->nblocks ? tr->fallback[block] : 0;
+}
 
 bool wgp_trace_equal(const wgp_trace *a, const wgp_trace *b) {
   return a->flags == b->flags && list_equal(&a->top, &b->top);

@@ -5,9 +5,12 @@
 #     start, model and GPU loading included;
 #   - ms per estimate in process (build/bin/bench_estimate): CPU time, median
 #     of 5, by phase (analysis, cache analysis, simulation);
-#   - one wgprune whole-space search (matrix_sum_coalesced, 5040x5040: 996
-#     candidate work-group sizes), wall ms as wgprune reports it, extraction
-#     of the model not included (it is extracted once, before).
+#   - two wgprune whole-space searches of 996 candidate work-group sizes
+#     (5040 = 2^4 3^2 5 7 has 60 divisors): matrix_sum_coalesced 5040x5040
+#     (memory-bound: the cache analyses are the cost) and matmul_tiled
+#     5040x5040 (loop-heavy: the analyses of every size are), wall and CPU
+#     seconds of the process, and the stages; the model is extracted once,
+#     before (extraction from source adds about 0.2 s).
 # The machine is shared: wall times measure the other users too; the CPU
 # times of the in-process column do much less.
 #   bash scripts/bench.sh [build-dir]
@@ -45,8 +48,21 @@ for n in 1024 8192; do run matrix_sum_coalesced "$T/matrix_sum_coalesced.json" $
 for n in 1024 65536; do run reduce "$T/tk.json" $n 256 --kernel reduce --local-mem scratch=1024; done
 for n in 1024 65536; do run "tri (n=1000)" "$T/tk.json" $n 256 --kernel tri --arg n=1000; done
 for n in 4096 1048576; do run loop_column "$T/mk.json" $n 256 --kernel loop_column --arg w=4096 --arg n=100; done
-"$B/bin/wgprune" "$T/matrix_sum_coalesced.json" --global 5040,5040 --arg W=5040 --json |
-  python3 -c 'import json, sys
-j = json.load(sys.stdin)
-print("wgprune matrix_sum_coalesced 5040x5040: %d candidates, %d after duplicates, %d after bounds, %d simulated, %.0f ms"
-      % (j["candidates_total"], j["after_duplicate_pruning"], j["after_bound_pruning"], j["simulated"], j["wall_ms"]))'
+prune() { # name model args...
+  local name=$1 model=$2
+  shift 2
+  local t
+  t=$( { TIMEFORMAT='%R %U %S'; time "$B/bin/wgprune" "$model" "$@" --json > "$T/prune.json"; } 2>&1)
+  python3 - "$T/prune.json" "$name" $t << 'EOF'
+import json, sys
+j = json.load(open(sys.argv[1]))
+wall, user, sys_ = (float(x) for x in sys.argv[3:6])
+print("wgprune %s: %d candidates, %d analyzed, %d cache analyses, %d after duplicates, %d after bounds "
+      "(%.1f%% pruned), best %s; %.2f s wall, %.2f s CPU"
+      % (sys.argv[2], j["candidates_total"], j["analyses"], j["cache_analyses"], j["after_duplicate_pruning"],
+         j["after_bound_pruning"], j["pruned_percent"], "x".join(str(v) for v in j["ranking"][0]["local"][:2]),
+         wall, user + sys_))
+EOF
+}
+prune "matrix_sum_coalesced 5040x5040" "$T/matrix_sum_coalesced.json" --global 5040,5040 --arg W=5040
+prune "matmul_tiled 5040x5040" "$T/mm.json" --global 5040,5040 --arg N=5040

@@ -99,24 +99,46 @@ struct wgp_estimate {
   wgp_cache_result cache;
 };
 
+wgp_occupancy_request wgp_estimate_shared_request(const wgp_kernel *k, unsigned threads, unsigned regs,
+                                                  uint64_t local) {
+  /* CUDA: fixed-size arrays are static shared memory (48 KiB at most),
+   * extern __shared__ arrays dynamic (up to the opt-in).  OpenCL has no
+   * opt-in: NVIDIA's driver reports 48 KiB of local memory on every GPU, so
+   * __local arguments count as static too. */
+  uint64_t fixed = wgp_kernel_language(k) == WGP_LANG_OPENCL ? local : wgp_kernel_static_local_bytes(k);
+  fixed = fixed < local ? fixed : local;
+  wgp_occupancy_request req = {threads, regs, (unsigned long)fixed, (unsigned long)(local - fixed)};
+  return req;
+}
+
 wgp_status wgp_estimate_new(const wgp_analysis_input *in, unsigned regs, wgp_estimate **out, wgp_diag *diag) {
   *out = NULL;
+  wgp_analysis *an;
+  wgp_status st = wgp_analyze(in, &an, diag);
+  if (st != WGP_OK)
+    return st;
+  return wgp_estimate_from_analysis(in, an, regs, out, diag);
+}
+
+wgp_status wgp_estimate_from_analysis(const wgp_analysis_input *in, wgp_analysis *an, unsigned regs,
+                                      wgp_estimate **out, wgp_diag *diag) {
+  *out = NULL;
   wgp_estimate *e = calloc(1, sizeof *e);
-  if (!e)
+  if (!e) {
+    wgp_analysis_free(an);
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
-  e->in = in;
-  wgp_status st = wgp_analyze(in, &e->an, diag);
-  if (st == WGP_OK) {
-    e->regs = wgp_kernel_choose_registers(in->kernel, regs, &e->regs_from);
-    uint64_t local = wgp_analysis_local_bytes(e->an);
-    wgp_occupancy_request req = {(unsigned)threads_per_group(&in->launch), e->regs, (unsigned long)local, 0};
-    st = wgp_occupancy_compute(in->gpu, &req, &e->occ, diag);
-    if (st == WGP_OK)
-      st = wgp_cache_analyze(in, e->occ.active_blocks_per_sm, local, &e->cache, diag);
-    e->has_cache = st == WGP_OK;
-    if (st == WGP_OK && !in->l2_cold)
-      wgp_cache_warm_l2(&e->cache, in->kernel, in->gpu, wgp_analysis_total_stats(e->an));
   }
+  e->in = in;
+  e->an = an;
+  e->regs = wgp_kernel_choose_registers(in->kernel, regs, &e->regs_from);
+  uint64_t local = wgp_analysis_local_bytes(e->an);
+  wgp_occupancy_request req = wgp_estimate_shared_request(in->kernel, (unsigned)threads_per_group(&in->launch), e->regs, local);
+  wgp_status st = wgp_occupancy_compute(in->gpu, &req, &e->occ, diag);
+  if (st == WGP_OK)
+    st = wgp_cache_analyze(in, e->occ.active_blocks_per_sm, local, &e->cache, diag);
+  e->has_cache = st == WGP_OK;
+  if (st == WGP_OK && !in->l2_cold)
+    wgp_cache_warm_l2(&e->cache, in->kernel, in->gpu, wgp_analysis_total_stats(e->an));
   if (st != WGP_OK) {
     wgp_estimate_free(e);
     return st;

@@ -56,7 +56,7 @@ typedef enum { W_RUN, W_BARRIER, W_DONE } wstate;
 
 typedef struct frame {
   const wgp_tnode *loop;
-  size_t run;
+  size_t run, run_end; /* runs run..run_end have the same body: one stretch */
   uint64_t iter, count;
   size_t idx;
   uint64_t serial;
@@ -140,16 +140,53 @@ static inline double dmin(double a, double b) { return a < b ? a : b; }
 
 static void track(round_t *r, swarp *w, size_t d);
 
-/* Enters the first run of FR (from RUN) with a non-zero count; false when none. */
+/* Whether runs A and B of LOOP issue the same instructions: the same blocks
+ * with the same weights, nested loops alike (active masks do not matter to
+ * the simulator). */
+static bool same_run_body(const wgp_tnode *la, size_t a, const wgp_tnode *lb, size_t b) {
+  size_t n = wgp_tnode_run_num_nodes(la, a);
+  if (n != wgp_tnode_run_num_nodes(lb, b))
+    return false;
+  for (size_t i = 0; i < n; i++) {
+    const wgp_tnode *x = wgp_tnode_run_node(la, a, i), *y = wgp_tnode_run_node(lb, b, i);
+    if (x == y)
+      continue;
+    if (wgp_tnode_get_kind(x) != wgp_tnode_get_kind(y))
+      return false;
+    if (wgp_tnode_get_kind(x) == WGP_TNODE_BLOCK) {
+      if (wgp_tnode_block(x) != wgp_tnode_block(y) || wgp_tnode_weight(x) != wgp_tnode_weight(y))
+        return false;
+      continue;
+    }
+    if (wgp_tnode_loop(x) != wgp_tnode_loop(y) || wgp_tnode_num_runs(x) != wgp_tnode_num_runs(y))
+      return false;
+    for (size_t r = 0; r < wgp_tnode_num_runs(x); r++)
+      if (wgp_tnode_run_count(x, r) != wgp_tnode_run_count(y, r) || !same_run_body(x, r, y, r))
+        return false;
+  }
+  return true;
+}
+
+/* Enters the first run of FR (from RUN) with a non-zero count; false when
+ * none.  The runs after it with the same body join it: the trace splits a
+ * loop into runs where the active mask or the sampling changes (the first
+ * and last iterations of a sampled stretch), which the simulator does not
+ * see, and one stretch lets the steady state be found over all of them (the
+ * same instructions in the same order: a full simulation is unchanged). */
 static bool enter_run(swarp *w, size_t d, size_t run) {
   frame *f = &w->stack[d - 1];
-  while (run < wgp_tnode_num_runs(f->loop) && wgp_tnode_run_count(f->loop, run) == 0)
+  size_t nr = wgp_tnode_num_runs(f->loop);
+  while (run < nr && wgp_tnode_run_count(f->loop, run) == 0)
     run++;
-  if (run >= wgp_tnode_num_runs(f->loop))
+  if (run >= nr)
     return false;
-  f->run = run;
+  f->run = f->run_end = run;
   f->iter = 0;
   f->count = wgp_tnode_run_count(f->loop, run);
+  while (f->run_end + 1 < nr &&
+         (wgp_tnode_run_count(f->loop, f->run_end + 1) == 0 || same_run_body(f->loop, run, f->loop, f->run_end + 1)) &&
+         f->count + wgp_tnode_run_count(f->loop, f->run_end + 1) >= f->count)
+    f->count += wgp_tnode_run_count(f->loop, ++f->run_end);
   f->idx = 0;
   f->emitted = false;
   f->serial = ++w->serials[d - 1];
@@ -204,7 +241,7 @@ static wgp_status peek(round_t *r, swarp *w) {
           track(r, w, w->depth);
           continue;
         }
-        if (!enter_run(w, w->depth, f->run + 1))
+        if (!enter_run(w, w->depth, f->run_end + 1))
           w->depth--;
         continue;
       }
@@ -511,7 +548,11 @@ static wgp_status compose(const wgp_sim_input *in, unsigned ng, size_t *cls, wgp
     unsigned given = 0;
     for (size_t i = 0; i < nc; i++) {
       acc[i] += in->warps[i].count / total * wpg;
-      take[i] = (size_t)floor(acc[i] + 1e-9);
+      /* acc is below 0 where the largest remainder gave this class a warp ahead
+       * of its share: it takes none now (converting a negative to size_t is
+       * undefined, and gave the class every remaining warp of the group) */
+      double f = floor(acc[i] + 1e-9);
+      take[i] = f > 0 ? (size_t)f : 0;
       if (take[i] > wpg - given)
         take[i] = wpg - given;
       given += (unsigned)take[i];
@@ -627,7 +668,9 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
         if (r.trk[d].pending)
           try_skip(&r, d);
     /* the scheduler that chooses first rotates with the cycle */
-    unsigned first = (unsigned)((uint64_t)r.now % r.ns);
+    /* (a round past 2^64 cycles, from extrapolated loops, rotates from 0:
+     * converting it to an integer would be undefined) */
+    unsigned first = r.now < 0x1p63 ? (unsigned)((uint64_t)r.now % r.ns) : 0;
     for (unsigned s0 = 0; s0 < r.ns && st == WGP_OK; s0++) {
       unsigned s = (s0 + first) % r.ns;
       if (r.sched_free[s] > r.now || r.snext[s] > r.now)

@@ -50,6 +50,7 @@ typedef struct wgp_block_stream {
   double chain;                /* sum of latencies: the warp's own critical path */
   double unit[WGP_UNIT_COUNT]; /* occupancy by unit */
   double serial;               /* issue + latency + occupancy of every instruction */
+  double barriers;             /* barrier instructions */
 } wgp_block_stream;
 
 /* Everything that depends on the input only, shared by every round. */
@@ -63,7 +64,7 @@ typedef struct wgp_sim_ctx {
 
 /* Per-warp-class totals over a whole trace (weights and run counts applied). */
 typedef struct wgp_class_totals {
-  double issue, chain, unit[WGP_UNIT_COUNT], serial, dram_bytes, l2_bytes;
+  double issue, chain, unit[WGP_UNIT_COUNT], serial, dram_bytes, l2_bytes, barriers;
 } wgp_class_totals;
 
 /* The stream of BLOCK for warp class CLS, built on first use. */

@@ -162,6 +162,8 @@ static void account(wgp_block_stream *s, const wgp_insn *i) {
   if (i->unit != WGP_UNIT_NONE)
     s->unit[i->unit] += i->occupancy;
   s->serial += wgp_insn_slots(i) + i->latency + i->occupancy;
+  if (i->kind == WGP_INSN_BARRIER)
+    s->barriers += 1;
 }
 
 static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream *s, wgp_diag *diag) {
@@ -306,6 +308,7 @@ static wgp_status walk(wgp_sim_ctx *c, size_t cls, const wgp_tnode *loop, size_t
       t->serial += m * s->serial;
       t->dram_bytes += m * s->dram_bytes;
       t->l2_bytes += m * s->l2_bytes;
+      t->barriers += m * s->barriers;
       for (int u = 0; u < WGP_UNIT_COUNT; u++)
         t->unit[u] += m * s->unit[u];
     } else {

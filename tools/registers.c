@@ -87,6 +87,44 @@ static char *sibling(const char *clang, const char *tool) {
   return out;
 }
 
+/* libdevice of the toolkit that holds PTXAS (<bin>/../nvvm/libdevice), where
+ * the __nv_* math functions of cuda_compat.h are defined; false if none. */
+static bool find_libdevice(const char *ptxas, char *out, size_t n) {
+  char real[PATH_MAX];
+  if (realpath(ptxas, real)) {
+    char *slash = strrchr(real, '/');
+    if (slash) {
+      *slash = '\0';
+      snprintf(out, n, "%s/../nvvm/libdevice/libdevice.10.bc", real);
+      if (access(out, R_OK) == 0)
+        return true;
+    }
+  }
+  snprintf(out, n, "%s", "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc");
+  return access(out, R_OK) == 0;
+}
+
+/* The first line of LOG that says "error" (else its first line), for a
+ * warning that says why ptxas gave no count. */
+static void first_error(const char *log, char *out, size_t n) {
+  out[0] = '\0';
+  FILE *f = fopen(log, "r");
+  if (!f)
+    return;
+  char line[512];
+  bool found = false;
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = '\0';
+    if (!*out || (!found && strstr(line, "error"))) {
+      found = found || strstr(line, "error");
+      snprintf(out, n, "%s", line);
+    }
+    if (found)
+      break;
+  }
+  fclose(f);
+}
+
 /* Sets kernels[].registers in MODEL from ptxas' report in LOG. */
 static int patch_model(const char *model, const char *log, const char *ptxas_version) {
   FILE *f = fopen(log, "r");
@@ -153,11 +191,16 @@ int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, con
   char *link = sibling(clang, "llvm-link"), *llc = sibling(clang, "llc"), *opt = sibling(clang, "opt");
   char clean[64];
   snprintf(clean, sizeof clean, "%s/clean.bc", base);
-  const char *from = bitcode;
+  const char *from = bitcode, *step = "llvm-link";
   int patched = 0;
   bool ok = link && llc && opt;
-  if (ok && opencl && *WGPERF_DEFAULT_LIBCLC) {
+  char libdevice[PATH_MAX + 64];
+  if (ok && opencl && *WGPERF_DEFAULT_LIBCLC != '\0') {
     char *argv[] = {link, (char *)bitcode, (char *)WGPERF_DEFAULT_LIBCLC, "-o", linked, NULL};
+    ok = run_quiet(argv, log);
+    from = linked;
+  } else if (ok && !opencl && find_libdevice(ptxas, libdevice, sizeof libdevice)) {
+    char *argv[] = {link, (char *)bitcode, "--only-needed", libdevice, "-o", linked, NULL};
     ok = run_quiet(argv, log);
     from = linked;
   }
@@ -165,15 +208,18 @@ int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, con
    * optimized as a driver would before code generation. */
   if (ok) {
     char *argv[] = {opt, "-strip-debug", "-passes=default<O2>", (char *)from, "-o", clean, NULL};
+    step = "opt";
     ok = run_quiet(argv, log);
     from = clean;
   }
   if (ok) {
     char *argv[] = {llc, "-march=nvptx64", "-mcpu=" PTX_ARCH, (char *)from, "-o", ptx, NULL};
+    step = "llc";
     ok = run_quiet(argv, log);
   }
   if (ok) {
     char *argv[] = {(char *)ptxas, "-v", "--gpu-name", PTX_ARCH, ptx, "-o", "/dev/null", NULL};
+    step = "ptxas";
     ok = run_quiet(argv, log);
   }
   if (ok) {
@@ -209,8 +255,15 @@ int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, con
     }
     patched = patch_model(model, log, version);
   }
-  if (!ok || !patched)
-    fprintf(stderr, "wgperf: warning: %s: no register count from ptxas; the IR estimate is used\n", input);
+  if (!ok) {
+    char why[512];
+    first_error(log, why, sizeof why);
+    fprintf(stderr, "wgperf: warning: %s: no register count from ptxas (%s failed%s%s); the IR estimate is used\n",
+            input, step, *why ? ": " : "", why);
+  } else if (!patched) {
+    fprintf(stderr, "wgperf: warning: %s: no register count from ptxas (no kernel in its report); the IR estimate "
+                    "is used\n", input);
+  }
   char cmd_rm[96];
   snprintf(cmd_rm, sizeof cmd_rm, "%s/version", base);
   unlink(cmd_rm), unlink(linked), unlink(clean), unlink(ptx), unlink(log);

@@ -13,6 +13,7 @@
 #include "validate_predict.h"
 
 #include "cli.h"
+#include "wgperf/baseline.h"
 #include "wgperf/estimate.h"
 #include "wgperf/launch.h"
 
@@ -85,6 +86,9 @@ wgp_status vrows_parse(const vcsv *t, vrow **out, size_t *n, wgp_diag *diag) {
                           vcsv_name(t), required[i]);
   long c_regs = vcsv_find_column(t, "regs_per_thread"), c_lpr = vcsv_find_column(t, "launches_per_run"),
        c_sum = vcsv_find_column(t, "duration_sum_per_run_s");
+  long c_ctr[WGP_NUM_COUNTERS];
+  for (int c = 0; c < WGP_NUM_COUNTERS; c++)
+    c_ctr[c] = vcsv_find_column(t, wgp_counter_name((wgp_counter)c));
   size_t nr = vcsv_num_rows(t);
   vrow *rows = calloc(nr ? nr : 1, sizeof *rows);
   if (!rows)
@@ -95,9 +99,11 @@ wgp_status vrows_parse(const vcsv *t, vrow **out, size_t *n, wgp_diag *diag) {
     w->gpu = vcsv_field(t, r, (size_t)col[0]);
     w->kernel = vcsv_field(t, r, (size_t)col[1]);
     if (!*w->gpu || !*w->kernel) {
+      size_t line = w->line;
+      const char *empty = *w->gpu ? "kernel" : "gpu";
       free(rows);
-      return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s:%zu: column '%s' is empty", vcsv_name(t),
-                          w->line, *w->gpu ? "kernel" : "gpu");
+      return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s:%zu: column '%s' is empty", vcsv_name(t), line,
+                          empty);
     }
     long long v[7];
     for (size_t i = 0; i < 7; i++) {
@@ -123,6 +129,14 @@ wgp_status vrows_parse(const vcsv *t, vrow **out, size_t *n, wgp_diag *diag) {
         (!parse_num(s, &w->duration_sum_s) || w->duration_sum_s <= 0)) {
       free(rows);
       return cell_error(t, r, "duration_sum_per_run_s", s, "a positive number of seconds", diag);
+    }
+    for (int c = 0; c < WGP_NUM_COUNTERS; c++) {
+      w->counters[c] = NAN;
+      if (c_ctr[c] >= 0 && *(s = vcsv_field(t, r, (size_t)c_ctr[c])) &&
+          (!parse_num(s, &w->counters[c]) || w->counters[c] < 0)) {
+        free(rows);
+        return cell_error(t, r, wgp_counter_name((wgp_counter)c), s, "a count (a number, at least 0)", diag);
+      }
     }
     long long x;
     if (c_regs >= 0 && *(s = vcsv_field(t, r, (size_t)c_regs))) {
@@ -177,6 +191,8 @@ struct vpredictor {
   size_t nmodels, capmodels;
 };
 
+static const struct gpu_entry *get_gpu(vpredictor *p, const char *name);
+
 wgp_status vpredictor_new(const vpredict_opts *o, vpredictor **out, wgp_diag *diag) {
   *out = NULL;
   vpredictor *p = calloc(1, sizeof *p);
@@ -198,6 +214,17 @@ wgp_status vpredictor_new(const vpredict_opts *o, vpredictor **out, wgp_diag *di
       return wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: cannot create a temporary folder: %s", strerror(errno));
     }
     p->dir = p->tmpdir;
+  }
+  /* A mapping the user gave must work: check it now, not row by row. */
+  for (size_t i = 0; i < o->ngpu_map; i++) {
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)(strchr(o->gpu_map[i], '=') - o->gpu_map[i]), o->gpu_map[i]);
+    const struct gpu_entry *e = get_gpu(p, name);
+    if (!e || !e->gpu) {
+      wgp_status st = wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s", e ? e->reason : "out of memory");
+      vpredictor_free(p);
+      return st;
+    }
   }
   *out = p;
   return WGP_OK;
@@ -241,7 +268,7 @@ static char *xfmt(const char *fmt, ...) {
   return s;
 }
 
-static const gpu_entry *get_gpu(vpredictor *p, const char *name) {
+static const struct gpu_entry *get_gpu(vpredictor *p, const char *name) {
   for (size_t i = 0; i < p->ngpus; i++)
     if (strcmp(p->gpus[i].name, name) == 0)
       return &p->gpus[i];
@@ -339,8 +366,15 @@ static model_entry *get_model(vpredictor *p, const vm_kernel *vk, const vm_row *
     h = fnv(h, WGPERF_VERSION, strlen(WGPERF_VERSION));
     int v = WGP_MODEL_VERSION;
     h = fnv(h, &v, sizeof v);
-    snprintf(path, sizeof path, "%s/%s%s-%016llx.wgperf.json", p->dir, vm_kernel_name(vk), p->o.opencl ? "-cl" : "",
-             (unsigned long long)h);
+    char macros[256] = ""; /* "TW16" for -DTW=16: readable file names */
+    size_t mu = 0;
+    for (int i = 0; i < nf; i++)
+      for (const char *c = flags[i]; *c && mu + 2 < sizeof macros; c++)
+        if (*c != '=')
+          macros[mu++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ? *c : '_';
+    macros[mu] = '\0';
+    snprintf(path, sizeof path, "%s/%s%s%s%s-%016llx.wgperf.json", p->dir, vm_kernel_name(vk), p->o.opencl ? "-cl" : "",
+             nf ? "-" : "", macros, (unsigned long long)h);
   }
   free(text);
   if (!p->tmpdir && access(path, R_OK) == 0 && wgp_model_load_file(path, &e->model, &d) == WGP_OK) {
@@ -454,9 +488,17 @@ static long resolve(const wgp_kernel *k, const char *sel, bool loop) {
   return -1;
 }
 
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
 void vpredict_row(vpredictor *p, const vrow *row, vresult *res) {
   memset(res, 0, sizeof *res);
   res->pred_s = res->bsp_raw_s = res->roofline_s = NAN;
+  for (int c = 0; c < WGP_NUM_COUNTERS; c++)
+    res->counters[c] = NAN;
+  double *ctr = NULL; /* per simulated launch, WGP_NUM_COUNTERS each */
   if (!isfinite(vrow_measured_s(row)))
     return failf(res, "no measured duration (duration_s is empty)");
   const gpu_entry *g = get_gpu(p, row->gpu);
@@ -485,7 +527,9 @@ void vpredict_row(vpredictor *p, const vrow *row, vresult *res) {
   /* Which launches to simulate: all, or an even spread of at most max_launches. */
   int ns = p->o.max_launches > 0 && nl > p->o.max_launches ? p->o.max_launches : nl;
   res->launches_simulated = ns;
-  double sum = 0, overhead = 0;
+  double sum = 0, overhead = 0, bsp_sum = 0, roof_sum = 0;
+  uint64_t threads = (uint64_t)(row->r.grid[0] * row->r.block[0]) * (uint64_t)(row->r.grid[1] * row->r.block[1]) *
+                     (uint64_t)(row->r.grid[2] * row->r.block[2]);
   unsigned dims = row->r.block[2] > 1 || row->r.grid[2] > 1 ? 3 : row->r.block[1] > 1 || row->r.grid[1] > 1 ? 2 : 1;
   char global[96], local[96];
   if (dims == 1) {
@@ -503,12 +547,13 @@ void vpredict_row(vpredictor *p, const vrow *row, vresult *res) {
   }
   unsigned regs = p->o.regs_from_model ? 0 : row->regs;
   size_t na = wgp_kernel_num_args(k) ? wgp_kernel_num_args(k) : 1;
-  uint64_t *align = calloc(na, sizeof *align), *lbytes = calloc(na, sizeof *lbytes);
+  uint64_t *align = calloc(na, sizeof *align), *lbytes = calloc(na + wgp_kernel_num_arrays(k), sizeof *lbytes);
   size_t ntrip = vm_num_trip_hints(vk), ntaken = vm_num_taken_hints(vk);
   size_t *trip_loops = calloc(ntrip + 1, sizeof *trip_loops), *taken_blocks = calloc(ntaken + 1, sizeof *taken_blocks);
   uint64_t *trips = calloc(ntrip + 1, sizeof *trips);
   double *taken = calloc(ntaken + 1, sizeof *taken);
-  if (!align || !lbytes || !trip_loops || !taken_blocks || !trips || !taken) {
+  ctr = malloc((size_t)ns * WGP_NUM_COUNTERS * sizeof *ctr);
+  if (!align || !lbytes || !trip_loops || !taken_blocks || !trips || !taken || !ctr) {
     failf(res, "out of memory");
     goto done;
   }
@@ -577,7 +622,22 @@ void vpredict_row(vpredictor *p, const vrow *row, vresult *res) {
     }
     if (st == WGP_OK)
       st = wgp_estimate_simulate(e, 0, &r, &d);
+    wgp_bsp_result bsp;
+    wgp_roofline_result roof;
+    if (st == WGP_OK)
+      st = wgp_baseline_bsp(k, g->gpu, wgp_estimate_analysis(e), threads, &bsp, &d);
+    if (st == WGP_OK)
+      st = wgp_baseline_roofline(k, g->gpu, wgp_estimate_analysis(e), wgp_estimate_cache(e), wgp_estimate_groups(e),
+                                 &roof, &d);
+    wgp_counter_values cv;
+    if (st == WGP_OK)
+      st = wgp_counters_compute(&in, wgp_estimate_analysis(e), wgp_estimate_cache(e), wgp_estimate_groups(e), &cv, &d);
     if (st == WGP_OK) {
+      for (int c = 0; c < WGP_NUM_COUNTERS; c++)
+        ctr[(size_t)s * WGP_NUM_COUNTERS + (size_t)c] = cv.value[c];
+      res->counter_rules = (int)cv.rules;
+      bsp_sum += bsp.time_s;
+      roof_sum += roof.time_s;
       res->regs = wgp_estimate_registers(e, NULL);
       sum += r.time_us * 1e-6;
       overhead += r.launch_overhead_us * 1e-6;
@@ -595,16 +655,31 @@ void vpredict_row(vpredictor *p, const vrow *row, vresult *res) {
     double scale = (double)nl / ns;
     res->pred_s = sum * scale;
     res->overhead_s = overhead * scale;
+    res->bsp_raw_s = bsp_sum * scale;
+    res->roofline_s = roof_sum * scale;
     /* one launch's figure when the measurement is one launch's (no run sum) */
     if (nl > 1 && !(row->launches_per_run > 1 && isfinite(row->duration_sum_s))) {
       res->pred_s /= nl;
       res->overhead_s /= nl;
+      res->bsp_raw_s /= nl;
+      res->roofline_s /= nl;
     }
     if (p->o.no_overhead)
       res->pred_s -= res->overhead_s;
+    /* counters of one launch: the median over the launches, as the data set
+     * gives them for bitonic */
+    double *col = malloc((size_t)ns * sizeof *col);
+    for (int c = 0; col && c < WGP_NUM_COUNTERS; c++) {
+      for (int i = 0; i < ns; i++)
+        col[i] = ctr[(size_t)i * WGP_NUM_COUNTERS + (size_t)c];
+      qsort(col, (size_t)ns, sizeof *col, cmp_double);
+      res->counters[c] = ns % 2 ? col[ns / 2] : (col[ns / 2 - 1] + col[ns / 2]) / 2;
+    }
+    free(col);
     res->ok = 1;
   }
 done:
+  free(ctr);
   free(align);
   free(lbytes);
   free(trip_loops);

@@ -7,6 +7,7 @@
 
 #include "validate_csv.h"
 #include "validate_manifest.h"
+#include "wgperf/counters.h"
 #include "wgperf/diag.h"
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,6 +22,7 @@ typedef struct vrow {
   double duration_s;        /* median duration of one launch; NaN when absent */
   double duration_sum_s;    /* duration_sum_per_run_s: all launches of one run; NaN when absent */
   long launches_per_run;    /* 0 when absent */
+  double counters[WGP_NUM_COUNTERS]; /* measured (the columns named by wgp_counter_name); NaN when empty */
 } vrow;
 
 /* Reads the rows of T (required columns: gpu, kernel, input_size, grid_x..z,
@@ -36,6 +38,8 @@ typedef struct vresult {
   double overhead_s;       /* the launch overhead included in pred_s (all launches) */
   double bsp_raw_s;        /* seeds/003 BSP time with lambda = 1 */
   double roofline_s;       /* seeds/002-style data-volume roofline */
+  double counters[WGP_NUM_COUNTERS]; /* predicted for one launch (the median over a run's launches) */
+  int counter_rules;       /* wgp_counter_rules */
   unsigned regs;           /* registers per thread used */
   int launches, launches_simulated;
   char bound[24];          /* what limited our prediction (the simulator's "bound") */

@@ -12,6 +12,9 @@
 
 #include "wgperf/stats.h"
 
+#include <jansson.h>
+
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +53,8 @@ struct vreport {
   vlambda *lambdas;
   size_t nlambdas;
   vr_stats overall[VR_NMODELS];
+  /* counters: overall, per counting rule (wgp_counter_rules), per kernel */
+  vr_counter_stats ctr_all[WGP_NUM_COUNTERS], ctr_rules[3][WGP_NUM_COUNTERS], *ctr_kernel; /* kernel * NC + c */
   vr_stats *per_gpu[VR_NMODELS], *per_kernel[VR_NMODELS], *per_pair[VR_NMODELS]; /* pair: gpu * nkernels + kernel */
   size_t predicted, unpredicted;
 };
@@ -196,6 +201,53 @@ static void group_stats(vreport *r, vgroup *g) {
   free(m);
 }
 
+static void counter_add(vr_counter_stats *st, double p, double m, double *sum, size_t *nsum) {
+  if (!isfinite(p) || !isfinite(m))
+    return;
+  st->rows++;
+  if (m > 0) {
+    *sum += fabs(p - m) / m;
+    (*nsum)++;
+    st->within_5 += fabs(p - m) <= 0.05 * m;
+  } else {
+    st->within_5 += p == 0;
+  }
+}
+
+static void counter_stats(vreport *r) {
+  for (int c = 0; c < WGP_NUM_COUNTERS; c++) {
+    double sum[2 + 3] = {0};
+    size_t ns[2 + 3] = {0};
+    vr_counter_stats *all = &r->ctr_all[c];
+    memset(all, 0, sizeof *all);
+    for (int f = 0; f < 3; f++)
+      memset(&r->ctr_rules[f][c], 0, sizeof r->ctr_rules[f][c]);
+    for (size_t i = 0; i < r->in.n; i++) {
+      const vresult *res = &r->in.res[i];
+      if (!res->ok)
+        continue;
+      double p = res->counters[c], m = r->in.rows[r->in.idx[i]].counters[c];
+      counter_add(all, p, m, &sum[0], &ns[0]);
+      if (res->counter_rules >= 0 && res->counter_rules < 3)
+        counter_add(&r->ctr_rules[res->counter_rules][c], p, m, &sum[2 + res->counter_rules],
+                    &ns[2 + res->counter_rules]);
+    }
+    all->mape = ns[0] ? 100 * sum[0] / (double)ns[0] : NAN;
+    for (int f = 0; f < 3; f++)
+      r->ctr_rules[f][c].mape = ns[2 + f] ? 100 * sum[2 + f] / (double)ns[2 + f] : NAN;
+    for (size_t k = 0; r->ctr_kernel && k < r->nkernels; k++) {
+      vr_counter_stats *st = &r->ctr_kernel[k * WGP_NUM_COUNTERS + (size_t)c];
+      double s1 = 0;
+      size_t n1 = 0;
+      memset(st, 0, sizeof *st);
+      for (size_t i = 0; i < r->in.n; i++)
+        if (r->ki[i] == k && r->in.res[i].ok)
+          counter_add(st, r->in.res[i].counters[c], r->in.rows[r->in.idx[i]].counters[c], &s1, &n1);
+      st->mape = n1 ? 100 * s1 / (double)n1 : NAN;
+    }
+  }
+}
+
 /* Statistics of model MO over the selection indices for which KEEP is true. */
 typedef bool (*keep_fn)(const vreport *r, size_t sel, size_t a, size_t b);
 static bool keep_all(const vreport *r, size_t s, size_t a, size_t b) { return (void)r, (void)s, (void)a, (void)b, true; }
@@ -329,6 +381,12 @@ wgp_status vreport_build(const vreport_input *in, vreport **out, wgp_diag *diag)
       for (size_t k = 0; k < r->nkernels; k++)
         scope_stats(r, m, keep_pair, g, k, &r->per_pair[m][g * r->nkernels + k]);
   }
+  r->ctr_kernel = calloc((r->nkernels ? r->nkernels : 1) * WGP_NUM_COUNTERS, sizeof *r->ctr_kernel);
+  if (!r->ctr_kernel) {
+    vreport_free(r);
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
+  counter_stats(r);
   *out = r;
   return WGP_OK;
 }
@@ -351,6 +409,7 @@ void vreport_free(vreport *r) {
     free(r->groups[g].members);
   free(r->groups);
   free(r->lambdas);
+  free(r->ctr_kernel);
   free(r);
 }
 
@@ -480,9 +539,13 @@ void vreport_text(const vreport *r, FILE *f, bool all_groups) {
     const vr_stats *s = &r->overall[m];
     if (!active(r, m))
       continue;
-    fprintf(f, "  %-22s %8zu %15.1f%% %13.1f%% %13.3fx\n", model_titles[m], s->choice_groups,
-            s->choice_groups ? 100.0 * (double)s->best_rank1 / (double)s->choice_groups : NAN,
-            s->choice_groups ? 100.0 * (double)s->within_105 / (double)s->choice_groups : NAN, s->mean_slowdown);
+    fprintf(f, "  %-22s %8zu", model_titles[m], s->choice_groups);
+    pct(f, s->choice_groups ? 100.0 * (double)s->best_rank1 / (double)s->choice_groups : NAN, 16);
+    pct(f, s->choice_groups ? 100.0 * (double)s->within_105 / (double)s->choice_groups : NAN, 14);
+    if (isfinite(s->mean_slowdown))
+      fprintf(f, " %13.3fx\n", s->mean_slowdown);
+    else
+      fprintf(f, " %14s\n", "-");
   }
   /* per group: all, or the 10 worst choices of ours */
   size_t listed = 0;
@@ -519,6 +582,57 @@ void vreport_text(const vreport *r, FILE *f, bool all_groups) {
     free(order);
   }
 
+  size_t measured = 0;
+  for (int c = 0; c < WGP_NUM_COUNTERS; c++)
+    measured += r->ctr_all[c].rows;
+  if (measured) {
+    static const char *const family[3] = {"Kepler rules", "Maxwell rules", "sector rules"};
+    fprintf(f, "\nCounters against nvprof (rules per architecture: docs/counters.md); MAPE over rows measured above 0,\n"
+               "and the rows predicted within 5%%:\n");
+    fprintf(f, "  %-36s %7s %8s %9s", "counter", "rows", "MAPE", "within 5%");
+    for (int fa = 0; fa < 3; fa++)
+      fprintf(f, " | %-24s", family[fa]);
+    fprintf(f, "\n");
+    for (int c = 0; c < WGP_NUM_COUNTERS; c++) {
+      const vr_counter_stats *cs = &r->ctr_all[c];
+      if (!cs->rows)
+        continue;
+      fprintf(f, "  %-36s %7zu", wgp_counter_name((wgp_counter)c), cs->rows);
+      pct(f, cs->mape, 8);
+      pct(f, 100.0 * (double)cs->within_5 / (double)cs->rows, 9);
+      for (int fa = 0; fa < 3; fa++) {
+        const vr_counter_stats *sf = &r->ctr_rules[fa][c];
+        if (sf->rows) {
+          fprintf(f, " | %6zu", sf->rows);
+          pct(f, sf->mape, 8);
+          pct(f, 100.0 * (double)sf->within_5 / (double)sf->rows, 8);
+        } else
+          fprintf(f, " | %24s", "-");
+      }
+      fprintf(f, "\n");
+    }
+    fprintf(f, "\n  transactions per request, per kernel: MAPE / within 5%%\n");
+    fprintf(f, "  %-36s", "kernel");
+    for (int c = WGP_CTR_GLD_PER_REQUEST; c <= WGP_CTR_SHARED_ST_PER_REQUEST; c++)
+      fprintf(f, " | %-20.20s", wgp_counter_name((wgp_counter)c));
+    fprintf(f, "\n");
+    for (size_t k = 0; k < r->nkernels; k++) {
+      fprintf(f, "  %-36s", r->kernels[k]);
+      for (int c = WGP_CTR_GLD_PER_REQUEST; c <= WGP_CTR_SHARED_ST_PER_REQUEST; c++) {
+        const vr_counter_stats *cs = &r->ctr_kernel[k * WGP_NUM_COUNTERS + (size_t)c];
+        if (!cs->rows) {
+          fprintf(f, " | %20s", "-");
+          continue;
+        }
+        fprintf(f, " |");
+        pct(f, cs->mape, 9);
+        pct(f, 100.0 * (double)cs->within_5 / (double)cs->rows, 9);
+        fprintf(f, " ");
+      }
+      fprintf(f, "\n");
+    }
+  }
+
   size_t fitted = 0;
   for (size_t i = 0; i < r->nlambdas; i++)
     fitted += isfinite(r->lambdas[i].lambda);
@@ -544,3 +658,323 @@ void vreport_text(const vreport *r, FILE *f, bool all_groups) {
   }
 }
 
+
+/* ---- JSON --------------------------------------------------------------------- */
+
+static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static json_t *scope_json(const vr_stats *st[VR_NMODELS]) {
+  json_t *o = json_object();
+  json_t *models[VR_NMODELS];
+  for (int m = 0; m < VR_NMODELS; m++) {
+    const vr_stats *s = st[m];
+    json_t *j = m == VR_OURS ? o : json_object();
+    json_object_set_new(j, "rows", json_integer((json_int_t)s->rows));
+    json_object_set_new(j, "mape", jnum(s->mape));
+    json_object_set_new(j, "geomean_rel_error", jnum(s->geomean));
+    json_object_set_new(j, "spearman", jnum(s->spearman));
+    json_object_set_new(j, "spearman_groups", json_integer((json_int_t)s->spearman_groups));
+    json_t *ch = json_object();
+    json_object_set_new(ch, "groups", json_integer((json_int_t)s->choice_groups));
+    json_object_set_new(ch, "best_predicted", json_integer((json_int_t)s->best_rank1));
+    json_object_set_new(ch, "within_1_05", json_integer((json_int_t)s->within_105));
+    json_object_set_new(ch, "mean_slowdown", jnum(s->mean_slowdown));
+    json_object_set_new(ch, "max_slowdown", jnum(s->max_slowdown));
+    json_object_set_new(j, "shape_choice", ch);
+    models[m] = j;
+  }
+  json_t *b = json_object();
+  for (int m = 1; m < VR_NMODELS; m++)
+    json_object_set_new(b, model_names[m], models[m]);
+  json_object_set_new(o, "baselines", b);
+  return o;
+}
+
+static json_t *counter_json(const vr_counter_stats *s) {
+  json_t *o = json_object();
+  json_object_set_new(o, "rows", json_integer((json_int_t)s->rows));
+  json_object_set_new(o, "mape", jnum(s->mape));
+  json_object_set_new(o, "within_5pct", json_integer((json_int_t)s->within_5));
+  return o;
+}
+
+json_t *vreport_to_json(const vreport *r) {
+  const vreport_input *in = &r->in;
+  json_t *root = json_object();
+  json_object_set_new(root, "tool", json_string("wgperf-validate"));
+  json_object_set_new(root, "format_version", json_integer(1));
+  json_object_set_new(root, "input", json_string(in->csv_name));
+  json_object_set_new(root, "rows_total", json_integer((json_int_t)in->total_rows));
+  json_object_set_new(root, "rows_selected", json_integer((json_int_t)in->n));
+  json_object_set_new(root, "selection", json_string(in->selection ? in->selection : ""));
+  json_object_set_new(root, "rows_predicted", json_integer((json_int_t)r->predicted));
+  json_object_set_new(root, "rows_not_predicted", json_integer((json_int_t)r->unpredicted));
+  const vr_stats *st[VR_NMODELS];
+  for (int m = 0; m < VR_NMODELS; m++)
+    st[m] = &r->overall[m];
+  json_object_set_new(root, "overall", scope_json(st));
+  json_t *pg = json_object(), *pk = json_object(), *pp = json_object();
+  for (size_t g = 0; g < r->ngpus; g++) {
+    for (int m = 0; m < VR_NMODELS; m++)
+      st[m] = &r->per_gpu[m][g];
+    json_object_set_new(pg, r->gpus[g], scope_json(st));
+    json_t *kk = json_object();
+    for (size_t k = 0; k < r->nkernels; k++) {
+      for (int m = 0; m < VR_NMODELS; m++)
+        st[m] = &r->per_pair[m][g * r->nkernels + k];
+      if (st[VR_OURS]->rows || st[VR_BSP]->rows)
+        json_object_set_new(kk, r->kernels[k], scope_json(st));
+    }
+    json_object_set_new(pp, r->gpus[g], kk);
+  }
+  for (size_t k = 0; k < r->nkernels; k++) {
+    for (int m = 0; m < VR_NMODELS; m++)
+      st[m] = &r->per_kernel[m][k];
+    json_object_set_new(pk, r->kernels[k], scope_json(st));
+  }
+  json_object_set_new(root, "per_gpu", pg);
+  json_object_set_new(root, "per_kernel", pk);
+  json_object_set_new(root, "per_gpu_kernel", pp);
+  json_t *groups = json_array();
+  for (size_t gi = 0; gi < r->ngroups; gi++) {
+    const vgroup *g = &r->groups[gi];
+    char b[48];
+    json_t *j = json_object();
+    json_object_set_new(j, "gpu", json_string(r->gpus[g->gpu]));
+    json_object_set_new(j, "kernel", json_string(r->kernels[g->kernel]));
+    json_object_set_new(j, "input_size", json_integer((json_int_t)g->input_size));
+    json_object_set_new(j, "shapes", json_integer((json_int_t)g->n));
+    json_object_set_new(j, "measured_best", json_string(shape_of(&in->rows[in->idx[g->members[g->best]]], b, sizeof b)));
+    for (int m = 0; m < VR_NMODELS; m++) {
+      json_t *x = json_object();
+      if (g->rank_of_best[m]) {
+        json_object_set_new(x, "rank_of_measured_best", json_integer((json_int_t)g->rank_of_best[m]));
+        json_object_set_new(x, "chosen",
+                            json_string(shape_of(&in->rows[in->idx[g->members[g->chosen[m]]]], b, sizeof b)));
+        json_object_set_new(x, "slowdown", jnum(g->slowdown[m]));
+      } else {
+        json_object_set_new(x, "rank_of_measured_best", json_null());
+        json_object_set_new(x, "chosen", json_null());
+        json_object_set_new(x, "slowdown", json_null());
+      }
+      json_object_set_new(x, "spearman", jnum(g->spearman[m]));
+      json_object_set_new(j, model_names[m], x);
+    }
+    json_array_append_new(groups, j);
+  }
+  json_object_set_new(root, "groups", groups);
+  json_t *lam = json_array();
+  for (size_t i = 0; i < r->nlambdas; i++) {
+    const vlambda *l = &r->lambdas[i];
+    if (!isfinite(l->lambda))
+      continue;
+    const vrow *row = &in->rows[in->idx[l->row]];
+    char b[48];
+    json_t *j = json_object();
+    json_object_set_new(j, "gpu", json_string(r->gpus[l->gpu]));
+    json_object_set_new(j, "kernel", json_string(r->kernels[l->kernel]));
+    json_object_set_new(j, "lambda", jnum(l->lambda));
+    json_object_set_new(j, "line", json_integer((json_int_t)row->line));
+    json_object_set_new(j, "input_size", json_integer((json_int_t)row->r.input_size));
+    json_object_set_new(j, "block", json_string(shape_of(row, b, sizeof b)));
+    json_array_append_new(lam, j);
+  }
+  json_object_set_new(root, "bsp_lambda", lam);
+  json_t *ctr = json_object();
+  static const char *const fam[3] = {"kepler", "maxwell", "sectors"};
+  for (int c = 0; c < WGP_NUM_COUNTERS; c++) {
+    json_t *j = counter_json(&r->ctr_all[c]);
+    json_t *pf = json_object(), *kk = json_object();
+    for (int fa = 0; fa < 3; fa++)
+      if (r->ctr_rules[fa][c].rows)
+        json_object_set_new(pf, fam[fa], counter_json(&r->ctr_rules[fa][c]));
+    for (size_t k = 0; k < r->nkernels; k++)
+      if (r->ctr_kernel[k * WGP_NUM_COUNTERS + (size_t)c].rows)
+        json_object_set_new(kk, r->kernels[k], counter_json(&r->ctr_kernel[k * WGP_NUM_COUNTERS + (size_t)c]));
+    json_object_set_new(j, "per_rules", pf);
+    json_object_set_new(j, "per_kernel", kk);
+    json_object_set_new(ctr, wgp_counter_name((wgp_counter)c), j);
+  }
+  json_object_set_new(root, "counters", ctr);
+  json_t *np = json_array();
+  for (size_t i = 0; i < in->n; i++)
+    if (!in->res[i].ok) {
+      const vrow *row = &in->rows[in->idx[i]];
+      json_t *j = json_object();
+      json_object_set_new(j, "line", json_integer((json_int_t)row->line));
+      json_object_set_new(j, "gpu", json_string(row->gpu));
+      json_object_set_new(j, "kernel", json_string(row->kernel));
+      json_object_set_new(j, "reason", json_string(in->res[i].reason));
+      json_array_append_new(np, j);
+    }
+  json_object_set_new(root, "not_predicted", np);
+  return root;
+}
+
+void vreport_json(const vreport *r, FILE *f) {
+  json_t *root = vreport_to_json(r);
+  char *text = json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(8));
+  json_decref(root);
+  if (text)
+    fprintf(f, "%s\n", text);
+  free(text);
+}
+
+/* ---- CSV: one line per selected row ---------------------------------------------------- */
+
+static void csv_str(FILE *f, const char *s) {
+  if (strpbrk(s, ",\"\n\r")) {
+    fputc('"', f);
+    for (; *s; s++) {
+      if (*s == '"')
+        fputc('"', f);
+      fputc(*s, f);
+    }
+    fputc('"', f);
+  } else {
+    fputs(s, f);
+  }
+}
+
+static void csv_num(FILE *f, double v) {
+  if (isfinite(v))
+    fprintf(f, ",%.6g", v);
+  else
+    fputs(",", f);
+}
+
+void vreport_csv(const vreport *r, FILE *f) {
+  const vreport_input *in = &r->in;
+  fprintf(f, "line,gpu,kernel,input_size,grid_x,grid_y,grid_z,block_x,block_y,block_z,measured_s,predicted_s,"
+             "error_pct,bsp_s,roofline_s,bound,regs,launches,launches_simulated,status,reason");
+  for (int c = 0; c < WGP_NUM_COUNTERS; c++)
+    fprintf(f, ",%s_measured,%s_predicted", wgp_counter_name((wgp_counter)c), wgp_counter_name((wgp_counter)c));
+  fprintf(f, "\n");
+  for (size_t i = 0; i < in->n; i++) {
+    const vrow *row = &in->rows[in->idx[i]];
+    const vresult *res = &in->res[i];
+    fprintf(f, "%zu,", row->line);
+    csv_str(f, row->gpu);
+    fputc(',', f);
+    csv_str(f, row->kernel);
+    fprintf(f, ",%lld,%lld,%lld,%lld,%lld,%lld,%lld", (long long)row->r.input_size, (long long)row->r.grid[0],
+            (long long)row->r.grid[1], (long long)row->r.grid[2], (long long)row->r.block[0],
+            (long long)row->r.block[1], (long long)row->r.block[2]);
+    double m = vrow_measured_s(row);
+    csv_num(f, m);
+    csv_num(f, r->pred[VR_OURS][i]);
+    csv_num(f, 100 * (r->pred[VR_OURS][i] - m) / m);
+    csv_num(f, r->pred[VR_BSP][i]);
+    csv_num(f, r->pred[VR_ROOFLINE][i]);
+    fprintf(f, ",%s", res->ok ? res->bound : "");
+    if (res->ok)
+      fprintf(f, ",%u,%d,%d,ok,", res->regs, res->launches, res->launches_simulated);
+    else {
+      fprintf(f, ",,,,not_predicted,");
+      csv_str(f, res->reason);
+    }
+    for (int c = 0; c < WGP_NUM_COUNTERS; c++) {
+      csv_num(f, row->counters[c]);
+      csv_num(f, res->ok ? res->counters[c] : NAN);
+    }
+    fprintf(f, "\n");
+  }
+}
+
+/* ---- SVG: predicted vs measured, log-log ------------------------------------------------ */
+
+static const char *const palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                                      "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#ad494a"};
+
+static void xml_text(FILE *f, const char *s) {
+  for (; *s; s++) {
+    if (*s == '<')
+      fputs("&lt;", f);
+    else if (*s == '>')
+      fputs("&gt;", f);
+    else if (*s == '&')
+      fputs("&amp;", f);
+    else if (*s == '"')
+      fputs("&quot;", f);
+    else
+      fputc(*s, f);
+  }
+}
+
+int vreport_svg(const vreport *r, const char *file) {
+  FILE *f = fopen(file, "w");
+  if (!f)
+    return errno ? errno : EIO;
+  double lo = INFINITY, hi = 0;
+  for (size_t i = 0; i < r->in.n; i++) {
+    double m = r->meas[i], p = r->pred[VR_OURS][i];
+    if (!(m > 0 && p > 0 && isfinite(m) && isfinite(p)))
+      continue;
+    lo = fmin(lo, fmin(m, p));
+    hi = fmax(hi, fmax(m, p));
+  }
+  if (!(lo < INFINITY))
+    lo = 1e-6, hi = 1e-3;
+  if (hi <= lo)
+    hi = lo * 10;
+  double llo = floor(log10(lo)), lhi = ceil(log10(hi));
+  const double W = 760, H = 640, L = 80, R = 230, T = 50, B = 60, PW = W - L - R, PH = H - T - B;
+#define PX(v) (L + (log10(v) - llo) / (lhi - llo) * PW)
+#define PY(v) (H - B - (log10(v) - llo) / (lhi - llo) * PH)
+  fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "
+             "font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+          W, H);
+  fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">", L);
+  xml_text(f, r->in.csv_name);
+  fprintf(f, ": predicted vs measured time, %zu rows, MAPE %.1f%%</text>\n", r->overall[VR_OURS].rows,
+          r->overall[VR_OURS].mape);
+  for (int e = (int)llo; e <= (int)lhi; e++) {
+    double v = pow(10, e), x = PX(v), y = PY(v);
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#e5e5e5\"/>\n", x, T, x, H - B);
+    fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>\n", L, y, L + PW, y);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%g s</text>\n", x, H - B + 16, v);
+    fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%g s</text>\n", L - 4, y + 4, v);
+  }
+  fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"black\"/>\n", L, T, PW,
+          PH);
+  /* y = x and a factor of 2 either way */
+  static const double factors[] = {1, 2, 0.5};
+  for (int i = 0; i < 3; i++) {
+    /* predicted = k x measured, clipped to the box */
+    double k = factors[i], a = pow(10, llo), b = pow(10, lhi);
+    double m1 = k > 1 ? a : a / k, m2 = k > 1 ? b / k : b;
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"%s/>\n", PX(m1), PY(k * m1),
+            PX(m2), PY(k * m2), i ? "#999" : "#333", i ? " stroke-dasharray=\"4 3\"" : "");
+  }
+  fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">measured</text>\n", L + PW / 2, H - 18);
+  fprintf(f, "<text x=\"18\" y=\"%.0f\" transform=\"rotate(-90 18 %.0f)\" text-anchor=\"middle\">predicted "
+             "(wgperf)</text>\n",
+          T + PH / 2, T + PH / 2);
+  for (size_t i = 0; i < r->in.n; i++) {
+    double m = r->meas[i], p = r->pred[VR_OURS][i];
+    if (!(m > 0 && p > 0 && isfinite(m) && isfinite(p)))
+      continue;
+    const vrow *row = &r->in.rows[r->in.idx[i]];
+    char b[48];
+    fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\" fill-opacity=\"0.7\"><title>", PX(m), PY(p),
+            palette[r->ki[i] % (sizeof palette / sizeof palette[0])]);
+    xml_text(f, row->gpu);
+    fputc(' ', f);
+    xml_text(f, row->kernel);
+    fprintf(f, " size %lld block %s (line %zu): measured %.4g s, predicted %.4g s</title></circle>\n",
+            (long long)row->r.input_size, shape_of(row, b, sizeof b), row->line, m, p);
+  }
+  for (size_t k = 0; k < r->nkernels; k++) {
+    double y = T + 10 + 18.0 * (double)k;
+    fprintf(f, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"5\" fill=\"%s\"/><text x=\"%.0f\" y=\"%.0f\">", W - R + 20, y,
+            palette[k % (sizeof palette / sizeof palette[0])], W - R + 30, y + 4);
+    xml_text(f, r->kernels[k]);
+    fprintf(f, "</text>\n");
+  }
+  fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" fill=\"#666\">solid: exact; dashed: 2x off</text>\n", W - R + 20,
+          T + 10 + 18.0 * (double)r->nkernels + 10);
+  fprintf(f, "</svg>\n");
+#undef PX
+#undef PY
+  return fclose(f) == 0 ? 0 : (errno ? errno : EIO);
+}

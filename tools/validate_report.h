@@ -23,6 +23,13 @@ typedef struct vr_stats {
   double mean_slowdown, max_slowdown; /* measured time of the predicted-best shape / measured best */
 } vr_stats;
 
+/* Errors of one predicted counter against nvprof over a scope's rows. */
+typedef struct vr_counter_stats {
+  size_t rows;       /* rows with the counter measured and predicted */
+  double mape;       /* over the rows whose measurement is above 0; NaN without one */
+  size_t within_5;   /* rows predicted within 5% (a measured 0 needs a predicted 0) */
+} vr_counter_stats;
+
 typedef struct vreport vreport;
 
 typedef struct vreport_input {
@@ -42,5 +49,14 @@ void vreport_free(vreport *r);
 const vr_stats *vreport_overall(const vreport *r, int m);
 
 void vreport_text(const vreport *r, FILE *f, bool all_groups);
+/* The same as JSON (stable names: docs/validation.md): the tree (give:
+ * json_decref), and written out. */
+#include <jansson.h>
+json_t *vreport_to_json(const vreport *r);
+void vreport_json(const vreport *r, FILE *f);
+/* One CSV line per selected row: measured, predicted, baselines, counters. */
+void vreport_csv(const vreport *r, FILE *f);
+/* Predicted vs measured, log-log, one colour per kernel; 0 or an errno. */
+int vreport_svg(const vreport *r, const char *file);
 
 #endif

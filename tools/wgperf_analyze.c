@@ -46,9 +46,77 @@ static json_t *flags_json(unsigned f) {
   if (f & WGP_TRACE_DATA_BRANCH) json_array_append_new(a, json_string("data-dependent branch taken both ways"));
   if (f & WGP_TRACE_DATA_LOOP) json_array_append_new(a, json_string("data-dependent loop count from a hint, a bound or 1"));
   if (f & WGP_TRACE_SAMPLED) json_array_append_new(a, json_string("long loops sampled"));
-  if (f & WGP_TRACE_TRUNCATED) json_array_append_new(a, json_string("iteration cap reached"));
+  if (f & WGP_TRACE_TRUNCATED) json_array_append_new(a, json_string("a loop did not end within 65536 iterations of one entry (exit never "
+                                   "reached, e.g. 32-bit index overflow): only those counted; --trip sets a count"));
   if (f & WGP_TRACE_UNKNOWN) json_array_append_new(a, json_string("a condition could not be evaluated"));
   return a;
+}
+
+/* Where fallback F is ("B3", "L0", "call to 'f'"), where in the source, what
+ * was done instead and the hint that replaces it (empty when none). */
+static void describe_fallback(const wgp_kernel *k, const wgp_fallback *f, char *where, size_t wn, const char **source,
+                              char *did, size_t dn, char *hint, size_t hn) {
+  const wgp_block *blk = wgp_kernel_block(k, f->block);
+  const wgp_branch *br = wgp_block_branch(blk);
+  *source = br && wgp_branch_source(br) ? wgp_branch_source(br) : wgp_block_source(blk);
+  hint[0] = '\0';
+  bool loop = f->loop >= 0 && (f->kind == WGP_FALLBACK_DATA_LOOP || f->kind == WGP_FALLBACK_UNKNOWN);
+  if (loop) {
+    const wgp_loop *lp = wgp_kernel_loop(k, (size_t)f->loop);
+    snprintf(where, wn, "L%ld", f->loop);
+    if (wgp_loop_source(lp))
+      *source = wgp_loop_source(lp);
+    snprintf(did, dn, "%s, %s",
+             f->kind == WGP_FALLBACK_DATA_LOOP ? "loop count needs values known only at run time"
+                                               : "loop count cannot be computed",
+             f->hinted ? "ran the --trip count" : f->bounded ? "ran its bound" : "ran 1 iteration per entry");
+    snprintf(hint, hn, "--trip L%ld=COUNT", f->loop);
+  } else if (f->kind == WGP_FALLBACK_CALL) {
+    const char *callee = "?", *reason = "?";
+    wgp_kernel_call(k, (size_t)f->call, NULL, &callee, &reason);
+    snprintf(where, wn, "call to '%s'", callee);
+    if (wgp_kernel_call_source(k, (size_t)f->call))
+      *source = wgp_kernel_call_source(k, (size_t)f->call);
+    snprintf(did, dn, "left unresolved (%s): counted as one instruction, its cost is not modelled", reason);
+  } else {
+    snprintf(where, wn, "B%zu", f->block);
+    snprintf(did, dn, "%s, %s",
+             f->kind == WGP_FALLBACK_DATA_BRANCH ? "branch on a value known only at run time"
+                                                 : "branch condition cannot be computed",
+             f->hinted ? "taken with the --taken fraction" : "both paths taken");
+    snprintf(hint, hn, "--taken B%zu=FRACTION", f->block);
+  }
+}
+
+static json_t *fallbacks_json(const wgp_kernel *k, const wgp_analysis *an) {
+  json_t *arr = json_array();
+  for (size_t i = 0; i < wgp_analysis_num_fallbacks(an); i++) {
+    const wgp_fallback *f = wgp_analysis_fallback(an, i);
+    char where[256], did[320], hint[64];
+    const char *src;
+    describe_fallback(k, f, where, sizeof where, &src, did, sizeof did, hint, sizeof hint);
+    json_t *o = json_object();
+    json_object_set_new(o, "kind", json_string(wgp_fallback_kind_name(f->kind)));
+    json_object_set_new(o, "where", json_string(where));
+    json_object_set_new(o, "source", src ? json_string(src) : json_null());
+    json_object_set_new(o, "assumed", json_string(did));
+    json_object_set_new(o, "hint", *hint ? json_string(hint) : json_null());
+    json_object_set_new(o, "hinted", json_boolean(f->hinted));
+    json_array_append_new(arr, o);
+  }
+  return arr;
+}
+
+/* One line per fallback, LABEL in the report's first column. */
+static void fallbacks_text(FILE *out, const char *label, const wgp_kernel *k, const wgp_analysis *an) {
+  for (size_t i = 0; i < wgp_analysis_num_fallbacks(an); i++) {
+    const wgp_fallback *f = wgp_analysis_fallback(an, i);
+    char where[256], did[320], hint[64];
+    const char *src;
+    describe_fallback(k, f, where, sizeof where, &src, did, sizeof did, hint, sizeof hint);
+    fprintf(out, "%s%s%s%s: %s%s%s%s\n", label, where, src ? " at " : "", src ? src : "", did,
+            *hint && !f->hinted ? " (hint: " : "", *hint && !f->hinted ? hint : "", *hint && !f->hinted ? ")" : "");
+  }
 }
 
 static json_t *num_or_null(double v, bool ok) { return ok ? json_real(v) : json_null(); }
@@ -192,6 +260,7 @@ static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
   json_object_set_new(warps, "groups", json_string(choice_name(wgp_warp_set_how(ws))));
   json_object_set_new(root, "warps", warps);
   json_object_set_new(root, "assumptions", flags_json(wgp_analysis_flags(an)));
+  json_object_set_new(root, "fallbacks", fallbacks_json(k, an));
   json_t *dyn = json_object();
   for (size_t i = 0; i < wgp_kernel_num_static_counts(k); i++) {
     const char *cls;
@@ -345,13 +414,17 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
   const wgp_warp_set *ws = wgp_analysis_warps(an);
   fprintf(f, "warps   %.0f in the launch, %zu distinct (%zu traced; %s)\n", wgp_warp_set_total(ws),
           wgp_warp_set_size(ws), wgp_warp_set_traced(ws), choice_name(wgp_warp_set_how(ws)));
-  unsigned fl = wgp_analysis_flags(an);
+  /* the fallback lines below itemize the branch and loop assumptions */
+  unsigned fl = wgp_analysis_flags(an) & (wgp_analysis_num_fallbacks(an)
+                                             ? ~(WGP_TRACE_DATA_BRANCH | WGP_TRACE_DATA_LOOP | WGP_TRACE_UNKNOWN)
+                                             : ~0u);
   if (fl) {
     json_t *a = flags_json(fl);
     for (size_t i = 0; i < json_array_size(a); i++)
       fprintf(f, "assumed %s\n", json_string_value(json_array_get(a, i)));
     json_decref(a);
   }
+  fallbacks_text(f, "fallback ", k, an);
   fprintf(f, "dynamic instructions (warp-level, whole launch):\n ");
   for (size_t i = 0; i < wgp_kernel_num_static_counts(k); i++) {
     const char *cls;
@@ -579,7 +652,7 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
   if (rc == EXIT_OK) {
     size_t na = wgp_kernel_num_args(S->k) ? wgp_kernel_num_args(S->k) : 1;
     S->align = calloc(na, sizeof *S->align);
-    S->local = calloc(na, sizeof *S->local);
+    S->local = calloc(na + wgp_kernel_num_arrays(S->k), sizeof *S->local);
     if (!S->align || !S->local)
       rc = input_error("out of memory");
     else if (wgp_launch_bind(S->l, S->k, &in.launch, S->align, S->local, &d) != WGP_OK)
@@ -759,6 +832,7 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(j, "bottleneck", json_string(why));
       json_object_set_new(j, "assumptions", flags_json(wgp_analysis_flags(S.an)));
       json_object_set_new(j, "l2_warm", json_boolean(S.cache->l2_warm));
+      json_object_set_new(j, "fallbacks", fallbacks_json(S.k, S.an));
       rc = print_json(j);
     } else {
       printf("kernel %s on %s\n", wgp_kernel_name(S.k), wgp_gpu_name(S.gpu));
@@ -774,13 +848,16 @@ int cmd_predict(int argc, char **argv) {
              r.mem_stall_cycles[3], r.barrier_cycles);
       printf("launch      %.3g us overhead\n", r.launch_overhead_us);
       printf("bottleneck  %s\n", why);
-      unsigned fl = wgp_analysis_flags(S.an);
+      unsigned fl = wgp_analysis_flags(S.an) & (wgp_analysis_num_fallbacks(S.an)
+                                                    ? ~(WGP_TRACE_DATA_BRANCH | WGP_TRACE_DATA_LOOP | WGP_TRACE_UNKNOWN)
+                                                    : ~0u);
       if (fl) {
         json_t *a = flags_json(fl);
         for (size_t i = 0; i < json_array_size(a); i++)
           printf("assumed     %s\n", json_string_value(json_array_get(a, i)));
         json_decref(a);
       }
+      fallbacks_text(stdout, "fallback    ", S.k, S.an);
       char words[256];
       cache_words(words, sizeof words, S.cache);
       printf("caches      %s\n", words);

@@ -487,17 +487,20 @@ static int parse_num(const char *s, double lo, double hi, double *out) {
   return 0;
 }
 
-int main(int argc, char **argv) {
+#ifndef WGP_MEASURE_STANDALONE
+/* the body of main; *lp is the launch of a user kernel, freed by main on every path */
+static int measure_main(int argc, char **argv, wgp_launch **lp) {
+#else
+static int measure_main(int argc, char **argv) {
+#endif
   const char *out = NULL, *gpu_name = NULL, *skipped = NULL;
   mx_val_opts vo = {NULL, false, false, 200, 2.5, 2, NULL};
   int platform = 0, device = 0;
 #ifndef WGP_MEASURE_STANDALONE
   user_opts uo = {NULL, NULL, NULL, "random", 0, 0};
-  wgp_launch *l = wgp_launch_new();
+  wgp_launch *l = *lp;
   const char *launch_file = NULL;
   bool launch_opts = false;
-  if (!l)
-    return fail(X_INPUT, "out of memory");
 #endif
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -586,11 +589,13 @@ int main(int argc, char **argv) {
     return fail(X_USAGE, "give the launch either as --launch FILE.json or as options, not both");
   if (launch_file) {
     wgp_launch_free(l);
+    *lp = l = NULL;
     wgp_diag d;
-    if (wgp_launch_load_file(launch_file, &l, &d) != WGP_OK) {
+    if (wgp_launch_load_file(launch_file, lp, &d) != WGP_OK) {
       fprintf(stderr, "%s\n", d.message);
       return X_INPUT;
     }
+    l = *lp;
   }
 #endif
   char err[1024];
@@ -617,7 +622,6 @@ int main(int argc, char **argv) {
 #ifndef WGP_MEASURE_STANDALONE
   if (uo.file) {
     rc = run_user(&x, &uo, l);
-    wgp_launch_free(l);
   } else
 #endif
   {
@@ -642,4 +646,17 @@ int main(int argc, char **argv) {
   wgb_table_free(&dummy);
   wgb_dev_close(&x.dev);
   return rc;
+}
+
+int main(int argc, char **argv) {
+#ifndef WGP_MEASURE_STANDALONE
+  wgp_launch *l = wgp_launch_new();
+  if (!l)
+    return fail(X_INPUT, "out of memory");
+  int rc = measure_main(argc, argv, &l);
+  wgp_launch_free(l);
+  return rc;
+#else
+  return measure_main(argc, argv);
+#endif
 }

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "validate_predict.h"
 #include "validate_report.h"
+#include "validate_thresholds.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -39,7 +40,9 @@
 static const char usage_text[] =
     "usage: wgperf-validate MEASUREMENTS.csv [--manifest FILE] [--gpu NAME]... [--kernel NAME]... [--sample N]\n"
     "                       [--jobs N] [--regs row|model] [--gpu-map NAME=FILE_OR_NAME]... [--opencl]\n"
-    "                       [--cache DIR] [--max-launches N] [--no-launch-overhead] [--all-groups] [--quiet]\n"
+    "                       [--cache DIR] [--max-launches N] [--no-launch-overhead] [--json | --csv]\n"
+    "                       [--plot FILE.svg] [--all-groups] [--thresholds FILE] [--write-thresholds FILE]\n"
+    "                       [--quiet]\n"
     "       wgperf-validate --help | --version\n";
 
 static const char help_text[] =
@@ -62,7 +65,13 @@ static const char help_text[] =
     "  --max-launches N     simulate at most N evenly spread launches of a multi-launch run, scaling the\n"
     "                       sum (default 32; 0: all)\n"
     "  --no-launch-overhead compare the prediction without the GPU's launch overhead\n"
+    "  --json               the report as JSON (names: docs/validation.md)\n"
+    "  --csv                one CSV line per row: measured, predicted, baselines, counters, or why not predicted\n"
+    "  --plot FILE.svg      predicted vs measured time, log-log, one colour per kernel\n"
     "  --all-groups         list every (gpu, kernel, input_size) group, not only the 10 worst choices\n"
+    "  --thresholds FILE    check the figures against recorded limits (validation/thresholds.json); exit 1\n"
+    "                       when one is passed\n"
+    "  --write-thresholds FILE  record this run's figures and limits around them\n"
     "  --quiet              no progress line\n"
     "  -v                   say which models are extracted\n";
 
@@ -77,12 +86,12 @@ static int vusage(const char *fmt, ...) {
 }
 
 typedef struct vopts {
-  const char *csv, *manifest, *cache;
+  const char *csv, *manifest, *cache, *plot, *thresholds, *write_thresholds;
   const char *gpus[MAX_LIST], *kernels[MAX_LIST], *maps[MAX_LIST];
   size_t ngpus, nkernels, nmaps;
   long sample;
   int jobs, max_launches;
-  bool regs_model, opencl, no_overhead, all_groups, quiet, verbose;
+  bool regs_model, opencl, no_overhead, all_groups, quiet, verbose, json, csv_out;
 } vopts;
 
 static bool parse_long(const char *s, long min, long max, long *out) {
@@ -105,7 +114,8 @@ static int parse_args(int argc, char **argv, vopts *o) {
     long v;
     if (strcmp(a, "--manifest") == 0 || strcmp(a, "--gpu") == 0 || strcmp(a, "--kernel") == 0 ||
         strcmp(a, "--sample") == 0 || strcmp(a, "--jobs") == 0 || strcmp(a, "--regs") == 0 ||
-        strcmp(a, "--gpu-map") == 0 || strcmp(a, "--cache") == 0 || strcmp(a, "--max-launches") == 0) {
+        strcmp(a, "--gpu-map") == 0 || strcmp(a, "--cache") == 0 || strcmp(a, "--max-launches") == 0 ||
+        strcmp(a, "--plot") == 0 || strcmp(a, "--thresholds") == 0 || strcmp(a, "--write-thresholds") == 0) {
       if (!has)
         return vusage("'%s' needs a value", a);
       const char *val = argv[++i];
@@ -113,6 +123,12 @@ static int parse_args(int argc, char **argv, vopts *o) {
         o->manifest = val;
       else if (strcmp(a, "--cache") == 0)
         o->cache = val;
+      else if (strcmp(a, "--plot") == 0)
+        o->plot = val;
+      else if (strcmp(a, "--thresholds") == 0)
+        o->thresholds = val;
+      else if (strcmp(a, "--write-thresholds") == 0)
+        o->write_thresholds = val;
       else if (strcmp(a, "--gpu") == 0 || strcmp(a, "--kernel") == 0 || strcmp(a, "--gpu-map") == 0) {
         size_t *n = a[2] == 'k' ? &o->nkernels : strcmp(a, "--gpu") == 0 ? &o->ngpus : &o->nmaps;
         const char **list = a[2] == 'k' ? o->kernels : strcmp(a, "--gpu") == 0 ? o->gpus : o->maps;
@@ -144,6 +160,10 @@ static int parse_args(int argc, char **argv, vopts *o) {
         else
           return vusage("--regs '%s': expected 'row' (the CSV's regs_per_thread) or 'model'", val);
       }
+    } else if (strcmp(a, "--json") == 0) {
+      o->json = true;
+    } else if (strcmp(a, "--csv") == 0) {
+      o->csv_out = true;
     } else if (strcmp(a, "--opencl") == 0) {
       o->opencl = true;
     } else if (strcmp(a, "--no-launch-overhead") == 0) {
@@ -164,6 +184,8 @@ static int parse_args(int argc, char **argv, vopts *o) {
   }
   if (!o->csv)
     return vusage("no measurement file given");
+  if (o->json && o->csv_out)
+    return vusage("--json and --csv both write to standard output: pick one");
   return EXIT_OK;
 }
 
@@ -497,7 +519,46 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s\n", d.message);
     rc = EXIT_INPUT;
   } else {
-    vreport_text(rep, stdout, o.all_groups);
+    if (o.json)
+      vreport_json(rep, stdout);
+    else if (o.csv_out)
+      vreport_csv(rep, stdout);
+    else
+      vreport_text(rep, stdout, o.all_groups);
+    int err;
+    if (o.plot && (err = vreport_svg(rep, o.plot)) != 0) {
+      fprintf(stderr, "wgperf: error: %s: cannot write: %s\n", o.plot, strerror(err));
+      rc = EXIT_INPUT;
+    }
+    if (o.thresholds || o.write_thresholds) {
+      json_t *j = vreport_to_json(rep);
+      if (o.write_thresholds) {
+        char cmd[2048] = "wgperf-validate";
+        size_t u = strlen(cmd);
+        for (int i = 1; i < argc && u < sizeof cmd; i++)
+          if (strcmp(argv[i], "--write-thresholds") == 0)
+            i++;
+          else
+            u += (size_t)snprintf(cmd + u, sizeof cmd - u, " %s", argv[i]);
+        if (vthresh_write(j, o.write_thresholds, cmd, &d) != WGP_OK) {
+          fprintf(stderr, "%s\n", d.message);
+          rc = EXIT_INPUT;
+        }
+      }
+      if (o.thresholds) {
+        fflush(stdout);
+        int failed = vthresh_check(j, o.thresholds, stderr, &d);
+        if (failed < 0) {
+          fprintf(stderr, "%s\n", d.message);
+          rc = EXIT_INPUT;
+        } else if (failed > 0) {
+          fprintf(stderr, "wgperf: error: %s: %d figure%s passed the limits of %s: accuracy regressed\n", o.csv, failed,
+                  failed == 1 ? "" : "s", o.thresholds);
+          rc = EXIT_INPUT;
+        }
+      }
+      json_decref(j);
+    }
     if (fflush(stdout) != 0) {
       fprintf(stderr, "wgperf: error: cannot write the output: %s\n", strerror(errno));
       rc = EXIT_INPUT;

@@ -23,7 +23,8 @@ typedef struct wgp_analysis_input {
   const wgp_gpu *gpu;
   wgp_trace_launch launch;       /* warp_size is taken from the GPU when 0 */
   const uint64_t *buffer_align;  /* per argument index, 0 = default; may be NULL */
-  const uint64_t *local_bytes;   /* per argument index, size of __local pointer arguments; may be NULL */
+  const uint64_t *local_bytes;   /* size of __local pointer arguments per argument index, then of dynamic
+                                    shared arrays per array index (wgp_launch_bind); may be NULL */
   /* hints, NULL-terminated by count */
   const size_t *trip_loops;
   const uint64_t *trip_counts;
@@ -47,6 +48,30 @@ const wgp_mem_stats *wgp_analysis_total_stats(const wgp_analysis *a);
 /* Dynamic warp-level instructions of cost class CLS in the whole launch. */
 double wgp_analysis_dynamic_count(const wgp_analysis *a, const char *cls);
 unsigned wgp_analysis_flags(const wgp_analysis *a); /* union of the traces' WGP_TRACE_* flags */
+
+/* Fallbacks: the places this launch executed whose behaviour cannot be
+ * known statically, and what the analysis did instead (docs/corpus.md).
+ * One entry per branch, loop or call, in block order. */
+typedef enum wgp_fallback_kind {
+  WGP_FALLBACK_DATA_BRANCH, /* condition on a loaded (or floating-point) value: both paths, or --taken */
+  WGP_FALLBACK_DATA_LOOP,   /* loop exit on such a value: --trip, else the loop's bound, else 1 iteration */
+  WGP_FALLBACK_UNKNOWN,     /* a condition not computable for another reason: both paths, or the forced count */
+  WGP_FALLBACK_CALL         /* unresolved call: counted as one instruction, the callee's cost not modelled */
+} wgp_fallback_kind;
+
+typedef struct wgp_fallback {
+  wgp_fallback_kind kind;
+  size_t block;  /* the block that ends in the branch, or holds the call */
+  long loop;     /* DATA_LOOP (and an UNKNOWN loop exit): the loop; -1 otherwise */
+  long call;     /* CALL: the call's index in the model; -1 otherwise */
+  bool hinted;   /* a --taken or --trip hint replaced the default */
+  bool bounded;  /* DATA_LOOP without a hint: the model has a bound for the count */
+} wgp_fallback;
+
+size_t wgp_analysis_num_fallbacks(const wgp_analysis *a);
+const wgp_fallback *wgp_analysis_fallback(const wgp_analysis *a, size_t i);
+/* "data-dependent-branch", "data-dependent-loop", "unknown-condition", "unresolved-call". */
+const char *wgp_fallback_kind_name(wgp_fallback_kind k);
 uint64_t wgp_analysis_local_bytes(const wgp_analysis *a);
 
 #ifdef __cplusplus

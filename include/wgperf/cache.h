@@ -56,6 +56,12 @@ extern "C" {
  * bounded by WGP_CACHE_MAX_GROUPS groups of 3 iterations per loop level. */
 #define WGP_CACHE_MAX_EVENTS 32768
 #define WGP_CACHE_SAMPLED_EDGE 2
+/* Iterations of one entry into a loop of unknown count that the sample
+ * traces (the timing traces keep WGP_TRACE_EXPLICIT_CAP): at first, then
+ * above the work budget.  Such a trace is flagged truncated anyway; its
+ * first iterations stand for the loop's hit rates. */
+#define WGP_CACHE_EXPLICIT_CAP 4096u
+#define WGP_CACHE_SAMPLED_EXPLICIT_CAP 64u
 /* What a sampled hit rate may differ from the full sample's (absolute), as
  * test/unit/test_cache.c checks. */
 #define WGP_CACHE_SAMPLED_TOLERANCE 0.1

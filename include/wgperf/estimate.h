@@ -43,9 +43,21 @@ wgp_status wgp_simulate_analysis(const wgp_analysis_input *in, const wgp_analysi
 
 typedef struct wgp_estimate wgp_estimate;
 
+/* The occupancy request of a group of THREADS threads using LOCAL bytes of
+ * shared memory: a CUDA kernel's fixed-size arrays are static shared memory,
+ * its extern __shared__ arrays dynamic (up to the opt-in); all of an OpenCL
+ * kernel's is static (NVIDIA's OpenCL has no opt-in). */
+wgp_occupancy_request wgp_estimate_shared_request(const wgp_kernel *k, unsigned threads, unsigned regs,
+                                                  uint64_t local);
+
 /* Analyzes the launch of IN (keep: IN and what it points to must outlive the
  * estimate), with REGS registers per thread (0: wgp_kernel_choose_registers). */
 wgp_status wgp_estimate_new(const wgp_analysis_input *in, unsigned regs, wgp_estimate **out, wgp_diag *diag);
+/* The same from AN, an analysis of IN made before (take: freed with the
+ * estimate, or at once when this fails): what wgprune uses, which analyzes
+ * every candidate size first and needs the rest only for some. */
+wgp_status wgp_estimate_from_analysis(const wgp_analysis_input *in, wgp_analysis *an, unsigned regs,
+                                      wgp_estimate **out, wgp_diag *diag);
 void wgp_estimate_free(wgp_estimate *e);
 
 const wgp_analysis *wgp_estimate_analysis(const wgp_estimate *e);

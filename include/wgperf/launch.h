@@ -3,6 +3,8 @@
  * The same names on the command line and in a JSON file:
  *   --global 1024,1024  --local 16,16  [--offset 0,0]
  *   --arg N=1024  --buffer A=4MiB  --buffer B=1048576@512  --local-mem tile=4096
+ *   (--local-mem sizes __local pointer arguments and CUDA's dynamic
+ *   `extern __shared__` arrays, the third <<<>>> launch parameter)
  *   [--nonuniform]
  *   CUDA users may write --grid X[,Y[,Z]] --block X[,Y[,Z]] instead: the
  *   global size is then grid x block (JSON: "grid", "block").
@@ -42,9 +44,12 @@ wgp_status wgp_launch_load_string(const char *text, const char *name, wgp_launch
 
 /* Checks the launch (sizes, divisibility) and that it fits KERNEL: every
  * scalar argument has a value, every name exists, __local pointer arguments
+ * and dynamic shared arrays (CUDA `extern __shared__`, size 0 in the model)
  * have a size, values fit their type.  Fills OUT (its lookup resolves the
- * arguments; keep L alive while it is used) and, per argument index,
- * BUFFER_ALIGN and LOCAL_BYTES (arrays of wgp_kernel_num_args entries). */
+ * arguments; keep L alive while it is used), BUFFER_ALIGN per argument index
+ * (wgp_kernel_num_args entries) and LOCAL_BYTES: per argument index, then
+ * per static array index (wgp_kernel_num_args + wgp_kernel_num_arrays
+ * entries; the size of a dynamic array, 0 for the others). */
 wgp_status wgp_launch_bind(const wgp_launch *l, const wgp_kernel *kernel, wgp_trace_launch *out,
                            uint64_t *buffer_align, uint64_t *local_bytes, wgp_diag *diag);
 

@@ -48,8 +48,9 @@ typedef struct wgp_mem_stats {
 typedef struct wgp_layout wgp_layout;
 
 /* BUFFER_ALIGN (may be NULL) gives per argument index an alignment in bytes
- * (0 = default 256); LOCAL_BYTES (may be NULL) the size of each __local
- * pointer argument (0 = unknown: laid out with 0 bytes). */
+ * (0 = default 256); LOCAL_BYTES (may be NULL; as wgp_launch_bind fills it)
+ * the size of each __local pointer argument, then of each dynamic shared
+ * array (0 = unknown: laid out with 0 bytes). */
 wgp_status wgp_layout_new(const wgp_kernel *k, const uint64_t *buffer_align, const uint64_t *local_bytes,
                           wgp_layout **out, wgp_diag *diag);
 void wgp_layout_free(wgp_layout *l);

@@ -108,11 +108,15 @@ const wgp_access *wgp_kernel_access(const wgp_kernel *k, size_t i);
 size_t wgp_kernel_num_calls(const wgp_kernel *k);
 /* Unresolved call I: its block, callee and reason (any pointer may be NULL). */
 void wgp_kernel_call(const wgp_kernel *k, size_t i, size_t *block, const char **callee, const char **reason);
+const char *wgp_kernel_call_source(const wgp_kernel *k, size_t i); /* "file:line" or NULL */
 size_t wgp_kernel_num_static_counts(const wgp_kernel *k);
 uint64_t wgp_kernel_static_count(const wgp_kernel *k, size_t i, const char **cost_class);
 bool wgp_kernel_irreducible(const wgp_kernel *k);
 /* Registers per thread estimated from IR liveness (docs/kernel-model.md). */
 unsigned wgp_kernel_register_pressure(const wgp_kernel *k);
+/* Bytes of the kernel's fixed-size __local / __shared__ arrays (static
+ * shared memory; dynamic arrays and __local arguments come from the launch). */
+uint64_t wgp_kernel_static_local_bytes(const wgp_kernel *k);
 /* Registers per thread from ptxas (the optional 'registers' of the model,
  * added by `wgperf extract` where a CUDA toolkit exists), 0 when absent;
  * SOURCE (may be NULL) receives where the count comes from. */

@@ -28,6 +28,7 @@ extern "C" {
 #endif
 
 #define WGP_TRACE_EDGE_ITERATIONS 8
+#define WGP_TRACE_EXPLICIT_CAP 65536u
 #define WGP_TRACE_MAX_WARP 64
 
 typedef struct wgp_tracer wgp_tracer;
@@ -73,6 +74,11 @@ void wgp_tracer_set_visitor(wgp_tracer *t, wgp_trace_visit visit, void *user);
  * WGP_TRACE_EDGE_ITERATIONS; at least 1): fewer make a cheaper trace whose
  * counts are the same for bodies that do not change with the iteration. */
 void wgp_tracer_set_edge_iterations(wgp_tracer *t, unsigned n);
+/* Iterations of one entry into a loop whose count is unknown and whose exit
+ * does not hold before them (default WGP_TRACE_EXPLICIT_CAP; at least 1);
+ * the trace is then flagged WGP_TRACE_TRUNCATED.  The cache analysis lowers
+ * it for its sample when over its work budget. */
+void wgp_tracer_set_explicit_cap(wgp_tracer *t, unsigned n);
 
 /* Traces warp WARP (0-based, lanes ordered x fastest) of work-group GROUP. */
 wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp, wgp_trace **out,
@@ -92,6 +98,9 @@ uint64_t wgp_tracer_eval_warp(wgp_tracer *t, const wgp_expr *e, uint64_t mask, i
 
 void wgp_trace_free(wgp_trace *tr);
 unsigned wgp_trace_flags(const wgp_trace *tr);
+/* The WGP_TRACE_DATA_BRANCH / DATA_LOOP / UNKNOWN flags that the branch
+ * ending BLOCK set: which conditions of this trace could not be evaluated. */
+unsigned wgp_trace_block_flags(const wgp_trace *tr, size_t block);
 bool wgp_trace_equal(const wgp_trace *a, const wgp_trace *b);
 uint64_t wgp_trace_hash(const wgp_trace *tr);
 /* Warp-level executions of BLOCK (weighted, sampled stretches expanded), and

@@ -1,7 +1,13 @@
 /* bench_estimate.c - milliseconds per estimate, in process, by phase.
  *
  *   bench_estimate MODEL.json [--kernel NAME] [--gpu NAME_OR_FILE] [--repeat N]
+ *                  [--full] [--gto] [--breakdown]
  *                  LAUNCH OPTIONS (as wgperf predict: --global, --local, --arg, ...)
+ *
+ * --full simulates every iteration (WGP_SIM_FULL: no steady-state
+ * extrapolation), --gto issues greedy-then-oldest, so the extrapolation can
+ * be compared with the full simulation on real kernels; --breakdown also
+ * prints the round's cycles and breakdown.
  *
  * Loads the model and the GPU description once, then runs the estimate of
  * `wgperf predict` (analysis, occupancy, cache analysis, simulation) N times
@@ -45,6 +51,8 @@ int main(int argc, char **argv) {
   }
   const char *kname = NULL, *gname = "h100-sxm";
   int repeat = 5;
+  unsigned flags = 0;
+  bool breakdown = false;
   wgp_diag d;
   wgp_launch *l = wgp_launch_new();
   if (!l)
@@ -61,6 +69,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_estimate: --repeat 1..%d\n", MAXREP);
         return 2;
       }
+    } else if (strcmp(argv[i], "--full") == 0) {
+      flags |= WGP_SIM_FULL;
+    } else if (strcmp(argv[i], "--gto") == 0) {
+      flags |= WGP_SIM_GTO;
+    } else if (strcmp(argv[i], "--breakdown") == 0) {
+      breakdown = true;
     } else if (wgp_launch_is_option(argv[i], &takes)) {
       const char *v = takes && i + 1 < argc ? argv[++i] : NULL;
       if (wgp_launch_set_option(l, argv[i - (v ? 1 : 0)], v, &d) != WGP_OK) {
@@ -92,7 +106,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   size_t na = wgp_kernel_num_args(k) ? wgp_kernel_num_args(k) : 1;
-  uint64_t *align = calloc(na, sizeof *align), *local = calloc(na, sizeof *local);
+  uint64_t *align = calloc(na, sizeof *align), *local = calloc(na + wgp_kernel_num_arrays(k), sizeof *local);
   wgp_analysis_input in = {0};
   if (!align || !local || wgp_launch_bind(l, k, &in.launch, align, local, &d) != WGP_OK) {
     fprintf(stderr, "%s\n", d.message);
@@ -120,7 +134,7 @@ int main(int argc, char **argv) {
       return 1;
     }
     double b = now_ms();
-    if (wgp_estimate_simulate(e, 0, &res, &d) != WGP_OK) {
+    if (wgp_estimate_simulate(e, flags, &res, &d) != WGP_OK) {
       fprintf(stderr, "%s\n", d.message);
       return 1;
     }
@@ -131,6 +145,12 @@ int main(int argc, char **argv) {
     total[r] = c - a;
     time_us = res.time_us;
     simulated = res.simulated_instructions;
+    if (breakdown && r == repeat - 1)
+      printf("round %.10g cycles x %.6g rounds, bounds %.10g..%.10g us | per warp: issue %.6g compute %.6g "
+             "shared/L1 %.6g L2 %.6g DRAM %.6g constant %.6g barrier %.6g%s\n",
+             res.round_cycles, res.rounds, res.best_us, res.worst_us, res.issue_cycles, res.compute_cycles,
+             res.mem_stall_cycles[0], res.mem_stall_cycles[1], res.mem_stall_cycles[2], res.mem_stall_cycles[3],
+             res.barrier_cycles, res.extrapolated ? ", extrapolated" : "");
   }
   /* the analysis is timed on its own run; the cache analysis is the rest of wgp_estimate_new */
   double an_ms = median(ana, repeat), est_ms = median(est, repeat);

@@ -271,8 +271,54 @@ static void test_against_brute_force(void **state) {
   }
 }
 
+/* Conditions that cannot be computed for a reason other than loaded data
+ * (here: no value for N) are itemized: the branch of block 0 as a branch,
+ * the exit of loop 0 (block 1) as that loop; a --trip hint marks the loop. */
+static wgp_eval_status no_values(void *user, const wgp_sym *sym, int64_t *value, char *reason, size_t size) {
+  (void)user, (void)sym, (void)value;
+  snprintf(reason, size, "no value");
+  return WGP_EVAL_UNKNOWN;
+}
+
+static void test_fallbacks_listed(void **state) {
+  (void)state;
+  wgp_model *m;
+  wgp_diag d;
+  assert_int_equal(wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/minimal.json", &m, &d), WGP_OK);
+  wgp_analysis_input in = {0};
+  in.kernel = wgp_model_find_kernel(m, "k");
+  in.gpu = h100;
+  uint64_t local[3] = {0, 0, 64};
+  in.local_bytes = local;
+  in.launch = (wgp_trace_launch){1, {256, 1, 1}, {128, 1, 1}, {0, 0, 0}, 0, no_values, NULL};
+  size_t loops[1] = {0};
+  uint64_t trips[1] = {4};
+  for (int hinted = 0; hinted < 2; hinted++) {
+    in.trip_loops = loops;
+    in.trip_counts = trips;
+    in.num_trip_hints = (size_t)hinted;
+    wgp_analysis *a;
+    assert_int_equal(wgp_analyze(&in, &a, &d), WGP_OK);
+    assert_int_equal(wgp_analysis_num_fallbacks(a), 2);
+    const wgp_fallback *f0 = wgp_analysis_fallback(a, 0), *f1 = wgp_analysis_fallback(a, 1);
+    assert_int_equal(f0->kind, WGP_FALLBACK_UNKNOWN);
+    assert_int_equal(f0->block, 0);
+    assert_int_equal(f0->loop, -1);
+    assert_false(f0->hinted);
+    assert_int_equal(f1->kind, WGP_FALLBACK_UNKNOWN);
+    assert_int_equal(f1->block, 1);
+    assert_int_equal(f1->loop, 0);
+    assert_int_equal(f1->hinted, hinted);
+    assert_null(wgp_analysis_fallback(a, 2));
+    assert_string_equal(wgp_fallback_kind_name(f0->kind), "unknown-condition");
+    wgp_analysis_free(a);
+  }
+  wgp_model_free(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_fallbacks_listed),
       cmocka_unit_test(test_global_coalescing),       cmocka_unit_test(test_shared_bank_conflicts),
       cmocka_unit_test(test_constant_serialization),  cmocka_unit_test(test_loop_accesses_counted_per_iteration),
       cmocka_unit_test(test_counting_rules_directly),   cmocka_unit_test(test_against_brute_force),

@@ -38,7 +38,7 @@ typedef struct launch_case {
 typedef struct bound {
   wgp_model *m;
   wgp_launch *l;
-  uint64_t align[8], local[8];
+  uint64_t align[8], local[32];
   wgp_analysis_input in;
   unsigned resident;
   uint64_t smem;

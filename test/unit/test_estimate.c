@@ -34,7 +34,7 @@ static int teardown(void **state) {
 
 typedef struct bound {
   wgp_launch *l;
-  uint64_t align[8], local[8];
+  uint64_t align[8], local[32];
   wgp_analysis_input in;
 } bound;
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "wgperf/launch.h"
+#include "wgperf/metrics.h"
 
 static wgp_model *model;
 
@@ -37,7 +38,7 @@ static wgp_status cli(const char *kernel, const char **opts, size_t n, wgp_trace
     st = wgp_launch_set_option(l, opts[i], val ? opts[i + 1] : NULL, d);
     i += val ? 2 : 1;
   }
-  uint64_t align[8], local[8];
+  uint64_t align[8], local[32];
   if (st == WGP_OK)
     st = wgp_launch_bind(l, wgp_model_find_kernel(model, kernel), tl, align, local, d);
   wgp_launch_free(l);
@@ -121,6 +122,12 @@ static void test_command_line_boundaries(void **state) {
   assert_true(tl.global[0] == 1ull << 32);
   const char *bad_num[] = {"--global", "1024", "--local", "256", "--arg", "n=12x"};
   expect_error("vadd", bad_num, 6, "--arg n=12x: not a number");
+  /* an integer past 64 bits is an error, not a floating-point value (found by fuzz-launch_cli) */
+  const char *huge[] = {"--global", "1024", "--local", "256", "--arg", "n=99999999999999999999"};
+  expect_error("vadd", huge, 6, "--arg n=99999999999999999999: out of the 64-bit integer range");
+  /* floating-point values of any magnitude are taken (as unknown integers) */
+  const char *fl[] = {"--global", "1024", "--local", "256", "--arg", "n=1e300"};
+  assert_int_equal(cli("vadd", fl, 6, &tl, &d), WGP_OK);
   const char *no_eq[] = {"--global", "1024", "--local", "256", "--arg", "n"};
   expect_error("vadd", no_eq, 6, "expected NAME=VALUE");
   const char *zero_buf[] = {"--global", "1024", "--local", "256", "--arg", "n=1", "--buffer", "a=0"};
@@ -146,9 +153,13 @@ static void test_json(void **state) {
                      " \"buffers\": {\"a\": \"4MiB\", \"b\": {\"bytes\": 4096, \"align\": 256}, \"c\": 4096}}";
   assert_int_equal(wgp_launch_load_string(good, "l.json", &l, &d), WGP_OK);
   wgp_trace_launch tl;
-  uint64_t align[8], local[8];
+  uint64_t align[8], local[32];
   assert_int_equal(wgp_launch_bind(l, wgp_model_find_kernel(model, "vadd"), &tl, align, local, &d), WGP_OK);
   assert_true(align[1] == 256);
+  wgp_launch_free(l);
+  const char *huge_real = "{\"global\": [1024], \"local\": [256], \"args\": {\"n\": -1e300}}";
+  assert_int_equal(wgp_launch_load_string(huge_real, "l.json", &l, &d), WGP_OK);
+  assert_int_equal(wgp_launch_bind(l, wgp_model_find_kernel(model, "vadd"), &tl, align, local, &d), WGP_OK);
   wgp_launch_free(l);
   struct { const char *text, *msg; } bad[] = {
       {"[1]", "l.json: a launch must be a JSON object"},
@@ -202,6 +213,62 @@ static void test_real_args_and_local_mem(void **state) {
   wgp_launch_free(l);
 }
 
+/* Reads minimal.json (kernel k(A, N) with the local array k.tile of 64
+ * bytes); DYNAMIC makes the array a CUDA extern __shared__ one (size 0). */
+static wgp_model *minimal_model(bool dynamic) {
+  FILE *f = fopen(WGPERF_SOURCE_DIR "/test/unit/data/minimal.json", "r");
+  assert_non_null(f);
+  static char text[1 << 16];
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  if (dynamic) {
+    const char *from = "\"bytes\": 64, \"elem_bytes\": 4, \"dims\": [16]";
+    const char *to = "\"bytes\": 0,  \"elem_bytes\": 4, \"dims\": [0] "; /* same length */
+    char *p = strstr(text, from);
+    assert_non_null(p);
+    assert_int_equal(strlen(from), strlen(to));
+    memcpy(p, to, strlen(to));
+  }
+  wgp_model *m;
+  wgp_diag d;
+  assert_int_equal(wgp_model_load_string(text, strlen(text), "minimal.json", &m, &d), WGP_OK);
+  return m;
+}
+
+/* CUDA's dynamic shared memory (extern __shared__, the third <<<>>>
+ * parameter) is sized with --local-mem like a __local pointer argument. */
+static void test_dynamic_shared(void **state) {
+  (void)state;
+  wgp_diag d;
+  wgp_trace_launch tl;
+  uint64_t align[4], local[4];
+  wgp_model *dyn = minimal_model(true), *fixed = minimal_model(false);
+  const wgp_kernel *k = wgp_model_find_kernel(dyn, "k");
+  wgp_launch *l = wgp_launch_new();
+  assert_int_equal(wgp_launch_set_option(l, "--global", "1024", &d), WGP_OK);
+  assert_int_equal(wgp_launch_set_option(l, "--local", "128", &d), WGP_OK);
+  assert_int_equal(wgp_launch_set_option(l, "--arg", "N=4", &d), WGP_OK);
+  /* without a size: a clear error naming the option */
+  assert_int_equal(wgp_launch_bind(l, k, &tl, align, local, &d), WGP_ERR_INPUT);
+  assert_non_null(strstr(d.message, "dynamic shared array 'tile' (extern __shared__)"));
+  assert_non_null(strstr(d.message, "--local-mem tile=BYTES"));
+  assert_int_equal(wgp_launch_set_option(l, "--local-mem", "tile=4096", &d), WGP_OK);
+  assert_int_equal(wgp_launch_bind(l, k, &tl, align, local, &d), WGP_OK);
+  assert_int_equal(local[0], 0);
+  assert_int_equal(local[2], 4096); /* after the 2 arguments, array 0 */
+  wgp_layout *lay;
+  assert_int_equal(wgp_layout_new(k, align, local, &lay, &d), WGP_OK);
+  assert_int_equal(wgp_layout_local_bytes(lay), 4096);
+  wgp_layout_free(lay);
+  /* a fixed-size array cannot be resized */
+  assert_int_equal(wgp_launch_bind(l, wgp_model_find_kernel(fixed, "k"), &tl, align, local, &d), WGP_ERR_INPUT);
+  assert_non_null(strstr(d.message, "'tile' of kernel 'k' is a shared array of fixed size (64 bytes)"));
+  wgp_launch_free(l);
+  wgp_model_free(dyn);
+  wgp_model_free(fixed);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_command_line_forms),
@@ -209,6 +276,7 @@ int main(void) {
       cmocka_unit_test(test_command_line_boundaries),
       cmocka_unit_test(test_json),
       cmocka_unit_test(test_real_args_and_local_mem),
+      cmocka_unit_test(test_dynamic_shared),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -343,6 +343,25 @@ static void test_reject_ranges(void **state) {
   j = minimal_json();
   json_object_set_new(json_object_get(item(j, "memory", 1), "base"), "name", json_string("k.other"));
   expect_rejected(j, "array 'k.other' is not among the kernel's arrays");
+  /* instruction counts the simulator could not expand (found by fuzz-estimate:
+   * a count of 2^31 exhausted memory), alone or summed over blocks */
+  j = minimal_json();
+  json_object_set_new(json_object_get(item(j, "blocks", 1), "counts"), "int_logic", json_integer(2147483647));
+  expect_rejected(j, "block 1: more than 1048576 instructions counted in the kernel's blocks (count of 'int_logic' "
+                     "2147483647)");
+  j = minimal_json();
+  json_object_set_new(json_object_get(item(j, "blocks", 0), "counts"), "int_add", json_integer(600000));
+  json_object_set_new(json_object_get(item(j, "blocks", 2), "counts"), "int_add", json_integer(600000));
+  expect_rejected(j, "block 2: more than 1048576 instructions");
+  j = minimal_json();
+  json_object_set_new(json_object_get(item(j, "blocks", 0), "counts"), "int_add", json_integer(1000000));
+  wgp_model *m;
+  wgp_diag d;
+  char *text = json_dumps(j, 0);
+  assert_int_equal(wgp_model_load_string(text, strlen(text), "ok.json", &m, &d), WGP_OK);
+  wgp_model_free(m);
+  free(text);
+  json_decref(j);
 }
 
 static void test_reject_cross_references(void **state) {

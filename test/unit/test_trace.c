@@ -167,6 +167,23 @@ static void test_per_lane_trip_counts(void **state) {
   assert_true(wgp_trace_lane_executions(tr, body) == 32 + 4);
   assert_true(wgp_trace_block_executions(tr, body) == 2.0);
   wgp_trace_free(tr);
+  /* n = 2^30 + 40 over 64 work-items: 2^24 + 1 iterations for ids below 40,
+   * 2^24 for the others; far past the explicit cap, yet exact: the count is
+   * found along the recurrence, not by running it (trip_kind recurrence) */
+  tab.values[0] = (INT64_C(1) << 30) + 40;
+  tr = trace1("gridstride", 64, 32, &tab, 1, 0, NULL);
+  assert_true(wgp_trace_lane_executions(tr, body) == 32.0 * (1 << 24) + 8);
+  assert_true(wgp_trace_block_executions(tr, body) == (double)(1 << 24) + 1);
+  assert_false(wgp_trace_flags(tr) & WGP_TRACE_TRUNCATED);
+  wgp_trace_free(tr);
+  /* n = 2^31 - 1 with ids near it: i + 64 overflows int before i < n
+   * fails for most lanes, so the loop never ends in 32-bit arithmetic:
+   * no count is found and the explicit cap flags the trace truncated */
+  tab.values[0] = INT32_MAX;
+  tr = trace1("gridstride", 64, 32, &tab, 1, 0, NULL);
+  assert_true(wgp_trace_flags(tr) & WGP_TRACE_TRUNCATED);
+  assert_true(wgp_trace_block_executions(tr, body) == (double)WGP_TRACE_EXPLICIT_CAP);
+  wgp_trace_free(tr);
 }
 
 static void test_data_dependent_loop(void **state) {
@@ -177,6 +194,17 @@ static void test_data_dependent_loop(void **state) {
   wgp_tracer *t;
   wgp_trace *tr = trace1("spmv", 64, 32, &tab, 0, 0, &t);
   assert_true(wgp_trace_flags(tr) & (WGP_TRACE_DATA_LOOP | WGP_TRACE_DATA_BRANCH));
+  /* the blocks whose branch could not be evaluated say so; together they
+   * hold every flag of the trace, and a block without a branch holds none */
+  unsigned per_block = 0;
+  for (size_t b = 0; b < wgp_kernel_num_blocks(k); b++) {
+    per_block |= wgp_trace_block_flags(tr, b);
+    if (!wgp_block_branch(wgp_kernel_block(k, b)))
+      assert_int_equal(wgp_trace_block_flags(tr, b), 0);
+  }
+  assert_int_equal(per_block, wgp_trace_flags(tr) & (WGP_TRACE_DATA_LOOP | WGP_TRACE_DATA_BRANCH));
+  assert_true(wgp_trace_block_flags(tr, body) & WGP_TRACE_DATA_LOOP);
+  assert_int_equal(wgp_trace_block_flags(tr, wgp_kernel_num_blocks(k)), 0);
   wgp_trace_free(tr);
   /* with a trip-count hint the body runs that often */
   size_t loop = (size_t)wgp_block_loop(wgp_kernel_block(k, body));
