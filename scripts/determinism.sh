@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Determinism check (ctest runs it as harden.determinism): the JSON of
 # `wgperf analyze --json`, `wgperf predict --json` and `wgprune --json` (its
-# wall_ms and extract_ms removed) must be byte-identical between two runs of the first build
+# wall_ms, extract_ms and phases_ms removed) must be byte-identical between two runs of the first build
 # and between that build and every other one given (other compilers, -O
 # levels, sanitizers).
 #   scripts/determinism.sh BUILD [OTHER_BUILD...]
@@ -35,7 +35,7 @@ run() { # build index case -> file
   set -- $c
   local tool=$1; shift
   if [ "$tool" = wgprune ]; then
-    "$b/bin/wgprune" "$@" --json | sed -E '/"(wall|extract)_ms"/d' > "$out"
+    "$b/bin/wgprune" "$@" --json | sed -E '/"(wall|extract)_ms"/d; /"phases_ms": \{/,/\}/d' > "$out"
   else
     "$b/bin/wgperf" "$tool" "$@" --json > "$out"
   fi
