@@ -69,7 +69,7 @@ static bool has_taken_hint(const wgp_analysis_input *in, size_t block) {
  * forces when an exit cannot be evaluated; else 1). */
 static bool computable(const wgp_loop *lp) {
   const unsigned opaque = WGP_USES_DATA | WGP_USES_UNKNOWN;
-  const wgp_expr *tc = wgp_loop_trip_count(lp), *mx = wgp_loop_max_trip_count(lp);
+  const wgp_expr *tc = wgp_loop_trip_count(lp), *mx = wgp_loop_has_real_bound(lp) ? wgp_loop_max_trip_count(lp) : NULL;
   return (tc && !(wgp_expr_uses(tc) & opaque)) || (mx && !(wgp_expr_uses(mx) & opaque));
 }
 

@@ -83,7 +83,17 @@ static unsigned phase_conflict(const wgp_bank_rule *r, const uint64_t *addr, uin
         break;
     }
   }
-  qsort(words, n, sizeof *words, cmp_u64);
+  if (n > 256) {
+    qsort(words, n, sizeof *words, cmp_u64);
+  } else { /* insertion sort: lanes' words mostly come in order already */
+    for (size_t i = 1; i < n; i++) {
+      uint64_t v = words[i];
+      size_t j = i;
+      for (; j > 0 && words[j - 1] > v; j--)
+        words[j] = words[j - 1];
+      words[j] = v;
+    }
+  }
   unsigned per_bank[WGP_BANKS_MAX_BANKS] = {0}, worst = 0;
   for (size_t i = 0; i < n; i++) {
     if (i > 0 && words[i] == words[i - 1])

@@ -111,6 +111,7 @@ struct wgp_tracer {
   wgp_xsource xsrc;
   unsigned edge; /* iterations executed at each end of a long stretch */
   unsigned explicit_cap; /* iterations of one loop entry without a known count */
+  uint8_t *cond_data;    /* per block: 0 not yet known, 1 its condition uses no loaded data, 2 it does */
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -523,7 +524,8 @@ wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tr
   t->iter = calloc(nl, sizeof *t->iter);
   t->forced = calloc(nl, sizeof *t->forced);
   t->rv_affine = calloc(nl, sizeof *t->rv_affine);
-  bool ok = t->rv_affine && t->order && t->rpo && t->block_loop && t->loop_parent && t->loop_header && t->loop_depth &&
+  t->cond_data = calloc(nb ? nb : 1, 1);
+  bool ok = t->rv_affine && t->cond_data && t->order && t->rpo && t->block_loop && t->loop_parent && t->loop_header && t->loop_depth &&
             t->rv_off && t->trip_hint && t->has_trip_hint && t->taken_hint && t->has_taken_hint && t->iter &&
             t->forced;
   for (size_t b = 0; ok && b < nb; b++)
@@ -578,7 +580,7 @@ void wgp_tracer_free(wgp_tracer *t) {
   free(t->order), free(t->rpo), free(t->block_loop), free(t->loop_parent), free(t->loop_header);
   free(t->loop_depth), free(t->rv_off), free(t->trip_hint), free(t->has_trip_hint);
   free(t->taken_hint), free(t->has_taken_hint), free(t->iter), free(t->forced);
-  free(t->rv), free(t->rv_known), free(t->rv_delta), free(t->rv_affine);
+  free(t->rv), free(t->rv_known), free(t->rv_delta), free(t->rv_affine), free(t->cond_data);
   for (size_t i = 0; i < t->xcap; i++)
     wgp_xprog_free(t->xval[i]);
   free(t->xkey), free(t->xval), free(t->stepv);
@@ -600,6 +602,11 @@ void wgp_tracer_set_taken_hint(wgp_tracer *t, size_t block, double f) {
 }
 
 void wgp_tracer_set_edge_iterations(wgp_tracer *t, unsigned n) { t->edge = n ? n : 1; }
+
+bool wgp_loop_has_real_bound(const wgp_loop *lp) {
+  const wgp_expr *mx = wgp_loop_max_trip_count(lp);
+  return mx && !(wgp_expr_get_op(mx) == WGP_OP_INT && wgp_expr_int(mx) >= WGP_TRACE_TYPE_RANGE_BOUND);
+}
 
 void wgp_tracer_set_explicit_cap(wgp_tracer *t, unsigned n) { t->explicit_cap = n ? n : 1; }
 
@@ -879,8 +886,12 @@ static void branch(wgp_tracer *t, long region, size_t b, uint64_t mask, double w
   unknown = mask & ~known;
   if (t->nlanes < 64)
     unknown &= (1ull << t->nlanes) - 1;
-  if (unknown && (wgp_expr_uses(wgp_branch_cond(br)) & WGP_USES_DATA))
-    data = unknown;
+  if (unknown) {
+    if (!t->cond_data[b]) /* cached: the walk is over the whole condition */
+      t->cond_data[b] = wgp_expr_uses(wgp_branch_cond(br)) & WGP_USES_DATA ? 2 : 1;
+    if (t->cond_data[b] == 2)
+      data = unknown;
+  }
   EACH_LANE(lane, known) {
     size_t target = 0;
     if (wgp_branch_get_kind(br) == WGP_BRANCH_COND) {
@@ -1103,13 +1114,14 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
       if (mask >> lane & 1 && trips[lane] > mx)
         mx = trips[lane];
     t->forced[loop] = mx;
-  } else if (wgp_loop_max_trip_count(lp) || tc) {
+  } else if (wgp_loop_has_real_bound(lp) || tc) {
     /* per lane the count, else the bound */
+    const wgp_expr *bound = wgp_loop_has_real_bound(lp) ? wgp_loop_max_trip_count(lp) : NULL;
     int64_t mx = 0, v1[WGP_TRACE_MAX_WARP], v2[WGP_TRACE_MAX_WARP];
     uint64_t live = t->nlanes < 64 ? mask & ((1ull << t->nlanes) - 1) : mask;
-    uint64_t k1 = wgp_tracer_eval_warp(t, tc ? tc : wgp_loop_max_trip_count(lp), live, v1), k2 = 0;
-    if (tc && wgp_loop_max_trip_count(lp) && (live & ~k1))
-      k2 = wgp_tracer_eval_warp(t, wgp_loop_max_trip_count(lp), live & ~k1, v2);
+    uint64_t k1 = wgp_tracer_eval_warp(t, tc ? tc : bound, live, v1), k2 = 0;
+    if (tc && bound && (live & ~k1))
+      k2 = wgp_tracer_eval_warp(t, bound, live & ~k1, v2);
     bool ok = ((k1 | k2) & live) == live;
     if (ok)
       EACH_LANE(lane, live) {

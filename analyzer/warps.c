@@ -25,6 +25,10 @@ int wgp_expr_group_dependence(const wgp_expr *e) {
     return 0;
   if (wgp_expr_get_op(e) == WGP_OP_SYM)
     return is_group_sym(e) ? 1 : 0;
+  /* a loaded or floating-point value is never evaluated (the branch is a
+   * fallback in every group alike), whatever its address depends on */
+  if (wgp_expr_get_op(e) == WGP_OP_LOAD || wgp_expr_get_op(e) == WGP_OP_FLOAT)
+    return 0;
   int worst = 0;
   for (size_t i = 0; i < wgp_expr_num_operands(e); i++) {
     int d = wgp_expr_group_dependence(wgp_expr_operand(e, i));

@@ -29,6 +29,12 @@ extern "C" {
 
 #define WGP_TRACE_EDGE_ITERATIONS 8
 #define WGP_TRACE_EXPLICIT_CAP 65536u
+/* A loop's max_trip_count that is a constant of at least this is the range
+ * of its index type (SCEV's bound for a data-dependent exit), not a bound:
+ * the tracer runs such a loop as it runs one without a bound. */
+#define WGP_TRACE_TYPE_RANGE_BOUND (INT64_C(1) << 31)
+/* Whether loop LP's max_trip_count is a bound worth running (not absent, not the type's range). */
+bool wgp_loop_has_real_bound(const wgp_loop *lp);
 #define WGP_TRACE_MAX_WARP 64
 
 typedef struct wgp_tracer wgp_tracer;

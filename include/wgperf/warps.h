@@ -60,7 +60,8 @@ double wgp_warp_set_total(const wgp_warp_set *s);  /* warps in the grid */
 
 /* Whether E's value depends on the group id, and if so whether only through
  * add/sub/mul/min/max/casts/compares and divisions or shifts by group-
- * independent amounts (1) or otherwise (2); 0 when not. */
+ * independent amounts (1) or otherwise (2); 0 when not (loaded and
+ * floating-point values count as independent: they are never evaluated). */
 int wgp_expr_group_dependence(const wgp_expr *e);
 
 #ifdef __cplusplus
