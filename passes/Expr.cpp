@@ -319,6 +319,38 @@ std::string ExprBuilder::instruction(const Instruction *I) {
       }
     }
     const Function *F = CB->getCalledFunction();
+    // OpenCL's scalar integer min/max/clamp/abs (libclc is not linked into
+    // the model, so they are calls): signedness from the mangled first
+    // parameter (_Z5clampiii: int; j, m, t, h: unsigned).
+    if (F && I->getType()->isIntegerTy() && CB->arg_size() >= 1) {
+      std::string P = plainName(F->getName());
+      StringRef M = F->getName();
+      char Ty = 0;
+      if (M.consume_front("_Z")) {
+        size_t Len = 0;
+        while (!M.empty() && isdigit((unsigned char)M.front())) {
+          Len = Len * 10 + (size_t)(M.front() - '0');
+          M = M.drop_front();
+        }
+        if (Len <= M.size() && M.size() > Len)
+          Ty = M[Len];
+      }
+      bool Signed = Ty == 'a' || Ty == 'c' || Ty == 's' || Ty == 'i' || Ty == 'l';
+      bool Unsigned = Ty == 'h' || Ty == 't' || Ty == 'j' || Ty == 'm';
+      std::string W = widthSuffix(I->getType());
+      if (Signed || Unsigned) {
+        std::string Min = Signed ? "smin" : "umin", Max = Signed ? "smax" : "umax";
+        if (P == "min" && CB->arg_size() == 2)
+          return join(Min + W, {value(CB->getArgOperand(0)), value(CB->getArgOperand(1))});
+        if (P == "max" && CB->arg_size() == 2)
+          return join(Max + W, {value(CB->getArgOperand(0)), value(CB->getArgOperand(1))});
+        if (P == "clamp" && CB->arg_size() == 3)
+          return join(Min + W, {join(Max + W, {value(CB->getArgOperand(0)), value(CB->getArgOperand(1))}),
+                                value(CB->getArgOperand(2))});
+        if (P == "abs" && CB->arg_size() == 1 && Signed)
+          return join("abs" + W, {value(CB->getArgOperand(0))});
+      }
+    }
     return "?call." + (F ? plainName(F->getName()) : std::string("indirect"));
   }
   if (auto *LI2 = dyn_cast<LoadInst>(I)) {

@@ -361,6 +361,11 @@ static CallClass classifyCall(const CallBase &CB) {
     return {CallKind::Atomic, nullptr, PN.str()};
   if (const char *C = mathClass(PN, T->isVoidTy() ? ArgT : T))
     return {CallKind::Counted, C, ""};
+  // OpenCL conversions (convert_float4, convert_uchar4_sat, ...): libclc
+  // is not linked into the model, so they arrive as calls; one conversion
+  // per element, as the backend emits them.
+  if (PN.starts_with("convert_"))
+    return {CallKind::Counted, "conv", ""};
   R.Class = "call";
   return R;
 }
