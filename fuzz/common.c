@@ -301,12 +301,8 @@ wgp_status fuzz_estimate(const wgp_launch *l, const wgp_kernel *k, const wgp_gpu
       check_finite("round_cycles", r.round_cycles);
       if (r.time_us <= 0)
         fuzz_fail("predicted time %g us", r.time_us);
-      /* the bounds hold the prediction (pipeline.h), up to rounding; except,
-       * for now, past 1e15 instructions per SM, where the steady-state
-       * extrapolation is known to lose precision (an open bug being fixed
-       * in sim/pipeline.c; reproducer in fuzz/known/estimate) */
-      bool known_imprecise = r.extrapolated && r.instructions > 1e15;
-      if (!known_imprecise && (r.best_us > r.time_us * (1 + 1e-9) || r.time_us > r.worst_us * (1 + 1e-9)))
+      /* the bounds hold the prediction (pipeline.h), up to rounding */
+      if (r.best_us > r.time_us * (1 + 1e-9) || r.time_us > r.worst_us * (1 + 1e-9))
         fuzz_fail("prediction %.17g us outside its bounds [%.17g, %.17g]", r.time_us, r.best_us, r.worst_us);
     }
   }
