@@ -536,6 +536,7 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
   if (!S->l)
     return input_error("out of memory");
   int rc = EXIT_OK;
+  const char *first_launch_opt = NULL; /* a launch given as options */
   for (int i = 0; i < argc && rc == EXIT_OK; i++) {
     const char *a = argv[i];
     bool val;
@@ -548,6 +549,8 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
         rc = usage_error("'%s' needs a value", a);
       else if (wgp_launch_set_option(S->l, a, val ? argv[++i] : NULL, &d) != WGP_OK)
         rc = usage_error("%s", d.message + strlen("wgperf: error: "));
+      else if (!first_launch_opt)
+        first_launch_opt = a;
     } else if (strcmp(a, "--kernel") == 0 || strcmp(a, "--gpu") == 0 || strcmp(a, "--launch") == 0 ||
                strcmp(a, "--trip") == 0 || strcmp(a, "--taken") == 0 || strcmp(a, "--regs") == 0) {
       if (i + 1 == argc) {
@@ -597,6 +600,10 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
   }
   if (rc == EXIT_OK && !op->input)
     rc = usage_error("'%s' needs an input (a kernel model, .cl, .cu, .bc or .ll)", cmd);
+  if (rc == EXIT_OK && op->launch_file && first_launch_opt)
+    rc = usage_error("give the launch either as --launch %s or as options (%s ...), not both: the file would "
+                     "silently replace them",
+                     op->launch_file, first_launch_opt);
   if (rc != EXIT_OK)
     return rc;
   if (op->launch_file) {
