@@ -316,9 +316,45 @@ static void test_fallbacks_listed(void **state) {
   wgp_model_free(m);
 }
 
+/* seeds/000 (sec. 2.1, the prefetching matrix multiply): with 16x16 local
+ * tiles an n x n product does 2 n^3 local loads, 2 n^3 / 16 local stores
+ * and 2 n^3 / 16 global loads (16x fewer than the naive kernel's 2 n^3),
+ * and n^3 multiply-adds, counted per work-item. */
+static wgp_eval_status arg_N(void *user, const wgp_sym *sym, int64_t *value, char *reason, size_t size) {
+  if (sym->kind == WGP_SYM_ARG && strcmp(sym->name, "N") == 0) {
+    *value = *(const int64_t *)user;
+    return WGP_EVAL_OK;
+  }
+  snprintf(reason, size, "no value");
+  return WGP_EVAL_UNKNOWN;
+}
+
+static void test_seed000_tiled_matmul_counts(void **state) {
+  (void)state;
+  wgp_model *mm;
+  wgp_diag d;
+  assert_int_equal(wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/matmul_tiled.plugin.json", &mm, &d), WGP_OK);
+  for (int64_t n = 64; n <= 512; n *= 2) {
+    wgp_analysis_input in = {0};
+    in.kernel = wgp_model_find_kernel(mm, "matmul_tiled");
+    assert_non_null(in.kernel);
+    in.gpu = h100;
+    in.launch = (wgp_trace_launch){2, {(uint64_t)n, (uint64_t)n, 1}, {16, 16, 1}, {0, 0, 0}, 0, arg_N, &n};
+    wgp_analysis *a;
+    assert_int_equal(wgp_analyze(&in, &a, &d), WGP_OK);
+    double n3 = (double)n * (double)n * (double)n, lanes = 32; /* every lane of every warp is active */
+    assert_true(wgp_analysis_dynamic_count(a, "ld.local.32") * lanes == 2 * n3);
+    assert_true(wgp_analysis_dynamic_count(a, "st.local.32") * lanes == 2 * n3 / 16);
+    assert_true(wgp_analysis_dynamic_count(a, "ld.global.32") * lanes == 2 * n3 / 16);
+    assert_true(wgp_analysis_dynamic_count(a, "fp32_fma") * lanes == n3);
+    wgp_analysis_free(a);
+  }
+  wgp_model_free(mm);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_fallbacks_listed),
+      cmocka_unit_test(test_fallbacks_listed),        cmocka_unit_test(test_seed000_tiled_matmul_counts),
       cmocka_unit_test(test_global_coalescing),       cmocka_unit_test(test_shared_bank_conflicts),
       cmocka_unit_test(test_constant_serialization),  cmocka_unit_test(test_loop_accesses_counted_per_iteration),
       cmocka_unit_test(test_counting_rules_directly),   cmocka_unit_test(test_against_brute_force),
