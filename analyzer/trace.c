@@ -734,13 +734,15 @@ static bool steps_on_line(wgp_tracer *t, long loop, unsigned lane, size_t n, con
  * still inside whose recurrences moved by constant steps is then searched
  * for its exit along that line (doubling, then bisection) and the answer
  * checked: a step from the end and from sample points stays on the line,
- * and the exit holds at none of the samples before it.  Returns false,
+ * and the exit holds at none of the samples before it.  A lane whose
+ * line meets no exit before PROBE_LIMIT (or overflows) gets the explicit
+ * cap, as the explicit path would give it, and sets *CAPPED.  Returns false,
  * with the recurrences as they were, when any of this fails (an exit on
  * loaded data or a non-affine recurrence running long): the loop is then
  * run iteration by iteration.  On success the recurrences are back at
  * their first values and t->rv_affine[loop] says whether skip_recurrences
  * may jump along the lines. */
-static bool probe_trips(wgp_tracer *t, long loop, uint64_t mask, int64_t *trips) {
+static bool probe_trips(wgp_tracer *t, long loop, uint64_t mask, int64_t *trips, bool *capped) {
   const wgp_loop *lp = wgp_kernel_loop(t->k, (size_t)loop);
   size_t n = wgp_loop_num_recurrences(lp), ne = wgp_loop_num_exits(lp);
   if (!n || n > PROBE_MAX_RV || !ne || wgp_loop_num_exiting(lp) != ne)
@@ -804,14 +806,32 @@ static bool probe_trips(wgp_tracer *t, long loop, uint64_t mask, int64_t *trips)
     }
     uint64_t bit = 1ull << lane, out = 0;
     int64_t lo = (int64_t)PROBE_STEPS - 1, hi = 2 * (int64_t)PROBE_STEPS;
+    bool endless = false; /* no exit along the line up to PROBE_LIMIT */
     for (;; lo = hi, hi *= 2) {
-      if (hi > PROBE_LIMIT || !set_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], hi) ||
-          !exits_at(t, loop, bit, hi, &out)) {
+      if (hi > PROBE_LIMIT || !set_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], hi)) {
+        endless = true;
+        break;
+      }
+      if (!exits_at(t, loop, bit, hi, &out)) {
         ok = false;
         break;
       }
       if (out)
         break;
+    }
+    if (ok && endless) {
+      /* as the explicit path would: the cap's iterations, the trace truncated;
+       * the samples check that the line holds and the exit does not before */
+      int64_t cap = (int64_t)t->explicit_cap;
+      for (int s = 1; ok && cap > (int64_t)PROBE_STEPS && s <= 16; s++) {
+        int64_t at = (int64_t)PROBE_STEPS + (cap - 1 - (int64_t)PROBE_STEPS) * s / 16;
+        ok = steps_on_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], at) &&
+             set_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], at) && exits_at(t, loop, bit, at, &out) &&
+             !out;
+      }
+      trips[lane] = cap;
+      *capped = true;
+      continue;
     }
     while (ok && hi - lo > 1) {
       int64_t mid = lo + (hi - lo) / 2;
@@ -1133,9 +1153,12 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
       t->forced[loop] = mx;
   }
 
+  bool capped = false;
   if (!known && wgp_loop_trip_kind(lp) == WGP_TRIP_RECURRENCE && !t->has_trip_hint[loop] &&
-      probe_trips(t, loop, mask, trips)) {
+      probe_trips(t, loop, mask, trips, &capped)) {
     known = true;
+    if (capped) /* a lane whose exit is never reached ran the explicit cap */
+      t->tr->flags |= WGP_TRACE_TRUNCATED;
     int64_t mx = 1;
     EACH_LANE(lane, mask & (t->nlanes < 64 ? (1ull << t->nlanes) - 1 : ~0ull)) if (trips[lane] > mx) mx = trips[lane];
     t->forced[loop] = mx;
