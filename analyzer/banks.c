@@ -16,15 +16,12 @@
  */
 #include "wgperf/banks.h"
 
+#include "sort_internal.h"
+
 #include <stdbool.h>
 #include <stdlib.h>
 
 #define MAX_WIDTH 256u
-
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
 
 static int is_pow2(unsigned x) { return x && !(x & (x - 1)); }
 
@@ -83,17 +80,7 @@ static unsigned phase_conflict(const wgp_bank_rule *r, const uint64_t *addr, uin
         break;
     }
   }
-  if (n > 256) {
-    qsort(words, n, sizeof *words, cmp_u64);
-  } else { /* insertion sort: lanes' words mostly come in order already */
-    for (size_t i = 1; i < n; i++) {
-      uint64_t v = words[i];
-      size_t j = i;
-      for (; j > 0 && words[j - 1] > v; j--)
-        words[j] = words[j - 1];
-      words[j] = v;
-    }
-  }
+  wgp_sort_u64(words, n);
   unsigned per_bank[WGP_BANKS_MAX_BANKS] = {0}, worst = 0;
   for (size_t i = 0; i < n; i++) {
     if (i > 0 && words[i] == words[i - 1])

@@ -2,6 +2,8 @@
  * stream (the model is described in include/wgperf/cache.h). */
 #include "wgperf/cache.h"
 
+#include "sort_internal.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,33 +35,6 @@ typedef struct recorder {
   bool oom;
 } recorder;
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Lanes usually touch sectors in order (or in a few ordered runs, e.g. two
- * rows of a 2-D group): check, and sort by insertion, before falling back
- * to qsort for anything else. */
-static void sort_sectors(uint64_t *s, size_t n) {
-  size_t inversions = 0;
-  for (size_t i = 1; i < n; i++)
-    inversions += s[i] < s[i - 1];
-  if (inversions == 0)
-    return;
-  if (inversions > 8) {
-    qsort(s, n, sizeof *s, cmp_u64);
-    return;
-  }
-  for (size_t i = 1; i < n; i++) {
-    uint64_t x = s[i];
-    size_t j = i;
-    for (; j > 0 && s[j - 1] > x; j--)
-      s[j] = s[j - 1];
-    s[j] = x;
-  }
-}
-
 static void record(void *user, size_t block, uint64_t mask, double weight, double mult, wgp_tracer *t) {
   recorder *r = user;
   const wgp_block *b = wgp_kernel_block(r->k, block);
@@ -80,7 +55,7 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
                                                n < sizeof s / sizeof *s;
              x++)
           s[n++] = x;
-    sort_sectors(s, n);
+    wgp_sort_u64(s, n);
     size_t u = 0;
     for (size_t j = 0; j < n; j++)
       if (!j || s[j] != s[j - 1])
@@ -313,7 +288,7 @@ static wgp_status distinct_shares(const wgp_kernel *k, const stream *streams, si
       for (uint32_t j = 0; j < ev->n; j++)
         key[n++] = (uint64_t)(b < 255 ? b : 255) << 56 | (rec->sec[ev->first + j] & ((UINT64_C(1) << 56) - 1));
     }
-  qsort(key, n, sizeof *key, cmp_u64);
+  qsort(key, n, sizeof *key, wgp_cmp_u64);
   for (size_t i = 0; i < n; i++)
     if (i == 0 || key[i] != key[i - 1]) {
       size_t b = (size_t)(key[i] >> 56);

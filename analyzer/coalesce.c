@@ -8,19 +8,16 @@
  */
 #include "wgperf/coalesce.h"
 
+#include "sort_internal.h"
+
 #include <stdlib.h>
 
 #define MAX_WIDTH 256u
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
-
 static unsigned distinct(uint64_t *v, size_t n) {
   if (n == 0)
     return 0;
-  qsort(v, n, sizeof *v, cmp_u64);
+  wgp_sort_u64(v, n);
   unsigned d = 1;
   for (size_t i = 1; i < n; i++)
     d += v[i] != v[i - 1];

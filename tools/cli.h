@@ -18,6 +18,10 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
 int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, const char *clang, const char *model);
 const char *find_ptxas(void);
 
+#include <stddef.h>
+/* A hint "L3=100" / "B2=0.25": PREFIX, an index and a value; 0, or -1 when malformed. */
+int parse_hint(const char *text, char prefix, size_t *index, double *value);
+
 int cmd_analyze(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 

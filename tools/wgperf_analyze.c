@@ -482,7 +482,7 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
     }
 }
 
-static int parse_hint(const char *text, char prefix, size_t *index, double *value) {
+int parse_hint(const char *text, char prefix, size_t *index, double *value) {
   if (text[0] != prefix)
     return -1;
   char *end;

@@ -351,23 +351,6 @@ static void progress(void *user, const char *phase, size_t done, size_t total) {
   fprintf(stderr, "\rwgprune: %s %zu/%zu sizes   ", phase, done, total);
 }
 
-static int parse_hint(const char *text, char prefix, size_t *index, double *value) {
-  if (text[0] != prefix)
-    return -1;
-  char *end;
-  errno = 0;
-  unsigned long long i = strtoull(text + 1, &end, 10);
-  if (errno || end == text + 1 || *end != '=')
-    return -1;
-  char *end2;
-  double v = strtod(end + 1, &end2);
-  if (end2 == end + 1 || *end2)
-    return -1;
-  *index = (size_t)i;
-  *value = v;
-  return 0;
-}
-
 static int usage(void) {
   fprintf(stderr,
           "usage: wgprune INPUT --global X[,Y[,Z]] [--kernel NAME] [--arg NAME=V] [--buffer NAME=BYTES]\n"
