@@ -11,7 +11,12 @@
  * last WGP_TRACE_EDGE_ITERATIONS iterations of every stretch with a constant
  * active mask are executed, and the stretch between them is represented by
  * its middle iteration (exact for bodies that are the same every iteration,
- * and for counts that vary linearly with the iteration).
+ * and for counts that vary linearly with the iteration).  A loop whose
+ * count the model leaves to its recurrences (trip_kind "recurrence") gets
+ * per-lane counts from its exits evaluated on the recurrences alone:
+ * stepped, then searched along the line the recurrences follow, then
+ * checked (analyzer/trace.c, probe_trips); it is then sampled like any
+ * loop of known count.
  */
 #ifndef WGPERF_TRACE_H
 #define WGPERF_TRACE_H
