@@ -173,8 +173,10 @@ static unsigned result_width(const wgp_expr *e) {
   case WGP_OP_SGE: case WGP_OP_ULT: case WGP_OP_ULE: case WGP_OP_UGT: case WGP_OP_UGE:
   case WGP_OP_NOT:
     return 1;
-  case WGP_OP_SELECT:
-    return result_width(e->ops[1]);
+  case WGP_OP_SELECT: { /* either arm's value: the wider of the two (a model may mix them) */
+    unsigned a = result_width(e->ops[1]), b = result_width(e->ops[2]);
+    return a > b ? a : b;
+  }
   default:
     return e->width;
   }

@@ -433,6 +433,11 @@ static void test_eval_compare_select(void **state) {
   assert_int_equal(r.width, 1);
   assert_int_equal(eval_flags("(add:16 1 2)", 0, &r), WGP_EVAL_OK);
   assert_int_equal(r.width, 16);
+  /* arms of different widths (fuzz-expr): the result is as wide as the
+   * wider arm, so the 32-bit arm's value fits it */
+  assert_int_equal(eval_flags("(select (slt 1 0) (add:8 1 2) (add:32 100000 1))", 0, &r), WGP_EVAL_OK);
+  assert_int_equal(r.width, 32);
+  assert_true(r.value == 100001);
 }
 
 static void test_eval_minmax_abs(void **state) {
