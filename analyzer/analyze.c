@@ -122,8 +122,35 @@ static wgp_status collect_fallbacks(wgp_analysis *a, const wgp_analysis_input *i
   return WGP_OK;
 }
 
+/* The work-group must fit the GPU's limits before anything is traced: the
+ * tracer walks every warp of a group (a group of 2^31 work-items would be
+ * 2^26 warps). */
+static wgp_status check_group(const wgp_analysis_input *in, wgp_diag *diag) {
+  const wgp_gpu *g = in->gpu;
+  const unsigned lim[3] = {wgp_gpu_max_block_dim_x(g), wgp_gpu_max_block_dim_y(g), wgp_gpu_max_block_dim_z(g)};
+  double threads = 1;
+  for (unsigned d = 0; d < 3; d++) {
+    uint64_t l = in->launch.local[d];
+    if (l == 0)
+      return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: work-group size 0 in dimension %c", "xyz"[d]);
+    if (l > lim[d])
+      return wgp_diag_set(diag, WGP_ERR_INPUT,
+                          "wgperf: error: work-group size %llu in dimension %c exceeds the maximum of %u on %s",
+                          (unsigned long long)l, "xyz"[d], lim[d], wgp_gpu_name(g));
+    threads *= (double)l;
+  }
+  if (threads > wgp_gpu_max_threads_per_block(g))
+    return wgp_diag_set(diag, WGP_ERR_INPUT,
+                        "wgperf: error: a work-group of %.0f work-items exceeds the maximum of %u on %s", threads,
+                        wgp_gpu_max_threads_per_block(g), wgp_gpu_name(g));
+  return WGP_OK;
+}
+
 wgp_status wgp_analyze(const wgp_analysis_input *in, wgp_analysis **out, wgp_diag *diag) {
   *out = NULL;
+  wgp_status gs = check_group(in, diag);
+  if (gs != WGP_OK)
+    return gs;
   wgp_analysis *a = calloc(1, sizeof *a);
   if (!a)
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
