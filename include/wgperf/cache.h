@@ -60,7 +60,7 @@ extern "C" {
  * traces (the timing traces keep WGP_TRACE_EXPLICIT_CAP): at first, then
  * above the work budget.  Such a trace is flagged truncated anyway; its
  * first iterations stand for the loop's hit rates. */
-#define WGP_CACHE_EXPLICIT_CAP 4096u
+#define WGP_CACHE_EXPLICIT_CAP WGP_TRACE_EXPLICIT_CAP
 #define WGP_CACHE_SAMPLED_EXPLICIT_CAP 64u
 /* What a sampled hit rate may differ from the full sample's (absolute), as
  * test/unit/test_cache.c checks. */

@@ -33,7 +33,13 @@ extern "C" {
 #endif
 
 #define WGP_TRACE_EDGE_ITERATIONS 8
-#define WGP_TRACE_EXPLICIT_CAP 65536u
+/* Iterations of one entry into a loop the tracer cannot count whose exit
+ * has not held yet: past them the trace is flagged truncated.  Such a loop
+ * is a modelling failure (an exit that never holds, e.g. after an int
+ * overflow, or a non-affine recurrence running long); the cap bounds what
+ * it costs, since iterations that differ cannot be sampled. */
+#define WGP_TRACE_EXPLICIT_CAP 4096u
+#define WGP_TRACE_EXPLICIT_CAP_TEXT "4096"
 /* A loop's max_trip_count that is a constant of at least this is the range
  * of its index type (SCEV's bound for a data-dependent exit), not a bound:
  * the tracer runs such a loop as it runs one without a bound. */
