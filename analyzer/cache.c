@@ -380,7 +380,6 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
       wgp_tracer_set_taken_hint(t, in->taken_blocks[i], in->taken_fractions[i]);
     rec = (recorder){k, layout, L.warp_size, sector, NULL, NULL, 0, 0, 0, false};
     wgp_tracer_set_visitor(t, record, &rec);
-    wgp_tracer_set_explicit_cap(t, WGP_CACHE_EXPLICIT_CAP);
     for (size_t i = 0; i < S && st == WGP_OK; i++) {
       uint64_t g = pick[i];
       uint64_t gid[3] = {g % ngrp[0], g / ngrp[0] % ngrp[1], g / (ngrp[0] * ngrp[1])};

@@ -14,16 +14,6 @@
 
 #define MAX_WIDTH 256u
 
-static unsigned distinct(uint64_t *v, size_t n) {
-  if (n == 0)
-    return 0;
-  wgp_sort_u64(v, n);
-  unsigned d = 1;
-  for (size_t i = 1; i < n; i++)
-    d += v[i] != v[i - 1];
-  return d;
-}
-
 static int is_pow2(unsigned x) { return x && !(x & (x - 1)); }
 
 wgp_coalesce_rule wgp_coalesce_rule_default(void) { return (wgp_coalesce_rule){32, 128, false, false}; }
@@ -49,7 +39,7 @@ static unsigned units(const uint64_t *addr, uint64_t mask, unsigned from, unsign
         break;
     }
   }
-  return distinct(buf, n);
+  return wgp_count_distinct_u64(buf, n);
 }
 
 wgp_status wgp_coalesce(const wgp_coalesce_rule *rule, const uint64_t *addr, unsigned lanes, uint64_t mask,
@@ -107,5 +97,5 @@ unsigned wgp_constant_serialisation(const uint64_t *addr, unsigned lanes, uint64
   for (unsigned i = 0; i < lanes && i < WGP_COALESCE_MAX_LANES; i++)
     if (mask >> i & 1)
       v[n++] = addr[i];
-  return distinct(v, n);
+  return wgp_count_distinct_u64(v, n);
 }

@@ -9,6 +9,8 @@
 
 #include "wgperf/banks.h"
 
+#include "sort_internal.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,18 +34,6 @@ const char *wgp_counter_rules_name(wgp_counter_rules r) {
   return r == WGP_RULES_KEPLER ? "kepler" : r == WGP_RULES_MAXWELL ? "maxwell" : "sectors";
 }
 
-/* Distinct values of KEY[0..n) (small n: quadratic is fine for 64 lanes x 16 pieces). */
-static unsigned distinct(const uint64_t *key, unsigned n) {
-  unsigned d = 0;
-  for (unsigned i = 0; i < n; i++) {
-    bool seen = false;
-    for (unsigned j = 0; j < i && !seen; j++)
-      seen = key[j] == key[i];
-    d += !seen;
-  }
-  return d;
-}
-
 #define MAX_PIECES (64u * 16u)
 
 /* Distinct units of UNIT bytes touched by the lanes of MASK within [FIRST, LAST). */
@@ -59,7 +49,7 @@ static unsigned units(const uint64_t *addr, uint64_t mask, unsigned first, unsig
     for (uint64_t u = addr[l] / unit; u <= (addr[l] + width - 1) / unit && n < MAX_PIECES; u++)
       key[n++] = u;
   }
-  return distinct(key, n);
+  return wgp_count_distinct_u64(key, n);
 }
 
 unsigned wgp_count_gld_transactions(wgp_counter_rules r, const uint64_t *addr, uint64_t mask, unsigned lanes,

@@ -34,4 +34,15 @@ static inline void wgp_sort_u64(uint64_t *v, size_t n) {
   }
 }
 
+/* The number of distinct values of V[0..n); sorts V. */
+static inline unsigned wgp_count_distinct_u64(uint64_t *v, size_t n) {
+  if (n == 0)
+    return 0;
+  wgp_sort_u64(v, n);
+  unsigned d = 1;
+  for (size_t i = 1; i < n; i++)
+    d += v[i] != v[i - 1];
+  return d;
+}
+
 #endif

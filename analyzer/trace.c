@@ -727,6 +727,15 @@ static bool steps_on_line(wgp_tracer *t, long loop, unsigned lane, size_t n, con
   return true;
 }
 
+/* Whether LANE, on its line at iteration K, steps onto the line again and
+ * its exit does not hold there (the samples probe_trips checks). */
+static bool stays_at(wgp_tracer *t, long loop, unsigned lane, size_t n, const int64_t *r0, const int64_t *d,
+                     int64_t k) {
+  uint64_t out;
+  return steps_on_line(t, loop, lane, n, r0, d, k) && set_line(t, loop, lane, n, r0, d, k) &&
+         exits_at(t, loop, 1ull << lane, k, &out) && !out;
+}
+
 /* Per-lane trip counts of a loop the model leaves to its recurrences
  * (trip_kind "recurrence", e.g. a grid-stride loop over an int index):
  * its exits are evaluated on the recurrences alone, without running the
@@ -823,12 +832,9 @@ static bool probe_trips(wgp_tracer *t, long loop, uint64_t mask, int64_t *trips,
       /* as the explicit path would: the cap's iterations, the trace truncated;
        * the samples check that the line holds and the exit does not before */
       int64_t cap = (int64_t)t->explicit_cap;
-      for (int s = 1; ok && cap > (int64_t)PROBE_STEPS && s <= 16; s++) {
-        int64_t at = (int64_t)PROBE_STEPS + (cap - 1 - (int64_t)PROBE_STEPS) * s / 16;
-        ok = steps_on_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], at) &&
-             set_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], at) && exits_at(t, loop, bit, at, &out) &&
-             !out;
-      }
+      for (int s = 1; ok && cap > (int64_t)PROBE_STEPS && s <= 16; s++)
+        ok = stays_at(t, loop, (unsigned)lane, n, r0[lane], d[lane],
+                      (int64_t)PROBE_STEPS + (cap - 1 - (int64_t)PROBE_STEPS) * s / 16);
       trips[lane] = cap;
       *capped = true;
       continue;
@@ -845,11 +851,9 @@ static bool probe_trips(wgp_tracer *t, long loop, uint64_t mask, int64_t *trips,
     }
     /* checks: the line holds at the end and at samples, the exit before */
     ok = ok && steps_on_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], hi - 1);
-    for (int s = 1; ok && s <= 16; s++) {
-      int64_t at = (int64_t)PROBE_STEPS + (hi - 1 - (int64_t)PROBE_STEPS) / 17 * s;
-      ok = steps_on_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], at) &&
-           set_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], at) && exits_at(t, loop, bit, at, &out) && !out;
-    }
+    for (int s = 1; ok && s <= 16; s++)
+      ok = stays_at(t, loop, (unsigned)lane, n, r0[lane], d[lane],
+                    (int64_t)PROBE_STEPS + (hi - 1 - (int64_t)PROBE_STEPS) / 17 * s);
     trips[lane] = hi + 1;
   }
   EACH_LANE(lane, live) {
@@ -1127,6 +1131,7 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
       EACH_LANE(lane, live) trips[lane] = v[lane] < 1 ? 1 : v[lane];
   }
   /* The count used where an exit cannot be evaluated. */
+  const wgp_expr *bound = wgp_loop_has_real_bound(lp) ? wgp_loop_max_trip_count(lp) : NULL;
   t->forced[loop] = 1;
   if (known) {
     int64_t mx = 1;
@@ -1134,9 +1139,8 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
       if (mask >> lane & 1 && trips[lane] > mx)
         mx = trips[lane];
     t->forced[loop] = mx;
-  } else if (wgp_loop_has_real_bound(lp) || tc) {
+  } else if (bound || tc) {
     /* per lane the count, else the bound */
-    const wgp_expr *bound = wgp_loop_has_real_bound(lp) ? wgp_loop_max_trip_count(lp) : NULL;
     int64_t mx = 0, v1[WGP_TRACE_MAX_WARP], v2[WGP_TRACE_MAX_WARP];
     uint64_t live = t->nlanes < 64 ? mask & ((1ull << t->nlanes) - 1) : mask;
     uint64_t k1 = wgp_tracer_eval_warp(t, tc ? tc : bound, live, v1), k2 = 0;

@@ -311,3 +311,9 @@ wgp_status fuzz_estimate(const wgp_launch *l, const wgp_kernel *k, const wgp_gpu
   free(local);
   return st;
 }
+
+void fuzz_estimate_probe(const wgp_launch *l) {
+  const wgp_model *m = fuzz_probe_model();
+  for (size_t i = 0; i < wgp_model_num_kernels(m); i++)
+    (void)fuzz_estimate(l, wgp_model_kernel(m, i), fuzz_gpu("h100-sxm"), NULL, "", fuzz_launch_is_small(l));
+}

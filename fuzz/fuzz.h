@@ -63,5 +63,9 @@ typedef struct fuzz_hints {
 } fuzz_hints;
 wgp_status fuzz_estimate(const wgp_launch *l, const wgp_kernel *k, const wgp_gpu *gpu, const fuzz_hints *h,
                          const char *name, bool analyze);
+/* fuzz_estimate of launch L on every kernel of the probe model, on the
+ * H100 SXM description; analysis only for small launches (the launch
+ * fuzzers). */
+void fuzz_estimate_probe(const wgp_launch *l);
 
 #endif

@@ -41,11 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     st = wgp_launch_set_option(l, opt, takes ? words[++i] : NULL, &d);
     fuzz_check_diag(st, &d, "", "wgp_launch_set_option");
   }
-  if (st == WGP_OK) {
-    const wgp_model *m = fuzz_probe_model();
-    for (size_t i = 0; i < wgp_model_num_kernels(m); i++)
-      (void)fuzz_estimate(l, wgp_model_kernel(m, i), fuzz_gpu("h100-sxm"), NULL, "", fuzz_launch_is_small(l));
-  }
+  if (st == WGP_OK)
+    fuzz_estimate_probe(l);
   wgp_launch_free(l);
   free(text);
   return 0;

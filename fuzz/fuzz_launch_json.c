@@ -14,9 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   wgp_status st = wgp_launch_load_string(text, "fuzz-launch.json", &l, &d);
   fuzz_check_diag(st, &d, "fuzz-launch.json", "wgp_launch_load_string");
   if (st == WGP_OK) {
-    const wgp_model *m = fuzz_probe_model();
-    for (size_t i = 0; i < wgp_model_num_kernels(m); i++)
-      (void)fuzz_estimate(l, wgp_model_kernel(m, i), fuzz_gpu("h100-sxm"), NULL, "", fuzz_launch_is_small(l));
+    fuzz_estimate_probe(l);
     wgp_launch_free(l);
   }
   free(text);

@@ -29,9 +29,11 @@ static std::string capped(std::string S) {
   return S.size() > MaxExprChars ? std::string("?large") : S;
 }
 
-std::string plainName(StringRef Name) {
+// "_Z5clampiii" -> Base "clamp", Params "iii"; false when not a plain
+// Itanium-mangled function name.
+static bool splitMangled(StringRef Name, StringRef &Base, StringRef &Params) {
   if (!Name.starts_with("_Z"))
-    return Name.str();
+    return false;
   StringRef Rest = Name.drop_front(2);
   unsigned Len = 0;
   size_t Digits = 0;
@@ -39,11 +41,18 @@ std::string plainName(StringRef Name) {
     Len = Len * 10 + (Rest[Digits] - '0');
     ++Digits;
     if (Len > 4096)
-      return Name.str();
+      return false;
   }
   if (Digits == 0 || Digits + Len > Rest.size())
-    return Name.str();
-  return Rest.substr(Digits, Len).str();
+    return false;
+  Base = Rest.substr(Digits, Len);
+  Params = Rest.substr(Digits + Len);
+  return true;
+}
+
+std::string plainName(StringRef Name) {
+  StringRef Base, Params;
+  return splitMangled(Name, Base, Params) ? Base.str() : Name.str();
 }
 
 std::string widthSuffix(const Type *T) {
@@ -323,18 +332,9 @@ std::string ExprBuilder::instruction(const Instruction *I) {
     // the model, so they are calls): signedness from the mangled first
     // parameter (_Z5clampiii: int; j, m, t, h: unsigned).
     if (F && I->getType()->isIntegerTy() && CB->arg_size() >= 1) {
+      StringRef Base, Params;
       std::string P = plainName(F->getName());
-      StringRef M = F->getName();
-      char Ty = 0;
-      if (M.consume_front("_Z")) {
-        size_t Len = 0;
-        while (!M.empty() && isdigit((unsigned char)M.front())) {
-          Len = Len * 10 + (size_t)(M.front() - '0');
-          M = M.drop_front();
-        }
-        if (Len <= M.size() && M.size() > Len)
-          Ty = M[Len];
-      }
+      char Ty = splitMangled(F->getName(), Base, Params) && !Params.empty() ? Params.front() : 0;
       bool Signed = Ty == 'a' || Ty == 'c' || Ty == 's' || Ty == 'i' || Ty == 'l';
       bool Unsigned = Ty == 'h' || Ty == 't' || Ty == 'j' || Ty == 'm';
       std::string W = widthSuffix(I->getType());

@@ -46,8 +46,9 @@ static json_t *flags_json(unsigned f) {
   if (f & WGP_TRACE_DATA_BRANCH) json_array_append_new(a, json_string("data-dependent branch taken both ways"));
   if (f & WGP_TRACE_DATA_LOOP) json_array_append_new(a, json_string("data-dependent loop count from a hint, a bound or 1"));
   if (f & WGP_TRACE_SAMPLED) json_array_append_new(a, json_string("long loops sampled"));
-  if (f & WGP_TRACE_TRUNCATED) json_array_append_new(a, json_string("a loop did not end within " WGP_TRACE_EXPLICIT_CAP_TEXT " iterations of one entry "
-                                   "(exit never reached, e.g. 32-bit index overflow): only those counted; --trip sets a count"));
+  if (f & WGP_TRACE_TRUNCATED) json_array_append_new(a, json_sprintf("a loop did not end within %u iterations of one entry (exit never "
+                                   "reached, e.g. 32-bit index overflow): only those counted; --trip sets a count",
+                                   WGP_TRACE_EXPLICIT_CAP));
   if (f & WGP_TRACE_UNKNOWN) json_array_append_new(a, json_string("a condition could not be evaluated"));
   return a;
 }

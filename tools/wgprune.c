@@ -190,17 +190,28 @@ static int write_kernel_tuner(const char *file, const wgp_prune *p) {
 
 /* ---- output ----------------------------------------------------------------- */
 
-static void print_json(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *gpu, double wall, double t_extract) {
-  wgp_prune_counts n;
-  wgp_prune_get_counts(p, &n);
-  double pruned = n.valid ? 100.0 * (1.0 - (double)n.after_bounds / (double)n.valid) : 0;
+/* Percent of the sizes that can run that the two pruning stages removed. */
+static double pruned_percent(const wgp_prune_counts *n) {
+  return n->valid ? 100.0 * (1.0 - (double)n->after_bounds / (double)n->valid) : 0;
+}
+
+/* The names --json and --study --json share: kernel, GPU and the counts per stage. */
+static json_t *counts_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_prune_counts *n) {
   json_t *j = json_object();
   json_object_set_new(j, "kernel", json_string(wgp_kernel_name(k)));
   json_object_set_new(j, "gpu", json_string(wgp_gpu_name(gpu)));
-  json_object_set_new(j, "candidates_total", json_integer((json_int_t)n.total));
-  json_object_set_new(j, "candidates_valid", json_integer((json_int_t)n.valid));
-  json_object_set_new(j, "after_duplicate_pruning", json_integer((json_int_t)n.after_duplicates));
-  json_object_set_new(j, "after_bound_pruning", json_integer((json_int_t)n.after_bounds));
+  json_object_set_new(j, "candidates_total", json_integer((json_int_t)n->total));
+  json_object_set_new(j, "candidates_valid", json_integer((json_int_t)n->valid));
+  json_object_set_new(j, "after_duplicate_pruning", json_integer((json_int_t)n->after_duplicates));
+  json_object_set_new(j, "after_bound_pruning", json_integer((json_int_t)n->after_bounds));
+  return j;
+}
+
+static void print_json(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *gpu, double wall, double t_extract) {
+  wgp_prune_counts n;
+  wgp_prune_get_counts(p, &n);
+  double pruned = pruned_percent(&n);
+  json_t *j = counts_json(k, gpu, &n);
   json_object_set_new(j, "simulated", json_integer((json_int_t)n.simulated));
   json_object_set_new(j, "analyses", json_integer((json_int_t)n.analyses));
   json_object_set_new(j, "cache_analyses", json_integer((json_int_t)n.cache_analyses));
@@ -247,7 +258,7 @@ static void print_table(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *
   wgp_prune_counts n;
   wgp_prune_get_counts(p, &n);
   unsigned dims = wgp_prune_dims(p);
-  double pruned = n.valid ? 100.0 * (1.0 - (double)n.after_bounds / (double)n.valid) : 0;
+  double pruned = pruned_percent(&n);
   printf("kernel %s on %s, %u registers per thread\n", wgp_kernel_name(k), wgp_gpu_name(gpu), wgp_prune_registers(p));
   printf("candidates %zu (%zu can run), after duplicate traces %zu, after bounds %zu: %.1f%% pruned%s\n", n.total,
          n.valid, n.after_duplicates, n.after_bounds, pruned, exhaustive ? " (--exhaustive: all simulated)" : "");
@@ -309,18 +320,12 @@ static int study(const wgp_prune *pr, const wgp_prune *ex, double pruned_ms, dou
   /* ties: another size predicted exactly as fast is as good a choice */
   bool tie = !match && ratio == 1.0;
   const char *dropped = match ? "" : stage_name(wgp_prune_candidate_at(pr, be)->stage);
-  double pct = n.valid ? 100.0 * (1.0 - (double)n.after_bounds / (double)n.valid) : 0;
+  double pct = pruned_percent(&n);
   char sp[64], se[64];
   size_str(sp, sizeof sp, cp->local, dims);
   size_str(se, sizeof se, ce->local, dims);
   if (json) {
-    json_t *j = json_object();
-    json_object_set_new(j, "kernel", json_string(wgp_kernel_name(k)));
-    json_object_set_new(j, "gpu", json_string(wgp_gpu_name(gpu)));
-    json_object_set_new(j, "candidates_total", json_integer((json_int_t)n.total));
-    json_object_set_new(j, "candidates_valid", json_integer((json_int_t)n.valid));
-    json_object_set_new(j, "after_duplicate_pruning", json_integer((json_int_t)n.after_duplicates));
-    json_object_set_new(j, "after_bound_pruning", json_integer((json_int_t)n.after_bounds));
+    json_t *j = counts_json(k, gpu, &n);
     json_object_set_new(j, "pruned_percent", json_real(pct));
     json_object_set_new(j, "best_pruned", json_string(sp));
     json_object_set_new(j, "best_exhaustive", json_string(se));

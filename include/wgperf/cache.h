@@ -57,10 +57,9 @@ extern "C" {
 #define WGP_CACHE_MAX_EVENTS 32768
 #define WGP_CACHE_SAMPLED_EDGE 2
 /* Iterations of one entry into a loop of unknown count that the sample
- * traces (the timing traces keep WGP_TRACE_EXPLICIT_CAP): at first, then
- * above the work budget.  Such a trace is flagged truncated anyway; its
+ * traces above the work budget (below it, the tracer's own
+ * WGP_TRACE_EXPLICIT_CAP).  Such a trace is flagged truncated anyway; its
  * first iterations stand for the loop's hit rates. */
-#define WGP_CACHE_EXPLICIT_CAP WGP_TRACE_EXPLICIT_CAP
 #define WGP_CACHE_SAMPLED_EXPLICIT_CAP 64u
 /* What a sampled hit rate may differ from the full sample's (absolute), as
  * test/unit/test_cache.c checks. */
