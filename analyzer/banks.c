@@ -68,23 +68,44 @@ static bool banks_meet(const wgp_bank_rule *r, uint64_t a, uint64_t b, unsigned 
 static unsigned phase_conflict(const wgp_bank_rule *r, const uint64_t *addr, uint64_t mask, unsigned from, unsigned to,
                                unsigned width, uint64_t *words) {
   size_t n = 0;
+  unsigned shift = (unsigned)__builtin_ctz(r->bank_bytes); /* a power of two: no division per lane */
   for (unsigned i = from; i < to; i++) {
     if (!(mask >> i & 1))
       continue;
-    uint64_t first = addr[i] / r->bank_bytes, last = (addr[i] + width - 1) / r->bank_bytes;
+    uint64_t first = addr[i] >> shift, last = (addr[i] + width - 1) >> shift;
     if (addr[i] + width - 1 < addr[i])
-      last = UINT64_MAX / r->bank_bytes;
+      last = UINT64_MAX >> shift;
     for (uint64_t w = first;; w++) {
       words[n++] = w;
       if (w == last)
         break;
     }
   }
+  if (n == 0)
+    return 0;
   wgp_sort_u64(words, n);
-  unsigned per_bank[WGP_BANKS_MAX_BANKS] = {0}, worst = 0;
+  /* the common case first: every distinct word in a bank of its own (one
+   * wavefront), seen with a bit per bank */
+  bool pow2 = is_pow2(r->banks);
+  if (r->banks <= 64) {
+    uint64_t seen = 0;
+    bool clash = false;
+    for (size_t i = 0; i < n && !clash; i++) {
+      if (i > 0 && words[i] == words[i - 1])
+        continue; /* lanes touching the same word share it */
+      uint64_t bit = UINT64_C(1) << (pow2 ? words[i] & (r->banks - 1) : words[i] % r->banks);
+      clash = seen & bit;
+      seen |= bit;
+    }
+    if (!clash)
+      return 1;
+  }
+  unsigned per_bank[WGP_BANKS_MAX_BANKS], worst = 0;
+  for (unsigned b = 0; b < r->banks; b++)
+    per_bank[b] = 0;
   for (size_t i = 0; i < n; i++) {
     if (i > 0 && words[i] == words[i - 1])
-      continue; /* lanes touching the same word share it */
+      continue;
     unsigned b = (unsigned)(words[i] % r->banks);
     if (++per_bank[b] > worst)
       worst = per_bank[b];

@@ -49,10 +49,12 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
     wgp_access_addresses(r->layout, r->k, r->lanes, t, a, mask, addr);
     size_t n = 0;
     unsigned bytes = (unsigned)wgp_access_bytes(a);
+    /* sectors are powers of two (the GPU description checks): shifts, not
+     * a division per lane */
+    unsigned sh = (unsigned)__builtin_ctz(r->sector);
     for (unsigned l = 0; l < r->lanes; l++)
       if (mask >> l & 1)
-        for (uint64_t x = addr[l] / r->sector; x <= (addr[l] + (bytes ? bytes : 1) - 1) / r->sector &&
-                                               n < sizeof s / sizeof *s;
+        for (uint64_t x = addr[l] >> sh; x <= (addr[l] + (bytes ? bytes : 1) - 1) >> sh && n < sizeof s / sizeof *s;
              x++)
           s[n++] = x;
     wgp_sort_u64(s, n);
@@ -356,6 +358,12 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   uint64_t *pick = malloc((size_t)(wave < WGP_CACHE_MAX_GROUPS ? wave : WGP_CACHE_MAX_GROUPS) * sizeof *pick + 8);
   size_t S = pick ? choose_groups(ngrp[0], wave, WGP_CACHE_MAX_GROUPS, pick) : 0;
   unsigned sector = wgp_gpu_l2_sector_bytes(gpu), line = wgp_gpu_l1_line_bytes(gpu);
+  if (!sector || (sector & (sector - 1)) || !line) { /* the GPU loader checks: never true */
+    free(pick), free(sect), free(h1), free(to2), free(h2);
+    wgp_cache_result_free(out);
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: L2 sector of %u B is not a power of two",
+                        wgp_gpu_name(gpu), sector);
+  }
 
   wgp_layout *layout = NULL;
   wgp_tracer *t = NULL;

@@ -27,12 +27,13 @@ wgp_coalesce_rule wgp_coalesce_rule_for(wgp_coalescing mode, unsigned sector_byt
 static unsigned units(const uint64_t *addr, uint64_t mask, unsigned from, unsigned to, unsigned width, unsigned unit,
                       uint64_t *buf) {
   size_t n = 0;
+  unsigned shift = (unsigned)__builtin_ctz(unit); /* units are powers of two: no division per lane */
   for (unsigned i = from; i < to; i++) {
     if (!(mask >> i & 1))
       continue;
-    uint64_t first = addr[i] / unit, last = (addr[i] + width - 1) / unit;
+    uint64_t first = addr[i] >> shift, last = (addr[i] + width - 1) >> shift;
     if (addr[i] + width - 1 < addr[i]) /* wraps: the lane ends at the top of the space */
-      last = UINT64_MAX / unit;
+      last = UINT64_MAX >> shift;
     for (uint64_t u = first;; u++) {
       buf[n++] = u;
       if (u == last)
