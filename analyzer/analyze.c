@@ -1,5 +1,9 @@
 /* analyze.c - one launch: distinct warps with their memory costs. */
+#define _GNU_SOURCE /* sched_getaffinity */
 #include "wgperf/analyze.h"
+
+#include <sched.h>
+#include <unistd.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -259,3 +263,23 @@ const char *wgp_fallback_kind_name(wgp_fallback_kind k) {
   return "?";
 }
 uint64_t wgp_analysis_local_bytes(const wgp_analysis *a) { return wgp_layout_local_bytes(a->layout); }
+
+/* The process's choice of threads: set once by a tool's --jobs before any
+ * analysis runs, read after. */
+static unsigned default_threads;
+
+void wgp_set_default_threads(unsigned n) { default_threads = n > WGP_MAX_THREADS ? WGP_MAX_THREADS : n; }
+
+unsigned wgp_default_threads(void) {
+  if (default_threads)
+    return default_threads;
+  long n = 0;
+#ifdef CPU_COUNT
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    n = CPU_COUNT(&set);
+#endif
+  if (n <= 0)
+    n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : n > (long)WGP_MAX_THREADS ? WGP_MAX_THREADS : (unsigned)n;
+}

@@ -5,6 +5,7 @@
 #include "sort_internal.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,6 +322,173 @@ static size_t choose_groups(uint64_t ngrp0, uint64_t wave, uint64_t limit, uint6
   return S;
 }
 
+/* ---- the sample's address streams, traced by one or more threads ---------- */
+
+/* One thread's part of the sample: groups pick[from .. to), traced with
+ * its own tracer into its own recorder and streams (a warp each, in order). */
+typedef struct sampler {
+  const wgp_analysis_input *in;
+  const wgp_trace_launch *L;
+  const uint64_t *pick, *ngrp;
+  size_t from, to;
+  unsigned edge;
+  bool sampled; /* over the work budget: the cache's explicit-iteration cap too */
+  wgp_tracer *t;
+  recorder rec;
+  stream *streams;
+  size_t nstreams;
+  size_t wpg; /* warps per group */
+  wgp_status st;
+} sampler;
+
+static void sampler_configure(sampler *s) {
+  wgp_tracer_set_edge_iterations(s->t, s->edge);
+  if (s->sampled)
+    wgp_tracer_set_explicit_cap(s->t, WGP_CACHE_SAMPLED_EXPLICIT_CAP);
+}
+
+/* S's tracer, with the launch's hints and S's sampling, recording into
+ * S's recorder. */
+static wgp_status sampler_open(sampler *s, wgp_diag *diag) {
+  const wgp_analysis_input *in = s->in;
+  wgp_status st = wgp_tracer_new(in->kernel, s->L, &s->t, diag);
+  if (st != WGP_OK)
+    return st;
+  for (size_t i = 0; i < in->num_trip_hints; i++)
+    wgp_tracer_set_trip_hint(s->t, in->trip_loops[i], in->trip_counts[i]);
+  for (size_t i = 0; i < in->num_taken_hints; i++)
+    wgp_tracer_set_taken_hint(s->t, in->taken_blocks[i], in->taken_fractions[i]);
+  sampler_configure(s);
+  wgp_tracer_set_visitor(s->t, record, &s->rec);
+  s->wpg = wgp_tracer_num_warps(s->t);
+  return WGP_OK;
+}
+
+/* Traces S's groups; the first error stops it. */
+static wgp_status sampler_run(sampler *s, wgp_diag *diag) {
+  for (size_t i = s->from; i < s->to; i++) {
+    uint64_t g = s->pick[i], n0 = s->ngrp[0], n1 = s->ngrp[1];
+    uint64_t gid[3] = {g % n0, g / n0 % n1, g / (n0 * n1)};
+    for (size_t w = 0; w < s->wpg; w++) {
+      s->rec.cur = &s->streams[s->nstreams];
+      wgp_trace *tr;
+      wgp_diag d2;
+      wgp_status ts = wgp_tracer_trace(s->t, gid, w, &tr, &d2);
+      if (ts == WGP_ERR_INPUT)
+        break; /* a short last group */
+      if (ts != WGP_OK)
+        return wgp_diag_set(diag, ts, "%s", d2.message);
+      wgp_trace_free(tr);
+      s->nstreams++;
+      if (s->rec.oom)
+        return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    }
+  }
+  return WGP_OK;
+}
+
+typedef struct worker {
+  sampler s;
+  wgp_diag diag;
+  pthread_t th;
+  bool started;
+} worker;
+
+static void *worker_main(void *arg) {
+  worker *w = arg;
+  w->s.st = sampler_run(&w->s, &w->diag);
+  return NULL;
+}
+
+static void sampler_close(sampler *s) {
+  for (size_t w = 0; s->streams && w < s->nstreams; w++)
+    free(s->streams[w].ev);
+  free(s->streams);
+  free(s->rec.sec);
+  wgp_tracer_free(s->t);
+}
+
+/* Appends W's streams and sectors to M's, in order (the sample is then the
+ * one a single thread traces). */
+static bool sampler_append(sampler *m, sampler *w) {
+  if (m->rec.nsec + w->rec.nsec > m->rec.capsec) {
+    size_t cap = m->rec.nsec + w->rec.nsec + 1;
+    uint64_t *p = realloc(m->rec.sec, cap * sizeof *p);
+    if (!p)
+      return false;
+    m->rec.sec = p;
+    m->rec.capsec = cap;
+  }
+  if (w->rec.nsec)
+    memcpy(m->rec.sec + m->rec.nsec, w->rec.sec, w->rec.nsec * sizeof *w->rec.sec);
+  for (size_t i = 0; i < w->nstreams; i++) {
+    stream *st = &w->streams[i];
+    for (size_t e = 0; e < st->nev; e++)
+      st->ev[e].first += (uint32_t)m->rec.nsec;
+    m->streams[m->nstreams++] = *st;
+    st->ev = NULL; /* moved */
+  }
+  m->rec.nsec += w->rec.nsec;
+  m->rec.visits += w->rec.visits;
+  w->nstreams = 0;
+  return true;
+}
+
+/* Groups 1 .. S-1 of the sample: split among THREADS threads (M, the
+ * calling thread, takes the first part), two groups a part at least.  Each
+ * part is traced exactly as one thread would, and the parts are joined in
+ * order, so the result does not depend on the threads.  A thread that
+ * cannot be started leaves its part to M. */
+static wgp_status sample_rest(sampler *m, size_t S, unsigned threads, wgp_diag *diag) {
+  size_t rest = S - 1;
+  unsigned parts = threads < 1 ? 1 : threads > WGP_MAX_THREADS ? WGP_MAX_THREADS : threads;
+  if (parts > rest / 2)
+    parts = rest / 2 > 1 ? (unsigned)(rest / 2) : 1;
+  worker *wk = parts > 1 ? calloc(parts - 1, sizeof *wk) : NULL;
+  if (!wk)
+    parts = 1;
+  for (unsigned p = 1; p < parts; p++) {
+    worker *w = &wk[p - 1];
+    w->s = *m;
+    w->s.from = 1 + rest * p / parts;
+    w->s.to = 1 + rest * (p + 1) / parts;
+    w->s.t = NULL;
+    w->s.streams = calloc((w->s.to - w->s.from) * m->wpg + 1, sizeof *w->s.streams);
+    w->s.nstreams = 0;
+    w->s.rec.sec = NULL;
+    w->s.rec.nsec = w->s.rec.capsec = w->s.rec.visits = 0;
+    w->s.rec.oom = false;
+    if (!w->s.streams) {
+      w->s.st = wgp_diag_set(&w->diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+      continue;
+    }
+    if ((w->s.st = sampler_open(&w->s, &w->diag)) != WGP_OK)
+      continue;
+    w->started = pthread_create(&w->th, NULL, worker_main, w) == 0;
+  }
+  m->from = 1;
+  m->to = parts > 1 ? 1 + rest / parts : S;
+  wgp_status st = sampler_run(m, diag);
+  for (unsigned p = 1; p < parts; p++) {
+    worker *w = &wk[p - 1];
+    if (w->started)
+      pthread_join(w->th, NULL);
+    else if (w->s.st == WGP_OK)
+      w->s.st = sampler_run(&w->s, &w->diag); /* no thread: here */
+  }
+  /* the first error in group order, as one thread stops at it */
+  for (unsigned p = 1; p < parts; p++) {
+    worker *w = &wk[p - 1];
+    if (st == WGP_OK && w->s.st != WGP_OK)
+      st = wgp_diag_set(diag, w->s.st, "%s", w->diag.message);
+    if (st == WGP_OK && !sampler_append(m, &w->s))
+      st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    sampler_close(&w->s);
+  }
+  free(wk);
+  return st;
+}
+
 wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, uint64_t smem_per_group,
                              wgp_cache_result *out, wgp_diag *diag) {
   return wgp_cache_analyze_budget(in, resident, smem_per_group, WGP_CACHE_MAX_EVENTS, out, diag);
@@ -366,70 +534,54 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   }
 
   wgp_layout *layout = NULL;
-  wgp_tracer *t = NULL;
   stream *streams = NULL;
   size_t nstreams = 0;
-  unsigned edge = WGP_TRACE_EDGE_ITERATIONS;
   recorder rec = {0};
+  sampler main_s = {0};
   wgp_status st = pick ? wgp_layout_new(k, in->buffer_align, in->local_bytes, &layout, diag)
                        : wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
-  if (st == WGP_OK)
-    st = wgp_tracer_new(k, &L, &t, diag);
-  size_t warps_per_group = st == WGP_OK ? wgp_tracer_num_warps(t) : 0;
   if (st == WGP_OK) {
-    streams = calloc(S * warps_per_group + 1, sizeof *streams);
-    if (!streams)
+    main_s = (sampler){in, &L, pick, ngrp, 0, 1, WGP_TRACE_EDGE_ITERATIONS, false, NULL, {0}, NULL, 0, 0, WGP_OK};
+    main_s.rec = (recorder){k, layout, L.warp_size, sector, NULL, NULL, 0, 0, 0, false};
+    st = sampler_open(&main_s, diag);
+  }
+  size_t warps_per_group = main_s.wpg;
+  if (st == WGP_OK) {
+    main_s.streams = calloc(S * warps_per_group + 1, sizeof *main_s.streams);
+    if (!main_s.streams)
       st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
-  if (st == WGP_OK) {
-    for (size_t i = 0; i < in->num_trip_hints; i++)
-      wgp_tracer_set_trip_hint(t, in->trip_loops[i], in->trip_counts[i]);
-    for (size_t i = 0; i < in->num_taken_hints; i++)
-      wgp_tracer_set_taken_hint(t, in->taken_blocks[i], in->taken_fractions[i]);
-    rec = (recorder){k, layout, L.warp_size, sector, NULL, NULL, 0, 0, 0, false};
-    wgp_tracer_set_visitor(t, record, &rec);
-    for (size_t i = 0; i < S && st == WGP_OK; i++) {
-      uint64_t g = pick[i];
-      uint64_t gid[3] = {g % ngrp[0], g / ngrp[0] % ngrp[1], g / (ngrp[0] * ngrp[1])};
-      for (size_t w = 0; w < warps_per_group; w++) {
-        rec.cur = &streams[nstreams];
-        wgp_trace *tr;
-        wgp_diag d2;
-        wgp_status ts = wgp_tracer_trace(t, gid, w, &tr, &d2);
-        if (ts == WGP_ERR_INPUT)
-          break; /* a short last group */
-        if (ts != WGP_OK) {
-          st = wgp_diag_set(diag, ts, "%s", d2.message);
-          break;
-        }
-        wgp_trace_free(tr);
-        nstreams++;
-        if (rec.oom)
-          st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
-      }
-      if (i > 0 || !max_events || st != WGP_OK)
-        continue;
-      /* The work budget, measured on group 0 (first in every sample): fewer
-       * iterations at the ends of long loops (their middle is represented
-       * by a sample anyway).  The groups stay: fewer would lose the reuse
-       * between them that the L2 sees. */
-      size_t work = rec.visits;
-      for (size_t w = 0; w < nstreams; w++)
-        work += streams[w].nev;
-      if ((double)work * (double)S <= (double)max_events || edge <= 1)
-        continue;
+  if (st == WGP_OK && S > 0) {
+    /* Group 0 first: the work budget is measured on it.  Above the budget:
+     * fewer iterations at the ends of long loops (their middle is
+     * represented by a sample anyway), then fewer again, group 0 again
+     * each time.  The groups stay: fewer would lose the reuse between them
+     * that the L2 sees. */
+    st = sampler_run(&main_s, diag);
+    for (;;) {
+      size_t work = main_s.rec.visits;
+      for (size_t w = 0; w < main_s.nstreams; w++)
+        work += main_s.streams[w].nev;
+      if (st != WGP_OK || !max_events || (double)work * (double)S <= (double)max_events || main_s.edge <= 1)
+        break;
       out->sampled = true;
-      edge = edge > WGP_CACHE_SAMPLED_EDGE ? WGP_CACHE_SAMPLED_EDGE : 1;
-      wgp_tracer_set_edge_iterations(t, edge);
-      wgp_tracer_set_explicit_cap(t, WGP_CACHE_SAMPLED_EXPLICIT_CAP);
-      for (size_t w = 0; w < nstreams; w++)
-        streams[w].nev = 0;
-      nstreams = 0;
-      rec.nsec = 0;
-      rec.visits = 0;
-      i--; /* group 0 again (i wraps to SIZE_MAX: unsigned, then back to 0) */
+      main_s.edge = main_s.edge > WGP_CACHE_SAMPLED_EDGE ? WGP_CACHE_SAMPLED_EDGE : 1;
+      main_s.sampled = true;
+      sampler_configure(&main_s);
+      for (size_t w = 0; w < main_s.nstreams; w++)
+        main_s.streams[w].nev = 0;
+      main_s.nstreams = 0;
+      main_s.rec.nsec = 0;
+      main_s.rec.visits = 0;
+      st = sampler_run(&main_s, diag);
     }
   }
+  if (st == WGP_OK && S > 1)
+    st = sample_rest(&main_s, S, in->threads ? in->threads : wgp_default_threads(), diag);
+  rec = main_s.rec;
+  streams = main_s.streams;
+  nstreams = main_s.nstreams;
+  wgp_tracer_free(main_s.t);
   /* Simulate: L1 per group (its share of the SM), L2 for the sample. */
   lru *l1 = NULL, l2;
   bool l2ok = false, use_l1 = wgp_gpu_l1_caches_global_loads(gpu);
@@ -515,7 +667,6 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   free(streams);
   free(rec.sec);
   free(pick);
-  wgp_tracer_free(t);
   wgp_layout_free(layout);
   free(sect), free(h1), free(to2), free(h2);
   if (st != WGP_OK)

@@ -96,6 +96,7 @@ struct wgp_estimate {
   const char *regs_from;
   wgp_occupancy occ;
   bool has_cache;
+  bool owns_an; /* freed with the estimate */
   wgp_cache_result cache;
 };
 
@@ -120,16 +121,18 @@ wgp_status wgp_estimate_new(const wgp_analysis_input *in, unsigned regs, wgp_est
   return wgp_estimate_from_analysis(in, an, regs, out, diag);
 }
 
-wgp_status wgp_estimate_from_analysis(const wgp_analysis_input *in, wgp_analysis *an, unsigned regs,
-                                      wgp_estimate **out, wgp_diag *diag) {
+static wgp_status from_analysis(const wgp_analysis_input *in, wgp_analysis *an, bool owns, unsigned regs,
+                                wgp_estimate **out, wgp_diag *diag) {
   *out = NULL;
   wgp_estimate *e = calloc(1, sizeof *e);
   if (!e) {
-    wgp_analysis_free(an);
+    if (owns)
+      wgp_analysis_free(an);
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   e->in = in;
   e->an = an;
+  e->owns_an = owns;
   e->regs = wgp_kernel_choose_registers(in->kernel, regs, &e->regs_from);
   uint64_t local = wgp_analysis_local_bytes(e->an);
   wgp_occupancy_request req = wgp_estimate_shared_request(in->kernel, (unsigned)threads_per_group(&in->launch), e->regs, local);
@@ -147,12 +150,24 @@ wgp_status wgp_estimate_from_analysis(const wgp_analysis_input *in, wgp_analysis
   return WGP_OK;
 }
 
+wgp_status wgp_estimate_from_analysis(const wgp_analysis_input *in, wgp_analysis *an, unsigned regs,
+                                      wgp_estimate **out, wgp_diag *diag) {
+  return from_analysis(in, an, true, regs, out, diag);
+}
+
+wgp_status wgp_estimate_with_analysis(const wgp_analysis_input *in, const wgp_analysis *an, unsigned regs,
+                                      wgp_estimate **out, wgp_diag *diag) {
+  /* never freed through the estimate, nor changed */
+  return from_analysis(in, (wgp_analysis *)an, false, regs, out, diag);
+}
+
 void wgp_estimate_free(wgp_estimate *e) {
   if (!e)
     return;
   if (e->has_cache)
     wgp_cache_result_free(&e->cache);
-  wgp_analysis_free(e->an);
+  if (e->owns_an)
+    wgp_analysis_free(e->an);
   free(e);
 }
 

@@ -48,6 +48,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +70,27 @@ typedef struct cand {
   double cheap_best, cheap_worst;
   int level;             /* 0: enumerated, 1: analyzed, 2: cache analyzed, 3: done */
   double lb;             /* the lower bound of its level */
+  int job;               /* JOB_*: its next level's work, done ahead by a search thread (under p->mu) */
+  struct prepared *prep; /* JOB_DONE: the result, not yet taken */
 } cand;
+
+/* The work that takes a candidate one level further, done apart from the
+ * search's bookkeeping so that another thread can do it ahead of time; the
+ * search then takes the result in its own order (commit), so the answer and
+ * every count are those of one thread. */
+typedef struct prepared {
+  int level;             /* the level it starts from */
+  wgp_status st, st2;    /* the first step (analysis, cache analysis, simulation), the bounds after it */
+  wgp_diag d, d2;
+  wgp_analysis *an;      /* level 0 */
+  uint64_t key;
+  wgp_sim_result hit, miss;
+  wgp_estimate *est;     /* level 1 */
+  wgp_sim_result r;      /* level 1: exact bounds; level 2: the simulation */
+} prepared;
+
+enum { JOB_NONE, JOB_QUEUED, JOB_RUNNING, JOB_DONE };
+#define MAX_QUEUE 16
 
 struct wgp_prune {
   const wgp_kernel *k;
@@ -90,6 +111,14 @@ struct wgp_prune {
   size_t *ranked;
   size_t nranked;
   wgp_prune_counts counts;
+  /* search threads (none with one thread): they take the work of the
+   * sizes the search will most likely need next, queued by it */
+  unsigned nworkers;
+  pthread_t workers[WGP_MAX_THREADS];
+  pthread_mutex_t mu;
+  pthread_cond_t work, done;
+  size_t queue[MAX_QUEUE], nq, running;
+  bool quit;
 };
 
 static double now_ms(void) {
@@ -316,8 +345,8 @@ static uint64_t dbits(double x) {
  * round composes them (representative warp index), with each class's share
  * of the warps; the resident warps; and the warps per group where they
  * matter (barriers, or several classes to place). */
-static uint64_t round_key(const cand *c, const wgp_kernel *k, unsigned wpg) {
-  const wgp_warp_set *ws = wgp_analysis_warps(c->an);
+static uint64_t round_key(const cand *c, const wgp_analysis *an, const wgp_kernel *k, unsigned wpg) {
+  const wgp_warp_set *ws = wgp_analysis_warps(an);
   size_t nc = wgp_warp_set_size(ws), na = wgp_kernel_num_accesses(k);
   double total = wgp_warp_set_total(ws);
   uint64_t h = 0x51ed270b27a9f1c3ull;
@@ -335,7 +364,7 @@ static uint64_t round_key(const cand *c, const wgp_kernel *k, unsigned wpg) {
     const wgp_warp_class *cl = wgp_warp_set_class(ws, pick);
     h = mix(h, wgp_trace_hash(cl->trace));
     h = mix(h, (uint64_t)llround(cl->count / total * 1e9));
-    wgp_access_cost *costs = wgp_access_costs_new(k, wgp_analysis_class_stats(c->an, pick), NULL, -1);
+    wgp_access_cost *costs = wgp_access_costs_new(k, wgp_analysis_class_stats(an, pick), NULL, -1);
     for (size_t a = 0; costs && a < na; a++) {
       h = mix(h, dbits(costs[a].requests));
       h = mix(h, dbits(costs[a].sectors));
@@ -344,7 +373,7 @@ static uint64_t round_key(const cand *c, const wgp_kernel *k, unsigned wpg) {
     free(costs);
   }
   h = mix(h, c->pub.active_warps_per_sm);
-  if (nc > 1 || wgp_analysis_dynamic_count(c->an, "barrier") > 0)
+  if (nc > 1 || wgp_analysis_dynamic_count(an, "barrier") > 0)
     h = mix(h, wpg);
   return h;
 }
@@ -356,21 +385,6 @@ static void invalidate(cand *c, const char *why) {
   free(c->why);
   c->why = strdup(why);
   c->pub.why = c->why ? c->why : "out of memory";
-}
-
-/* The cache analysis of C (once): false, with C invalid, when it fails. */
-static bool ensure_estimate(wgp_prune *p, cand *c) {
-  if (c->est)
-    return true;
-  wgp_diag d;
-  wgp_analysis *an = c->an;
-  c->an = NULL;
-  if (wgp_estimate_from_analysis(&c->in, an, p->regs, &c->est, &d) != WGP_OK) {
-    invalidate(c, bare(&d));
-    return false;
-  }
-  p->counts.cache_analyses++;
-  return true;
 }
 
 /* ---- the search ------------------------------------------------------------ */
@@ -534,38 +548,253 @@ static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_di
   return WGP_OK;
 }
 
-/* Level 1: the analysis of C (traces, memory costs), its stage 1 key and its
- * bounds for any hit rates.  WGP_ERR_NOMEM fails the search; any other
- * failure makes C invalid. */
-static wgp_status analyze_one(wgp_prune *p, cand *c, wgp_diag *diag) {
-  wgp_diag d;
-  const wgp_gpu *g = p->gpu;
+/* ---- taking a size one level further -------------------------------------- */
+
+/* The work of C's next level into PR; reads only C and what every thread
+ * shares (kernel, GPU, the launch of C), so any thread may do it. */
+static void prepare(const wgp_prune *p, const cand *c, prepared *pr) {
+  memset(pr, 0, sizeof *pr);
+  pr->level = c->level;
+  if (c->level == 0) {
+    /* level 1: the analysis (traces, memory costs), its stage 1 key and its
+     * bounds for any hit rates (every access hitting, every one missing) */
+    pr->st = wgp_analyze(&c->in, &pr->an, &pr->d);
+    if (pr->st != WGP_OK)
+      return;
+    uint64_t threads = c->pub.local[0] * c->pub.local[1] * c->pub.local[2];
+    unsigned wsz = wgp_gpu_warp_size(p->gpu);
+    pr->key = round_key(c, pr->an, p->k, (unsigned)((threads + wsz - 1) / wsz));
+    pr->st2 = wgp_simulate_analysis(&c->in, pr->an, p->regs, NULL, 1.0, WGP_SIM_BOUNDS_ONLY, &pr->hit, &pr->d2);
+    if (pr->st2 == WGP_OK)
+      pr->st2 = wgp_simulate_analysis(&c->in, pr->an, p->regs, NULL, 0.0, WGP_SIM_BOUNDS_ONLY, &pr->miss, &pr->d2);
+  } else if (c->level == 1) {
+    /* level 2: the cache analysis and the exact bounds */
+    pr->st = wgp_estimate_with_analysis(&c->in, c->an, p->regs, &pr->est, &pr->d);
+    if (pr->st == WGP_OK)
+      pr->st2 = wgp_estimate_simulate(pr->est, WGP_SIM_BOUNDS_ONLY, &pr->r, &pr->d2);
+  } else {
+    pr->st = wgp_estimate_simulate(c->est, 0, &pr->r, &pr->d); /* level 3 */
+  }
+}
+
+/* A result nobody took (the search ended first). */
+static void discard(prepared *pr) {
+  if (!pr)
+    return;
+  wgp_analysis_free(pr->an);
+  wgp_estimate_free(pr->est);
+  free(pr);
+}
+
+/* Level 1 from PR: WGP_ERR_NOMEM fails the search; any other failure makes
+ * C invalid. */
+static wgp_status commit_analysis(wgp_prune *p, cand *c, prepared *pr, wgp_diag *diag) {
   p->counts.analyses++;
-  wgp_status st = wgp_analyze(&c->in, &c->an, &d);
-  if (st == WGP_ERR_NOMEM)
-    return wgp_diag_set(diag, st, "%s", d.message);
-  if (st != WGP_OK) {
-    invalidate(c, bare(&d));
+  if (pr->st == WGP_ERR_NOMEM)
+    return wgp_diag_set(diag, pr->st, "%s", pr->d.message);
+  if (pr->st != WGP_OK) {
+    invalidate(c, bare(&pr->d));
     return WGP_OK;
   }
-  uint64_t threads = c->pub.local[0] * c->pub.local[1] * c->pub.local[2];
-  unsigned wsz = wgp_gpu_warp_size(g);
-  c->key = round_key(c, p->k, (unsigned)((threads + wsz - 1) / wsz));
-  /* bounds for any hit rates: every access hitting, every one missing */
-  wgp_sim_result hit, miss;
-  st = wgp_simulate_analysis(&c->in, c->an, p->regs, NULL, 1.0, WGP_SIM_BOUNDS_ONLY, &hit, &d);
-  if (st == WGP_OK)
-    st = wgp_simulate_analysis(&c->in, c->an, p->regs, NULL, 0.0, WGP_SIM_BOUNDS_ONLY, &miss, &d);
-  if (st == WGP_ERR_NOMEM)
-    return wgp_diag_set(diag, st, "%s", d.message);
-  if (st != WGP_OK) {
-    invalidate(c, bare(&d));
+  c->an = pr->an;
+  pr->an = NULL;
+  c->key = pr->key;
+  if (pr->st2 == WGP_ERR_NOMEM)
+    return wgp_diag_set(diag, pr->st2, "%s", pr->d2.message);
+  if (pr->st2 != WGP_OK) {
+    invalidate(c, bare(&pr->d2));
     return WGP_OK;
   }
-  c->cheap_best = c->pub.best_us = c->lb = fmax(hit.best_us, c->pub.best_us);
-  c->cheap_worst = c->pub.worst_us = miss.worst_us;
+  c->cheap_best = c->pub.best_us = c->lb = fmax(pr->hit.best_us, c->pub.best_us);
+  c->cheap_worst = c->pub.worst_us = pr->miss.worst_us;
   c->level = 1;
   return WGP_OK;
+}
+
+/* The cache analysis from PR: false, with C invalid, when it failed. */
+static bool commit_estimate(wgp_prune *p, cand *c, prepared *pr) {
+  if (pr->st != WGP_OK) {
+    invalidate(c, bare(&pr->d));
+    return false;
+  }
+  c->est = pr->est;
+  pr->est = NULL;
+  p->counts.cache_analyses++;
+  return true;
+}
+
+/* The simulation from PR: false, with C invalid, when it failed. */
+static bool commit_simulation(wgp_prune *p, cand *c, prepared *pr) {
+  if (pr->st != WGP_OK) {
+    invalidate(c, bare(&pr->d));
+    return false;
+  }
+  c->pub.sim = pr->r;
+  c->pub.simulated = true;
+  p->ranked[p->nranked++] = (size_t)(c - p->c);
+  return true;
+}
+
+/* ---- search threads -------------------------------------------------------- */
+
+static void *worker_main(void *arg) {
+  wgp_prune *p = arg;
+  pthread_mutex_lock(&p->mu);
+  for (;;) {
+    while (!p->quit && p->nq == 0)
+      pthread_cond_wait(&p->work, &p->mu);
+    if (p->quit)
+      break;
+    cand *c = &p->c[p->queue[0]];
+    memmove(p->queue, p->queue + 1, --p->nq * sizeof *p->queue);
+    c->job = JOB_RUNNING;
+    p->running++;
+    pthread_mutex_unlock(&p->mu);
+    prepared *pr = malloc(sizeof *pr);
+    if (pr)
+      prepare(p, c, pr);
+    pthread_mutex_lock(&p->mu);
+    c->prep = pr; /* NULL (out of memory): the search does the work itself */
+    c->job = pr ? JOB_DONE : JOB_NONE;
+    p->running--;
+    pthread_cond_broadcast(&p->done);
+  }
+  pthread_mutex_unlock(&p->mu);
+  return NULL;
+}
+
+/* Starts THREADS - 1 search threads (fewer when the system refuses). */
+static void start_workers(wgp_prune *p, unsigned threads) {
+  if (threads < 2 || pthread_mutex_init(&p->mu, NULL) != 0)
+    return;
+  if (pthread_cond_init(&p->work, NULL) != 0 || pthread_cond_init(&p->done, NULL) != 0) {
+    pthread_mutex_destroy(&p->mu); /* a condition made before stays unused */
+    return;
+  }
+  for (unsigned t = 1; t < threads && t < WGP_MAX_THREADS; t++) {
+    if (pthread_create(&p->workers[p->nworkers], NULL, worker_main, p) != 0)
+      break;
+    p->nworkers++;
+  }
+  if (!p->nworkers) {
+    pthread_cond_destroy(&p->work), pthread_cond_destroy(&p->done), pthread_mutex_destroy(&p->mu);
+    return;
+  }
+  /* each candidate's analysis then runs on its thread alone */
+  for (size_t i = 0; i < p->n; i++)
+    p->c[i].in.threads = 1;
+}
+
+/* Stops the search threads; their results nobody took are dropped. */
+static void stop_workers(wgp_prune *p) {
+  if (!p->nworkers)
+    return;
+  pthread_mutex_lock(&p->mu);
+  p->quit = true;
+  pthread_cond_broadcast(&p->work);
+  pthread_mutex_unlock(&p->mu);
+  for (unsigned t = 0; t < p->nworkers; t++)
+    pthread_join(p->workers[t], NULL);
+  p->nworkers = 0;
+  for (size_t i = 0; i < p->n; i++) {
+    discard(p->c[i].prep);
+    p->c[i].prep = NULL;
+    p->c[i].job = JOB_NONE;
+  }
+  pthread_cond_destroy(&p->work), pthread_cond_destroy(&p->done), pthread_mutex_destroy(&p->mu);
+}
+
+/* Settles C's job: unqueued when still queued; when a search thread is at
+ * it, waited for, this thread taking up queued work meanwhile.  Then C's job
+ * is JOB_NONE or JOB_DONE, and no other thread reads C until this one
+ * queues it again.  Call with p->mu held. */
+static void settle(wgp_prune *p, cand *c) {
+  if (c->job == JOB_QUEUED) {
+    size_t at = 0, i = (size_t)(c - p->c);
+    while (p->queue[at] != i)
+      at++;
+    memmove(p->queue + at, p->queue + at + 1, (--p->nq - at) * sizeof *p->queue);
+    c->job = JOB_NONE;
+  }
+  while (c->job == JOB_RUNNING) {
+    if (!p->nq) {
+      pthread_cond_wait(&p->done, &p->mu);
+      continue;
+    }
+    cand *o = &p->c[p->queue[0]];
+    memmove(p->queue, p->queue + 1, --p->nq * sizeof *p->queue);
+    o->job = JOB_RUNNING;
+    p->running++;
+    pthread_mutex_unlock(&p->mu);
+    prepared *q = malloc(sizeof *q);
+    if (q)
+      prepare(p, o, q);
+    pthread_mutex_lock(&p->mu);
+    o->prep = q;
+    o->job = q ? JOB_DONE : JOB_NONE;
+    p->running--;
+    pthread_cond_broadcast(&p->done);
+  }
+}
+
+/* The result of C's next level in PR (caller-owned): taken from a search
+ * thread when one did it, else done here. */
+static void obtain(wgp_prune *p, cand *c, prepared *pr) {
+  if (p->nworkers) {
+    pthread_mutex_lock(&p->mu);
+    settle(p, c);
+    prepared *done = c->job == JOB_DONE ? c->prep : NULL;
+    c->prep = NULL;
+    c->job = JOB_NONE;
+    pthread_mutex_unlock(&p->mu);
+    if (done) {
+      *pr = *done;
+      free(done);
+      return;
+    }
+  }
+  prepare(p, c, pr);
+}
+
+/* C's work done ahead, not needed: unqueued, or waited for and dropped (a
+ * search thread must not read C while this one changes it). */
+static void drop_job(wgp_prune *p, cand *c) {
+  if (!p->nworkers)
+    return;
+  pthread_mutex_lock(&p->mu);
+  settle(p, c);
+  prepared *done = c->prep;
+  c->prep = NULL;
+  c->job = JOB_NONE;
+  pthread_mutex_unlock(&p->mu);
+  discard(done);
+}
+
+/* Queues the work of the sizes the search will most likely take next: the
+ * top of heap H (the best lower bounds), up to one job per thread beyond
+ * those already queued or running. */
+typedef struct heap heap;
+static void speculate(wgp_prune *p, const heap *h);
+
+/* Level 1: the analysis of C.  WGP_ERR_NOMEM fails the search; any other
+ * failure makes C invalid. */
+static wgp_status analyze_one(wgp_prune *p, cand *c, wgp_diag *diag) {
+  prepared pr;
+  obtain(p, c, &pr);
+  wgp_status st = commit_analysis(p, c, &pr, diag);
+  wgp_analysis_free(pr.an);
+  return st;
+}
+
+/* The cache analysis of C (once): false, with C invalid, when it fails. */
+static bool ensure_estimate(wgp_prune *p, cand *c) {
+  if (c->est)
+    return true;
+  prepared pr;
+  obtain(p, c, &pr);
+  bool ok = commit_estimate(p, c, &pr);
+  wgp_estimate_free(pr.est);
+  return ok;
 }
 
 /* Stage 1 without the cache analysis: batches of the analyzed sizes with the
@@ -609,10 +838,10 @@ static uint64_t key_with_cache(const cand *c) {
 }
 
 /* A binary heap of candidate indices by best case (smallest on top). */
-typedef struct heap {
+struct heap {
   size_t *v, n;
   const cand *c;
-} heap;
+};
 
 /* smallest lower bound first; on a tie the size further along (a time
  * known sooner), then the first enumerated */
@@ -659,14 +888,42 @@ static size_t heap_pop(heap *h) {
 
 /* Simulates C (its estimate exists): false, with C invalid, on failure. */
 static bool simulate(wgp_prune *p, cand *c) {
-  wgp_diag d;
-  if (wgp_estimate_simulate(c->est, 0, &c->pub.sim, &d) != WGP_OK) {
-    invalidate(c, bare(&d));
-    return false;
+  prepared pr;
+  obtain(p, c, &pr);
+  return commit_simulation(p, c, &pr);
+}
+
+static void speculate(wgp_prune *p, const heap *h) {
+  if (!p->nworkers || !h->n)
+    return;
+  /* the few entries at the top of the heap, best first */
+  size_t top[15], nt = 0;
+  for (size_t k = 0; k < h->n && nt < sizeof top / sizeof *top; k++) {
+    size_t j = nt++;
+    top[j] = k;
+    for (; j > 0 && heap_less(h, top[j], top[j - 1]); j--) {
+      size_t t = top[j];
+      top[j] = top[j - 1];
+      top[j - 1] = t;
+    }
   }
-  c->pub.simulated = true;
-  p->ranked[p->nranked++] = (size_t)(c - p->c);
-  return true;
+  pthread_mutex_lock(&p->mu);
+  /* work for every thread, and one more job that this one takes up while it
+   * waits for another's */
+  size_t busy = p->nq + p->running;
+  bool queued = false;
+  for (size_t t = 0; t < nt && busy < p->nworkers + 1 && p->nq < MAX_QUEUE; t++) {
+    cand *c = &p->c[h->v[top[t]]];
+    if (c->job != JOB_NONE || c->level > 2)
+      continue;
+    c->job = JOB_QUEUED;
+    p->queue[p->nq++] = h->v[top[t]];
+    busy++;
+    queued = true;
+  }
+  if (queued)
+    pthread_cond_broadcast(&p->work);
+  pthread_mutex_unlock(&p->mu);
 }
 
 /* Stages 1 to 3 as one best-first branch and bound (Algorithm 4 with
@@ -699,6 +956,7 @@ static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratc
   for (size_t i = 0; i < p->n; i++)
     if (p->c[i].pub.stage != WGP_PRUNE_INVALID)
       heap_push(&h, i);
+  start_workers(p, o->threads ? o->threads : wgp_default_threads());
   wgp_status st = WGP_OK;
   while (h.n && st == WGP_OK) {
     double lo = p->c[h.v[0]].lb;
@@ -706,6 +964,7 @@ static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratc
       break;
     size_t i = heap_pop(&h);
     cand *c = &p->c[i];
+    speculate(p, &h);
     if (c->level == 0) {
       if (o->progress)
         o->progress(o->progress_user, "analyzing", p->counts.analyses + 1, nv);
@@ -717,14 +976,17 @@ static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratc
     } else if (c->level == 1) {
       if (o->progress)
         o->progress(o->progress_user, "bounding", p->counts.cache_analyses + 1, nv);
-      if (!ensure_estimate(p, c))
+      prepared pr;
+      obtain(p, c, &pr);
+      bool ok = commit_estimate(p, c, &pr);
+      wgp_estimate_free(pr.est);
+      if (!ok)
         continue;
-      wgp_sim_result r;
-      wgp_diag d;
-      if (wgp_estimate_simulate(c->est, WGP_SIM_BOUNDS_ONLY, &r, &d) != WGP_OK) {
-        invalidate(c, bare(&d));
+      if (pr.st2 != WGP_OK) {
+        invalidate(c, bare(&pr.d2));
         continue;
       }
+      wgp_sim_result r = pr.r;
       /* never looser than the bounds before (they hold as well) */
       c->pub.best_us = c->lb = fmax(r.best_us, c->pub.best_us);
       c->pub.worst_us = fmin(r.worst_us, c->pub.worst_us);
@@ -735,17 +997,21 @@ static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratc
       analyzed[na++] = i;
       heap_push(&h, i);
     } else {
-      c->level = 3;
-      for (size_t j = 0; j < na && c->pub.stage != WGP_PRUNE_DUPLICATE; j++) {
+      size_t rep = SIZE_MAX;
+      for (size_t j = 0; j < na && rep == SIZE_MAX; j++) {
         const cand *o2 = &p->c[analyzed[j]];
         if (analyzed[j] != i && o2->pub.stage != WGP_PRUNE_INVALID && o2->key2 == c->key2 &&
-            dominates(o2, analyzed[j], c, i)) {
-          c->pub.stage = WGP_PRUNE_DUPLICATE;
-          c->pub.rep = analyzed[j];
-        }
+            dominates(o2, analyzed[j], c, i))
+          rep = analyzed[j];
       }
-      if (c->pub.stage == WGP_PRUNE_DUPLICATE)
+      if (rep != SIZE_MAX) {
+        drop_job(p, c); /* its simulation, done ahead, is not needed */
+        c->level = 3;
+        c->pub.stage = WGP_PRUNE_DUPLICATE;
+        c->pub.rep = rep;
         continue;
+      }
+      c->level = 3;
       if (o->progress)
         o->progress(o->progress_user, "simulating", p->nranked + 1, nv);
       if (simulate(p, c)) {
@@ -754,6 +1020,7 @@ static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratc
       }
     }
   }
+  stop_workers(p);
   if (st != WGP_OK) {
     free(analyzed), free(h.v);
     return st;

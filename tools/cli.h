@@ -22,6 +22,9 @@ const char *find_ptxas(void);
 /* A hint "L3=100" / "B2=0.25": PREFIX, an index and a value; 0, or -1 when malformed. */
 int parse_hint(const char *text, char prefix, size_t *index, double *value);
 
+/* "--jobs N": threads, 1 to WGP_MAX_THREADS; 0, or -1 when malformed. */
+int parse_jobs(const char *text, unsigned *jobs);
+
 int cmd_analyze(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 

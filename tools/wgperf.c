@@ -75,6 +75,8 @@ static const char help_text[] =
     "  --cold-l2  L2 holds none of the data at launch (default: a launch whose data fits in 3/4 of L2\n"
     "             finds it there, as after the host copy or the kernel that wrote it)\n"
     "  --json  machine-readable output; --trace  also print each distinct warp's trace\n"
+    "  --jobs N, -j N  threads for the cache analysis (default: the CPUs this process may use; the\n"
+    "             answer is the same for any N)\n"
     "\n"
     "environment: WGPERF_PLUGIN (libwgperf.so), WGPERF_CLANG, WGPERF_OPT, WGPERF_PTXAS (empty: do not run\n"
     "  ptxas for register counts), WGPERF_GPU_DIR (where --gpu NAME finds NAME.json)\n";

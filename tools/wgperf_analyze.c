@@ -483,6 +483,16 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
     }
 }
 
+int parse_jobs(const char *text, unsigned *jobs) {
+  char *end;
+  errno = 0;
+  unsigned long n = strtoul(text, &end, 10);
+  if (!*text || *end || errno || text[0] == '-' || n < 1 || n > WGP_MAX_THREADS)
+    return -1;
+  *jobs = (unsigned)n;
+  return 0;
+}
+
 int parse_hint(const char *text, char prefix, size_t *index, double *value) {
   if (text[0] != prefix)
     return -1;
@@ -553,7 +563,8 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
       else if (!first_launch_opt)
         first_launch_opt = a;
     } else if (strcmp(a, "--kernel") == 0 || strcmp(a, "--gpu") == 0 || strcmp(a, "--launch") == 0 ||
-               strcmp(a, "--trip") == 0 || strcmp(a, "--taken") == 0 || strcmp(a, "--regs") == 0) {
+               strcmp(a, "--trip") == 0 || strcmp(a, "--taken") == 0 || strcmp(a, "--regs") == 0 ||
+               strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) {
       if (i + 1 == argc) {
         rc = usage_error("'%s' needs a value", a);
         break;
@@ -567,7 +578,13 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
         op->gpu = v;
       else if (strcmp(a, "--launch") == 0)
         op->launch_file = v;
-      else if (strcmp(a, "--regs") == 0) {
+      else if (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) {
+        unsigned jobs;
+        if (parse_jobs(v, &jobs))
+          rc = usage_error("%s '%s': expected a number of threads, 1 to %u", a, v, WGP_MAX_THREADS);
+        else
+          wgp_set_default_threads(jobs);
+      } else if (strcmp(a, "--regs") == 0) {
         char *end;
         unsigned long r = strtoul(v, &end, 10);
         if (*end || r == 0 || r > 1024)

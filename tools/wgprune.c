@@ -362,9 +362,11 @@ static int usage(void) {
           "               [--local-arg NAME=EXPR] [--local-mem NAME=BYTES] [--nonuniform] [--gpu NAME|FILE]\n"
           "               [--regs N] [--trip L<n>=COUNT] [--taken B<n>=FRACTION] [--cold-l2]\n"
           "               [--exhaustive] [--study] [--top N] [--json | --csv] [--plot FILE.svg]\n"
-          "               [--emit-kernel-tuner FILE.json] [-- CLANG-FLAGS]\n"
+          "               [--emit-kernel-tuner FILE.json] [--jobs N] [-- CLANG-FLAGS]\n"
           "  INPUT is a kernel model (.json) or a .cl/.cu/.bc/.ll file; EXPR uses lx, ly, lz,\n"
           "  integers, + - * / and parentheses, e.g. --local-arg tile=4*lx*ly\n"
+          "  --jobs N (-j N): search threads (default: the CPUs this process may use); the result is\n"
+          "  the same for any N\n"
           "  --study runs the pruned and the exhaustive search and prints one line: candidates, after\n"
           "  stage 1, after stage 2, pruned %%, both best sizes, whether they match, the time ratio, wall ms\n");
   return EXIT_USAGE;
@@ -380,7 +382,7 @@ int main(int argc, char **argv) {
   double taken[MAX_HINTS];
   bool json = false, csv = false, exhaustive = false, do_study = false, cold = false;
   const char *plot_file = NULL, *kt_file = NULL;
-  unsigned regs_opt = 0;
+  unsigned regs_opt = 0, jobs = 0;
   char **extra = NULL;
   int nextra = 0;
   wgp_diag d;
@@ -417,6 +419,10 @@ int main(int argc, char **argv) {
       gname = argv[++i];
     } else if (i + 1 < argc && strcmp(a, "--top") == 0) {
       top = strtoul(argv[++i], NULL, 10);
+    } else if (i + 1 < argc && (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0)) {
+      const char *v = argv[++i];
+      if (parse_jobs(v, &jobs))
+        rc = usage_error("%s '%s': expected a number of threads, 1 to %u", a, v, WGP_MAX_THREADS);
     } else if (i + 1 < argc && strcmp(a, "--regs") == 0) {
       regs_opt = (unsigned)strtoul(argv[++i], NULL, 10);
     } else if (i + 1 < argc && strcmp(a, "--local-arg") == 0) {
@@ -544,6 +550,7 @@ int main(int argc, char **argv) {
                            .taken_fractions = taken,
                            .num_taken_hints = ntaken,
                            .l2_cold = cold,
+                           .threads = jobs,
                            .progress = isatty(2) ? progress : NULL};
     double t1 = now_ms();
     wgp_status st = wgp_prune_run(k, gpu, &o, &p, &d);

@@ -35,7 +35,18 @@ typedef struct wgp_analysis_input {
   /* L2 holds none of the launch's data when it starts (a flushed cache);
    * by default data that fits stays in L2 from whatever wrote it last */
   bool l2_cold;
+  /* threads the cache analysis may trace its sample with (0: the process
+   * default, wgp_default_threads()); the answer does not depend on it */
+  unsigned threads;
 } wgp_analysis_input;
+
+#define WGP_MAX_THREADS 64u
+
+/* The threads an analysis uses when its input says 0: set by
+ * wgp_set_default_threads (the tools' --jobs), else the CPUs this process
+ * may run on, at most WGP_MAX_THREADS. */
+unsigned wgp_default_threads(void);
+void wgp_set_default_threads(unsigned n); /* 0: back to the CPUs */
 
 wgp_status wgp_analyze(const wgp_analysis_input *in, wgp_analysis **out, wgp_diag *diag);
 void wgp_analysis_free(wgp_analysis *a);

@@ -58,6 +58,11 @@ wgp_status wgp_estimate_new(const wgp_analysis_input *in, unsigned regs, wgp_est
  * every candidate size first and needs the rest only for some. */
 wgp_status wgp_estimate_from_analysis(const wgp_analysis_input *in, wgp_analysis *an, unsigned regs,
                                       wgp_estimate **out, wgp_diag *diag);
+/* The same, borrowing AN: it is neither changed nor freed, and must outlive
+ * the estimate (wgprune's candidates keep their analyses; a search thread
+ * may estimate a size that the search then never needs). */
+wgp_status wgp_estimate_with_analysis(const wgp_analysis_input *in, const wgp_analysis *an, unsigned regs,
+                                      wgp_estimate **out, wgp_diag *diag);
 void wgp_estimate_free(wgp_estimate *e);
 
 const wgp_analysis *wgp_estimate_analysis(const wgp_estimate *e);

@@ -51,6 +51,11 @@ typedef struct wgp_prune_options {
   const double *taken_fractions;
   size_t num_taken_hints;
   bool l2_cold;
+  /* threads of the search (0: wgp_default_threads()): with more than one,
+   * the others analyze, cache-analyze and simulate the sizes the search
+   * will most likely take next; the result and the counts are the same for
+   * any number */
+  unsigned threads;
   /* Called as the search goes (may be NULL): PHASE is "analyzing",
    * "bounding" (cache analyses) or "simulating", DONE of TOTAL sizes. */
   void (*progress)(void *user, const char *phase, size_t done, size_t total);

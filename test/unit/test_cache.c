@@ -148,8 +148,51 @@ static void under_budget_is_exact(void **state) {
   }
 }
 
+static void assert_same_result(const wgp_cache_result *a, const wgp_cache_result *b, const char *what, unsigned n) {
+  if (a->groups_simulated != b->groups_simulated || a->sampled != b->sampled || a->num_accesses != b->num_accesses ||
+      a->dram_read_bytes_per_group != b->dram_read_bytes_per_group ||
+      a->dram_write_bytes_per_group != b->dram_write_bytes_per_group || a->num_bases != b->num_bases)
+    fail_msg("%s: %u threads: groups, sampling or DRAM bytes differ from one thread", what, n);
+  for (size_t i = 0; i < a->num_accesses; i++)
+    if (a->l1_hit[i] != b->l1_hit[i] || a->l2_hit[i] != b->l2_hit[i])
+      fail_msg("%s: %u threads: access M%zu hit rates %.6f/%.6f, one thread %.6f/%.6f", what, n, i, b->l1_hit[i],
+               b->l2_hit[i], a->l1_hit[i], a->l2_hit[i]);
+  for (size_t i = 0; i < a->num_bases; i++)
+    if (a->distinct[i] != b->distinct[i])
+      fail_msg("%s: %u threads: distinct share of buffer %zu differs", what, n, i);
+}
+
+/* The sample traced by several threads is joined in order: the result is
+ * the one thread's, bit for bit, whatever the number of threads (more
+ * threads than groups included), with and without the budget's sampling. */
+static void threads_do_not_change_the_result(void **state) {
+  (void)state;
+  wgp_diag d;
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    bound b;
+    bind(&b, &cases[i]);
+    for (int sampled = 0; sampled < 2; sampled++) {
+      size_t budget = sampled ? cases[i].budget : SIZE_MAX / 4;
+      wgp_cache_result one, many;
+      b.in.threads = 1;
+      assert_int_equal(wgp_cache_analyze_budget(&b.in, b.resident, b.smem, budget, &one, &d), WGP_OK);
+      assert_true(one.sampled == (sampled == 1));
+      static const unsigned counts[] = {2, 3, 7, 200};
+      for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+        b.in.threads = counts[c];
+        assert_int_equal(wgp_cache_analyze_budget(&b.in, b.resident, b.smem, budget, &many, &d), WGP_OK);
+        assert_same_result(&one, &many, cases[i].kernel, counts[c]);
+        wgp_cache_result_free(&many);
+      }
+      wgp_cache_result_free(&one);
+    }
+    unbind(&b);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(threads_do_not_change_the_result),
       cmocka_unit_test(under_budget_is_exact),
       cmocka_unit_test(sampled_within_tolerance),
   };
