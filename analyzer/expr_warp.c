@@ -28,6 +28,7 @@ typedef struct xnode {
   const wgp_expr *e;
   uint8_t kind;
   uint8_t varying; /* may differ between lanes */
+  uint8_t fixed;   /* constants and WGP_X_WARP_* symbols only: kept while the source's epoch stays */
   uint8_t cst;     /* XN_CONST: status */
   int64_t cval;    /* XN_CONST: value */
   wgp_sym sym;     /* XN_SYM */
@@ -47,8 +48,10 @@ struct wgp_xprog {
   uint64_t *ok, *err;
   int64_t *gv; /* one lane's operand values, maxops entries */
   uint8_t *gs; /* and statuses */
-  uint8_t *aff;                     /* [node]: the value is held as form[node], not per lane */
+  uint8_t *aff;                     /* [node]: the value is held as form[node] (and maybe per lane too) */
   int64_t (*form)[1 + WGP_XCOORDS]; /* offset, then the multiple of each coordinate */
+  /* fixed nodes: the epoch of their value, and the lanes it holds */
+  uint64_t *epoch, *valid;
 };
 
 #define ALL (~UINT64_C(0))
@@ -153,6 +156,9 @@ static uint32_t add_const(compiler *c, const wgp_expr *e, int64_t v, wgp_eval_st
 
 static uint32_t compile(compiler *c, const wgp_expr *e);
 
+/* Whether node X keeps its value while the epoch stays (constants do). */
+static bool is_fixed(const xnode *x) { return x->kind == XN_CONST || x->fixed; }
+
 static uint32_t compile_sym(compiler *c, const wgp_expr *e, const wgp_sym *s) {
   if (s->kind == WGP_SYM_UNKNOWN)
     return add_const(c, e, 0, WGP_EVAL_UNKNOWN);
@@ -162,7 +168,11 @@ static uint32_t compile_sym(compiler *c, const wgp_expr *e, const wgp_sym *s) {
   if (k == WGP_X_CONST)
     return add_const(c, e, v, st == WGP_EVAL_OK ? WGP_EVAL_OK : st == WGP_EVAL_ERROR ? WGP_EVAL_ERROR
                                                                                       : WGP_EVAL_UNKNOWN);
-  xnode x = {.e = e, .kind = XN_SYM, .varying = k == WGP_X_LANE, .sym = *s};
+  xnode x = {.e = e,
+             .kind = XN_SYM,
+             .varying = k == WGP_X_LANE || k == WGP_X_WARP_LANE,
+             .fixed = k == WGP_X_WARP_UNIFORM || k == WGP_X_WARP_LANE,
+             .sym = *s};
   return add_node(c, &x);
 }
 
@@ -215,6 +225,7 @@ static uint32_t compile_select(compiler *c, const wgp_expr *e) {
   xnode x = {.e = e,
              .kind = XN_OP,
              .varying = p->n[cond].varying || p->n[a].varying || p->n[b].varying,
+             .fixed = is_fixed(&p->n[cond]) && is_fixed(&p->n[a]) && is_fixed(&p->n[b]),
              .first = (uint32_t)p->nopnd,
              .nops = 3};
   p->opnd[p->nopnd++] = cond;
@@ -244,12 +255,13 @@ static uint32_t compile(compiler *c, const wgp_expr *e) {
     c->oom = true;
     return 0;
   }
-  bool all_const = true, varying = false;
+  bool all_const = true, varying = false, fixed = true;
   for (size_t j = 0; j < n && !c->oom; j++) {
     ops[j] = compile(c, e->ops[j]);
     if (!c->oom) {
       all_const = all_const && c->p->n[ops[j]].kind == XN_CONST;
       varying = varying || c->p->n[ops[j]].varying;
+      fixed = fixed && is_fixed(&c->p->n[ops[j]]);
     }
   }
   uint32_t r = 0;
@@ -282,7 +294,12 @@ static uint32_t compile(compiler *c, const wgp_expr *e) {
         p->opnd = o, p->capo = cap;
     }
     if (!c->oom) {
-      xnode x = {.e = e, .kind = XN_OP, .varying = varying, .first = (uint32_t)p->nopnd, .nops = (uint32_t)n};
+      xnode x = {.e = e,
+                 .kind = XN_OP,
+                 .varying = varying,
+                 .fixed = fixed,
+                 .first = (uint32_t)p->nopnd,
+                 .nops = (uint32_t)n};
       memcpy(p->opnd + p->nopnd, ops, n * sizeof *ops);
       p->nopnd += n;
       if (n > p->maxops)
@@ -312,7 +329,9 @@ wgp_status wgp_xprog_compile(const wgp_expr *e, unsigned flags, wgp_xclassify cl
     p->gs = malloc(p->maxops ? p->maxops : 1);
     p->aff = calloc(p->nn, 1);
     p->form = malloc(p->nn * sizeof *p->form);
-    c.oom = !p->val || !p->ok || !p->err || !p->gv || !p->gs || !p->aff || !p->form;
+    p->epoch = calloc(p->nn, sizeof *p->epoch);
+    p->valid = calloc(p->nn, sizeof *p->valid);
+    c.oom = !p->val || !p->ok || !p->err || !p->gv || !p->gs || !p->aff || !p->form || !p->epoch || !p->valid;
   }
   if (c.oom) {
     wgp_xprog_free(p);
@@ -334,6 +353,8 @@ void wgp_xprog_free(wgp_xprog *p) {
   free(p->gs);
   free(p->aff);
   free(p->form);
+  free(p->epoch);
+  free(p->valid);
   free(p);
 }
 
@@ -612,7 +633,8 @@ static void materialize(runner *r, uint32_t j, uint64_t mask) {
       s += (uint64_t)f[1 + k] * (uint64_t)x[k * WGP_XLANES + l];
     v[l] = wgp_x_u2s(s);
   }
-  p->aff[j] = 0;
+  /* the form stays: a later operation (or evaluation, for a kept node) may
+   * still carry it; the lanes now hold the same values */
 }
 
 /* Copies node FROM's result into node TO for the lanes of MASK. */
@@ -694,7 +716,26 @@ static void run_select(runner *r, uint32_t i, uint64_t mask) {
   p->err[i] = err;
 }
 
+static void run_node(runner *r, uint32_t i, uint64_t mask);
+
+/* Node I for the lanes of MASK: kept from an earlier evaluation when it is
+ * fixed, the epoch is the same and it holds those lanes. */
 static void run(runner *r, uint32_t i, uint64_t mask) {
+  wgp_xprog *p = r->p;
+  const xnode *n = &p->n[i];
+  uint64_t ep = r->src->epoch;
+  if (!n->fixed || !ep || !r->src->coord_lo || !r->src->coord_hi) {
+    run_node(r, i, mask);
+    return;
+  }
+  if (p->epoch[i] == ep && !(mask & ~p->valid[i]))
+    return;
+  run_node(r, i, mask);
+  p->epoch[i] = ep;
+  p->valid[i] = !n->varying || p->aff[i] ? ALL : mask;
+}
+
+static void run_node(runner *r, uint32_t i, uint64_t mask) {
   wgp_xprog *p = r->p;
   const xnode *n = &p->n[i];
   int64_t *out = p->val + (size_t)i * WGP_XLANES;

@@ -25,7 +25,11 @@ typedef struct wgp_xprog wgp_xprog;
 typedef enum wgp_xclass {
   WGP_X_CONST,   /* the same for the whole launch: its value and status are given at once */
   WGP_X_UNIFORM, /* the same for every lane of a warp at one point of the trace */
-  WGP_X_LANE     /* differs between lanes */
+  WGP_X_LANE,    /* differs between lanes */
+  /* as UNIFORM and LANE, and fixed while the source's epoch stays the same
+   * (ids of a warp: its group, its lanes' work-item ids) */
+  WGP_X_WARP_UNIFORM,
+  WGP_X_WARP_LANE
 } wgp_xclass;
 
 /* Classifies S; for WGP_X_CONST also writes its value (when *status is OK)
@@ -58,6 +62,12 @@ typedef struct wgp_xsource {
    * that holds every lane ever evaluated (e.g. the warp's); NULL: computed
    * over the evaluated lanes at each evaluation. */
   const int64_t *coord_lo, *coord_hi;
+  /* Optional (0: none): while it stays the same, symbols of the WGP_X_WARP_*
+   * classes keep their values and COORD, COORD_LO and COORD_HI stay as they
+   * are, so a subtree of such symbols and constants keeps its value from one
+   * evaluation to the next and is not computed again (the tracer changes it
+   * with every warp it traces).  Needs COORD_LO and COORD_HI. */
+  uint64_t epoch;
 } wgp_xsource;
 
 /* Compiles E (keep: it must outlive the program) with WGP_EVAL_* FLAGS.

@@ -109,6 +109,7 @@ struct wgp_tracer {
   int64_t coord[WGP_XCOORDS * WGP_TRACE_MAX_WARP]; /* lid.x, lid.y, lid.z, lane of each lane */
   int64_t coord_lo[WGP_XCOORDS], coord_hi[WGP_XCOORDS]; /* over the warp's lanes */
   wgp_xsource xsrc;
+  uint64_t epoch; /* of xsrc: one per traced warp */
   unsigned edge; /* iterations executed at each end of a long stretch */
   unsigned explicit_cap; /* iterations of one loop entry without a known count */
   uint8_t *cond_data;    /* per block: 0 not yet known, 1 its condition uses no loaded data, 2 it does */
@@ -303,10 +304,10 @@ static wgp_xclass classify(void *user, const wgp_sym *sym, int64_t *value, wgp_e
   case WGP_SYM_LID:
   case WGP_SYM_GID:
   case WGP_SYM_LANEID:
-    return WGP_X_LANE;
+    return WGP_X_WARP_LANE; /* fixed while one warp is traced */
   case WGP_SYM_GRP:
   case WGP_SYM_LSZ: /* the group's extent: smaller for a short last group */
-    return WGP_X_UNIFORM;
+    return WGP_X_WARP_UNIFORM;
   case WGP_SYM_NGRP: *value = (int64_t)((L->global[d] + L->local[d] - 1) / L->local[d]); return WGP_X_CONST;
   case WGP_SYM_GSZ: *value = (int64_t)L->global[d]; return WGP_X_CONST;
   case WGP_SYM_GOFF: *value = (int64_t)L->offset[d]; return WGP_X_CONST;
@@ -504,7 +505,7 @@ wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tr
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   t->k = k;
   t->L = L;
-  t->xsrc = (wgp_xsource){fill, t, affine, t->coord, t->coord_lo, t->coord_hi};
+  t->xsrc = (wgp_xsource){fill, t, affine, t->coord, t->coord_lo, t->coord_hi, 0};
   t->edge = WGP_TRACE_EDGE_ITERATIONS;
   t->explicit_cap = WGP_TRACE_EXPLICIT_CAP;
   t->nblocks = wgp_kernel_num_blocks(k);
@@ -1308,6 +1309,8 @@ wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp,
       t->coord_hi[k] = v > t->coord_hi[k] ? v : t->coord_hi[k];
     }
   }
+  /* a new warp: what the compiled expressions kept of the last one's ids is stale */
+  t->xsrc.epoch = ++t->epoch;
   for (size_t l = 0; l < t->nloops; l++)
     t->iter[l] = -1;
   t->tr = tr;

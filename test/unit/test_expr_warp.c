@@ -349,7 +349,7 @@ static void check(const char *text, const env *e0, uint64_t mask, unsigned flags
   }
   bool whole = (mask & 1) != 0;
   wgp_xsource src = {fill, &e, use_affine ? affine : NULL, use_affine ? coord : NULL, whole ? lo : NULL,
-                     whole ? hi : NULL};
+                     whole ? hi : NULL, 0};
   bool uniform;
   uint64_t known = wgp_xprog_eval(p, &src, mask, out, &uniform);
   assert_int_equal(known & ~mask, 0);
@@ -398,6 +398,83 @@ static void test_random_affine_agree(void **state) {
   }
 }
 
+/* As classify, with the ids of a warp kept while the epoch stays. */
+static wgp_xclass classify_warp(void *user, const wgp_sym *s, int64_t *v, wgp_eval_status *st) {
+  switch (s->kind) {
+  case WGP_SYM_LID:
+  case WGP_SYM_GID:
+  case WGP_SYM_LANEID: return WGP_X_WARP_LANE;
+  case WGP_SYM_GRP:
+  case WGP_SYM_LSZ: return WGP_X_WARP_UNIFORM;
+  default: return classify(user, s, v, st);
+  }
+}
+
+/* One program evaluated again and again as a tracer does: several warps
+ * (epochs), and within each several evaluations with other lanes, loop
+ * iterations and recurrences; what it keeps from one evaluation to the next
+ * (subtrees of ids and constants) must never change an answer. */
+static void check_epochs(const char *text, unsigned flags) {
+  wgp_expr *x;
+  wgp_diag d;
+  if (wgp_expr_parse(text, &x, &d) != WGP_OK)
+    fail_msg("parse of '%s': %s", text, d.message);
+  env e;
+  random_env(&e);
+  wgp_xprog *p;
+  assert_int_equal(wgp_xprog_compile(x, flags, classify_warp, &e, &p), WGP_OK);
+  for (uint64_t epoch = 1; epoch <= 3; epoch++) {
+    random_env(&e); /* a new warp: new ids */
+    int64_t coord[WGP_XCOORDS * WGP_XLANES], lo[WGP_XCOORDS], hi[WGP_XCOORDS];
+    coordinates(&e, coord);
+    for (unsigned k = 0; k < WGP_XCOORDS; k++) {
+      lo[k] = INT64_MAX, hi[k] = INT64_MIN;
+      for (unsigned l = 0; l < WGP_XLANES; l++) {
+        lo[k] = coord[k * WGP_XLANES + l] < lo[k] ? coord[k * WGP_XLANES + l] : lo[k];
+        hi[k] = coord[k * WGP_XLANES + l] > hi[k] ? coord[k * WGP_XLANES + l] : hi[k];
+      }
+    }
+    wgp_xsource src = {fill, &e, affine, coord, lo, hi, epoch};
+    for (int round = 0; round < 4; round++) {
+      /* what changes within a warp's trace: iterations, recurrences, lanes */
+      e.it = pick(5) == 0 ? -1 : (int64_t)pick(40);
+      for (unsigned l = 0; l < 64; l++)
+        e.rv[l] = pick(4) == 0 ? e.rv[l] : (int64_t)l * (int64_t)pick(7) - (int64_t)pick(100);
+      e.rv_known = pick(2) ? ~UINT64_C(0) : rnd();
+      uint64_t mask = pick(3) == 0 ? rnd() : pick(2) ? UINT64_C(0xffffffff) : ~UINT64_C(0);
+      int64_t out[64];
+      uint64_t known = wgp_xprog_eval(p, &src, mask, out, NULL);
+      for (unsigned l = 0; l < 64; l++) {
+        if (!(mask >> l & 1))
+          continue;
+        e.lane = l;
+        wgp_eval_env ee = {scalar_lookup, &e, flags};
+        wgp_eval_result r;
+        wgp_eval_status st = wgp_expr_eval(x, &ee, &r);
+        bool k = known >> l & 1;
+        if (k != (st == WGP_EVAL_OK) || (k && out[l] != r.value))
+          fail_msg("'%s' epoch %llu round %d lane %u: tree walker %s %lld, warp evaluator %s %lld", text,
+                   (unsigned long long)epoch, round, l, st == WGP_EVAL_OK ? "known" : "unknown", (long long)r.value,
+                   k ? "known" : "unknown", (long long)out[l]);
+      }
+    }
+  }
+  wgp_xprog_free(p);
+  wgp_expr_free(x);
+}
+
+static void test_kept_across_evaluations(void **state) {
+  (void)state;
+  for (int i = 0; i < 4000; i++) {
+    sbuf b = {{0}, 0};
+    if (pick(2))
+      gen(&b, 1 + (int)pick(5));
+    else
+      gen_affine(&b, 2 + (int)pick(5));
+    check_epochs(b.s, pick(4) == 0 ? WGP_EVAL_WRAP64 : 0);
+  }
+}
+
 static void test_fixed_cases(void **state) {
   (void)state;
   env e;
@@ -443,7 +520,7 @@ static void test_folding(void **state) {
   assert_int_equal(wgp_xprog_size(p), 3);
   int64_t out[64];
   bool uniform = true;
-  wgp_xsource src = {fill, &e, NULL, NULL, NULL, NULL};
+  wgp_xsource src = {fill, &e, NULL, NULL, NULL, NULL, 0};
   assert_int_equal(wgp_xprog_eval(p, &src, 0xff, out, &uniform), 0xff);
   assert_false(uniform);
   assert_int_equal(out[3], 50 * 103 + e.lid[3][0]);
@@ -466,6 +543,7 @@ int main(void) {
       cmocka_unit_test(test_folding),
       cmocka_unit_test(test_random_agree),
       cmocka_unit_test(test_random_affine_agree),
+      cmocka_unit_test(test_kept_across_evaluations),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
