@@ -28,7 +28,7 @@ run() { # name model global local args...
   for _ in 1 2 3 4 5; do times+=("$(ms "$W" predict "$model" --global "$g" --local "$l" "$@")"); done
   local inproc
   inproc=$("$E" "$model" --global "$g" --local "$l" "$@" --repeat 5 |
-    sed -E 's/.*analysis +([0-9.]+) cache +([0-9.]+) simulate +([0-9.]+) estimate +([0-9.]+) ms.*/\4 (analysis \1, cache \2, simulation \3)/')
+    sed -E 's/.*analysis +([0-9.]+) cache +([0-9.]+) simulate +([0-9.]+) estimate +([0-9.]+) ms wall +([0-9.]+) ms.*/\5 | \4 (analysis \1, cache \2, simulation \3)/')
   printf '%-22s %-18s %-6s %6s ms | %s ms\n' "$name" "$g" "$l" "$(printf '%s\n' "${times[@]}" | med)" "$inproc"
 }
 "$W" extract examples/matmul_tiled.cl -o "$T/mm.json" > /dev/null
@@ -38,7 +38,7 @@ for k in vectorAdd dotProd matMul_gpu matMul_gpu_sharedmem matrix_sum_coalesced;
   "$W" extract validation/kernels/$k.cu -o "$T/$k.json" -- -DTW=16 > /dev/null
 done
 echo "wgperf predict, $(nproc) cores shared with other users, $(date -u +%Y-%m-%d)"
-printf '%-22s %-18s %-6s %9s | %s\n' kernel global local "process" "in process, CPU (median of 5)"
+printf '%-22s %-18s %-6s %9s | %s\n' kernel global local "process" "in process: wall ms | CPU ms, all threads (median of 5)"
 for n in 256 2048; do run matmul_tiled "$T/mm.json" $n,$n 16,16 --arg N=$n; done
 for n in 1048576 67108864; do run vectorAdd "$T/vectorAdd.json" $n 256 --arg N=$n; done
 for n in 1048576 67108864; do run dotProd "$T/dotProd.json" $n 256 --arg N=$n; done
