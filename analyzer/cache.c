@@ -375,6 +375,10 @@ static wgp_status sampler_open(sampler *s, wgp_diag *diag) {
   for (size_t i = 0; i < in->num_taken_hints; i++)
     wgp_tracer_set_taken_hint(s->t, in->taken_blocks[i], in->taken_fractions[i]);
   sampler_configure(s);
+  /* only global accesses reach the caches: loops without any (a reduction
+   * in shared memory) need not be traced */
+  if (!wgp_tracer_skip_quiet_loops(s->t, 1u << WGP_SPACE_GLOBAL | 1u << WGP_SPACE_GENERIC))
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   wgp_tracer_set_visitor(s->t, record, &s->rec);
   s->wpg = wgp_tracer_num_warps(s->t);
   return WGP_OK;

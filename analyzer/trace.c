@@ -110,6 +110,7 @@ struct wgp_tracer {
   int64_t coord_lo[WGP_XCOORDS], coord_hi[WGP_XCOORDS]; /* over the warp's lanes */
   wgp_xsource xsrc;
   uint64_t epoch; /* of xsrc: one per traced warp */
+  long *quiet_exit; /* per loop: the one block its lanes leave to when it may be skipped, else -1 (NULL: none) */
   unsigned edge; /* iterations executed at each end of a long stretch */
   unsigned explicit_cap; /* iterations of one loop entry without a known count */
   uint8_t *cond_data;    /* per block: 0 not yet known, 1 its condition uses no loaded data, 2 it does */
@@ -584,7 +585,7 @@ void wgp_tracer_free(wgp_tracer *t) {
   free(t->rv), free(t->rv_known), free(t->rv_delta), free(t->rv_affine), free(t->cond_data);
   for (size_t i = 0; i < t->xcap; i++)
     wgp_xprog_free(t->xval[i]);
-  free(t->xkey), free(t->xval), free(t->stepv);
+  free(t->xkey), free(t->xval), free(t->stepv), free(t->quiet_exit);
   free(t);
 }
 
@@ -614,6 +615,100 @@ void wgp_tracer_set_explicit_cap(wgp_tracer *t, unsigned n) { t->explicit_cap = 
 void wgp_tracer_set_visitor(wgp_tracer *t, wgp_trace_visit visit, void *user) {
   t->visit = visit;
   t->visit_user = user;
+}
+
+static bool in_region(const wgp_tracer *t, size_t b, long region);
+
+/* Whether loop L is L0 or nested in it. */
+static bool loop_within(const wgp_tracer *t, long l, long l0) {
+  for (; l >= 0; l = t->loop_parent[l])
+    if (l == l0)
+      return true;
+  return false;
+}
+
+/* Whether E reads an iteration count or a recurrence of L0 or of a loop
+ * nested in it. */
+static bool reads_loop(const wgp_tracer *t, const wgp_expr *e, long l0) {
+  if (!e)
+    return false;
+  if (wgp_expr_get_op(e) == WGP_OP_SYM) {
+    const wgp_sym *sym = wgp_expr_symbol(e);
+    return (sym->kind == WGP_SYM_ITER || sym->kind == WGP_SYM_RECUR) && sym->loop < t->nloops &&
+           loop_within(t, (long)sym->loop, l0);
+  }
+  for (size_t i = 0; i < wgp_expr_num_operands(e); i++)
+    if (reads_loop(t, wgp_expr_operand(e, i), l0))
+      return true;
+  return false;
+}
+
+/* The block every lane that enters loop L0 leaves to, when the rest of the
+ * kernel cannot tell whether the loop ran: none of its blocks (nested
+ * loops' included) holds an access in SPACES, its exits all lead to one
+ * block, and nothing outside it (branches, addresses, other loops' counts,
+ * exits and recurrences) reads its iteration counts or recurrences, or
+ * those of the loops inside it; else -1. */
+static long quiet_exit(const wgp_tracer *t, long l0, unsigned spaces) {
+  const wgp_kernel *k = t->k;
+  long target = -1;
+  for (size_t b = 0; b < t->nblocks; b++) {
+    const wgp_block *blk = wgp_kernel_block(k, b);
+    bool inside = in_region(t, b, l0);
+    if (inside) {
+      for (size_t i = 0; i < wgp_block_num_accesses(blk); i++)
+        if (spaces >> wgp_access_space(wgp_kernel_access(k, wgp_block_access(blk, i))) & 1)
+          return -1;
+      for (size_t i = 0; i < wgp_block_num_succs(blk); i++) {
+        size_t sb = wgp_block_succ(blk, i);
+        if (in_region(t, sb, l0))
+          continue;
+        if (target >= 0 && (size_t)target != sb)
+          return -1;
+        target = (long)sb;
+      }
+      continue;
+    }
+    const wgp_branch *br = wgp_block_branch(blk);
+    if (br && reads_loop(t, wgp_branch_cond(br), l0))
+      return -1;
+    for (size_t i = 0; i < wgp_block_num_accesses(blk); i++)
+      if (reads_loop(t, wgp_access_offset(wgp_kernel_access(k, wgp_block_access(blk, i))), l0))
+        return -1;
+  }
+  for (size_t l = 0; l < t->nloops; l++) {
+    if (loop_within(t, (long)l, l0))
+      continue;
+    const wgp_loop *lp = wgp_kernel_loop(k, l);
+    if (reads_loop(t, wgp_loop_trip_count(lp), l0) || reads_loop(t, wgp_loop_max_trip_count(lp), l0) ||
+        reads_loop(t, wgp_loop_backedge_count(lp), l0))
+      return -1;
+    for (size_t i = 0; i < wgp_loop_num_recurrences(lp); i++) {
+      const wgp_expr *init, *next;
+      wgp_loop_recurrence(lp, i, &init, &next);
+      if (reads_loop(t, init, l0) || reads_loop(t, next, l0))
+        return -1;
+    }
+    for (size_t i = 0; i < wgp_loop_num_exits(lp); i++) {
+      size_t eb;
+      if (reads_loop(t, wgp_loop_exit(lp, i, &eb), l0))
+        return -1;
+    }
+  }
+  return target;
+}
+
+bool wgp_tracer_skip_quiet_loops(wgp_tracer *t, unsigned spaces) {
+  free(t->quiet_exit);
+  t->quiet_exit = NULL;
+  if (!spaces || !t->nloops)
+    return true;
+  t->quiet_exit = malloc(t->nloops * sizeof *t->quiet_exit);
+  if (!t->quiet_exit)
+    return false;
+  for (size_t l = 0; l < t->nloops; l++)
+    t->quiet_exit[l] = quiet_exit(t, (long)l, spaces);
+  return true;
 }
 
 static uint64_t group_items(const wgp_tracer *t) {
@@ -1106,6 +1201,11 @@ static void skip_recurrences(wgp_tracer *t, long loop, uint64_t mask, int64_t fi
 
 static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist *out, long region, uint64_t *cont,
                      double *cont_w) {
+  if (t->quiet_exit && t->quiet_exit[loop] >= 0) {
+    /* nothing after it can tell that it ran: its lanes go to its exit */
+    route(t, region, (size_t)t->quiet_exit[loop], mask, w, cont, cont_w);
+    return;
+  }
   const wgp_loop *lp = wgp_kernel_loop(t->k, (size_t)loop);
   unsigned depth = t->loop_depth[loop];
   scratch *ex = &t->exits[depth];

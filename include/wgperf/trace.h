@@ -97,6 +97,16 @@ void wgp_tracer_set_edge_iterations(wgp_tracer *t, unsigned n);
 void wgp_tracer_set_explicit_cap(wgp_tracer *t, unsigned n);
 
 /* Traces warp WARP (0-based, lanes ordered x fastest) of work-group GROUP. */
+/* Traces that need not show the loops the visitor would see nothing in:
+ * a loop with no access in SPACES (a bit per wgp_space; 0: none skipped),
+ * whose exits all lead to one block and whose iteration counts and
+ * recurrences (and those of the loops inside it) nothing outside it reads,
+ * is left out, its lanes sent to that block (the cache analysis: only
+ * global accesses matter to it).  Everything after such a loop is traced as
+ * without it; the trace lacks the loop.  False when out of memory (then no
+ * loop is skipped). */
+bool wgp_tracer_skip_quiet_loops(wgp_tracer *t, unsigned spaces);
+
 wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp, wgp_trace **out,
                             wgp_diag *diag);
 size_t wgp_tracer_num_warps(const wgp_tracer *t); /* warps per work-group */

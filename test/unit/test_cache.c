@@ -87,7 +87,7 @@ static const launch_case cases[] = {
     {"mem_kernels.json", "loop_column", "1048576", "256", {"w=4096", "n=100", NULL}, 16384},
     {"mem_kernels.json", "loop_column", "65536", "128", {"w=65536", "n=40", NULL}, 8192},
     {"mem_kernels.json", "transpose2d", "1024,1024", "32,8", {"w=1024", "h=1024", NULL}, 2048},
-    {"trace_kernels.json", "tri", "16384", "256", {"n=100", NULL, NULL}, 8192},
+    {"trace_kernels.json", "gridstride", "65536", "256", {"n=8388608", NULL, NULL}, 8192},
     {"trace_kernels.json", "gridstride", "32768", "256", {"n=4194304", NULL, NULL}, 4096},
     {"pipeline_kernels.json", "tiled", "32768", "128", {"n=64", "tile=512", NULL}, 4096},
 };

@@ -217,6 +217,89 @@ static void test_data_dependent_loop(void **state) {
   wgp_tracer_free(t);
 }
 
+/* What a visitor that records global accesses sees: a running hash of the
+ * blocks holding them, their lanes, addresses and weights, and the blocks
+ * visited. */
+typedef struct seen {
+  const wgp_kernel *k;
+  uint64_t hash;
+  size_t visits, accesses;
+} seen;
+
+static void see_global(void *user, size_t block, uint64_t mask, double weight, double mult, wgp_tracer *t) {
+  seen *s = user;
+  s->visits++;
+  const wgp_block *b = wgp_kernel_block(s->k, block);
+  for (size_t i = 0; i < wgp_block_num_accesses(b); i++) {
+    const wgp_access *a = wgp_kernel_access(s->k, wgp_block_access(b, i));
+    if (wgp_access_space(a) != WGP_SPACE_GLOBAL)
+      continue;
+    int64_t v[64] = {0};
+    uint64_t known = wgp_access_offset(a) ? wgp_tracer_eval_warp(t, wgp_access_offset(a), mask, v) : 0;
+    uint64_t h = s->hash ^ (block * 0x9e3779b97f4a7c15ull) ^ mask ^ (known << 1) ^ (uint64_t)(weight * mult * 1000);
+    for (unsigned l = 0; l < 64; l++)
+      if (known >> l & 1)
+        h = (h ^ (uint64_t)v[l]) * 0x100000001b3ull;
+    s->hash = h;
+    s->accesses++;
+  }
+}
+
+static seen trace_seen(const char *kernel, uint64_t global, uint64_t local, argv_table *tab, uint64_t group,
+                       size_t warp, bool skip) {
+  const wgp_kernel *k = wgp_model_find_kernel(model, kernel);
+  assert_non_null(k);
+  wgp_trace_launch L = {1, {global, 1, 1}, {local, 1, 1}, {0, 0, 0}, 32, args, tab};
+  wgp_tracer *t;
+  wgp_diag d;
+  assert_int_equal(wgp_tracer_new(k, &L, &t, &d), WGP_OK);
+  if (skip)
+    assert_true(wgp_tracer_skip_quiet_loops(t, 1u << WGP_SPACE_GLOBAL | 1u << WGP_SPACE_GENERIC));
+  seen s = {k, 0, 0, 0};
+  wgp_tracer_set_visitor(t, see_global, &s);
+  wgp_trace *tr;
+  uint64_t g[3] = {group, 0, 0};
+  assert_int_equal(wgp_tracer_trace(t, g, warp, &tr, &d), WGP_OK);
+  wgp_trace_free(tr);
+  wgp_tracer_free(t);
+  return s;
+}
+
+/* Loops without global accesses that nothing after them depends on are
+ * left out when only global accesses matter (the cache analysis); the
+ * global accesses seen are exactly those of the whole trace.  Skipped: the
+ * shared-memory tree of reduce, and tri's loops (clang keeps a[i] in a
+ * register across them).  Traced: a loop whose result an address after it
+ * uses (quiet_then_index), loops with global accesses. */
+static void test_skip_quiet_loops(void **state) {
+  (void)state;
+  argv_table n20 = {{"n", NULL}, {20}}, n100 = {{"n", NULL}, {100}}, n5000 = {{"n", NULL}, {5000}},
+             none = {{NULL}, {0}};
+  struct {
+    const char *kernel;
+    uint64_t global, local;
+    argv_table *tab;
+    int skips; /* 1: fewer blocks visited with skipping */
+  } cases[] = {
+      {"reduce", 4096, 256, &none, 1},           {"quiet_then_index", 4096, 64, &n20, 0},
+      {"tri", 256, 64, &n20, 1},                 {"gridstride", 1024, 128, &n5000, 0},
+      {"evenodd", 256, 64, &n20, 0},             {"vadd", 1000, 64, &n100, 0},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+    for (uint64_t group = 0; group < 2; group++)
+      for (size_t warp = 0; warp < 2; warp++) {
+        seen full = trace_seen(cases[c].kernel, cases[c].global, cases[c].local, cases[c].tab, group, warp, false);
+        seen part = trace_seen(cases[c].kernel, cases[c].global, cases[c].local, cases[c].tab, group, warp, true);
+        if (full.hash != part.hash || full.accesses != part.accesses)
+          fail_msg("%s group %llu warp %zu: skipping quiet loops changed the global accesses seen", cases[c].kernel,
+                   (unsigned long long)group, warp);
+        if (cases[c].skips ? part.visits >= full.visits : part.visits != full.visits)
+          fail_msg("%s: %zu blocks visited with skipping, %zu without", cases[c].kernel, part.visits, full.visits);
+        if (full.accesses == 0)
+          fail_msg("%s group %llu warp %zu: no global access seen", cases[c].kernel, (unsigned long long)group, warp);
+      }
+}
+
 static void test_bad_requests(void **state) {
   (void)state;
   argv_table tab = {{"n"}, {100}};
@@ -261,6 +344,7 @@ int main(void) {
       cmocka_unit_test(test_triangular_exact_and_sampled), cmocka_unit_test(test_loop_variable_branch),
       cmocka_unit_test(test_per_lane_trip_counts), cmocka_unit_test(test_data_dependent_loop),
       cmocka_unit_test(test_bad_requests),        cmocka_unit_test(test_print),
+      cmocka_unit_test(test_skip_quiet_loops),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -52,3 +52,12 @@ __kernel void evenodd(__global float *a, int n) {
       a[i] *= 3.0f;
   }
 }
+
+/* a loop without global accesses whose result an address after it uses:
+ * the cache analysis must not skip it */
+__kernel void quiet_then_index(__global float *a, int n) {
+  unsigned j = 1;
+  for (int k = 0; k < n; ++k)
+    j = j * 3u + (unsigned)k;
+  a[get_global_id(0) + (j & 63u)] = 1.0f;
+}
