@@ -5,14 +5,15 @@
  * space; a lane's bytes are contiguous; phases follow lane order (lanes 0-15
  * then 16-31 for 8 B accesses).  The phase width is BANKS x BANK_BYTES, so a
  * conflict-free wide request costs one wavefront per phase.  Two phases of a
- * pair (0-1, 2-3) in each of which all lanes read one address share a
- * wavefront when those two addresses do not meet in a bank: Nsight Compute
- * counts 2 wavefronts for a 16 B load that every lane of a warp reads from
- * one address, or each quarter-warp from its own row, on an H100, and nvprof
- * 2 transactions on a Tesla K40 and GTX 980 (the 8x8..32x32-tiled matrix
- * multiply's LDS.128 reads of A's rows), where phase by phase it would be 4;
- * phases with several addresses keep a wavefront each (the transposed tile:
- * 8, 16, 32 as measured).
+ * pair (0-1, 2-3) share a wavefront when their distinct words, together,
+ * fall in distinct banks (so each phase alone is conflict-free): Nsight
+ * Compute counts 2 wavefronts for a 16 B load that every lane of a warp
+ * reads from one address, or each quarter-warp from its own row, on an
+ * H100, and nvprof 2 transactions on a GTX 980 for the tiled matrix
+ * multiply's LDS.128 reads of A's rows at every tile width, also 12, 20 and
+ * 28, where a quarter-warp straddles two rows (phase by phase 4, or 3 when
+ * only phases of one address paired); phases with conflicts keep a
+ * wavefront each (the transposed tile: 8, 16, 32 as measured).
  */
 #include "wgperf/banks.h"
 
@@ -37,31 +38,6 @@ unsigned wgp_banks_phase_lanes(const wgp_bank_rule *rule, unsigned lanes, unsign
   if (per == 0)
     per = 1;
   return per < lanes ? per : lanes;
-}
-
-/* Whether every active lane of [FROM, TO) reads the address *AT (set to it). */
-static bool uniform_phase(const uint64_t *addr, uint64_t mask, unsigned from, unsigned to, uint64_t *at) {
-  bool any = false;
-  for (unsigned i = from; i < to; i++) {
-    if (!(mask >> i & 1))
-      continue;
-    if (any && addr[i] != *at)
-      return false;
-    *at = addr[i];
-    any = true;
-  }
-  return any;
-}
-
-/* Whether [A, A+WIDTH) and [B, B+WIDTH), different, have words in one bank. */
-static bool banks_meet(const wgp_bank_rule *r, uint64_t a, uint64_t b, unsigned width) {
-  if (a == b)
-    return false; /* one address: a broadcast */
-  for (uint64_t wa = a / r->bank_bytes; wa <= (a + width - 1) / r->bank_bytes; wa++)
-    for (uint64_t wb = b / r->bank_bytes; wb <= (b + width - 1) / r->bank_bytes; wb++)
-      if (wa != wb && wa % r->banks == wb % r->banks)
-        return true;
-  return false;
 }
 
 /* The conflict of lanes [FROM, TO): the most distinct words in one bank. */
@@ -135,24 +111,32 @@ wgp_status wgp_banks(const wgp_bank_rule *rule, const uint64_t *addr, unsigned l
   if (need > sizeof small / sizeof *small && !(words = malloc(need * sizeof *words)))
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   unsigned phase = wgp_banks_phase_lanes(rule, lanes, width);
-  bool prev_uniform = false;
-  uint64_t prev_at = 0;
+  unsigned prev_c = 0;
   for (unsigned from = 0, p = 0; from < lanes; from += phase, p++) {
     unsigned to = from + phase < lanes ? from + phase : lanes;
-    uint64_t at = 0;
-    bool uniform = uniform_phase(addr, mask, from, to, &at);
-    bool merged = p % 2 == 1 && uniform && prev_uniform && !banks_meet(rule, prev_at, at, width);
-    prev_uniform = uniform;
-    prev_at = at;
-    if (merged)
-      continue; /* the broadcast pair shares its first phase's wavefront */
     unsigned c = phase_conflict(rule, addr, mask, from, to, width, words);
-    if (c == 0)
-      continue; /* no active lane in this phase */
+    /* a pair of phases (0-1, 2-3) whose distinct words, together, fall in
+     * distinct banks shares its first phase's wavefront */
+    bool merged = p % 2 == 1 && prev_c == 1 && c == 1 && phase_conflict(rule, addr, mask, from - phase, to, width, words) == 1;
+    prev_c = c;
+    if (merged || c == 0)
+      continue; /* merged, or no active lane in this phase */
     out->phases++;
     out->wavefronts += c;
     if (c > out->degree)
       out->degree = c;
+  }
+  /* A wide request goes in passes of 2 x BANKS x BANK_BYTES (a half-warp of
+   * 16 B lanes), each at least one wavefront, whatever merged and even with
+   * half of the warp inactive: nvprof counts 2 for the tiled multiply's
+   * LDS.128 row reads in 16-lane warps (4x4 tiles) and in the last,
+   * half-filled warp of 12x12, 20x20 and 28x28 groups, on Kepler and
+   * Maxwell alike. */
+  unsigned pass = 2 * rule->banks * rule->bank_bytes;
+  unsigned passes = (unsigned)(((uint64_t)lanes * width + pass - 1) / pass);
+  if (out->wavefronts && out->wavefronts < passes) {
+    out->phases += passes - out->wavefronts;
+    out->wavefronts = passes;
   }
   if (words != small)
     free(words);

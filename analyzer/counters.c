@@ -120,10 +120,24 @@ unsigned wgp_count_shared_transactions(wgp_counter_rules r, const uint64_t *addr
     return b.wavefronts;
   }
   /* Kepler, 32-bit mode: per bank, the distinct 64-word segments of the
-   * words touched; one transaction serves every bank's row at once. */
+   * words touched; one transaction serves every bank's row at once.  A
+   * 16 B access is served a half-warp at a time (256 B a transaction), each
+   * half a transaction at least, active or not (as banks.c). */
   if (!mask) {
     *free = 0;
     return 0;
+  }
+  if (width > 8 && lanes > 16) {
+    unsigned t = 0, f = 0;
+    for (unsigned h = 0; h < lanes; h += 16) {
+      unsigned nh = lanes - h < 16 ? lanes - h : 16, fh;
+      unsigned th = wgp_count_shared_transactions(r, addr + h, mask >> h & ((1ull << nh) - 1), nh, width, &fh);
+      /* a half with no active lane still takes its pass (banks.c) */
+      t += th ? th : 1;
+      f += fh ? fh : 1;
+    }
+    *free = f;
+    return t;
   }
   uint64_t key[32][64];
   unsigned n[32] = {0}, worst = 0;

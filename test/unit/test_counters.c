@@ -98,6 +98,29 @@ static void shared_rules(void **state) {
   assert_int_equal(wgp_count_shared_transactions(WGP_RULES_MAXWELL, a, FULL, 32, 4, &free), 1);
   assert_int_equal(wgp_count_shared_transactions(WGP_RULES_KEPLER, a, 0, 32, 4, &free), 0);
   assert_int_equal(free, 0);
+  /* 16 B loads go a half-warp at a time, a transaction at least each.
+   * matMul_gpu_sharedmem_uncoalesced's LDS.128 of As[tx][k..k+3]: lanes
+   * (tx, ty) of a TW-wide block read word tx*TW + k.  nvprof on the Tesla
+   * K40 (1.2, 2.4 and 4 per request with 4 single loads beside it): 2, 8, 16
+   * for TW 8, 16, 32; Maxwell 8, 16, 32. */
+  static const unsigned k16[] = {2, 8, 16}, m16[] = {8, 16, 32};
+  for (int i = 0; i < 3; i++) {
+    for (unsigned l = 0; l < 32; l++)
+      a[l] = 4ull * ((l % tws[i]) * tws[i]);
+    assert_int_equal(wgp_count_shared_transactions(WGP_RULES_KEPLER, a, FULL, 32, 16, &free), k16[i]);
+    assert_int_equal(wgp_count_shared_transactions(WGP_RULES_MAXWELL, a, FULL, 32, 16, &free), m16[i]);
+  }
+  /* the coalesced multiply's broadcast row reads: 2 on both, also in a
+   * 16-lane warp (4x4 tile) */
+  for (unsigned l = 0; l < 32; l++)
+    a[l] = 64ull * (l / 16);
+  assert_int_equal(wgp_count_shared_transactions(WGP_RULES_KEPLER, a, FULL, 32, 16, &free), 2);
+  assert_int_equal(free, 2);
+  assert_int_equal(wgp_count_shared_transactions(WGP_RULES_MAXWELL, a, FULL, 32, 16, &free), 2);
+  for (unsigned l = 0; l < 32; l++)
+    a[l] = 16ull * (l / 4);
+  assert_int_equal(wgp_count_shared_transactions(WGP_RULES_KEPLER, a, 0xffffull, 32, 16, &free), 2);
+  assert_int_equal(wgp_count_shared_transactions(WGP_RULES_MAXWELL, a, 0xffffull, 32, 16, &free), 2);
 }
 
 static void names(void **state) {
