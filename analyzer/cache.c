@@ -379,6 +379,7 @@ static wgp_status sampler_open(sampler *s, wgp_diag *diag) {
    * in shared memory) need not be traced */
   if (!wgp_tracer_skip_quiet_loops(s->t, 1u << WGP_SPACE_GLOBAL | 1u << WGP_SPACE_GENERIC))
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  wgp_tracer_warm_samples(s->t, true);
   wgp_tracer_set_visitor(s->t, record, &s->rec);
   s->wpg = wgp_tracer_num_warps(s->t);
   return WGP_OK;

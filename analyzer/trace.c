@@ -111,6 +111,7 @@ struct wgp_tracer {
   wgp_xsource xsrc;
   uint64_t epoch; /* of xsrc: one per traced warp */
   long *quiet_exit; /* per loop: the one block its lanes leave to when it may be skipped, else -1 (NULL: none) */
+  bool warm; /* a sampled middle iteration is preceded by its predecessor, visited with weight 0 */
   unsigned edge; /* iterations executed at each end of a long stretch */
   unsigned explicit_cap; /* iterations of one loop entry without a known count */
   uint8_t *cond_data;    /* per block: 0 not yet known, 1 its condition uses no loaded data, 2 it does */
@@ -698,6 +699,8 @@ static long quiet_exit(const wgp_tracer *t, long l0, unsigned spaces) {
   return target;
 }
 
+void wgp_tracer_warm_samples(wgp_tracer *t, bool on) { t->warm = on; }
+
 bool wgp_tracer_skip_quiet_loops(wgp_tracer *t, unsigned spaces) {
   free(t->quiet_exit);
   t->quiet_exit = NULL;
@@ -1164,6 +1167,28 @@ static uint64_t iteration(wgp_tracer *t, long loop, wgp_tnode *node, int64_t k, 
   return cont;
 }
 
+static void skip_recurrences(wgp_tracer *t, long loop, uint64_t mask, int64_t first, int64_t steps);
+
+/* Iteration K visited with weight 0 and left out of the trace: what it
+ * touches is in the caches when the sampled iteration after it comes
+ * (wgp_tracer_warm_samples).  Its recurrences step as the loop's would. */
+static void warm_iteration(wgp_tracer *t, long loop, int64_t k, uint64_t active, double w) {
+  nodelist body = {0};
+  uint64_t cont = 0;
+  double cont_w = 0;
+  t->iter[loop] = k;
+  double saved = t->mult;
+  size_t size = t->tr->size;
+  t->mult = 0;
+  exec_region(t, loop, t->loop_header[loop], active, w, &body, &cont, &cont_w);
+  t->mult = saved;
+  t->tr->size = size;
+  free_list(&body);
+  step_recurrences(t, loop, cont);
+  if (active & ~cont) /* lanes that left (none in a stretch of known counts): one step as well */
+    skip_recurrences(t, loop, active & ~cont, k, 1);
+}
+
 static int cmp_i64(const void *a, const void *b) {
   int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
   return x < y ? -1 : x > y;
@@ -1307,7 +1332,12 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
          * stretch's mean for anything linear in the iteration number. */
         int64_t a = start + edge, bnd = stop - edge - 1, middle = bnd - a + 1;
         int64_t m1 = a + (bnd - a) / 2;
-        skip_recurrences(t, loop, active, k, m1 - k);
+        if (t->warm && m1 - 1 >= k) {
+          skip_recurrences(t, loop, active, k, m1 - 1 - k);
+          warm_iteration(t, loop, m1 - 1, active, w);
+        } else {
+          skip_recurrences(t, loop, active, k, m1 - k);
+        }
         uint64_t after;
         if (middle % 2) {
           after = iteration(t, loop, &node, m1, active, w, (double)middle, true, (uint64_t)middle);

@@ -107,6 +107,13 @@ void wgp_tracer_set_explicit_cap(wgp_tracer *t, unsigned n);
  * loop is skipped). */
 bool wgp_tracer_skip_quiet_loops(wgp_tracer *t, unsigned spaces);
 
+/* With ON, the iteration before a sampled middle iteration (the one that
+ * stands for a stretch) is visited too, with weight 0 and not in the trace:
+ * a cache simulation then sees the sample's reuse of what the iteration
+ * before touched, as it would in the stretch (an accumulator a[i] updated
+ * every iteration hits; a stream moving on misses). */
+void wgp_tracer_warm_samples(wgp_tracer *t, bool on);
+
 wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp, wgp_trace **out,
                             wgp_diag *diag);
 size_t wgp_tracer_num_warps(const wgp_tracer *t); /* warps per work-group */
