@@ -718,6 +718,37 @@ static void run_select(runner *r, uint32_t i, uint64_t mask) {
 
 static void run_node(runner *r, uint32_t i, uint64_t mask);
 
+/* Whether the values V of the lanes of MASK are c0 + m * x_k for one lane
+ * coordinate k (exactly, in every lane, and with no lane of the coordinate
+ * box overflowing 64 bits): the form in *F. */
+static bool fit_coordinate(runner *r, const int64_t *v, uint64_t mask, form *f) {
+  const int64_t *x = r->src->coord;
+  unsigned l0 = (unsigned)__builtin_ctzll(mask);
+  for (unsigned k = 0; k < WGP_XCOORDS; k++) {
+    const int64_t *xk = x + (size_t)k * WGP_XLANES;
+    int l1 = -1;
+    FOR_LANES(l, mask) if (xk[l] != xk[l0]) {
+      l1 = (int)l;
+      break;
+    }
+    if (l1 < 0)
+      continue;
+    i128 dv = (i128)v[l1] - v[l0], dx = (i128)xk[l1] - xk[l0];
+    if (dv % dx)
+      continue;
+    i128 m = dv / dx, c0 = (i128)v[l0] - m * xk[l0];
+    bool fits = m >= INT64_MIN && m <= INT64_MAX && c0 >= INT64_MIN && c0 <= INT64_MAX;
+    FOR_LANES(l, mask) if (fits && c0 + m * xk[l] != (i128)v[l]) fits = false;
+    if (!fits)
+      continue;
+    memset(f, 0, sizeof *f);
+    f->c[0] = c0;
+    f->c[1 + k] = m;
+    return form_within(r, f, INT64_MIN, INT64_MAX);
+  }
+  return false;
+}
+
 /* Node I for the lanes of MASK: kept from an earlier evaluation when it is
  * fixed, the epoch is the same and it holds those lanes. */
 static void run(runner *r, uint32_t i, uint64_t mask) {
@@ -775,6 +806,18 @@ static void run_node(runner *r, uint32_t i, uint64_t mask) {
       if (same) {
         memset(p->form[i], 0, sizeof p->form[i]);
         p->form[i][0] = v0;
+        p->aff[i] = 1;
+        p->ok[i] = ALL;
+        p->err[i] = 0;
+        return;
+      }
+      /* values that step evenly along one lane coordinate (a grid-stride
+       * index, gid + k * stride): carried as that form, so the address
+       * arithmetic on them is one multiply-add per lane too */
+      form f;
+      if (fit_coordinate(r, out, mask, &f)) {
+        for (unsigned q = 0; q <= WGP_XCOORDS; q++)
+          p->form[i][q] = (int64_t)f.c[q];
         p->aff[i] = 1;
         p->ok[i] = ALL;
         p->err[i] = 0;

@@ -30,6 +30,7 @@ run() { # name model global local args...
   inproc=$("$E" "$model" --global "$g" --local "$l" "$@" --repeat 5 |
     sed -E 's/.*analysis +([0-9.]+) cache +([0-9.]+) simulate +([0-9.]+) estimate +([0-9.]+) ms wall +([0-9.]+) ms.*/\5 | \4 (analysis \1, cache \2, simulation \3)/')
   printf '%-22s %-18s %-6s %6s ms | %s ms\n' "$name" "$g" "$l" "$(printf '%s\n' "${times[@]}" | med)" "$inproc"
+  echo "$inproc" | awk '{print $1, $3}' >> "$T/estimates"
 }
 "$W" extract examples/matmul_tiled.cl -o "$T/mm.json" > /dev/null
 "$W" extract test/unit/data/trace_kernels.cl -o "$T/tk.json" -- -fno-unroll-loops > /dev/null
@@ -48,6 +49,8 @@ for n in 1024 8192; do run matrix_sum_coalesced "$T/matrix_sum_coalesced.json" $
 for n in 1024 65536; do run reduce "$T/tk.json" $n 256 --kernel reduce --local-mem scratch=1024; done
 for n in 1024 65536; do run "tri (n=1000)" "$T/tk.json" $n 256 --kernel tri --arg n=1000; done
 for n in 4096 1048576; do run loop_column "$T/mk.json" $n 256 --kernel loop_column --arg w=4096 --arg n=100; done
+awk '{print $1}' "$T/estimates" | med | xargs printf 'median over the %d launches: %s ms wall' "$(wc -l < "$T/estimates")"
+awk '{print $2}' "$T/estimates" | med | xargs printf ', %s ms CPU per estimate (the target: under 10 ms)\n'
 prune() { # name model args...
   local name=$1 model=$2
   shift 2

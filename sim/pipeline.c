@@ -456,13 +456,6 @@ static double *unit_slot(const round_t *r, unsigned sched, wgp_unit u) {
   return &r->unit_free[(u == WGP_UNIT_LSU ? 0 : sched) * WGP_UNIT_COUNT + u];
 }
 
-/* When W could issue its next instruction, as far as its own latency and
- * its unit are concerned. */
-static inline double earliest(const round_t *r, const swarp *w) {
-  (void)r;
-  return dmax(w->ready, *w->uslot);
-}
-
 static bool eligible(const round_t *r, const swarp *w) {
   return w->state == W_RUN && w->ready <= r->now && *w->uslot <= r->now;
 }

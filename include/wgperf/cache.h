@@ -9,7 +9,12 @@
  *   interleaved round-robin one memory instruction at a time, each
  *   instruction contributing the distinct sectors its active lanes touch.
  *   Sampled loop stretches contribute their sample iteration, weighted by
- *   the iterations it stands for.  Above a work budget (WGP_CACHE_MAX_EVENTS)
+ *   the iterations it stands for, after the iteration before it (weight 0:
+ *   the sample sees its reuse of what that one touched, as the iterations of
+ *   the stretch do).  Loops with no global access whose results nothing
+ *   after them reads are not traced (wgp_tracer_skip_quiet_loops).  The
+ *   groups are traced on several threads (wgp_analysis_input.threads) and
+ *   joined in order: the same stream for any number.  Above a work budget (WGP_CACHE_MAX_EVENTS)
  *   loops keep fewer iterations at the ends of sampled stretches (the result
  *   says so: sampled); hit rates then differ from the full sample's by at
  *   most WGP_CACHE_SAMPLED_TOLERANCE on the kernels of test_cache.c.
