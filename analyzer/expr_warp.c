@@ -50,8 +50,10 @@ struct wgp_xprog {
   uint8_t *gs; /* and statuses */
   uint8_t *aff;                     /* [node]: the value is held as form[node] (and maybe per lane too) */
   int64_t (*form)[1 + WGP_XCOORDS]; /* offset, then the multiple of each coordinate */
-  /* fixed nodes: the epoch of their value, and the lanes it holds */
-  uint64_t *epoch, *valid;
+  /* fixed nodes: the epoch of their value and the lanes it holds; the group
+   * epoch of a value that holds for every warp of the group (a form or a
+   * uniform value) */
+  uint64_t *epoch, *valid, *gepoch;
 };
 
 #define ALL (~UINT64_C(0))
@@ -330,8 +332,9 @@ wgp_status wgp_xprog_compile(const wgp_expr *e, unsigned flags, wgp_xclassify cl
     p->aff = calloc(p->nn, 1);
     p->form = malloc(p->nn * sizeof *p->form);
     p->epoch = calloc(p->nn, sizeof *p->epoch);
+    p->gepoch = calloc(p->nn, sizeof *p->gepoch);
     p->valid = calloc(p->nn, sizeof *p->valid);
-    c.oom = !p->val || !p->ok || !p->err || !p->gv || !p->gs || !p->aff || !p->form || !p->epoch || !p->valid;
+    c.oom = !p->val || !p->ok || !p->err || !p->gv || !p->gs || !p->aff || !p->form || !p->epoch || !p->valid || !p->gepoch;
   }
   if (c.oom) {
     wgp_xprog_free(p);
@@ -354,6 +357,7 @@ void wgp_xprog_free(wgp_xprog *p) {
   free(p->aff);
   free(p->form);
   free(p->epoch);
+  free(p->gepoch);
   free(p->valid);
   free(p);
 }
@@ -754,16 +758,25 @@ static bool fit_coordinate(runner *r, const int64_t *v, uint64_t mask, form *f) 
 static void run(runner *r, uint32_t i, uint64_t mask) {
   wgp_xprog *p = r->p;
   const xnode *n = &p->n[i];
-  uint64_t ep = r->src->epoch;
+  uint64_t ep = r->src->epoch, gep = r->src->group_epoch;
   if (!n->fixed || !ep || !r->src->coord_lo || !r->src->coord_hi) {
     run_node(r, i, mask);
     return;
   }
   if (p->epoch[i] == ep && !(mask & ~p->valid[i]))
     return;
+  /* a form or a uniform value of the group holds for its other warps (the
+   * coordinate box is the group's); values held lane by lane do not */
+  if (gep && p->gepoch[i] == gep && (!n->varying || p->aff[i])) {
+    p->epoch[i] = ep;
+    p->valid[i] = ALL;
+    return;
+  }
   run_node(r, i, mask);
   p->epoch[i] = ep;
-  p->valid[i] = !n->varying || p->aff[i] ? ALL : mask;
+  bool whole = !n->varying || p->aff[i];
+  p->valid[i] = whole ? ALL : mask;
+  p->gepoch[i] = whole ? gep : 0;
 }
 
 static void run_node(runner *r, uint32_t i, uint64_t mask) {
@@ -797,7 +810,9 @@ static void run_node(runner *r, uint32_t i, uint64_t mask) {
       }
     }
     r->src->fill(r->src->user, &n->sym, mask, out, &ok, &err);
-    if (n->varying && r->src->coord && mask && (ok & mask) == mask) {
+    /* (not for a kept symbol: a form found on these lanes alone would be
+     * kept for others) */
+    if (n->varying && !n->fixed && r->src->coord && mask && (ok & mask) == mask) {
       /* every lane has the same value (a recurrence the lanes share): carry
        * it as a constant form, so what depends on it is computed once */
       int64_t v0 = out[__builtin_ctzll(mask)];

@@ -68,6 +68,13 @@ typedef struct wgp_xsource {
    * evaluation to the next and is not computed again (the tracer changes it
    * with every warp it traces).  Needs COORD_LO and COORD_HI. */
   uint64_t epoch;
+  /* Optional (0: none), with EPOCH: while it stays, the WGP_X_WARP_UNIFORM
+   * symbols keep their values and the WGP_X_WARP_LANE ones their affine
+   * forms, and COORD_LO and COORD_HI (then a box over the lanes of every
+   * warp of the group) stay, across epochs: what of a kept subtree is a form
+   * or the same in every lane holds for the group's next warp too (the
+   * tracer changes it with every group). */
+  uint64_t group_epoch;
 } wgp_xsource;
 
 /* Compiles E (keep: it must outlive the program) with WGP_EVAL_* FLAGS.

@@ -110,6 +110,7 @@ struct wgp_tracer {
   int64_t coord_lo[WGP_XCOORDS], coord_hi[WGP_XCOORDS]; /* over the warp's lanes */
   wgp_xsource xsrc;
   uint64_t epoch; /* of xsrc: one per traced warp */
+  uint64_t gepoch, epoch_group[3], epoch_extent[3]; /* of xsrc: one per group, and its group */
   long *quiet_exit; /* per loop: the one block its lanes leave to when it may be skipped, else -1 (NULL: none) */
   bool warm; /* a sampled middle iteration is preceded by its predecessor, visited with weight 0 */
   unsigned edge; /* iterations executed at each end of a long stretch */
@@ -507,7 +508,7 @@ wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tr
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   t->k = k;
   t->L = L;
-  t->xsrc = (wgp_xsource){fill, t, affine, t->coord, t->coord_lo, t->coord_hi, 0};
+  t->xsrc = (wgp_xsource){fill, t, affine, t->coord, t->coord_lo, t->coord_hi, 0, 0};
   t->edge = WGP_TRACE_EDGE_ITERATIONS;
   t->explicit_cap = WGP_TRACE_EXPLICIT_CAP;
   t->nblocks = wgp_kernel_num_blocks(k);
@@ -1431,13 +1432,22 @@ wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp,
       t->coord[d * WGP_TRACE_MAX_WARP + lane] = t->lid[lane][d];
     t->coord[3 * WGP_TRACE_MAX_WARP + lane] = lane;
   }
-  for (unsigned k = 0; k < WGP_XCOORDS; k++) {
-    t->coord_lo[k] = INT64_MAX, t->coord_hi[k] = INT64_MIN;
-    for (unsigned lane = 0; lane < t->nlanes; lane++) {
-      int64_t v = t->coord[k * WGP_TRACE_MAX_WARP + lane];
-      t->coord_lo[k] = v < t->coord_lo[k] ? v : t->coord_lo[k];
-      t->coord_hi[k] = v > t->coord_hi[k] ? v : t->coord_hi[k];
-    }
+  /* The coordinates' box over every lane of every warp of the group (ids
+   * up to the last warp's last lane), so that what the compiled expressions
+   * prove over it holds for all the group's warps, and a new group epoch
+   * when the group changes. */
+  uint64_t ws = t->L->warp_size, nw = (items + ws - 1) / ws, last = nw * ws - 1;
+  t->coord_lo[0] = 0, t->coord_hi[0] = (int64_t)(last < lx ? last : lx - 1);
+  t->coord_lo[1] = 0, t->coord_hi[1] = (int64_t)(last / lx < ly ? last / lx : ly - 1);
+  t->coord_lo[2] = 0, t->coord_hi[2] = (int64_t)(last / (lx * ly));
+  t->coord_lo[3] = 0, t->coord_hi[3] = (int64_t)(ws - 1);
+  bool same_group = t->xsrc.group_epoch != 0;
+  for (unsigned d = 0; d < 3; d++)
+    same_group = same_group && t->epoch_group[d] == t->group[d] && t->epoch_extent[d] == t->extent[d];
+  if (!same_group) {
+    t->xsrc.group_epoch = ++t->gepoch;
+    for (unsigned d = 0; d < 3; d++)
+      t->epoch_group[d] = t->group[d], t->epoch_extent[d] = t->extent[d];
   }
   /* a new warp: what the compiled expressions kept of the last one's ids is stale */
   t->xsrc.epoch = ++t->epoch;

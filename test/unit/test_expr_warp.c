@@ -349,7 +349,7 @@ static void check(const char *text, const env *e0, uint64_t mask, unsigned flags
   }
   bool whole = (mask & 1) != 0;
   wgp_xsource src = {fill, &e, use_affine ? affine : NULL, use_affine ? coord : NULL, whole ? lo : NULL,
-                     whole ? hi : NULL, 0};
+                     whole ? hi : NULL, 0, 0};
   bool uniform;
   uint64_t known = wgp_xprog_eval(p, &src, mask, out, &uniform);
   assert_int_equal(known & ~mask, 0);
@@ -434,7 +434,7 @@ static void check_epochs(const char *text, unsigned flags) {
         hi[k] = coord[k * WGP_XLANES + l] > hi[k] ? coord[k * WGP_XLANES + l] : hi[k];
       }
     }
-    wgp_xsource src = {fill, &e, affine, coord, lo, hi, epoch};
+    wgp_xsource src = {fill, &e, affine, coord, lo, hi, epoch, 0};
     for (int round = 0; round < 4; round++) {
       /* what changes within a warp's trace: iterations, recurrences, lanes */
       e.it = pick(5) == 0 ? -1 : (int64_t)pick(40);
@@ -463,6 +463,63 @@ static void check_epochs(const char *text, unsigned flags) {
   wgp_expr_free(x);
 }
 
+/* As a tracer walks a group: its warps (epochs) share one group epoch and a
+ * coordinate box over all their lanes; the group's id stays, the lanes'
+ * ids change from warp to warp.  What a kept subtree holds as a form or a
+ * uniform value is reused by the next warp; values held lane by lane are
+ * not. */
+static void check_group_epochs(const char *text, unsigned flags) {
+  wgp_expr *x;
+  wgp_diag d;
+  if (wgp_expr_parse(text, &x, &d) != WGP_OK)
+    fail_msg("parse of '%s': %s", text, d.message);
+  env e;
+  random_env(&e);
+  wgp_xprog *p;
+  assert_int_equal(wgp_xprog_compile(x, flags, classify_warp, &e, &p), WGP_OK);
+  uint64_t epoch = 0;
+  for (uint64_t group = 1; group <= 3; group++) {
+    random_env(&e);
+    e.lsz = 16 * (1 + (int64_t)pick(4)); /* a group of lsz x 8 items, 64-lane warps */
+    int64_t lx = e.lsz, ly = 8, nwarps = lx * ly / 64;
+    int64_t lo[WGP_XCOORDS] = {0, 0, 0, 0}, hi[WGP_XCOORDS] = {lx - 1, ly - 1, 0, 63};
+    for (int64_t w = 0; w < nwarps; w++) {
+      for (unsigned l = 0; l < 64; l++) {
+        int64_t id = w * 64 + l;
+        e.lid[l][0] = id % lx;
+        e.lid[l][1] = id / lx % ly;
+      }
+      int64_t coord[WGP_XCOORDS * WGP_XLANES];
+      coordinates(&e, coord);
+      wgp_xsource src = {fill, &e, affine, coord, lo, hi, ++epoch, group};
+      for (int round = 0; round < 3; round++) {
+        e.it = pick(5) == 0 ? -1 : (int64_t)pick(40);
+        for (unsigned l = 0; l < 64; l++)
+          e.rv[l] = pick(4) == 0 ? e.rv[l] : (int64_t)l * (int64_t)pick(7) - (int64_t)pick(100);
+        e.rv_known = pick(2) ? ~UINT64_C(0) : rnd();
+        uint64_t mask = pick(3) == 0 ? rnd() : pick(2) ? UINT64_C(0xffffffff) : ~UINT64_C(0);
+        int64_t out[64];
+        uint64_t known = wgp_xprog_eval(p, &src, mask, out, NULL);
+        for (unsigned l = 0; l < 64; l++) {
+          if (!(mask >> l & 1))
+            continue;
+          e.lane = l;
+          wgp_eval_env ee = {scalar_lookup, &e, flags};
+          wgp_eval_result r;
+          wgp_eval_status st = wgp_expr_eval(x, &ee, &r);
+          bool k = known >> l & 1;
+          if (k != (st == WGP_EVAL_OK) || (k && out[l] != r.value))
+            fail_msg("'%s' group %llu warp %lld round %d lane %u: tree walker %s %lld, warp evaluator %s %lld", text,
+                     (unsigned long long)group, (long long)w, round, l, st == WGP_EVAL_OK ? "known" : "unknown",
+                     (long long)r.value, k ? "known" : "unknown", (long long)out[l]);
+        }
+      }
+    }
+  }
+  wgp_xprog_free(p);
+  wgp_expr_free(x);
+}
+
 static void test_kept_across_evaluations(void **state) {
   (void)state;
   for (int i = 0; i < 4000; i++) {
@@ -471,7 +528,9 @@ static void test_kept_across_evaluations(void **state) {
       gen(&b, 1 + (int)pick(5));
     else
       gen_affine(&b, 2 + (int)pick(5));
-    check_epochs(b.s, pick(4) == 0 ? WGP_EVAL_WRAP64 : 0);
+    unsigned flags = pick(4) == 0 ? WGP_EVAL_WRAP64 : 0;
+    check_epochs(b.s, flags);
+    check_group_epochs(b.s, flags);
   }
 }
 
@@ -520,7 +579,7 @@ static void test_folding(void **state) {
   assert_int_equal(wgp_xprog_size(p), 3);
   int64_t out[64];
   bool uniform = true;
-  wgp_xsource src = {fill, &e, NULL, NULL, NULL, NULL, 0};
+  wgp_xsource src = {fill, &e, NULL, NULL, NULL, NULL, 0, 0};
   assert_int_equal(wgp_xprog_eval(p, &src, 0xff, out, &uniform), 0xff);
   assert_false(uniform);
   assert_int_equal(out[3], 50 * 103 + e.lid[3][0]);
