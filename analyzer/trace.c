@@ -809,31 +809,33 @@ static bool set_line(wgp_tracer *t, long loop, unsigned lane, size_t n, const in
   return true;
 }
 
-/* Whether one step of LANE's recurrences from iteration K of the line
- * R0 + K * D lands on the line again. */
-static bool steps_on_line(wgp_tracer *t, long loop, unsigned lane, size_t n, const int64_t *r0, const int64_t *d,
-                          int64_t k) {
-  if (!set_line(t, loop, lane, n, r0, d, k))
-    return false;
+/* Whether one step of the recurrences of every lane of MASK from iteration
+ * K of its line R0[lane] + K * D[lane] lands on the line again. */
+static bool steps_on_line_lanes(wgp_tracer *t, long loop, uint64_t mask, size_t n,
+                                const int64_t (*r0)[PROBE_MAX_RV], const int64_t (*d)[PROBE_MAX_RV], int64_t k) {
+  EACH_LANE(lane, mask) if (!set_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], k)) return false;
   t->iter[loop] = k;
-  step_recurrences(t, loop, 1ull << lane);
-  for (size_t i = 0; i < n; i++) {
+  step_recurrences(t, loop, mask);
+  EACH_LANE(lane, mask) for (size_t i = 0; i < n; i++) {
     size_t at = (size_t)lane * t->nrv + t->rv_off[loop] + i;
     int64_t s, want;
-    if (!t->rv_known[at] || __builtin_mul_overflow(k + 1, d[i], &s) || __builtin_add_overflow(r0[i], s, &want) ||
-        t->rv[at] != want)
+    if (!t->rv_known[at] || __builtin_mul_overflow(k + 1, d[lane][i], &s) ||
+        __builtin_add_overflow(r0[lane][i], s, &want) || t->rv[at] != want)
       return false;
   }
   return true;
 }
 
-/* Whether LANE, on its line at iteration K, steps onto the line again and
- * its exit does not hold there (the samples probe_trips checks). */
-static bool stays_at(wgp_tracer *t, long loop, unsigned lane, size_t n, const int64_t *r0, const int64_t *d,
-                     int64_t k) {
+/* Whether every lane of MASK, on its line at iteration K, steps onto the
+ * line again and its exit does not hold there (the samples probe_trips
+ * checks). */
+static bool stays_at_lanes(wgp_tracer *t, long loop, uint64_t mask, size_t n, const int64_t (*r0)[PROBE_MAX_RV],
+                           const int64_t (*d)[PROBE_MAX_RV], int64_t k) {
+  if (!steps_on_line_lanes(t, loop, mask, n, r0, d, k))
+    return false;
+  EACH_LANE(lane, mask) if (!set_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], k)) return false;
   uint64_t out;
-  return steps_on_line(t, loop, lane, n, r0, d, k) && set_line(t, loop, lane, n, r0, d, k) &&
-         exits_at(t, loop, 1ull << lane, k, &out) && !out;
+  return exits_at(t, loop, mask, k, &out) && !out;
 }
 
 /* Per-lane trip counts of a loop the model leaves to its recurrences
@@ -905,56 +907,71 @@ static bool probe_trips(wgp_tracer *t, long loop, uint64_t mask, int64_t *trips,
       d[lane][i] = delta;
     }
   }
-  /* lanes still inside: along their lines */
-  EACH_LANE(lane, in) {
-    if (!ok)
+  /* Lanes still inside: along their lines.  Each lane's search is its own
+   * (doubling from PROBE_STEPS, bisection, checks), but lanes at the same
+   * point of it are evaluated together: the lanes of a grid-stride loop
+   * share their searches but for a step at most, so a warp costs about
+   * what one lane does. */
+  EACH_LANE(lane, in) if (!line[lane]) ok = false;
+  int64_t lo[WGP_TRACE_MAX_WARP], hi[WGP_TRACE_MAX_WARP];
+  uint64_t pending = ok ? in : 0, endless = 0;
+  EACH_LANE(lane, pending) lo[lane] = (int64_t)PROBE_STEPS - 1, hi[lane] = 2 * (int64_t)PROBE_STEPS;
+  /* doubling: every pending lane is at the same HI */
+  for (int64_t h = 2 * (int64_t)PROBE_STEPS; ok && pending; h *= 2) {
+    uint64_t here = pending, out = 0;
+    EACH_LANE(lane, here) {
+      lo[lane] = h / 2 == PROBE_STEPS ? (int64_t)PROBE_STEPS - 1 : h / 2, hi[lane] = h;
+      if (h > PROBE_LIMIT || !set_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], h))
+        endless |= 1ull << lane, here &= ~(1ull << lane); /* no exit along the line up to PROBE_LIMIT */
+    }
+    pending = here;
+    if (!pending)
       break;
-    if (!line[lane]) {
-      ok = false;
+    if (!(ok = exits_at(t, loop, pending, h, &out)))
       break;
-    }
-    uint64_t bit = 1ull << lane, out = 0;
-    int64_t lo = (int64_t)PROBE_STEPS - 1, hi = 2 * (int64_t)PROBE_STEPS;
-    bool endless = false; /* no exit along the line up to PROBE_LIMIT */
-    for (;; lo = hi, hi *= 2) {
-      if (hi > PROBE_LIMIT || !set_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], hi)) {
-        endless = true;
-        break;
-      }
-      if (!exits_at(t, loop, bit, hi, &out)) {
-        ok = false;
-        break;
-      }
-      if (out)
-        break;
-    }
-    if (ok && endless) {
-      /* as the explicit path would: the cap's iterations, the trace truncated;
-       * the samples check that the line holds and the exit does not before */
-      int64_t cap = (int64_t)t->explicit_cap;
-      for (int s = 1; ok && cap > (int64_t)PROBE_STEPS && s <= 16; s++)
-        ok = stays_at(t, loop, (unsigned)lane, n, r0[lane], d[lane],
-                      (int64_t)PROBE_STEPS + (cap - 1 - (int64_t)PROBE_STEPS) * s / 16);
-      trips[lane] = cap;
-      *capped = true;
-      continue;
-    }
-    while (ok && hi - lo > 1) {
-      int64_t mid = lo + (hi - lo) / 2;
-      ok = set_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], mid) && exits_at(t, loop, bit, mid, &out);
-      if (!ok)
-        break;
-      if (out)
-        hi = mid;
+    pending &= ~out;
+  }
+  if (ok && endless) {
+    /* as the explicit path would: the cap's iterations, the trace truncated;
+     * the samples check that the line holds and the exit does not before */
+    int64_t cap = (int64_t)t->explicit_cap;
+    for (int s = 1; ok && cap > (int64_t)PROBE_STEPS && s <= 16; s++)
+      ok = stays_at_lanes(t, loop, endless, n, r0, d, (int64_t)PROBE_STEPS + (cap - 1 - (int64_t)PROBE_STEPS) * s / 16);
+    EACH_LANE(lane, endless) trips[lane] = cap;
+    *capped = true;
+  }
+  /* bisection: the lanes with the same interval together */
+  uint64_t open = ok ? in & ~endless : 0;
+  EACH_LANE(lane, open) if (hi[lane] - lo[lane] <= 1) open &= ~(1ull << lane);
+  while (ok && open) {
+    unsigned first = (unsigned)__builtin_ctzll(open);
+    int64_t l0 = lo[first], h0 = hi[first], mid = l0 + (h0 - l0) / 2;
+    uint64_t group = 0, out = 0;
+    EACH_LANE(lane, open) if (lo[lane] == l0 && hi[lane] == h0) group |= 1ull << lane;
+    EACH_LANE(lane, group) ok = ok && set_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], mid);
+    if (!ok || !(ok = exits_at(t, loop, group, mid, &out)))
+      break;
+    EACH_LANE(lane, group) {
+      if (out >> lane & 1)
+        hi[lane] = mid;
       else
-        lo = mid;
+        lo[lane] = mid;
+      if (hi[lane] - lo[lane] <= 1)
+        open &= ~(1ull << lane);
     }
-    /* checks: the line holds at the end and at samples, the exit before */
-    ok = ok && steps_on_line(t, loop, (unsigned)lane, n, r0[lane], d[lane], hi - 1);
+  }
+  /* checks, the lanes with the same end together: the line holds at the end
+   * and at samples, the exit before */
+  uint64_t unchecked = ok ? in & ~endless : 0;
+  while (ok && unchecked) {
+    int64_t h0 = hi[__builtin_ctzll(unchecked)];
+    uint64_t group = 0;
+    EACH_LANE(lane, unchecked) if (hi[lane] == h0) group |= 1ull << lane;
+    unchecked &= ~group;
+    ok = steps_on_line_lanes(t, loop, group, n, r0, d, h0 - 1);
     for (int s = 1; ok && s <= 16; s++)
-      ok = stays_at(t, loop, (unsigned)lane, n, r0[lane], d[lane],
-                    (int64_t)PROBE_STEPS + (hi - 1 - (int64_t)PROBE_STEPS) / 17 * s);
-    trips[lane] = hi + 1;
+      ok = stays_at_lanes(t, loop, group, n, r0, d, (int64_t)PROBE_STEPS + (h0 - 1 - (int64_t)PROBE_STEPS) / 17 * s);
+    EACH_LANE(lane, group) trips[lane] = h0 + 1;
   }
   EACH_LANE(lane, live) {
     if (!line[lane])
