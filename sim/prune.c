@@ -794,6 +794,8 @@ static bool ensure_estimate(wgp_prune *p, cand *c) {
   obtain(p, c, &pr);
   bool ok = commit_estimate(p, c, &pr);
   wgp_estimate_free(pr.est);
+  if (ok)
+    c->level = 2; /* what prepare() does next is the simulation */
   return ok;
 }
 
@@ -890,6 +892,12 @@ static size_t heap_pop(heap *h) {
 static bool simulate(wgp_prune *p, cand *c) {
   prepared pr;
   obtain(p, c, &pr);
+  if (pr.level < 2) { /* never: the callers estimate first */
+    wgp_analysis_free(pr.an);
+    wgp_estimate_free(pr.est);
+    invalidate(c, "internal: simulated before its cache analysis");
+    return false;
+  }
   return commit_simulation(p, c, &pr);
 }
 
