@@ -59,10 +59,23 @@ static unsigned phase_conflict(const wgp_bank_rule *r, const uint64_t *addr, uin
   }
   if (n == 0)
     return 0;
-  wgp_sort_u64(words, n);
-  /* the common case first: every distinct word in a bank of its own (one
-   * wavefront), seen with a bit per bank */
   bool pow2 = is_pow2(r->banks);
+  /* the common case first, unsorted: every bank holds one distinct word at
+   * most (lanes reading one word share it): one wavefront */
+  if (pow2 && r->banks <= 64) {
+    uint64_t seen = 0, at[64];
+    bool clash = false;
+    for (size_t i = 0; i < n && !clash; i++) {
+      unsigned b = (unsigned)(words[i] & (r->banks - 1));
+      if (seen >> b & 1)
+        clash = at[b] != words[i];
+      else
+        seen |= UINT64_C(1) << b, at[b] = words[i];
+    }
+    if (!clash)
+      return 1;
+  }
+  wgp_sort_u64(words, n);
   if (r->banks <= 64) {
     uint64_t seen = 0;
     bool clash = false;

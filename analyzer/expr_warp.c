@@ -631,10 +631,15 @@ static void materialize(runner *r, uint32_t j, uint64_t mask) {
     return;
   const int64_t *f = p->form[j], *x = r->src->coord;
   int64_t *v = p->val + (size_t)j * WGP_XLANES;
+  /* only the coordinates the form uses (most use one or two) */
+  unsigned use[WGP_XCOORDS], nu = 0;
+  for (unsigned k = 0; k < WGP_XCOORDS; k++)
+    if (f[1 + k])
+      use[nu++] = k;
   FOR_LANES(l, mask) {
     uint64_t s = (uint64_t)f[0];
-    for (unsigned k = 0; k < WGP_XCOORDS; k++)
-      s += (uint64_t)f[1 + k] * (uint64_t)x[k * WGP_XLANES + l];
+    for (unsigned q = 0; q < nu; q++)
+      s += (uint64_t)f[1 + use[q]] * (uint64_t)x[use[q] * WGP_XLANES + l];
     v[l] = wgp_x_u2s(s);
   }
   /* the form stays: a later operation (or evaluation, for a kept node) may
