@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* sched_getaffinity */
 #include "wgperf/analyze.h"
 
+#include <malloc.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -282,4 +283,11 @@ unsigned wgp_default_threads(void) {
   if (n <= 0)
     n = sysconf(_SC_NPROCESSORS_ONLN);
   return n < 1 ? 1 : n > (long)WGP_MAX_THREADS ? WGP_MAX_THREADS : (unsigned)n;
+}
+
+void wgp_tune_allocator(void) {
+#if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
 }

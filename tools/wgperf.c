@@ -12,6 +12,7 @@
  * invalid model), 2 bad usage.
  */
 #define _XOPEN_SOURCE 700
+#include "wgperf/analyze.h"
 #include "wgperf/model.h"
 
 #include <errno.h>
@@ -754,6 +755,7 @@ static int cmd_show(int argc, char **argv) {
 
 #ifndef WGPERF_NO_MAIN
 int main(int argc, char **argv) {
+  wgp_tune_allocator();
   if (argc < 2)
     return usage_error("no command given");
   const char *cmd = argv[1];

@@ -373,6 +373,7 @@ static int usage(void) {
 }
 
 int main(int argc, char **argv) {
+  wgp_tune_allocator();
   double t0 = now_ms();
   const char *input = NULL, *kname = NULL, *gname = "h100-sxm";
   const char *local_names[MAX_LOCAL_ARGS], *local_exprs[MAX_LOCAL_ARGS];

@@ -50,6 +50,7 @@ static double median(double *v, int n) {
 enum { MAXREP = 101 };
 
 int main(int argc, char **argv) {
+  wgp_tune_allocator();
   if (argc < 2) {
     fprintf(stderr, "usage: bench_estimate MODEL.json [--kernel NAME] [--gpu NAME] [--repeat N] LAUNCH OPTIONS\n");
     return 2;
