@@ -28,7 +28,7 @@ run() { # name model global local args...
   for _ in 1 2 3 4 5; do times+=("$(ms "$W" predict "$model" --global "$g" --local "$l" "$@")"); done
   local inproc
   inproc=$("$E" "$model" --global "$g" --local "$l" "$@" --repeat 5 |
-    sed -E 's/.*analysis +([0-9.]+) cache +([0-9.]+) simulate +([0-9.]+) estimate +([0-9.]+) ms wall +([0-9.]+) ms.*/\5 | \4 (analysis \1, cache \2, simulation \3)/')
+    sed -E 's/.*analysis +([0-9.-]+) cache +([0-9.-]+) simulate +([0-9.-]+) estimate +([0-9.-]+) ms wall +([0-9.-]+) ms.*/\5 | \4 (analysis \1, cache \2, simulation \3)/')
   printf '%-22s %-18s %-6s %6s ms | %s ms\n' "$name" "$g" "$l" "$(printf '%s\n' "${times[@]}" | med)" "$inproc"
   echo "$inproc" | awk '{print $1, $3}' >> "$T/estimates"
 }
