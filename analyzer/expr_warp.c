@@ -466,6 +466,15 @@ static bool operand_form(const runner *r, uint32_t j, form *f) {
   return true;
 }
 
+/* Node I holds the form F (exact in every lane it stands for). */
+static void set_form(wgp_xprog *p, uint32_t i, const form *f) {
+  for (unsigned q = 0; q <= WGP_XCOORDS; q++)
+    p->form[i][q] = (int64_t)f->c[q];
+  p->aff[i] = 1;
+  p->ok[i] = ALL;
+  p->err[i] = 0;
+}
+
 /* Node I's value as a form, when every lane of the operation is provably
  * free of overflow and wrapping: then, lane by lane, expr_ops_internal.h
  * computes exactly the integer the form gives, and every lane is known.
@@ -615,11 +624,7 @@ static bool try_affine(runner *r, uint32_t i) {
     return false;
   }
 done:
-  for (unsigned k = 0; k <= WGP_XCOORDS; k++)
-    p->form[i][k] = (int64_t)acc.c[k];
-  p->aff[i] = 1;
-  p->ok[i] = ALL;
-  p->err[i] = 0;
+  set_form(p, i, &acc);
   return true;
 }
 
@@ -806,11 +811,7 @@ static void run_node(runner *r, uint32_t i, uint64_t mask) {
       f.c[0] = base;
       f.c[1 + k] = 1;
       if (form_within(r, &f, INT64_MIN, INT64_MAX)) {
-        for (unsigned q = 0; q <= WGP_XCOORDS; q++)
-          p->form[i][q] = (int64_t)f.c[q];
-        p->aff[i] = 1;
-        p->ok[i] = ALL;
-        p->err[i] = 0;
+        set_form(p, i, &f);
         return;
       }
     }
@@ -823,24 +824,18 @@ static void run_node(runner *r, uint32_t i, uint64_t mask) {
       int64_t v0 = out[__builtin_ctzll(mask)];
       bool same = true;
       FOR_LANES(l, mask) same = same && out[l] == v0;
+      form f;
       if (same) {
-        memset(p->form[i], 0, sizeof p->form[i]);
-        p->form[i][0] = v0;
-        p->aff[i] = 1;
-        p->ok[i] = ALL;
-        p->err[i] = 0;
+        memset(&f, 0, sizeof f);
+        f.c[0] = v0;
+        set_form(p, i, &f);
         return;
       }
       /* values that step evenly along one lane coordinate (a grid-stride
        * index, gid + k * stride): carried as that form, so the address
        * arithmetic on them is one multiply-add per lane too */
-      form f;
       if (fit_coordinate(r, out, mask, &f)) {
-        for (unsigned q = 0; q <= WGP_XCOORDS; q++)
-          p->form[i][q] = (int64_t)f.c[q];
-        p->aff[i] = 1;
-        p->ok[i] = ALL;
-        p->err[i] = 0;
+        set_form(p, i, &f);
         return;
       }
     }

@@ -637,6 +637,24 @@ static bool commit_simulation(wgp_prune *p, cand *c, prepared *pr) {
 
 /* ---- search threads -------------------------------------------------------- */
 
+/* Takes the first queued job and does it, p->mu released meanwhile (call
+ * with it held and the queue not empty). */
+static void run_queued(wgp_prune *p) {
+  cand *c = &p->c[p->queue[0]];
+  memmove(p->queue, p->queue + 1, --p->nq * sizeof *p->queue);
+  c->job = JOB_RUNNING;
+  p->running++;
+  pthread_mutex_unlock(&p->mu);
+  prepared *pr = malloc(sizeof *pr);
+  if (pr)
+    prepare(p, c, pr);
+  pthread_mutex_lock(&p->mu);
+  c->prep = pr; /* NULL (out of memory): the search does the work itself */
+  c->job = pr ? JOB_DONE : JOB_NONE;
+  p->running--;
+  pthread_cond_broadcast(&p->done);
+}
+
 static void *worker_main(void *arg) {
   wgp_prune *p = arg;
   pthread_mutex_lock(&p->mu);
@@ -645,19 +663,7 @@ static void *worker_main(void *arg) {
       pthread_cond_wait(&p->work, &p->mu);
     if (p->quit)
       break;
-    cand *c = &p->c[p->queue[0]];
-    memmove(p->queue, p->queue + 1, --p->nq * sizeof *p->queue);
-    c->job = JOB_RUNNING;
-    p->running++;
-    pthread_mutex_unlock(&p->mu);
-    prepared *pr = malloc(sizeof *pr);
-    if (pr)
-      prepare(p, c, pr);
-    pthread_mutex_lock(&p->mu);
-    c->prep = pr; /* NULL (out of memory): the search does the work itself */
-    c->job = pr ? JOB_DONE : JOB_NONE;
-    p->running--;
-    pthread_cond_broadcast(&p->done);
+    run_queued(p);
   }
   pthread_mutex_unlock(&p->mu);
   return NULL;
@@ -717,23 +723,10 @@ static void settle(wgp_prune *p, cand *c) {
     c->job = JOB_NONE;
   }
   while (c->job == JOB_RUNNING) {
-    if (!p->nq) {
+    if (p->nq)
+      run_queued(p);
+    else
       pthread_cond_wait(&p->done, &p->mu);
-      continue;
-    }
-    cand *o = &p->c[p->queue[0]];
-    memmove(p->queue, p->queue + 1, --p->nq * sizeof *p->queue);
-    o->job = JOB_RUNNING;
-    p->running++;
-    pthread_mutex_unlock(&p->mu);
-    prepared *q = malloc(sizeof *q);
-    if (q)
-      prepare(p, o, q);
-    pthread_mutex_lock(&p->mu);
-    o->prep = q;
-    o->job = q ? JOB_DONE : JOB_NONE;
-    p->running--;
-    pthread_cond_broadcast(&p->done);
   }
 }
 

@@ -410,6 +410,27 @@ static wgp_xclass classify_warp(void *user, const wgp_sym *s, int64_t *v, wgp_ev
   }
 }
 
+/* Evaluates P for the lanes of MASK and checks every lane against the tree
+ * walker on E (WHERE names the evaluation in a failure). */
+static void eval_against_walker(const char *text, const wgp_expr *x, wgp_xprog *p, const wgp_xsource *src, env *e,
+                                unsigned flags, uint64_t mask, const char *where) {
+  int64_t out[64];
+  uint64_t known = wgp_xprog_eval(p, src, mask, out, NULL);
+  for (unsigned l = 0; l < 64; l++) {
+    if (!(mask >> l & 1))
+      continue;
+    e->lane = l;
+    wgp_eval_env ee = {scalar_lookup, e, flags};
+    wgp_eval_result r;
+    wgp_eval_status st = wgp_expr_eval(x, &ee, &r);
+    bool k = known >> l & 1;
+    if (k != (st == WGP_EVAL_OK) || (k && out[l] != r.value))
+      fail_msg("'%s' %s lane %u: tree walker %s %lld, warp evaluator %s %lld", text, where, l,
+               st == WGP_EVAL_OK ? "known" : "unknown", (long long)r.value, k ? "known" : "unknown",
+               (long long)out[l]);
+  }
+}
+
 /* One program evaluated again and again as a tracer does: several warps
  * (epochs), and within each several evaluations with other lanes, loop
  * iterations and recurrences; what it keeps from one evaluation to the next
@@ -442,21 +463,9 @@ static void check_epochs(const char *text, unsigned flags) {
         e.rv[l] = pick(4) == 0 ? e.rv[l] : (int64_t)l * (int64_t)pick(7) - (int64_t)pick(100);
       e.rv_known = pick(2) ? ~UINT64_C(0) : rnd();
       uint64_t mask = pick(3) == 0 ? rnd() : pick(2) ? UINT64_C(0xffffffff) : ~UINT64_C(0);
-      int64_t out[64];
-      uint64_t known = wgp_xprog_eval(p, &src, mask, out, NULL);
-      for (unsigned l = 0; l < 64; l++) {
-        if (!(mask >> l & 1))
-          continue;
-        e.lane = l;
-        wgp_eval_env ee = {scalar_lookup, &e, flags};
-        wgp_eval_result r;
-        wgp_eval_status st = wgp_expr_eval(x, &ee, &r);
-        bool k = known >> l & 1;
-        if (k != (st == WGP_EVAL_OK) || (k && out[l] != r.value))
-          fail_msg("'%s' epoch %llu round %d lane %u: tree walker %s %lld, warp evaluator %s %lld", text,
-                   (unsigned long long)epoch, round, l, st == WGP_EVAL_OK ? "known" : "unknown", (long long)r.value,
-                   k ? "known" : "unknown", (long long)out[l]);
-      }
+      char where[64];
+      snprintf(where, sizeof where, "epoch %llu round %d", (unsigned long long)epoch, round);
+      eval_against_walker(text, x, p, &src, &e, flags, mask, where);
     }
   }
   wgp_xprog_free(p);
@@ -498,21 +507,10 @@ static void check_group_epochs(const char *text, unsigned flags) {
           e.rv[l] = pick(4) == 0 ? e.rv[l] : (int64_t)l * (int64_t)pick(7) - (int64_t)pick(100);
         e.rv_known = pick(2) ? ~UINT64_C(0) : rnd();
         uint64_t mask = pick(3) == 0 ? rnd() : pick(2) ? UINT64_C(0xffffffff) : ~UINT64_C(0);
-        int64_t out[64];
-        uint64_t known = wgp_xprog_eval(p, &src, mask, out, NULL);
-        for (unsigned l = 0; l < 64; l++) {
-          if (!(mask >> l & 1))
-            continue;
-          e.lane = l;
-          wgp_eval_env ee = {scalar_lookup, &e, flags};
-          wgp_eval_result r;
-          wgp_eval_status st = wgp_expr_eval(x, &ee, &r);
-          bool k = known >> l & 1;
-          if (k != (st == WGP_EVAL_OK) || (k && out[l] != r.value))
-            fail_msg("'%s' group %llu warp %lld round %d lane %u: tree walker %s %lld, warp evaluator %s %lld", text,
-                     (unsigned long long)group, (long long)w, round, l, st == WGP_EVAL_OK ? "known" : "unknown",
-                     (long long)r.value, k ? "known" : "unknown", (long long)out[l]);
-        }
+        char where[80];
+        snprintf(where, sizeof where, "group %llu warp %lld round %d", (unsigned long long)group, (long long)w,
+                 round);
+        eval_against_walker(text, x, p, &src, &e, flags, mask, where);
       }
     }
   }
