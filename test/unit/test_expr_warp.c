@@ -431,19 +431,26 @@ static void eval_against_walker(const char *text, const wgp_expr *x, wgp_xprog *
   }
 }
 
+/* TEXT parsed into *X and compiled with the ids of a warp kept (*E a random
+ * environment). */
+static wgp_xprog *compile_for_warps(const char *text, unsigned flags, env *e, wgp_expr **x) {
+  wgp_diag d;
+  if (wgp_expr_parse(text, x, &d) != WGP_OK)
+    fail_msg("parse of '%s': %s", text, d.message);
+  random_env(e);
+  wgp_xprog *p = NULL;
+  assert_int_equal(wgp_xprog_compile(*x, flags, classify_warp, e, &p), WGP_OK);
+  return p;
+}
+
 /* One program evaluated again and again as a tracer does: several warps
  * (epochs), and within each several evaluations with other lanes, loop
  * iterations and recurrences; what it keeps from one evaluation to the next
  * (subtrees of ids and constants) must never change an answer. */
 static void check_epochs(const char *text, unsigned flags) {
   wgp_expr *x;
-  wgp_diag d;
-  if (wgp_expr_parse(text, &x, &d) != WGP_OK)
-    fail_msg("parse of '%s': %s", text, d.message);
   env e;
-  random_env(&e);
-  wgp_xprog *p;
-  assert_int_equal(wgp_xprog_compile(x, flags, classify_warp, &e, &p), WGP_OK);
+  wgp_xprog *p = compile_for_warps(text, flags, &e, &x);
   for (uint64_t epoch = 1; epoch <= 3; epoch++) {
     random_env(&e); /* a new warp: new ids */
     int64_t coord[WGP_XCOORDS * WGP_XLANES], lo[WGP_XCOORDS], hi[WGP_XCOORDS];
@@ -479,13 +486,8 @@ static void check_epochs(const char *text, unsigned flags) {
  * not. */
 static void check_group_epochs(const char *text, unsigned flags) {
   wgp_expr *x;
-  wgp_diag d;
-  if (wgp_expr_parse(text, &x, &d) != WGP_OK)
-    fail_msg("parse of '%s': %s", text, d.message);
   env e;
-  random_env(&e);
-  wgp_xprog *p;
-  assert_int_equal(wgp_xprog_compile(x, flags, classify_warp, &e, &p), WGP_OK);
+  wgp_xprog *p = compile_for_warps(text, flags, &e, &x);
   uint64_t epoch = 0;
   for (uint64_t group = 1; group <= 3; group++) {
     random_env(&e);
