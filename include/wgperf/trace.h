@@ -38,7 +38,7 @@ extern "C" {
  * is a modelling failure (an exit that never holds, e.g. after an int
  * overflow, or a non-affine recurrence running long); the cap bounds what
  * it costs, since iterations that differ cannot be sampled. */
-#define WGP_TRACE_EXPLICIT_CAP 4096u
+#define WGP_TRACE_EXPLICIT_CAP 1024u
 /* A loop's max_trip_count that is a constant of at least this is the range
  * of its index type (SCEV's bound for a data-dependent exit), not a bound:
  * the tracer runs such a loop as it runs one without a bound. */
