@@ -986,3 +986,30 @@ uint64_t wgp_xprog_eval(wgp_xprog *p, const wgp_xsource *src, uint64_t mask, int
   FOR_LANES(l, known) out[l] = v[l];
   return known;
 }
+
+bool wgp_xprog_eval_form(wgp_xprog *p, const wgp_xsource *src, uint64_t mask, int64_t *out, uint64_t *known,
+                         int64_t *out_form) {
+  runner r = {p, src, {NULL, p->flags, NULL}, mask, false, {0}, {0}};
+  run(&r, p->root, mask);
+  uint32_t i = p->root;
+  if (!p->n[i].varying && p->ok[i]) {
+    out_form[0] = p->val[(size_t)i * WGP_XLANES];
+    for (unsigned k = 0; k < WGP_XCOORDS; k++)
+      out_form[1 + k] = 0;
+    return true;
+  }
+  if (p->n[i].varying && p->aff[i]) {
+    for (unsigned k = 0; k <= WGP_XCOORDS; k++)
+      out_form[k] = p->form[i][k];
+    return true;
+  }
+  materialize(&r, i, mask);
+  const int64_t *v = p->val + (size_t)i * WGP_XLANES;
+  if (!p->n[i].varying) { /* the same unknown or failed value in every lane */
+    *known = 0;
+    return false;
+  }
+  *known = p->ok[i] & mask;
+  FOR_LANES(l, *known) out[l] = v[l];
+  return false;
+}

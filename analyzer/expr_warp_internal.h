@@ -89,6 +89,14 @@ void wgp_xprog_free(wgp_xprog *p);
  * space: one evaluation at a time. */
 uint64_t wgp_xprog_eval(wgp_xprog *p, const wgp_xsource *src, uint64_t mask, int64_t *out, bool *uniform);
 
+/* As wgp_xprog_eval, but when the value is an offset plus multiples of the
+ * lane coordinates for every lane of MASK (the same in every lane included),
+ * OUT_FORM[0] takes the offset and OUT_FORM[1 + k] the multiple of coordinate k of
+ * SRC->coord, OUT is left as it is and the result is true; otherwise OUT
+ * and *KNOWN are as wgp_xprog_eval writes them and the result is false. */
+bool wgp_xprog_eval_form(wgp_xprog *p, const wgp_xsource *src, uint64_t mask, int64_t *out, uint64_t *known,
+                         int64_t *out_form);
+
 /* Nodes left after folding (for tests). */
 size_t wgp_xprog_size(const wgp_xprog *p);
 

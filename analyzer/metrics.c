@@ -16,11 +16,32 @@
 #define PRIVATE_BASE (1ull << 48)
 
 struct wgp_layout {
-  size_t nargs, narrays;
+  const wgp_kernel *k;
+  size_t nargs, narrays, naccesses;
+  uint64_t *access_base; /* per access of K: its base_address */
   uint64_t *arg_base;   /* per argument: global/constant address or local offset */
   uint64_t *array_base; /* per static array */
   uint64_t local_bytes;
 };
+
+/* A request's cost depends on its addresses only up to a translation by a
+ * multiple of PERIOD (banks: the bank width, words keep their banks'
+ * distinctness under a rotation; sectors and lines: the line size), so the
+ * cost of the last request of an access is kept with its lanes' offsets from
+ * its first active lane: a loop's next iteration usually repeats it. */
+typedef struct memo {
+  bool valid;
+  uint64_t mask, resid;
+  unsigned bytes;
+  double cost[3];
+  uint64_t delta[WGP_TRACE_MAX_WARP];
+  /* the same request as an affine form of a warp's lane coordinates: the
+   * multiples of the coordinates, the offset's residue, the warp */
+  bool fvalid, fpending;
+  const wgp_tracer *ft;
+  uint64_t fepoch, fresid;
+  int64_t fc[WGP_TRACE_FORM_TERMS - 1];
+} memo;
 
 struct wgp_metrics {
   const wgp_kernel *k;
@@ -28,9 +49,30 @@ struct wgp_metrics {
   const wgp_layout *layout;
   size_t nacc;
   wgp_mem_stats *cur;
+  memo *last; /* per access: the last request's address pattern and what it cost */
 };
 
 static uint64_t align_up(uint64_t x, uint64_t a) { return a ? (x + a - 1) / a * a : x; }
+
+static uint64_t base_address(const wgp_layout *layout, const wgp_kernel *k, const wgp_access *a) {
+  switch (wgp_access_base_kind(a)) {
+  case WGP_BASE_ARG: {
+    long i = wgp_access_base_arg(a);
+    return i >= 0 && (size_t)i < layout->nargs ? layout->arg_base[i] : GLOBAL_BASE;
+  }
+  case WGP_BASE_ARRAY: {
+    const char *name = wgp_access_base_name(a);
+    for (size_t i = 0; name && i < layout->narrays; i++)
+      if (strcmp(wgp_array_name(wgp_kernel_array(k, i)), name) == 0)
+        return layout->array_base[i];
+    return 0;
+  }
+  case WGP_BASE_PRIVATE:
+    return PRIVATE_BASE;
+  default:
+    return GLOBAL_BASE;
+  }
+}
 
 wgp_status wgp_layout_new(const wgp_kernel *k, const uint64_t *buffer_align, const uint64_t *local_bytes,
                           wgp_layout **out, wgp_diag *diag) {
@@ -85,6 +127,16 @@ wgp_status wgp_layout_new(const wgp_kernel *k, const uint64_t *buffer_align, con
     }
   }
   l->local_bytes = local;
+  /* each access's base, so that requests need not look arrays up by name */
+  l->k = k;
+  l->naccesses = wgp_kernel_num_accesses(k);
+  l->access_base = malloc((l->naccesses ? l->naccesses : 1) * sizeof *l->access_base);
+  if (!l->access_base) {
+    wgp_layout_free(l);
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
+  for (size_t i = 0; i < l->naccesses; i++)
+    l->access_base[i] = base_address(l, k, wgp_kernel_access(k, i));
   *out = l;
   return WGP_OK;
 }
@@ -94,6 +146,7 @@ void wgp_layout_free(wgp_layout *l) {
     return;
   free(l->arg_base);
   free(l->array_base);
+  free(l->access_base);
   free(l);
 }
 
@@ -146,7 +199,10 @@ wgp_status wgp_metrics_new(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
   m->layout = layout;
   m->nacc = wgp_kernel_num_accesses(k);
   m->cur = calloc(m->nacc ? m->nacc : 1, sizeof *m->cur);
-  if (!m->cur) {
+  m->last = calloc(m->nacc ? m->nacc : 1, sizeof *m->last);
+  if (!m->cur || !m->last) {
+    free(m->cur);
+    free(m->last);
     free(m);
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
@@ -158,6 +214,7 @@ void wgp_metrics_free(wgp_metrics *m) {
   if (!m)
     return;
   free(m->cur);
+  free(m->last);
   free(m);
 }
 
@@ -172,33 +229,17 @@ wgp_mem_stats *wgp_metrics_take(wgp_metrics *m) {
   return done;
 }
 
-static uint64_t base_address(const wgp_layout *layout, const wgp_kernel *k, const wgp_access *a) {
-  switch (wgp_access_base_kind(a)) {
-  case WGP_BASE_ARG: {
-    long i = wgp_access_base_arg(a);
-    return i >= 0 && (size_t)i < layout->nargs ? layout->arg_base[i] : GLOBAL_BASE;
-  }
-  case WGP_BASE_ARRAY: {
-    const char *name = wgp_access_base_name(a);
-    for (size_t i = 0; name && i < layout->narrays; i++)
-      if (strcmp(wgp_array_name(wgp_kernel_array(k, i)), name) == 0)
-        return layout->array_base[i];
-    return 0;
-  }
-  case WGP_BASE_PRIVATE:
-    return PRIVATE_BASE;
-  default:
-    return GLOBAL_BASE;
-  }
+static uint64_t access_base(const wgp_layout *layout, const wgp_kernel *k, const wgp_access *a) {
+  size_t id = wgp_access_id(a);
+  if (k == layout->k && id < layout->naccesses && wgp_kernel_access(k, id) == a)
+    return layout->access_base[id];
+  return base_address(layout, k, a);
 }
 
-uint64_t wgp_access_addresses(const wgp_layout *layout, const wgp_kernel *k, unsigned lanes, wgp_tracer *t,
-                              const wgp_access *a, uint64_t mask, uint64_t *addr) {
-  uint64_t known = 0, base = base_address(layout, k, a);
-  const wgp_expr *off = wgp_access_offset(a);
-  wgp_space space = wgp_access_space(a);
-  int64_t v[WGP_TRACE_MAX_WARP];
-  uint64_t ok = off ? wgp_tracer_eval_warp(t, off, lanes < 64 ? mask & ((1ull << lanes) - 1) : mask, v) : 0;
+/* ADDR from the offsets V of the lanes OK of MASK (the others unknown). */
+static uint64_t fill_addresses(uint64_t base, wgp_space space, unsigned lanes, uint64_t mask, const int64_t *v,
+                               uint64_t ok, uint64_t *addr) {
+  uint64_t known = 0;
   for (unsigned lane = 0; lane < lanes; lane++) {
     addr[lane] = 0;
     if (!(mask >> lane & 1))
@@ -217,13 +258,120 @@ uint64_t wgp_access_addresses(const wgp_layout *layout, const wgp_kernel *k, uns
   return known;
 }
 
+uint64_t wgp_access_addresses(const wgp_layout *layout, const wgp_kernel *k, unsigned lanes, wgp_tracer *t,
+                              const wgp_access *a, uint64_t mask, uint64_t *addr) {
+  const wgp_expr *off = wgp_access_offset(a);
+  int64_t v[WGP_TRACE_MAX_WARP];
+  uint64_t ok = off ? wgp_tracer_eval_warp(t, off, lanes < 64 ? mask & ((1ull << lanes) - 1) : mask, v) : 0;
+  return fill_addresses(access_base(layout, k, a), wgp_access_space(a), lanes, mask, v, ok, addr);
+}
+
+/* Whether the request (ADDR, MASK, BYTES) repeats MM's up to a translation
+ * by a multiple of PERIOD (a power of two); if so COST is MM's.  Otherwise MM
+ * takes the request's key and the caller stores its cost. */
+static bool memo_hit(memo *mm, const uint64_t *addr, uint64_t mask, unsigned lanes, unsigned bytes, uint64_t period,
+                     double *cost) {
+  if (!mask || (period & (period - 1))) {
+    mm->valid = false;
+    return false;
+  }
+  unsigned first = (unsigned)__builtin_ctzll(mask);
+  uint64_t a0 = addr[first], resid = a0 & (period - 1), top = 0;
+  bool same = mm->valid && mm->mask == mask && mm->bytes == bytes && mm->resid == resid;
+  for (unsigned l = first; l < lanes; l++) {
+    if (!(mask >> l & 1))
+      continue;
+    uint64_t d = addr[l] - a0;
+    top |= addr[l];
+    same = same && mm->delta[l] == d;
+    mm->delta[l] = d;
+  }
+  /* far from the top of the space, no translation wraps a lane's bytes */
+  if (top >> 62) {
+    mm->valid = false;
+    return false;
+  }
+  if (same) {
+    for (int i = 0; i < 3; i++)
+      cost[i] = mm->cost[i];
+    return true;
+  }
+  mm->valid = false; /* until the caller stores the cost */
+  mm->mask = mask;
+  mm->bytes = bytes;
+  mm->resid = resid;
+  return false;
+}
+
+/* The cost of access A's request (MASK, BYTES) into COST, its lanes' known
+ * addresses into *KNOWN; true when the last request of the access (MM)
+ * gave it.  A local or global offset that is an affine form of the lane
+ * coordinates is compared as a form within the warp (no address computed
+ * when it repeats up to a translation by a multiple of PERIOD), otherwise by
+ * its lanes' addresses; on false ADDR holds the addresses and the caller
+ * computes COST and stores it with memo_store. */
+static bool lookup(const wgp_metrics *m, wgp_tracer *t, const wgp_access *a, memo *mm, uint64_t mask, unsigned lanes,
+                   unsigned bytes, uint64_t period, uint64_t *addr, uint64_t *known, double *cost) {
+  const wgp_expr *off = wgp_access_offset(a);
+  wgp_space space = wgp_access_space(a);
+  uint64_t base = access_base(m->layout, m->k, a), lmask = lanes < 64 ? mask & ((1ull << lanes) - 1) : mask;
+  int64_t v[WGP_TRACE_MAX_WARP], form[WGP_TRACE_FORM_TERMS];
+  uint64_t ok = 0;
+  bool affine = false, safe = false;
+  if (off && (space == WGP_SPACE_LOCAL || space == WGP_SPACE_GLOBAL) && lmask && !(period & (period - 1))) {
+    affine = wgp_tracer_eval_warp_form(t, off, lmask, v, &ok, form);
+    int64_t lo, hi;
+    /* every lane's bytes far from both ends of the space: translations wrap none */
+    safe = affine && wgp_tracer_form_span(t, form, &lo, &hi) && (__int128)base + lo >= 0 &&
+           (__int128)base + hi < ((__int128)1 << 62);
+  } else if (off) {
+    ok = wgp_tracer_eval_warp(t, off, lmask, v);
+  }
+  uint64_t epoch = wgp_tracer_warp_epoch(t), resid = safe ? ((uint64_t)form[0] + base) & (period - 1) : 0;
+  if (safe && mm->fvalid && mm->ft == t && mm->fepoch == epoch && mm->mask == mask && mm->bytes == bytes &&
+      mm->fresid == resid && memcmp(mm->fc, form + 1, sizeof mm->fc) == 0) {
+    *known = lmask;
+    for (int i = 0; i < 3; i++)
+      cost[i] = mm->cost[i];
+    return true;
+  }
+  if (affine) {
+    wgp_tracer_form_values(t, form, lmask, v);
+    ok = lmask;
+  }
+  *known = fill_addresses(base, space, lanes, mask, v, ok, addr);
+  bool hit = memo_hit(mm, addr, mask, lanes, bytes, period, cost);
+  /* the form of this request: valid once its cost is stored (a hit: now) */
+  mm->fpending = safe;
+  mm->fvalid = safe && hit;
+  if (safe) {
+    mm->ft = t;
+    mm->fepoch = epoch;
+    mm->fresid = resid;
+    memcpy(mm->fc, form + 1, sizeof mm->fc);
+  }
+  return hit;
+}
+
+static void memo_store(memo *mm, const double *cost) {
+  for (int i = 0; i < 3; i++)
+    mm->cost[i] = cost[i];
+  mm->valid = true;
+  mm->fvalid = mm->fpending;
+}
+
 static void visit(void *user, size_t block, uint64_t mask, double weight, double mult, wgp_tracer *t) {
   wgp_metrics *m = user;
   const wgp_block *b = wgp_kernel_block(m->k, block);
   unsigned lanes = wgp_gpu_warp_size(m->gpu);
   if (lanes > WGP_TRACE_MAX_WARP)
     lanes = WGP_TRACE_MAX_WARP;
+  unsigned banks = wgp_gpu_shared_banks(m->gpu), bw = wgp_gpu_shared_bank_width_bytes(m->gpu);
+  unsigned sb = wgp_gpu_l2_sector_bytes(m->gpu), lb = wgp_gpu_l1_line_bytes(m->gpu);
   double f = weight * mult;
+  unsigned active = 0;
+  for (uint64_t x = mask; x; x &= x - 1)
+    active++;
   for (size_t i = 0; i < wgp_block_num_accesses(b); i++) {
     size_t id = wgp_block_access(b, i);
     if (id >= m->nacc)
@@ -231,35 +379,40 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
     const wgp_access *a = wgp_kernel_access(m->k, id);
     wgp_mem_stats *s = &m->cur[id];
     unsigned bytes = (unsigned)wgp_access_bytes(a);
-    uint64_t addr[WGP_TRACE_MAX_WARP];
-    uint64_t known = wgp_access_addresses(m->layout, m->k, lanes, t, a, mask, addr);
     wgp_space space = wgp_access_space(a);
-    unsigned active = 0;
-    for (uint64_t x = mask; x; x &= x - 1)
-      active++;
+    uint64_t addr[WGP_TRACE_MAX_WARP], known;
+    double c[3] = {0, 0, 0};
+    if (space == WGP_SPACE_CONSTANT) {
+      known = wgp_access_addresses(m->layout, m->k, lanes, t, a, mask, addr);
+      c[0] = wgp_count_distinct(addr, mask, lanes);
+    } else if (space == WGP_SPACE_LOCAL) {
+      memo *mm = &m->last[id];
+      if (!lookup(m, t, a, mm, mask, lanes, bytes, bw ? bw : 1, addr, &known, c)) {
+        wgp_count_banks(addr, mask, lanes, bytes, banks, bw, &c[0], &c[1], &c[2]);
+        memo_store(mm, c);
+      }
+    } else {
+      memo *mm = &m->last[id];
+      if (!lookup(m, t, a, mm, mask, lanes, bytes, sb > lb ? sb : lb, addr, &known, c)) {
+        wgp_count_global(addr, mask, lanes, bytes, sb, lb, &c[0], &c[1]);
+        memo_store(mm, c);
+      }
+    }
     s->executions += f;
     s->lane_bytes += f * active * bytes;
     if (known != mask)
       s->unknown += f;
+    s->requests += f;
     if (space == WGP_SPACE_LOCAL) {
-      double wf, ph, worst;
-      wgp_count_banks(addr, mask, lanes, bytes, wgp_gpu_shared_banks(m->gpu), wgp_gpu_shared_bank_width_bytes(m->gpu),
-                      &wf, &ph, &worst);
-      s->wavefronts += f * wf;
-      s->phases += f * ph;
-      s->requests += f;
-      if (worst > s->worst_degree)
-        s->worst_degree = worst;
+      s->wavefronts += f * c[0];
+      s->phases += f * c[1];
+      if (c[2] > s->worst_degree)
+        s->worst_degree = c[2];
     } else if (space == WGP_SPACE_CONSTANT) {
-      s->requests += f;
-      s->wavefronts += f * wgp_count_distinct(addr, mask, lanes);
+      s->wavefronts += f * c[0];
     } else {
-      double sec, lin;
-      wgp_count_global(addr, mask, lanes, bytes, wgp_gpu_l2_sector_bytes(m->gpu), wgp_gpu_l1_line_bytes(m->gpu), &sec,
-                       &lin);
-      s->requests += f;
-      s->sectors += f * sec;
-      s->lines += f * lin;
+      s->sectors += f * c[0];
+      s->lines += f * c[1];
     }
   }
 }

@@ -454,6 +454,46 @@ uint64_t wgp_tracer_eval_warp(wgp_tracer *t, const wgp_expr *e, uint64_t mask, i
   return known;
 }
 
+_Static_assert(WGP_TRACE_FORM_TERMS == 1 + WGP_XCOORDS, "a tracer form is an offset and a multiple per coordinate");
+_Static_assert(WGP_TRACE_MAX_WARP == WGP_XLANES, "coordinates are laid out by WGP_XLANES");
+
+bool wgp_tracer_eval_warp_form(wgp_tracer *t, const wgp_expr *e, uint64_t mask, int64_t *value, uint64_t *known,
+                               int64_t form[WGP_TRACE_FORM_TERMS]) {
+  if (t->nlanes < 64)
+    mask &= (1ull << t->nlanes) - 1;
+  wgp_xprog *p = program(t, e);
+  if (p)
+    return wgp_xprog_eval_form(p, &t->xsrc, mask, value, known, form);
+  *known = wgp_tracer_eval_warp(t, e, mask, value);
+  return false;
+}
+
+void wgp_tracer_form_values(const wgp_tracer *t, const int64_t form[WGP_TRACE_FORM_TERMS], uint64_t mask,
+                            int64_t *value) {
+  EACH_LANE(l, mask) {
+    uint64_t s = (uint64_t)form[0];
+    for (unsigned k = 0; k < WGP_XCOORDS; k++)
+      s += (uint64_t)form[1 + k] * (uint64_t)t->coord[k * WGP_TRACE_MAX_WARP + l];
+    value[l] = (int64_t)s;
+  }
+}
+
+bool wgp_tracer_form_span(const wgp_tracer *t, const int64_t form[WGP_TRACE_FORM_TERMS], int64_t *lo, int64_t *hi) {
+  __int128 a = form[0], b = form[0];
+  for (unsigned k = 0; k < WGP_XCOORDS; k++) {
+    __int128 x = (__int128)form[1 + k] * t->coord_lo[k], y = (__int128)form[1 + k] * t->coord_hi[k];
+    a += x < y ? x : y;
+    b += x < y ? y : x;
+  }
+  if (a < INT64_MIN || b > INT64_MAX)
+    return false;
+  *lo = (int64_t)a;
+  *hi = (int64_t)b;
+  return true;
+}
+
+uint64_t wgp_tracer_warp_epoch(const wgp_tracer *t) { return t->epoch; }
+
 /* ---- construction ----------------------------------------------------- */
 
 static bool compute_rpo(wgp_tracer *t) {

@@ -128,6 +128,25 @@ wgp_eval_status wgp_tracer_eval(wgp_tracer *t, const wgp_expr *e, unsigned lane,
  * must answer the same for a symbol while the tracer lives), so this is the
  * fast way for anything evaluated often. */
 uint64_t wgp_tracer_eval_warp(wgp_tracer *t, const wgp_expr *e, uint64_t mask, int64_t *value);
+/* Terms of a warp's affine form: an offset, then one multiple per lane
+ * coordinate (local id x, y, z, lane number). */
+#define WGP_TRACE_FORM_TERMS 5
+/* As wgp_tracer_eval_warp, but when E's value in every lane of MASK is
+ * FORM[0] + sum FORM[1 + k] x coordinate k of the lane (wrapping), writes
+ * FORM and returns true, VALUE untouched; otherwise writes VALUE and *KNOWN
+ * (the known lanes) as wgp_tracer_eval_warp does and returns false. */
+bool wgp_tracer_eval_warp_form(wgp_tracer *t, const wgp_expr *e, uint64_t mask, int64_t *value, uint64_t *known,
+                               int64_t form[WGP_TRACE_FORM_TERMS]);
+/* FORM's values in the lanes of MASK of the warp being traced. */
+void wgp_tracer_form_values(const wgp_tracer *t, const int64_t form[WGP_TRACE_FORM_TERMS], uint64_t mask,
+                            int64_t *value);
+/* The smallest and largest value FORM takes over the coordinates of the
+ * warp being traced (a box over its group's lanes: it holds every lane);
+ * false when they do not fit in 64 bits. */
+bool wgp_tracer_form_span(const wgp_tracer *t, const int64_t form[WGP_TRACE_FORM_TERMS], int64_t *lo, int64_t *hi);
+/* Changes with every warp traced (never 0 during a visit): the lane
+ * coordinates a form refers to stay the same while it does. */
+uint64_t wgp_tracer_warp_epoch(const wgp_tracer *t);
 
 void wgp_trace_free(wgp_trace *tr);
 unsigned wgp_trace_flags(const wgp_trace *tr);

@@ -352,12 +352,229 @@ static void test_seed000_tiled_matmul_counts(void **state) {
   wgp_model_free(mm);
 }
 
+/* ---- request costs kept from one request to the next ---------------------
+ * The metrics visitor keeps each access's last request and its cost (by its
+ * lanes' address offsets, or within a warp by its affine form) and reuses
+ * the cost when a request repeats up to a translation.  A reference visitor
+ * that computes every request from scratch must see the same totals, over
+ * every warp of several groups traced with one tracer and one metrics (what
+ * is kept crosses warps and groups). */
+typedef struct named_args {
+  const char *names[4];
+  int64_t values[4];
+} named_args;
+
+static wgp_eval_status lookup_named(void *user, const wgp_sym *sym, int64_t *value, char *reason, size_t size) {
+  const named_args *t = user;
+  if (sym->kind == WGP_SYM_ARG)
+    for (int i = 0; i < 4 && t->names[i]; i++)
+      if (strcmp(t->names[i], sym->name) == 0) {
+        *value = t->values[i];
+        return WGP_EVAL_OK;
+      }
+  snprintf(reason, size, "no value");
+  return WGP_EVAL_UNKNOWN;
+}
+
+typedef struct reference {
+  const wgp_kernel *k;
+  const wgp_gpu *gpu;
+  const wgp_layout *layout;
+  wgp_mem_stats *s;
+  size_t forms; /* requests whose offset came as a form */
+} reference;
+
+static void reference_visit(void *user, size_t block, uint64_t mask, double weight, double mult, wgp_tracer *t) {
+  reference *r = user;
+  const wgp_block *b = wgp_kernel_block(r->k, block);
+  unsigned lanes = wgp_gpu_warp_size(r->gpu);
+  double f = weight * mult;
+  for (size_t i = 0; i < wgp_block_num_accesses(b); i++) {
+    size_t id = wgp_block_access(b, i);
+    const wgp_access *a = wgp_kernel_access(r->k, id);
+    wgp_mem_stats *s = &r->s[id];
+    uint64_t addr[WGP_TRACE_MAX_WARP];
+    uint64_t known = wgp_access_addresses(r->layout, r->k, lanes, t, a, mask, addr);
+    /* the form, where there is one, gives every lane's offset */
+    const wgp_expr *off = wgp_access_offset(a);
+    if (off) {
+      int64_t v[WGP_TRACE_MAX_WARP], w[WGP_TRACE_MAX_WARP], form[WGP_TRACE_FORM_TERMS], lo, hi;
+      uint64_t ok_v = wgp_tracer_eval_warp(t, off, mask, v), ok_w = 0;
+      if (wgp_tracer_eval_warp_form(t, off, mask, w, &ok_w, form)) {
+        r->forms++;
+        assert_true(ok_v == mask);
+        wgp_tracer_form_values(t, form, mask, w);
+        assert_true(wgp_tracer_form_span(t, form, &lo, &hi));
+        for (unsigned l = 0; l < lanes; l++)
+          if (mask >> l & 1) {
+            assert_true(w[l] == v[l]);
+            assert_true(lo <= v[l] && v[l] <= hi);
+          }
+      } else {
+        assert_true(ok_w == ok_v);
+        for (unsigned l = 0; l < lanes; l++)
+          if (ok_v >> l & 1)
+            assert_true(w[l] == v[l]);
+      }
+    }
+    unsigned bytes = (unsigned)wgp_access_bytes(a), active = (unsigned)__builtin_popcountll(mask);
+    s->executions += f;
+    s->lane_bytes += f * active * bytes;
+    if (known != mask)
+      s->unknown += f;
+    s->requests += f;
+    double c[3] = {0, 0, 0};
+    switch (wgp_access_space(a)) {
+    case WGP_SPACE_LOCAL:
+      wgp_count_banks(addr, mask, lanes, bytes, wgp_gpu_shared_banks(r->gpu), wgp_gpu_shared_bank_width_bytes(r->gpu),
+                      &c[0], &c[1], &c[2]);
+      s->wavefronts += f * c[0];
+      s->phases += f * c[1];
+      if (c[2] > s->worst_degree)
+        s->worst_degree = c[2];
+      break;
+    case WGP_SPACE_CONSTANT:
+      s->wavefronts += f * wgp_count_distinct(addr, mask, lanes);
+      break;
+    default:
+      wgp_count_global(addr, mask, lanes, bytes, wgp_gpu_l2_sector_bytes(r->gpu), wgp_gpu_l1_line_bytes(r->gpu), &c[0],
+                       &c[1]);
+      s->sectors += f * c[0];
+      s->lines += f * c[1];
+      break;
+    }
+  }
+}
+
+/* Traces every warp of groups 0-2 (and the last group) with VISIT installed. */
+static void trace_groups(const wgp_kernel *k, const wgp_trace_launch *L, wgp_trace_visit visit, void *user,
+                         wgp_metrics *m) {
+  wgp_tracer *t;
+  wgp_diag d;
+  assert_int_equal(wgp_tracer_new(k, L, &t, &d), WGP_OK);
+  if (m)
+    wgp_metrics_attach(m, t);
+  else
+    wgp_tracer_set_visitor(t, visit, user);
+  uint64_t groups[3], items = 1;
+  for (unsigned i = 0; i < 3; i++) {
+    groups[i] = L->global[i] / L->local[i];
+    items *= L->local[i];
+  }
+  size_t warps = (size_t)((items + L->warp_size - 1) / L->warp_size);
+  uint64_t last[3] = {groups[0] - 1, groups[1] - 1, groups[2] - 1};
+  const uint64_t *which[4] = {(uint64_t[3]){0, 0, 0}, (uint64_t[3]){1 % groups[0], 0, 0},
+                              (uint64_t[3]){0, 1 % groups[1], 0}, last};
+  for (int g = 0; g < 4; g++)
+    for (size_t w = 0; w < warps; w++) {
+      wgp_trace *tr;
+      assert_int_equal(wgp_tracer_trace(t, which[g], w, &tr, &d), WGP_OK);
+      wgp_trace_free(tr);
+    }
+  wgp_tracer_free(t);
+}
+
+static void test_request_costs_kept(void **state) {
+  (void)state;
+  wgp_diag d;
+  wgp_model *mm;
+  assert_int_equal(wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/matmul_tiled.plugin.json", &mm, &d), WGP_OK);
+  wgp_model *fm;
+  assert_int_equal(wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/footprint_kernels.json", &fm, &d), WGP_OK);
+  const wgp_model *fk = fm;
+  wgp_model *memo_model;
+  assert_int_equal(wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/memo_kernels.json", &memo_model, &d), WGP_OK);
+  const wgp_model *km = memo_model;
+  wgp_gpu *kepler;
+  assert_int_equal(wgp_gpu_load_builtin("gtx-680", &kepler, &d), WGP_OK);
+  named_args args256 = {{"w", "n", "h", "N"}, {256, 100, 256, 256}}, odd = {{"w", "n", "h", "N"}, {33, 7, 48, 48}},
+             w32 = {{"w", NULL}, {32}};
+  struct {
+    const wgp_model *model;
+    const char *kernel;
+    unsigned dims;
+    uint64_t global[2], local[2];
+    named_args *args;
+  } cases[] = {
+      {NULL, "coalesced", 1, {4096, 1}, {256, 1}, &args256},
+      {NULL, "stride2", 1, {4096, 1}, {96, 1}, &args256},
+      {NULL, "column", 1, {4096, 1}, {256, 1}, &odd},
+      {NULL, "vec4", 1, {4096, 1}, {64, 1}, &args256},
+      {NULL, "shared2", 1, {1024, 1}, {32, 1}, &args256},
+      {NULL, "shared33", 1, {1024, 1}, {32, 1}, &args256},
+      {NULL, "shared_double", 1, {1024, 1}, {32, 1}, &args256},
+      {NULL, "constant_lane", 1, {1024, 1}, {64, 1}, &args256},
+      {NULL, "loop_column", 1, {4096, 1}, {256, 1}, &args256},
+      {NULL, "loop_column", 1, {4096, 1}, {48, 1}, &odd},
+      {NULL, "transpose2d", 2, {256, 256}, {16, 16}, &args256},
+      {NULL, "transpose2d", 2, {48, 48}, {12, 8}, &odd},
+      {mm, "matmul_tiled", 2, {256, 256}, {16, 16}, &args256},
+      {mm, "matmul_tiled", 2, {48, 48}, {8, 8}, &odd},
+      {mm, "matmul_tiled", 2, {256, 256}, {32, 4}, &args256},
+      {mm, "matmul_tiled", 2, {96, 96}, {24, 4}, &odd}, /* warps of different lane patterns */
+      {fk, "tri", 2, {64, 64}, {16, 4}, &args256},      /* lanes leave a loop one by one */
+      {fk, "divmod", 1, {4096, 1}, {128, 1}, &odd},     /* offsets that are no form */
+      {fk, "gather", 1, {4096, 1}, {128, 1}, &odd},     /* unknown offsets */
+      {fk, "evenodd", 1, {4096, 1}, {96, 1}, &args256},
+      {km, "interleaved", 1, {4096, 1}, {256, 1}, &args256}, /* the form's multiples change */
+      {km, "lane_trips", 1, {4096, 1}, {64, 1}, &w32},        /* the active lanes change */
+  };
+  size_t forms = 0;
+  const wgp_gpu *gpus[2] = {h100, kepler};
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+    for (int g = 0; g < 2; g++) {
+      const wgp_kernel *k = wgp_model_find_kernel(cases[c].model ? cases[c].model : model, cases[c].kernel);
+      assert_non_null(k);
+      wgp_trace_launch L = {cases[c].dims,
+                            {cases[c].global[0], cases[c].global[1], 1},
+                            {cases[c].local[0], cases[c].local[1], 1},
+                            {0, 0, 0},
+                            wgp_gpu_warp_size(gpus[g]),
+                            lookup_named,
+                            cases[c].args};
+      uint64_t local_bytes[8] = {0};
+      for (size_t i = 0; i < wgp_kernel_num_args(k) && i < 8; i++)
+        local_bytes[i] = 4096;
+      wgp_layout *layout;
+      assert_int_equal(wgp_layout_new(k, NULL, local_bytes, &layout, &d), WGP_OK);
+      wgp_metrics *m;
+      assert_int_equal(wgp_metrics_new(k, gpus[g], layout, &m, &d), WGP_OK);
+      trace_groups(k, &L, NULL, NULL, m);
+      wgp_mem_stats *kept = wgp_metrics_take(m);
+      reference r = {k, gpus[g], layout, calloc(wgp_kernel_num_accesses(k) + 1, sizeof(wgp_mem_stats)), 0};
+      trace_groups(k, &L, reference_visit, &r, NULL);
+      forms += r.forms;
+      for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
+        const wgp_mem_stats *x = &kept[i], *y = &r.s[i];
+        if (x->executions != y->executions || x->requests != y->requests || x->sectors != y->sectors ||
+            x->lines != y->lines || x->wavefronts != y->wavefronts || x->phases != y->phases ||
+            x->worst_degree != y->worst_degree || x->lane_bytes != y->lane_bytes || x->unknown != y->unknown)
+          fail_msg("%s %llux%llu on %s, access M%zu: kept costs %g sectors %g lines %g wavefronts %g phases, "
+                   "computed %g %g %g %g",
+                   cases[c].kernel, (unsigned long long)cases[c].local[0], (unsigned long long)cases[c].local[1],
+                   wgp_gpu_name(gpus[g]), i, x->sectors, x->lines, x->wavefronts, x->phases, y->sectors, y->lines,
+                   y->wavefronts, y->phases);
+        assert_true(x->requests > 0);
+      }
+      free(kept);
+      free(r.s);
+      wgp_metrics_free(m);
+      wgp_layout_free(layout);
+    }
+  assert_true(forms > 1000); /* the affine path was taken */
+  wgp_gpu_free(kepler);
+  wgp_model_free(mm);
+  wgp_model_free(fm);
+  wgp_model_free(memo_model);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fallbacks_listed),        cmocka_unit_test(test_seed000_tiled_matmul_counts),
       cmocka_unit_test(test_global_coalescing),       cmocka_unit_test(test_shared_bank_conflicts),
       cmocka_unit_test(test_constant_serialization),  cmocka_unit_test(test_loop_accesses_counted_per_iteration),
       cmocka_unit_test(test_counting_rules_directly),   cmocka_unit_test(test_against_brute_force),
+      cmocka_unit_test(test_request_costs_kept),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

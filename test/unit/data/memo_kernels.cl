@@ -1,0 +1,27 @@
+/* Kernels for test_analyze.c's kept request costs; memo_kernels.json is made
+ * from this file by
+ *   build/bin/wgperf extract test/unit/data/memo_kernels.cl -o test/unit/data/memo_kernels.json -- -fno-unroll-loops
+ */
+
+/* interleaved addressing: the stride of lid changes, the offset stays 0 */
+__kernel void interleaved(__global const float *in, __global float *out, __local float *scratch) {
+  unsigned lid = get_local_id(0);
+  scratch[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (unsigned s = 1; s < get_local_size(0); s *= 2) {
+    if (2 * s * lid < get_local_size(0))
+      scratch[2 * s * lid] += scratch[2 * s * lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0)
+    out[get_group_id(0)] = scratch[0];
+}
+
+/* lane l runs l iterations: each iteration one lane fewer, the same form */
+__kernel void lane_trips(__global const float *a, __global float *out, int w) {
+  int x = get_global_id(0);
+  float s = 0;
+  for (int k = 0; k < (int)get_local_id(0); k++)
+    s += a[k * w + x];
+  out[x] = s;
+}
