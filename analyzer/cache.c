@@ -25,6 +25,12 @@ typedef struct stream {
   size_t nev, cap;
 } stream;
 
+typedef struct twin_state {
+  size_t stamp;
+  uint32_t first, n;
+  uint64_t lo, hi;
+} twin_state;
+
 typedef struct recorder {
   const wgp_kernel *k;
   const wgp_layout *layout;
@@ -34,6 +40,12 @@ typedef struct recorder {
   size_t nsec, capsec;
   size_t visits; /* blocks the tracer visited: with the events, the work of the sample */
   bool oom;
+  /* accesses with a twin (wgp_offset_twins) take its sectors, translated,
+   * when the twin's were recorded at this visit: per access the visit
+   * (stamp), its sectors and its lanes' lowest and highest address */
+  const uint32_t *twin;
+  const uint64_t *base;
+  twin_state *ts;
 } recorder;
 
 static void record(void *user, size_t block, uint64_t mask, double weight, double mult, wgp_tracer *t) {
@@ -47,22 +59,47 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
     if (sp != WGP_SPACE_GLOBAL && sp != WGP_SPACE_GENERIC)
       continue;
     uint64_t addr[WGP_TRACE_MAX_WARP], s[WGP_TRACE_MAX_WARP * 2];
-    wgp_access_addresses(r->layout, r->k, r->lanes, t, a, mask, addr);
-    size_t n = 0;
-    unsigned bytes = (unsigned)wgp_access_bytes(a);
-    /* sectors are powers of two (the GPU description checks): shifts, not
-     * a division per lane */
-    unsigned sh = (unsigned)__builtin_ctz(r->sector);
-    for (unsigned l = 0; l < r->lanes; l++)
-      if (mask >> l & 1)
-        for (uint64_t x = addr[l] >> sh; x <= (addr[l] + (bytes ? bytes : 1) - 1) >> sh && n < sizeof s / sizeof *s;
-             x++)
-          s[n++] = x;
-    wgp_sort_u64(s, n);
     size_t u = 0;
-    for (size_t j = 0; j < n; j++)
-      if (!j || s[j] != s[j - 1])
-        s[u++] = s[j];
+    uint32_t tw = r->twin ? r->twin[id] : WGP_NO_TWIN;
+    const twin_state *x = tw != WGP_NO_TWIN ? &r->ts[tw] : NULL;
+    __int128 d = x ? (__int128)r->base[id] - (__int128)r->base[tw] : 0, top = (__int128)1 << 62;
+    if (x && x->stamp == r->visits && d % r->sector == 0 && (__int128)x->lo + d >= 0 && (__int128)x->hi + d < top) {
+      /* the twin's addresses moved by D: its sectors moved by D / sector */
+      uint64_t shift = (uint64_t)(int64_t)(d / r->sector);
+      for (uint32_t j = 0; j < x->n; j++)
+        s[u++] = r->sec[x->first + j] + shift;
+    } else {
+      wgp_access_addresses(r->layout, r->k, r->lanes, t, a, mask, addr);
+      size_t n = 0;
+      unsigned bytes = (unsigned)wgp_access_bytes(a);
+      /* sectors are powers of two (the GPU description checks): shifts, not
+       * a division per lane */
+      unsigned sh = (unsigned)__builtin_ctz(r->sector);
+      uint64_t lo = UINT64_MAX, hi = 0;
+      for (unsigned l = 0; l < r->lanes; l++)
+        if (mask >> l & 1) {
+          lo = addr[l] < lo ? addr[l] : lo;
+          hi = addr[l] > hi ? addr[l] : hi;
+          for (uint64_t y = addr[l] >> sh; y <= (addr[l] + (bytes ? bytes : 1) - 1) >> sh && n < sizeof s / sizeof *s;
+               y++)
+            s[n++] = y;
+        }
+      wgp_sort_u64(s, n);
+      for (size_t j = 0; j < n; j++)
+        if (!j || s[j] != s[j - 1])
+          s[u++] = s[j];
+      if (r->ts) {
+        /* a twin may translate these when every lane's bytes stay far from
+         * both ends of the space (below 2^62) */
+        twin_state *me = &r->ts[id];
+        __int128 end = (__int128)hi + (bytes ? bytes : 1);
+        me->stamp = hi < lo || end >= top ? 0 : r->visits;
+        me->first = (uint32_t)r->nsec;
+        me->n = (uint32_t)u;
+        me->lo = lo;
+        me->hi = (uint64_t)end;
+      }
+    }
     if (r->nsec + u > r->capsec) {
       size_t cap = (r->capsec + u) * 2;
       uint64_t *p = realloc(r->sec, cap * sizeof *p);
@@ -426,6 +463,7 @@ static void sampler_close(sampler *s) {
     free(s->streams[w].ev);
   free(s->streams);
   free(s->rec.sec);
+  free(s->rec.ts);
   wgp_tracer_free(s->t);
 }
 
@@ -479,6 +517,9 @@ static wgp_status sample_rest(sampler *m, size_t S, unsigned threads, wgp_diag *
     w->s.rec.sec = NULL;
     w->s.rec.nsec = w->s.rec.capsec = w->s.rec.visits = 0;
     w->s.rec.oom = false;
+    w->s.rec.ts = m->rec.ts ? calloc(wgp_kernel_num_accesses(m->in->kernel) + 1, sizeof *w->s.rec.ts) : NULL;
+    if (m->rec.ts && !w->s.rec.ts)
+      w->s.rec.twin = NULL; /* no room: every access computes its sectors */
     if (!w->s.streams) {
       w->s.st = wgp_diag_set(&w->diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
       continue;
@@ -559,11 +600,24 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   size_t nstreams = 0;
   recorder rec = {0};
   sampler main_s = {0};
+  uint32_t *twins = NULL;
+  uint64_t *bases = NULL;
   wgp_status st = pick ? wgp_layout_new(k, in->buffer_align, in->local_bytes, &layout, diag)
                        : wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   if (st == WGP_OK) {
     main_s = (sampler){in, &L, pick, ngrp, 0, 1, WGP_TRACE_EDGE_ITERATIONS, false, NULL, {0}, NULL, 0, 0, WGP_OK};
-    main_s.rec = (recorder){k, layout, L.warp_size, sector, NULL, NULL, 0, 0, 0, false};
+    main_s.rec = (recorder){k, layout, L.warp_size, sector, NULL, NULL, 0, 0, 0, false, NULL, NULL, NULL};
+    /* accesses sharing an offset take their twin's sectors (without room
+     * for that, each computes its own) */
+    twins = wgp_offset_twins(k);
+    bases = malloc((nacc ? nacc : 1) * sizeof *bases);
+    main_s.rec.ts = calloc(nacc + 1, sizeof *main_s.rec.ts);
+    if (twins && bases && main_s.rec.ts) {
+      for (size_t i = 0; i < nacc; i++)
+        bases[i] = wgp_layout_access_base(layout, k, i);
+      main_s.rec.twin = twins;
+      main_s.rec.base = bases;
+    }
     st = sampler_open(&main_s, diag);
   }
   size_t warps_per_group = main_s.wpg;
@@ -600,6 +654,12 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   if (st == WGP_OK && S > 1)
     st = sample_rest(&main_s, S, in->threads ? in->threads : wgp_default_threads(), diag);
   rec = main_s.rec;
+  free(rec.ts);
+  free(twins);
+  free(bases);
+  rec.ts = NULL;
+  rec.twin = NULL;
+  rec.base = NULL;
   streams = main_s.streams;
   nstreams = main_s.nstreams;
   wgp_tracer_free(main_s.t);

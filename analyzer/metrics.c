@@ -152,6 +152,61 @@ void wgp_layout_free(wgp_layout *l) {
 
 uint64_t wgp_layout_local_bytes(const wgp_layout *l) { return l->local_bytes; }
 
+/* ---- accesses with the same offset ----------------------------------------- */
+
+static uint64_t text_hash(const char *s) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+  return h;
+}
+
+uint32_t *wgp_offset_twins(const wgp_kernel *k) {
+  size_t n = wgp_kernel_num_accesses(k);
+  uint32_t *twin = malloc((n ? n : 1) * sizeof *twin);
+  char **text = calloc(n ? n : 1, sizeof *text);
+  uint64_t *hash = calloc(n ? n : 1, sizeof *hash);
+  bool ok = twin && text && hash && n < WGP_NO_TWIN;
+  for (size_t i = 0; ok && i < n; i++) {
+    twin[i] = WGP_NO_TWIN;
+    const wgp_expr *off = wgp_access_offset(wgp_kernel_access(k, i));
+    if (off && !(text[i] = wgp_expr_to_string(off)))
+      ok = false;
+    else if (off)
+      hash[i] = text_hash(text[i]);
+  }
+  for (size_t b = 0; ok && b < wgp_kernel_num_blocks(k); b++) {
+    const wgp_block *blk = wgp_kernel_block(k, b);
+    size_t na = wgp_block_num_accesses(blk);
+    for (size_t i = 1; i < na; i++) {
+      size_t x = wgp_block_access(blk, i);
+      if (x >= n || !text[x])
+        continue;
+      const wgp_access *ax = wgp_kernel_access(k, x);
+      for (size_t j = 0; j < i; j++) {
+        size_t y = wgp_block_access(blk, j);
+        if (y >= n || !text[y] || hash[y] != hash[x])
+          continue;
+        const wgp_access *ay = wgp_kernel_access(k, y);
+        if (wgp_access_space(ay) == wgp_access_space(ax) && wgp_access_bytes(ay) == wgp_access_bytes(ax) &&
+            strcmp(text[y], text[x]) == 0) {
+          twin[x] = twin[y] != WGP_NO_TWIN ? twin[y] : (uint32_t)y;
+          break;
+        }
+      }
+    }
+  }
+  for (size_t i = 0; text && i < n; i++)
+    free(text[i]);
+  free(text);
+  free(hash);
+  if (!ok) {
+    free(twin);
+    return NULL;
+  }
+  return twin;
+}
+
 /* ---- counting rules ---------------------------------------------------- */
 
 /* The rules live in coalesce.c and banks.c; these keep the metrics' double
@@ -234,6 +289,10 @@ static uint64_t access_base(const wgp_layout *layout, const wgp_kernel *k, const
   if (k == layout->k && id < layout->naccesses && wgp_kernel_access(k, id) == a)
     return layout->access_base[id];
   return base_address(layout, k, a);
+}
+
+uint64_t wgp_layout_access_base(const wgp_layout *l, const wgp_kernel *k, size_t id) {
+  return access_base(l, k, wgp_kernel_access(k, id));
 }
 
 /* ADDR from the offsets V of the lanes OK of MASK (the others unknown). */

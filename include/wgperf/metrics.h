@@ -55,6 +55,8 @@ wgp_status wgp_layout_new(const wgp_kernel *k, const uint64_t *buffer_align, con
                           wgp_layout **out, wgp_diag *diag);
 void wgp_layout_free(wgp_layout *l);
 uint64_t wgp_layout_local_bytes(const wgp_layout *l); /* shared memory the group needs */
+/* The address the offsets of access ID of K are added to. */
+uint64_t wgp_layout_access_base(const wgp_layout *l, const wgp_kernel *k, size_t id);
 
 /* Collects statistics while a tracer runs: install with wgp_metrics_attach,
  * then every traced warp adds to the current stats; wgp_metrics_take hands
@@ -73,6 +75,13 @@ size_t wgp_metrics_num_accesses(const wgp_metrics *m);
  * (the others get an address of their own). */
 uint64_t wgp_access_addresses(const wgp_layout *layout, const wgp_kernel *k, unsigned lanes, wgp_tracer *t,
                               const wgp_access *a, uint64_t mask, uint64_t *addr);
+
+/* Per access id of K: the first access before it in its block (program
+ * order) of the same space and width whose offset is the same expression
+ * (so at one visit of the block both have the same offsets in every lane),
+ * or WGP_NO_TWIN.  NULL when out of memory (give: free()). */
+#define WGP_NO_TWIN UINT32_MAX
+uint32_t *wgp_offset_twins(const wgp_kernel *k);
 
 /* Counting rules (coalesce.h, banks.h; docs/analyzer-rules.md) with the
  * metrics' double interface: ADDR[i] for lanes in MASK. */

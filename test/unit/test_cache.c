@@ -44,12 +44,14 @@ typedef struct bound {
   uint64_t smem;
 } bound;
 
-static void bind(bound *b, const launch_case *c) {
+/* The model text of C with TEXT (NULL: its file). */
+static void bind_text(bound *b, const launch_case *c, const char *text) {
   wgp_diag d;
   memset(b, 0, sizeof *b);
   char path[512];
   snprintf(path, sizeof path, "%s/test/unit/data/%s", WGPERF_SOURCE_DIR, c->model);
-  if (wgp_model_load_file(path, &b->m, &d) != WGP_OK)
+  if ((text ? wgp_model_load_string(text, strlen(text), path, &b->m, &d) : wgp_model_load_file(path, &b->m, &d)) !=
+      WGP_OK)
     fail_msg("%s", d.message);
   b->l = wgp_launch_new();
   assert_int_equal(wgp_launch_set_option(b->l, "--global", c->global, &d), WGP_OK);
@@ -76,6 +78,8 @@ static void bind(bound *b, const launch_case *c) {
   assert_int_equal(wgp_occupancy_compute(h100, &req, &occ, &d), WGP_OK);
   b->resident = occ.active_blocks_per_sm;
 }
+
+static void bind(bound *b, const launch_case *c) { bind_text(b, c, NULL); }
 
 static void unbind(bound *b) {
   wgp_launch_free(b->l);
@@ -196,9 +200,100 @@ static void threads_do_not_change_the_result(void **state) {
   }
 }
 
+/* Accesses with the same offset in one block (a[i] read, then written) take
+ * the first one's sectors, moved by the difference of their bases.  The
+ * same model with every offset written differently (x + (j - j): the same
+ * values, no twin) gives the same result bit for bit, sampled or not, on
+ * one thread or several. */
+static char *read_text(const char *name) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/test/unit/data/%s", WGPERF_SOURCE_DIR, name);
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *t = malloc((size_t)n + 1);
+  assert_non_null(t);
+  assert_int_equal(fread(t, 1, (size_t)n, f), (size_t)n);
+  t[n] = 0;
+  fclose(f);
+  return t;
+}
+
+/* TEXT with the offset X of its J-th access written (add X (sub J J)). */
+static char *untwinned(const char *text) {
+  size_t n = strlen(text), offsets = 0;
+  for (const char *p = text; (p = strstr(p, "\"offset\": \"")); p++)
+    offsets++;
+  char *out = malloc(n + offsets * 64 + 1), *o = out;
+  assert_non_null(out);
+  const char *p = text;
+  for (size_t j = 0;; j++) {
+    const char *off = strstr(p, "\"offset\": \"");
+    if (!off)
+      break;
+    off += strlen("\"offset\": \"");
+    const char *end = strchr(off, '"');
+    assert_non_null(end);
+    memcpy(o, p, (size_t)(off - p)), o += off - p;
+    o += sprintf(o, "(add ");
+    memcpy(o, off, (size_t)(end - off)), o += end - off;
+    o += sprintf(o, " (sub %zu %zu))", j, j);
+    p = end;
+  }
+  strcpy(o, p);
+  return out;
+}
+
+static size_t count_twins(const wgp_kernel *k) {
+  uint32_t *tw = wgp_offset_twins(k);
+  assert_non_null(tw);
+  size_t n = 0;
+  for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++)
+    n += tw[i] != WGP_NO_TWIN;
+  free(tw);
+  return n;
+}
+
+static void twins_change_nothing(void **state) {
+  (void)state;
+  wgp_diag d;
+  size_t compared = 0, ncases = sizeof cases / sizeof *cases;
+  /* vadd: a[i], b[i] and c[i], three buffers: the twins' sectors move */
+  static const launch_case vadd = {"trace_kernels.json", "vadd", "1048576", "256", {"n=1000000", NULL, NULL}, 0};
+  for (size_t i = 0; i <= ncases; i++) {
+    const launch_case *c = i < ncases ? &cases[i] : &vadd;
+    char *text = read_text(c->model), *other = untwinned(text);
+    bound b, u;
+    bind_text(&b, c, text);
+    bind_text(&u, c, other);
+    assert_int_equal(count_twins(u.in.kernel), 0);
+    if (count_twins(b.in.kernel) == 0) {
+      unbind(&b), unbind(&u), free(text), free(other);
+      continue;
+    }
+    compared++;
+    for (int sampled = 0; sampled < 2; sampled++)
+      for (unsigned threads = 1; threads <= 3; threads += 2) {
+        size_t budget = sampled && c->budget ? c->budget : SIZE_MAX / 4;
+        wgp_cache_result with, without;
+        b.in.threads = u.in.threads = threads;
+        assert_int_equal(wgp_cache_analyze_budget(&b.in, b.resident, b.smem, budget, &with, &d), WGP_OK);
+        assert_int_equal(wgp_cache_analyze_budget(&u.in, u.resident, u.smem, budget, &without, &d), WGP_OK);
+        assert_same_result(&without, &with, c->kernel, threads);
+        wgp_cache_result_free(&with);
+        wgp_cache_result_free(&without);
+      }
+    unbind(&b), unbind(&u), free(text), free(other);
+  }
+  assert_true(compared >= 4); /* gridstride (twice) and evenodd: a[i] read and written; vadd */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(threads_do_not_change_the_result),
+      cmocka_unit_test(twins_change_nothing),
       cmocka_unit_test(under_budget_is_exact),
       cmocka_unit_test(sampled_within_tolerance),
   };
