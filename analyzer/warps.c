@@ -20,9 +20,33 @@ static bool is_group_sym(const wgp_expr *e) {
   return s && (s->kind == WGP_SYM_GRP || s->kind == WGP_SYM_GID);
 }
 
+static bool is_zero(const wgp_expr *e) { return wgp_expr_get_op(e) == WGP_OP_INT && wgp_expr_int(e) == 0; }
+
+/* The dependence of E == 0 when E is a bitwise or: (a | b) == 0 is a == 0
+ * and b == 0 (compilers fold ty == 0 && by == 0 so), so each operand counts
+ * as compared with 0 on its own. */
+static int zero_test_dependence(const wgp_expr *e) {
+  if (wgp_expr_get_op(e) != WGP_OP_OR)
+    return wgp_expr_group_dependence(e);
+  int worst = 0;
+  for (size_t i = 0; i < wgp_expr_num_operands(e); i++) {
+    int d = zero_test_dependence(wgp_expr_operand(e, i));
+    worst = d > worst ? d : worst;
+  }
+  return worst;
+}
+
 int wgp_expr_group_dependence(const wgp_expr *e) {
   if (!e)
     return 0;
+  wgp_expr_op op = wgp_expr_get_op(e);
+  if ((op == WGP_OP_EQ || op == WGP_OP_NE) && wgp_expr_num_operands(e) == 2) {
+    const wgp_expr *a = wgp_expr_operand(e, 0), *b = wgp_expr_operand(e, 1);
+    if (is_zero(b) && wgp_expr_get_op(a) == WGP_OP_OR)
+      return zero_test_dependence(a);
+    if (is_zero(a) && wgp_expr_get_op(b) == WGP_OP_OR)
+      return zero_test_dependence(b);
+  }
   if (wgp_expr_get_op(e) == WGP_OP_SYM)
     return is_group_sym(e) ? 1 : 0;
   /* a loaded or floating-point value is never evaluated (the branch is a
@@ -44,6 +68,9 @@ int wgp_expr_group_dependence(const wgp_expr *e) {
   case WGP_OP_ULT: case WGP_OP_ULE: case WGP_OP_UGT: case WGP_OP_UGE: case WGP_OP_NOT: case WGP_OP_SELECT:
   case WGP_OP_ADDREC:
     return worst;
+  case WGP_OP_AND: case WGP_OP_OR: case WGP_OP_XOR:
+    /* of conditions (1 bit): which of them hold, as they would each */
+    return wgp_expr_width(e) == 1 ? worst : 2;
   case WGP_OP_UDIV: case WGP_OP_SDIV: case WGP_OP_SHL: case WGP_OP_LSHR: case WGP_OP_ASHR:
     /* monotone when the divisor or shift does not depend on the group */
     return wgp_expr_group_dependence(wgp_expr_operand(e, 1)) == 0 ? worst : 2;

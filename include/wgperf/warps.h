@@ -6,7 +6,9 @@
  * - not at all: one work-group stands for all;
  * - only through comparisons of sums, products, and divisions or shifts by
  *   amounts that do not depend on the group (bounds checks such as gid < n,
- *   borders of a stencil, grid-stride loop counts): per dimension the first,
+ *   borders of a stencil, grid-stride loop counts; (ty | by) == 0, which is
+ *   how compilers write ty == 0 && by == 0; conditions of 1 bit combined by
+ *   and, or, xor): per dimension the first,
  *   one interior and the last group, the interior one standing for all
  *   interior groups;
  * - otherwise (parity, modulo, bit tests of the group id): every group, up to

@@ -97,6 +97,15 @@ static void test_group_dependence_classes(void **state) {
       {"(slt (udiv (add gid.x lsz.x) (mul ngrp.x lsz.x)) arg.n)", 1},
       {"(slt (lshr grp.x 2) arg.n)", 1},
       {"(slt (udiv arg.n grp.x) 3)", 2},
+      /* ty == 0 && by == 0 as clang folds it: (ty | by) == 0, each operand compared with 0 */
+      {"(eq:32 (or:32 (trunc:64:32 lid.y) (trunc:64:32 grp.y)) 0)", 1},
+      {"(ne 0 (or grp.x (or lid.x (add grp.y 1))))", 1},
+      {"(eq (or (urem grp.x 2) lid.x) 0)", 2},
+      {"(eq (or grp.x lid.x) 3)", 2},
+      {"(and grp.x lid.x)", 2},
+      /* conditions combined (1 bit) */
+      {"(and:1 (slt grp.x arg.n) (eq lid.x 0))", 1},
+      {"(or:1 (slt grp.x arg.n) (eq (urem grp.y 3) 0))", 2},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     wgp_expr *e;
