@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,10 +42,33 @@ const char *wgp_arch_name(wgp_arch a) { return (size_t)a < WGP_COUNT(arch_names)
 const char *wgp_coalescing_name(wgp_coalescing c) { return (size_t)c < WGP_COUNT(coal_names) ? coal_names[c] : "?"; }
 const char *wgp_op_class_name(wgp_op_class c) { return (size_t)c < WGP_COUNT(op_names) ? op_names[c] : "?"; }
 
+/* Names are looked up for every block of every simulation: by a hash of
+ * the name into a table of the classes, filled once, then one comparison. */
+#define OP_SLOTS 256u
+static uint8_t op_slot[OP_SLOTS]; /* class + 1, 0 empty */
+static pthread_once_t op_once = PTHREAD_ONCE_INIT;
+
+static unsigned op_hash(const char *s) {
+  uint32_t h = 2166136261u;
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 16777619u;
+  return (unsigned)(h & (OP_SLOTS - 1));
+}
+
+static void op_table_fill(void) {
+  for (size_t i = 0; i < WGP_COUNT(op_names); i++) {
+    unsigned h = op_hash(op_names[i]);
+    while (op_slot[h])
+      h = (h + 1) & (OP_SLOTS - 1);
+    op_slot[h] = (uint8_t)(i + 1);
+  }
+}
+
 bool wgp_op_class_from_name(const char *name, wgp_op_class *out) {
-  for (size_t i = 0; i < WGP_COUNT(op_names); i++)
-    if (strcmp(name, op_names[i]) == 0) {
-      *out = (wgp_op_class)i;
+  pthread_once(&op_once, op_table_fill);
+  for (unsigned h = op_hash(name); op_slot[h]; h = (h + 1) & (OP_SLOTS - 1))
+    if (strcmp(name, op_names[op_slot[h] - 1]) == 0) {
+      *out = (wgp_op_class)(op_slot[h] - 1);
       return true;
     }
   return false;

@@ -384,6 +384,14 @@ static void op_names(void **state) {
   assert_string_equal(wgp_op_class_name(WGP_OP_FP64_SPECIAL), "fp64_special");
   assert_false(wgp_op_class_from_name("ld.global.32", &c));
   assert_string_equal(wgp_arch_name(WGP_ARCH_MAXWELL), "maxwell");
+  /* every class by its name (the lookup hashes names), near misses not */
+  for (int i = 0; i < WGP_OP_COUNT; i++) {
+    assert_true(wgp_op_class_from_name(wgp_op_class_name((wgp_op_class)i), &c));
+    assert_int_equal(c, i);
+  }
+  const char *not_classes[] = {"", "barrier", "branch", "fp32_ad", "fp32_addd", "int", "sfu_", "FP32_ADD"};
+  for (size_t i = 0; i < sizeof not_classes / sizeof *not_classes; i++)
+    assert_false(wgp_op_class_from_name(not_classes[i], &c));
 }
 
 int main(void) {
