@@ -116,7 +116,22 @@ struct wgp_tracer {
   unsigned edge; /* iterations executed at each end of a long stretch */
   unsigned explicit_cap; /* iterations of one loop entry without a known count */
   uint8_t *cond_data;    /* per block: 0 not yet known, 1 its condition uses no loaded data, 2 it does */
+  /* Branches whose condition reads only local ids, lane numbers, launch
+   * constants and arguments go the same way in warp W of every group of
+   * one extent: per block (0 not yet known, 1 such, 2 not) and, for such a
+   * block, per warp of the group its lanes known and taken, filled at
+   * LID_EPOCH (a new one with every change of the group's extent). */
+  uint8_t *cond_lid;
+  struct lid_branch **lid_memo;
+  size_t lid_warps;
+  uint64_t lid_epoch, lid_ext[3];
+  size_t cur_warp;
+  uint64_t cur_full;
 };
+
+typedef struct lid_branch {
+  uint64_t stamp, known, taken;
+} lid_branch;
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -569,7 +584,14 @@ wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tr
   t->forced = calloc(nl, sizeof *t->forced);
   t->rv_affine = calloc(nl, sizeof *t->rv_affine);
   t->cond_data = calloc(nb ? nb : 1, 1);
-  bool ok = t->rv_affine && t->cond_data && t->order && t->rpo && t->block_loop && t->loop_parent && t->loop_header && t->loop_depth &&
+  t->cond_lid = calloc(nb ? nb : 1, 1);
+  t->lid_memo = calloc(nb ? nb : 1, sizeof *t->lid_memo);
+  {
+    double items = (double)L->local[0] * (double)L->local[1] * (double)L->local[2];
+    double warps = ceil(items / L->warp_size);
+    t->lid_warps = warps <= 4096 ? (size_t)warps : 0; /* larger groups: not remembered */
+  }
+  bool ok = t->rv_affine && t->cond_data && t->cond_lid && t->lid_memo && t->order && t->rpo && t->block_loop && t->loop_parent && t->loop_header && t->loop_depth &&
             t->rv_off && t->trip_hint && t->has_trip_hint && t->taken_hint && t->has_taken_hint && t->iter &&
             t->forced;
   for (size_t b = 0; ok && b < nb; b++)
@@ -625,6 +647,9 @@ void wgp_tracer_free(wgp_tracer *t) {
   free(t->loop_depth), free(t->rv_off), free(t->trip_hint), free(t->has_trip_hint);
   free(t->taken_hint), free(t->has_taken_hint), free(t->iter), free(t->forced);
   free(t->rv), free(t->rv_known), free(t->rv_delta), free(t->rv_affine), free(t->cond_data);
+  for (size_t b = 0; t->lid_memo && b < t->nblocks; b++)
+    free(t->lid_memo[b]);
+  free(t->cond_lid), free(t->lid_memo);
   for (size_t i = 0; i < t->xcap; i++)
     wgp_xprog_free(t->xval[i]);
   free(t->xkey), free(t->xval), free(t->stepv), free(t->quiet_exit);
@@ -1048,6 +1073,51 @@ static void route(wgp_tracer *t, long region, size_t s, uint64_t lanes, double w
   }
 }
 
+/* Whether E reads only local ids, lane numbers, launch constants,
+ * arguments and integers (its value in a lane depends on the lane's place
+ * in its group alone). */
+static bool lid_only(const wgp_expr *e) {
+  wgp_expr_op op = wgp_expr_get_op(e);
+  if (op == WGP_OP_SYM) {
+    switch (wgp_expr_symbol(e)->kind) {
+    case WGP_SYM_LID: case WGP_SYM_LSZ: case WGP_SYM_NGRP: case WGP_SYM_GSZ: case WGP_SYM_GOFF:
+    case WGP_SYM_WDIM: case WGP_SYM_LANEID: case WGP_SYM_WARPSIZE: case WGP_SYM_ARG:
+      return true;
+    default:
+      return false;
+    }
+  }
+  if (op == WGP_OP_LOAD || op == WGP_OP_FLOAT)
+    return false;
+  for (size_t i = 0; i < wgp_expr_num_operands(e); i++)
+    if (!lid_only(wgp_expr_operand(e, i)))
+      return false;
+  return true;
+}
+
+/* The remembered way of block B's two-way branch in the current warp (its
+ * condition lid_only), NULL when there is none or no room for it. */
+static const lid_branch *lid_branch_of(wgp_tracer *t, size_t b, const wgp_branch *br) {
+  if (!t->cond_lid[b])
+    t->cond_lid[b] = wgp_branch_get_kind(br) == WGP_BRANCH_COND && wgp_branch_num_targets(br) == 2 &&
+                             lid_only(wgp_branch_cond(br))
+                         ? 1
+                         : 2;
+  if (t->cond_lid[b] != 1 || t->cur_warp >= t->lid_warps)
+    return NULL;
+  if (!t->lid_memo[b] && !(t->lid_memo[b] = calloc(t->lid_warps, sizeof **t->lid_memo)))
+    return NULL;
+  lid_branch *m = &t->lid_memo[b][t->cur_warp];
+  if (m->stamp != t->lid_epoch) {
+    int64_t v[WGP_TRACE_MAX_WARP];
+    m->known = wgp_tracer_eval_warp(t, wgp_branch_cond(br), t->cur_full, v);
+    m->taken = 0;
+    EACH_LANE(l, m->known) if (v[l] != 0) m->taken |= 1ull << l;
+    m->stamp = t->lid_epoch;
+  }
+  return m;
+}
+
 static void branch(wgp_tracer *t, long region, size_t b, uint64_t mask, double w, uint64_t *cont,
                    double *cont_w) {
   const wgp_block *blk = wgp_kernel_block(t->k, b);
@@ -1056,6 +1126,13 @@ static void branch(wgp_tracer *t, long region, size_t b, uint64_t mask, double w
   if (!br) {
     if (nsucc)
       route(t, region, wgp_block_succ(blk, 0), mask, w, cont, cont_w);
+    return;
+  }
+  const lid_branch *m = lid_branch_of(t, b, br);
+  uint64_t lanes = t->nlanes < 64 ? mask & ((1ull << t->nlanes) - 1) : mask;
+  if (m && !(lanes & ~m->known)) { /* as evaluated below, lanes beyond the warp's going nowhere */
+    route(t, region, wgp_branch_target(br, 0), lanes & m->taken, w, cont, cont_w);
+    route(t, region, wgp_branch_target(br, 1), lanes & ~m->taken, w, cont, cont_w);
     return;
   }
   size_t nt = wgp_branch_num_targets(br);
@@ -1479,6 +1556,15 @@ wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp,
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   t->nlanes = t->L->warp_size;
+  /* remembered branches hold while the group's extent does */
+  if (!t->lid_epoch || t->lid_ext[0] != t->extent[0] || t->lid_ext[1] != t->extent[1] ||
+      t->lid_ext[2] != t->extent[2]) {
+    t->lid_epoch++;
+    for (unsigned d = 0; d < 3; d++)
+      t->lid_ext[d] = t->extent[d];
+  }
+  t->cur_warp = warp;
+  t->cur_full = full;
   uint64_t lx = t->extent[0], ly = t->extent[1];
   for (unsigned lane = 0; lane < t->nlanes; lane++) {
     uint64_t id = (uint64_t)warp * t->L->warp_size + lane;

@@ -337,6 +337,120 @@ static void test_print(void **state) {
   wgp_trace_free(tr);
 }
 
+/* A two-way branch whose condition reads only local ids, lane numbers,
+ * launch constants and arguments is taken as remembered for the same warp
+ * of an earlier group of the same extent.  The same models with every
+ * condition C written (select (eq grp.x grp.x) C C) (the same values, read
+ * afresh in every warp) give the same traces and the same visits, over
+ * every warp of every group of launches with smaller last groups. */
+static char *slurp(const char *name) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/test/unit/data/%s", WGPERF_SOURCE_DIR, name);
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *t = malloc((size_t)n + 1);
+  assert_non_null(t);
+  assert_int_equal(fread(t, 1, (size_t)n, f), (size_t)n);
+  t[n] = 0;
+  fclose(f);
+  return t;
+}
+
+static char *conditions_read_group(const char *text) {
+  static const char key[] = "\"cond\": \"";
+  size_t n = strlen(text), conds = 0;
+  for (const char *p = text; (p = strstr(p, key)); p++)
+    conds++;
+  char *out = malloc(n + conds * 2 * n / (conds ? conds : 1) + conds * 64 + 1), *o = out;
+  assert_non_null(out);
+  const char *p = text;
+  for (const char *c; (c = strstr(p, key));) {
+    c += strlen(key);
+    const char *end = strchr(c, '"');
+    assert_non_null(end);
+    memcpy(o, p, (size_t)(c - p)), o += c - p;
+    int len = (int)(end - c);
+    o += sprintf(o, "(select (eq grp.x grp.x) %.*s %.*s)", len, c, len, c);
+    p = end;
+  }
+  strcpy(o, p);
+  return out;
+}
+
+typedef struct visits {
+  uint64_t hash;
+  size_t n;
+} visits;
+
+static void count_visit(void *user, size_t block, uint64_t mask, double weight, double mult, wgp_tracer *t) {
+  (void)t;
+  visits *v = user;
+  v->hash = (v->hash ^ block ^ mask * 0x9e3779b97f4a7c15ull ^ (uint64_t)(weight * mult * 4096)) * 0x100000001b3ull;
+  v->n++;
+}
+
+static void test_lid_branches_remembered(void **state) {
+  (void)state;
+  struct {
+    const char *file, *kernel;
+    unsigned dims;
+    uint64_t global[2], local[2];
+  } cases[] = {
+      {"memo_kernels.json", "lid_branches", 2, {44, 26}, {8, 8}},
+      {"memo_kernels.json", "lid_branches", 2, {100, 9}, {24, 4}},
+      {"memo_kernels.json", "lid_branches", 1, {1000, 1}, {96, 1}},
+      {"trace_kernels.json", "reduce", 1, {1000, 1}, {128, 1}},
+  };
+  argv_table tab = {{"n", NULL}, {8}};
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    char *text = slurp(cases[c].file), *other = conditions_read_group(text);
+    wgp_model *ma, *mb;
+    wgp_diag d;
+    assert_int_equal(wgp_model_load_string(text, strlen(text), cases[c].file, &ma, &d), WGP_OK);
+    if (wgp_model_load_string(other, strlen(other), cases[c].file, &mb, &d) != WGP_OK)
+      fail_msg("%s", d.message);
+    const wgp_kernel *ka = wgp_model_find_kernel(ma, cases[c].kernel), *kb = wgp_model_find_kernel(mb, cases[c].kernel);
+    assert_non_null(ka);
+    assert_non_null(kb);
+    wgp_trace_launch L = {cases[c].dims, {cases[c].global[0], cases[c].global[1], 1},
+                          {cases[c].local[0], cases[c].local[1], 1}, {0, 0, 0}, 32, args, &tab};
+    wgp_tracer *ta, *tb;
+    assert_int_equal(wgp_tracer_new(ka, &L, &ta, &d), WGP_OK);
+    assert_int_equal(wgp_tracer_new(kb, &L, &tb, &d), WGP_OK);
+    visits va = {0, 0}, vb = {0, 0};
+    wgp_tracer_set_visitor(ta, count_visit, &va);
+    wgp_tracer_set_visitor(tb, count_visit, &vb);
+    uint64_t ng[2] = {(L.global[0] + L.local[0] - 1) / L.local[0], (L.global[1] + L.local[1] - 1) / L.local[1]};
+    size_t traced = 0;
+    for (uint64_t gy = 0; gy < ng[1]; gy++)
+      for (uint64_t gx = 0; gx < ng[0]; gx++)
+        for (size_t w = 0;; w++) {
+          uint64_t g[3] = {gx, gy, 0};
+          wgp_trace *tra, *trb;
+          if (wgp_tracer_trace(ta, g, w, &tra, &d) != WGP_OK)
+            break;
+          assert_int_equal(wgp_tracer_trace(tb, g, w, &trb, &d), WGP_OK);
+          if (!wgp_trace_equal(tra, trb) || va.hash != vb.hash || va.n != vb.n)
+            fail_msg("%s %llux%llu: group %llu,%llu warp %zu traced differently with remembered branches",
+                     cases[c].kernel, (unsigned long long)L.local[0], (unsigned long long)L.local[1],
+                     (unsigned long long)gx, (unsigned long long)gy, w);
+          wgp_trace_free(tra);
+          wgp_trace_free(trb);
+          traced++;
+        }
+    assert_true(traced > 8);
+    wgp_tracer_free(ta);
+    wgp_tracer_free(tb);
+    wgp_model_free(ma);
+    wgp_model_free(mb);
+    free(text);
+    free(other);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_vadd_divergence),     cmocka_unit_test(test_nonuniform_last_group),
@@ -344,7 +458,7 @@ int main(void) {
       cmocka_unit_test(test_triangular_exact_and_sampled), cmocka_unit_test(test_loop_variable_branch),
       cmocka_unit_test(test_per_lane_trip_counts), cmocka_unit_test(test_data_dependent_loop),
       cmocka_unit_test(test_bad_requests),        cmocka_unit_test(test_print),
-      cmocka_unit_test(test_skip_quiet_loops),
+      cmocka_unit_test(test_skip_quiet_loops),    cmocka_unit_test(test_lid_branches_remembered),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

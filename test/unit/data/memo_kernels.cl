@@ -25,3 +25,18 @@ __kernel void lane_trips(__global const float *a, __global float *out, int w) {
     s += a[k * w + x];
   out[x] = s;
 }
+
+/* branches on the local ids alone (with an argument), and one that also
+ * reads the loop counter: the tracer remembers the first kind per warp */
+__kernel void lid_branches(__global float *a, int n) {
+  int tx = get_local_id(0), ty = get_local_id(1);
+  int i = get_global_id(1) * n + get_global_id(0);
+  float s = a[i];
+  if (tx == 0)
+    a[get_group_id(0)] = s;
+  if ((ty & 3) == 0 && tx < n)
+    a[i + 1] = s;
+  for (int k = 0; k < 4; k++)
+    if (tx % 3 == k)
+      a[k] = s;
+}
