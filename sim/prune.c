@@ -103,6 +103,7 @@ struct wgp_prune {
   size_t *local_arg_index; /* argument index of each --local-arg */
   char **local_exprs;
   size_t num_local_args;
+  size_t restricted; /* sizes a restriction excluded */
   size_t *trip_loops, *taken_blocks;
   uint64_t *trip_counts;
   double *taken_fractions;
@@ -135,36 +136,60 @@ static const char *bare(const wgp_diag *d) {
   return strncmp(d->message, p, strlen(p)) == 0 ? d->message + strlen(p) : d->message;
 }
 
-/* ---- size expressions: integers, lx ly lz, + - * / ( ) ------------------ */
+/* ---- size expressions: integers, lx ly lz, + - * / % ( ), comparisons,
+ * && || ! (1 true, 0 false) ------------------------------------------------ */
 
 typedef struct pexpr {
   const char *p;
   const uint64_t *l;
   int depth;
-  bool bad;
+  bool bad;  /* malformed */
+  bool zero; /* divides by zero */
 } pexpr;
 
-static double pe_sum(pexpr *e);
+static double pe_or(pexpr *e);
 
 static void pe_space(pexpr *e) {
   while (isspace((unsigned char)*e->p))
     e->p++;
 }
 
+/* Consumes the operator OP when it is next (and not the start of a longer
+ * one: "<" is not "<=", "!" is not "!=", "=" alone is none). */
+static bool pe_take(pexpr *e, const char *op) {
+  pe_space(e);
+  size_t n = strlen(op);
+  if (strncmp(e->p, op, n) != 0)
+    return false;
+  if (n == 1 && (op[0] == '<' || op[0] == '>' || op[0] == '!') && e->p[1] == '=')
+    return false;
+  e->p += n;
+  return true;
+}
+
 static double pe_atom(pexpr *e) {
   pe_space(e);
-  if (*e->p == '(') {
+  if (*e->p == '(' || *e->p == '!') {
     if (++e->depth > 64) { /* deeper nesting than any size needs: refuse, never recurse without end */
       e->bad = true;
       return 0;
     }
-    e->p++;
-    double v = pe_sum(e);
-    pe_space(e);
-    if (*e->p != ')')
-      e->bad = true;
-    else
+    double v;
+    if (*e->p == '!' && e->p[1] != '=') {
       e->p++;
+      v = pe_atom(e) == 0;
+    } else if (*e->p == '(') {
+      e->p++;
+      v = pe_or(e);
+      pe_space(e);
+      if (*e->p != ')')
+        e->bad = true;
+      else
+        e->p++;
+    } else {
+      e->bad = true;
+      v = 0;
+    }
     e->depth--;
     return v;
   }
@@ -175,8 +200,10 @@ static double pe_atom(pexpr *e) {
   }
   if (isdigit((unsigned char)*e->p)) {
     double v = 0;
-    while (isdigit((unsigned char)*e->p))
+    while (isdigit((unsigned char)*e->p) && v < 1e15)
       v = v * 10 + (*e->p++ - '0');
+    if (isdigit((unsigned char)*e->p))
+      e->bad = true; /* too long a number */
     return v;
   }
   e->bad = true;
@@ -186,17 +213,15 @@ static double pe_atom(pexpr *e) {
 static double pe_prod(pexpr *e) {
   double v = pe_atom(e);
   for (;;) {
-    pe_space(e);
-    if (*e->p == '*') {
-      e->p++;
+    if (pe_take(e, "*")) {
       v *= pe_atom(e);
-    } else if (*e->p == '/') {
-      e->p++;
+    } else if (pe_take(e, "/") || pe_take(e, "%")) {
+      bool rem = e->p[-1] == '%';
       double d = pe_atom(e);
       if (d == 0)
-        e->bad = true;
+        e->zero = true;
       else
-        v = floor(v / d);
+        v = rem ? v - floor(v / d) * d : floor(v / d);
     } else {
       return v;
     }
@@ -206,28 +231,90 @@ static double pe_prod(pexpr *e) {
 static double pe_sum(pexpr *e) {
   double v = pe_prod(e);
   for (;;) {
-    pe_space(e);
-    if (*e->p == '+') {
-      e->p++;
+    if (pe_take(e, "+"))
       v += pe_prod(e);
-    } else if (*e->p == '-') {
-      e->p++;
+    else if (pe_take(e, "-"))
       v -= pe_prod(e);
-    } else {
+    else
       return v;
-    }
   }
 }
 
-bool wgp_size_expr_eval(const char *text, const uint64_t l[3], uint64_t *out) {
+static double pe_cmp(pexpr *e) {
+  double v = pe_sum(e);
+  static const char *ops[] = {"==", "!=", "<=", ">=", "<", ">"};
+  for (int i = 0; i < 6; i++)
+    if (pe_take(e, ops[i])) {
+      double w = pe_sum(e);
+      switch (i) {
+      case 0: return v == w;
+      case 1: return v != w;
+      case 2: return v <= w;
+      case 3: return v >= w;
+      case 4: return v < w;
+      default: return v > w;
+      }
+    }
+  return v;
+}
+
+static double pe_and(pexpr *e) {
+  double v = pe_cmp(e);
+  while (pe_take(e, "&&")) {
+    double w = pe_cmp(e); /* both sides parsed: a malformed right side is found */
+    v = v != 0 && w != 0;
+  }
+  return v;
+}
+
+static double pe_or(pexpr *e) {
+  double v = pe_and(e);
+  while (pe_take(e, "||")) {
+    double w = pe_and(e);
+    v = v != 0 || w != 0;
+  }
+  return v;
+}
+
+/* TEXT's value for L, false when malformed or dividing by zero. */
+static bool pe_eval(const char *text, const uint64_t l[3], double *out) {
   if (!text)
     return false;
-  pexpr e = {text, l, 0, false};
-  double v = pe_sum(&e);
+  pexpr e = {text, l, 0, false, false};
+  double v = pe_or(&e);
   pe_space(&e);
-  if (e.bad || *e.p || !(v >= 0) || v > 1e12)
+  if (e.bad || e.zero || *e.p)
+    return false;
+  *out = v;
+  return true;
+}
+
+/* Whether TEXT is an expression (whatever it divides by). */
+static bool pe_wellformed(const char *text) {
+  uint64_t one[3] = {1, 1, 1};
+  pexpr e = {text, one, 0, false, false};
+  if (!text)
+    return false;
+  pe_or(&e);
+  pe_space(&e);
+  return !e.bad && !*e.p;
+}
+
+bool wgp_size_expr_eval(const char *text, const uint64_t l[3], uint64_t *out) {
+  double v;
+  if (!pe_eval(text, l, &v) || !(v >= 0) || v > 1e12)
     return false;
   *out = (uint64_t)v;
+  return true;
+}
+
+bool wgp_size_expr_valid(const char *text) { return pe_wellformed(text); }
+
+bool wgp_size_cond_eval(const char *text, const uint64_t l[3], bool *holds) {
+  double v;
+  if (!pe_eval(text, l, &v))
+    return false;
+  *holds = v != 0;
   return true;
 }
 
@@ -461,6 +548,15 @@ static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_di
       for (size_t x = 0; x < ne[0]; x++) {
         if (ext[0][x] * ext[1][y] * ext[2][z] > wgp_gpu_max_threads_per_block(g))
           continue;
+        uint64_t here[3] = {ext[0][x], ext[1][y], ext[2][z]};
+        bool holds = true;
+        for (size_t r = 0; holds && r < o->num_restrictions; r++)
+          if (!wgp_size_cond_eval(o->restrictions[r], here, &holds))
+            holds = false; /* dividing by zero for this size: not a size the kernel is written for */
+        if (!holds) {
+          p->restricted++;
+          continue;
+        }
         if (p->n == MAX_CANDIDATES) {
           p->counts.truncated = true;
           break;
@@ -1076,6 +1172,14 @@ wgp_status wgp_prune_run(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_prun
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: the launch has no global size (--global X[,Y[,Z]])");
   if (o->num_local_args && (!o->local_arg_names || !o->local_arg_exprs))
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: __local sizes without names or expressions");
+  if (o->num_restrictions && !o->restrictions)
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: restrictions without expressions");
+  for (size_t r = 0; r < o->num_restrictions; r++)
+    if (!pe_wellformed(o->restrictions[r]))
+      return wgp_diag_set(diag, WGP_ERR_INPUT,
+                          "wgperf: error: --restrict '%s': bad expression (use lx, ly, lz, integers, + - * / %% "
+                          "( ), == != < <= > >=, && || !)",
+                          o->restrictions[r] ? o->restrictions[r] : "");
   for (size_t a = 0; a < o->num_local_args; a++) {
     uint64_t probe[3] = {1, 1, 1}, v;
     if (!wgp_size_expr_eval(o->local_arg_exprs[a], probe, &v))
@@ -1137,7 +1241,12 @@ wgp_status wgp_prune_run(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_prun
         first_bad = i;
     }
     if (!valid) {
-      if (first_bad == SIZE_MAX)
+      if (first_bad == SIZE_MAX && p->restricted)
+        st = wgp_diag_set(diag, WGP_ERR_INPUT,
+                          "wgperf: error: no work-group size to try: --restrict excluded all %zu sizes the GPU and "
+                          "the global size allow",
+                          p->restricted);
+      else if (first_bad == SIZE_MAX)
         st = wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: no work-group size to try");
       else
         st = wgp_diag_set(diag, WGP_ERR_INPUT,
@@ -1172,6 +1281,7 @@ wgp_status wgp_prune_run(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_prun
     sort_by(p->ranked, p->nranked, scratch, p->c, BY_TIME);
     wgp_prune_counts *n = &p->counts;
     n->total = p->n;
+    n->restricted = p->restricted;
     for (size_t i = 0; i < p->n; i++) {
       wgp_prune_stage s = p->c[i].pub.stage;
       n->valid += s != WGP_PRUNE_INVALID;

@@ -5,6 +5,7 @@
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 /* Print "wgperf: error: ..." (plus usage for usage errors) and return the exit code. */
+extern const char *cli_usage; /* the usage text usage_error prints (a tool other than wgperf sets its own) */
 int usage_error(const char *fmt, ...);
 int input_error(const char *fmt, ...);
 /* The input kind of FILE by its suffix (.cl, .cu, .bc/.ll), or -1. */

@@ -50,6 +50,8 @@ static const char usage_text[] =
     "       wgperf predict INPUT [--kernel NAME] --global ... --local ... [LAUNCH OPTIONS] [--regs N] [--json]\n"
     "       wgperf --help | --version\n";
 
+const char *cli_usage = usage_text;
+
 static const char help_text[] =
     "\n"
     "commands:\n"
@@ -88,7 +90,7 @@ int usage_error(const char *fmt, ...) {
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
   va_end(ap);
-  fprintf(stderr, "\n%s", usage_text);
+  fprintf(stderr, "\n%s", cli_usage);
   return EXIT_USAGE;
 }
 

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #define MAX_LOCAL_ARGS 16
+#define MAX_RESTRICTIONS 16
 #define MAX_HINTS 32
 
 static double now_ms(void) {
@@ -204,6 +205,7 @@ static json_t *counts_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_pr
   json_object_set_new(j, "candidates_valid", json_integer((json_int_t)n->valid));
   json_object_set_new(j, "after_duplicate_pruning", json_integer((json_int_t)n->after_duplicates));
   json_object_set_new(j, "after_bound_pruning", json_integer((json_int_t)n->after_bounds));
+  json_object_set_new(j, "excluded_by_restrictions", json_integer((json_int_t)n->restricted));
   return j;
 }
 
@@ -260,8 +262,11 @@ static void print_table(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *
   unsigned dims = wgp_prune_dims(p);
   double pruned = pruned_percent(&n);
   printf("kernel %s on %s, %u registers per thread\n", wgp_kernel_name(k), wgp_gpu_name(gpu), wgp_prune_registers(p));
-  printf("candidates %zu (%zu can run), after duplicate traces %zu, after bounds %zu: %.1f%% pruned%s\n", n.total,
-         n.valid, n.after_duplicates, n.after_bounds, pruned, exhaustive ? " (--exhaustive: all simulated)" : "");
+  printf("candidates %zu (%zu can run", n.total, n.valid);
+  if (n.restricted)
+    printf("; %zu more excluded by --restrict", n.restricted);
+  printf("), after duplicate traces %zu, after bounds %zu: %.1f%% pruned%s\n", n.after_duplicates, n.after_bounds,
+         pruned, exhaustive ? " (--exhaustive: all simulated)" : "");
   printf("%4s  %-14s %12s %10s %-14s %7s\n", "rank", "work-group", "time (us)", "warps/SM", "limiter", "rounds");
   size_t nr = wgp_prune_num_ranked(p), nc = wgp_prune_num_candidates(p);
   for (size_t i = 0; i < nr && i < (top ? top : nr); i++) {
@@ -356,28 +361,38 @@ static void progress(void *user, const char *phase, size_t done, size_t total) {
   fprintf(stderr, "\rwgprune: %s %zu/%zu sizes   ", phase, done, total);
 }
 
+static const char usage_text[] =
+    "usage: wgprune INPUT --global X[,Y[,Z]] [--kernel NAME] [--arg NAME=V] [--buffer NAME=BYTES]\n"
+    "               [--local-arg NAME=EXPR] [--local-mem NAME=BYTES] [--restrict COND]...\n"
+    "               [--nonuniform] [--gpu NAME|FILE]\n"
+    "               [--regs N] [--trip L<n>=COUNT] [--taken B<n>=FRACTION] [--cold-l2]\n"
+    "               [--exhaustive] [--study] [--top N] [--json | --csv] [--plot FILE.svg]\n"
+    "               [--emit-kernel-tuner FILE.json] [--jobs N] [-- CLANG-FLAGS]\n"
+    "       wgprune --help\n";
+
+static const char help_text[] =
+    "  INPUT is a kernel model (.json) or a .cl/.cu/.bc/.ll file; EXPR uses lx, ly, lz,\n"
+    "  integers, + - * / % and parentheses, e.g. --local-arg tile=4*lx*ly\n"
+    "  --restrict COND: search only the sizes for which COND holds (every --restrict given), an\n"
+    "  EXPR with == != < <= > >= && || !, e.g. --restrict 'lx == 16 && ly == 16' for a kernel\n"
+    "  written for 16x16 tiles, --restrict 'lx * ly % 64 == 0'\n"
+    "  --jobs N (-j N): search threads (default: the CPUs this process may use); the result is\n"
+    "  the same for any N\n"
+    "  --study runs the pruned and the exhaustive search and prints one line: candidates, after\n"
+    "  stage 1, after stage 2, pruned %, both best sizes, whether they match, the time ratio, wall ms\n";
+
 static int usage(void) {
-  fprintf(stderr,
-          "usage: wgprune INPUT --global X[,Y[,Z]] [--kernel NAME] [--arg NAME=V] [--buffer NAME=BYTES]\n"
-          "               [--local-arg NAME=EXPR] [--local-mem NAME=BYTES] [--nonuniform] [--gpu NAME|FILE]\n"
-          "               [--regs N] [--trip L<n>=COUNT] [--taken B<n>=FRACTION] [--cold-l2]\n"
-          "               [--exhaustive] [--study] [--top N] [--json | --csv] [--plot FILE.svg]\n"
-          "               [--emit-kernel-tuner FILE.json] [--jobs N] [-- CLANG-FLAGS]\n"
-          "  INPUT is a kernel model (.json) or a .cl/.cu/.bc/.ll file; EXPR uses lx, ly, lz,\n"
-          "  integers, + - * / and parentheses, e.g. --local-arg tile=4*lx*ly\n"
-          "  --jobs N (-j N): search threads (default: the CPUs this process may use); the result is\n"
-          "  the same for any N\n"
-          "  --study runs the pruned and the exhaustive search and prints one line: candidates, after\n"
-          "  stage 1, after stage 2, pruned %%, both best sizes, whether they match, the time ratio, wall ms\n");
+  fprintf(stderr, "%s%s", usage_text, help_text);
   return EXIT_USAGE;
 }
 
 int main(int argc, char **argv) {
   wgp_tune_allocator();
+  cli_usage = usage_text;
   double t0 = now_ms();
   const char *input = NULL, *kname = NULL, *gname = "h100-sxm";
-  const char *local_names[MAX_LOCAL_ARGS], *local_exprs[MAX_LOCAL_ARGS];
-  size_t nlocal = 0, top = 10;
+  const char *local_names[MAX_LOCAL_ARGS], *local_exprs[MAX_LOCAL_ARGS], *restrictions[MAX_RESTRICTIONS];
+  size_t nlocal = 0, nrestrict = 0, top = 10;
   size_t trip_loop[MAX_HINTS], taken_block[MAX_HINTS], ntrip = 0, ntaken = 0;
   uint64_t trip[MAX_HINTS];
   double taken[MAX_HINTS];
@@ -388,7 +403,7 @@ int main(int argc, char **argv) {
   int nextra = 0;
   wgp_diag d;
   if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-    usage();
+    printf("%s%s", usage_text, help_text);
     return EXIT_OK;
   }
   wgp_launch *l = wgp_launch_new();
@@ -432,11 +447,22 @@ int main(int argc, char **argv) {
       if (!eq || eq == v || nlocal == MAX_LOCAL_ARGS) {
         rc = usage_error("--local-arg '%s': expected NAME=EXPR", v);
       } else if (!wgp_size_expr_eval(eq + 1, probe, &x)) {
-        rc = usage_error("--local-arg '%s': bad expression (use lx, ly, lz, integers, + - * / and parentheses)", v);
+        rc = usage_error("--local-arg '%s': bad expression (use lx, ly, lz, integers, + - * / %% and parentheses)",
+                         v);
       } else {
         local_names[nlocal] = strndup(v, (size_t)(eq - v));
         local_exprs[nlocal++] = eq + 1;
       }
+    } else if (i + 1 < argc && strcmp(a, "--restrict") == 0) {
+      const char *v = argv[++i];
+      if (nrestrict == MAX_RESTRICTIONS)
+        rc = usage_error("--restrict: at most %d conditions (join them with &&)", MAX_RESTRICTIONS);
+      else if (!wgp_size_expr_valid(v))
+        rc = usage_error("--restrict '%s': bad condition (use lx, ly, lz, integers, + - * / %% ( ), "
+                         "== != < <= > >=, && || !)",
+                         v);
+      else
+        restrictions[nrestrict++] = v;
     } else if (i + 1 < argc && (strcmp(a, "--trip") == 0 || strcmp(a, "--taken") == 0)) {
       const char *v = argv[++i];
       size_t idx;
@@ -542,6 +568,8 @@ int main(int argc, char **argv) {
                            .local_arg_names = local_names,
                            .local_arg_exprs = local_exprs,
                            .num_local_args = nlocal,
+                           .restrictions = restrictions,
+                           .num_restrictions = nrestrict,
                            .regs = regs_opt,
                            .flags = exhaustive && !do_study ? WGP_PRUNE_EXHAUSTIVE : 0,
                            .trip_loops = trip_loop,

@@ -41,6 +41,11 @@ typedef struct wgp_prune_options {
   const char *const *local_arg_names;
   const char *const *local_arg_exprs;
   size_t num_local_args;
+  /* Sizes the kernel is written for: a size is a candidate only when every
+   * one of these conditions of lx, ly, lz (wgp_size_cond_eval) holds, e.g.
+   * "lx == 16 && ly == 16" for a kernel with fixed 16x16 tiles. */
+  const char *const *restrictions;
+  size_t num_restrictions;
   unsigned regs;  /* registers per thread; 0: wgp_kernel_choose_registers */
   unsigned flags; /* WGP_PRUNE_* */
   /* hints as in wgp_analysis_input (may be NULL with count 0) */
@@ -89,7 +94,8 @@ typedef struct wgp_prune_candidate {
 } wgp_prune_candidate;
 
 typedef struct wgp_prune_counts {
-  size_t total;            /* sizes enumerated */
+  size_t total;            /* sizes enumerated (the GPU's limits, the global size, the restrictions) */
+  size_t restricted;       /* sizes within the GPU's limits and the global size that a restriction excluded */
   bool truncated;          /* more sizes than the 65536 enumerated were allowed (--nonuniform in 3-D) */
   size_t valid;            /* that can run */
   size_t after_duplicates; /* valid sizes that are no duplicate (stage 1) */
@@ -124,9 +130,16 @@ unsigned wgp_prune_registers(const wgp_prune *p);         /* registers per threa
 unsigned wgp_prune_dims(const wgp_prune *p);              /* dimensions of the launch */
 
 /* The value of TEXT, an expression of lx, ly, lz (L[0..2]), non-negative
- * integers, + - * / (integer division) and parentheses, in OUT; false when
- * it is malformed, divides by zero or is negative or above 10^12. */
+ * integers, + - * / (integer division) % and parentheses, comparisons
+ * (== != < <= > >=), && || and ! (1 true, 0 false; C's precedence), in OUT;
+ * false when it is malformed, divides by zero or is negative or above
+ * 10^12. */
 bool wgp_size_expr_eval(const char *text, const uint64_t l[3], uint64_t *out);
+/* Whether TEXT, an expression as above, is non-zero for L (*HOLDS); false
+ * when it is malformed or divides by zero. */
+bool wgp_size_cond_eval(const char *text, const uint64_t l[3], bool *holds);
+/* Whether TEXT is such an expression (whatever it divides by). */
+bool wgp_size_expr_valid(const char *text);
 
 #ifdef __cplusplus
 }

@@ -99,6 +99,94 @@ static void expressions(void **state) {
   assert_false(wgp_size_expr_eval(NULL, l, &v));
 }
 
+/* Conditions: C's precedence, % and integer division, 1 for true; a
+ * malformed condition is refused, a division by zero fails that size only. */
+static void conditions(void **state) {
+  (void)state;
+  const uint64_t l[3] = {16, 8, 2};
+  struct {
+    const char *text;
+    bool holds;
+  } good[] = {
+      {"lx == 16 && ly == 8", true},      {"lx == 16 && ly == 16", false},   {"lx < 8 || ly < 16", true},
+      {"lx * ly % 64 == 0", true},        {"lx * ly % 48 == 0", false},      {"!(lx > ly)", false},
+      {"!lz", false},                     {"!0", true},                      {"lx / 3 == 5", true},
+      {"1 + 2 * 3 == 7", true},           {"lx >= 16 && lx <= 16", true},    {"lx != 16 || lz == 2", true},
+      {"0 || 0 && 1", false},             {"1 || 0 && 0", true},             {"(1 || 0) && 0", false},
+      {"lx - ly > 7", true},              {"lx", true},                      {"lz - 2", false},
+  };
+  for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+    bool h = !good[i].holds;
+    if (!wgp_size_cond_eval(good[i].text, l, &h) || h != good[i].holds)
+      fail_msg("'%s': expected %s", good[i].text, good[i].holds ? "true" : "false");
+    assert_true(wgp_size_expr_valid(good[i].text));
+  }
+  uint64_t v;
+  assert_true(wgp_size_expr_eval("lx % 5", l, &v));
+  assert_int_equal(v, 1);
+  assert_true(wgp_size_expr_eval("4 * (lx > 8)", l, &v));
+  assert_int_equal(v, 4);
+  const char *bad[] = {"lx = 16", "lx & 1", "lx | ly", "lx ==", "&& lx", "lx < < 2", "!", "()", "lx !! 2", "lx =< 2"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    bool h;
+    if (wgp_size_cond_eval(bad[i], l, &h) || wgp_size_expr_valid(bad[i]))
+      fail_msg("'%s' accepted", bad[i]);
+  }
+  /* well formed, but dividing by zero for this size */
+  bool h;
+  assert_true(wgp_size_expr_valid("lx / (lz - 2) > 1"));
+  assert_false(wgp_size_cond_eval("lx / (lz - 2) > 1", l, &h));
+  assert_false(wgp_size_cond_eval("lx % (lz - 2) == 0", l, &h));
+  char deep[300];
+  memset(deep, '!', 200);
+  strcpy(deep + 200, "1");
+  assert_false(wgp_size_expr_valid(deep)); /* refused, not a stack overflow */
+  assert_false(wgp_size_expr_valid(NULL));
+}
+
+/* --restrict: only the sizes every condition admits are candidates, the
+ * others counted; the best admitted size is the exhaustive search's among
+ * them. */
+static void restrictions(void **state) {
+  (void)state;
+  const char *opts[] = {"--global", "1024,1024", "--arg", "N=1024", NULL};
+  const char *conds[] = {"lx * ly == 256", "ly >= 2"};
+  for (int exhaustive = 0; exhaustive < 2; exhaustive++) {
+    wgp_launch *l = launch_of(opts);
+    wgp_prune_options o = {.launch = l, .restrictions = conds, .num_restrictions = 2,
+                           .flags = exhaustive ? WGP_PRUNE_EXHAUSTIVE : 0};
+    wgp_prune *p;
+    wgp_diag d;
+    if (wgp_prune_run(wgp_model_find_kernel(mm, "matmul_tiled"), h100, &o, &p, &d) != WGP_OK)
+      fail_msg("%s", d.message);
+    wgp_launch_free(l);
+    wgp_prune_counts n;
+    wgp_prune_get_counts(p, &n);
+    /* 11 x 11 divisor pairs of 1024 within 1024 work-items: 66; of those 16x16, 32x8, ..., 1x256 with ly >= 2: 8 */
+    assert_int_equal(n.total, 8);
+    assert_int_equal(n.restricted, 66 - 8);
+    for (size_t i = 0; i < wgp_prune_num_candidates(p); i++) {
+      const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
+      assert_int_equal(c->local[0] * c->local[1], 256);
+      assert_true(c->local[1] >= 2);
+    }
+    assert_true(wgp_prune_num_ranked(p) >= 1);
+    wgp_prune_free(p);
+  }
+  /* malformed: refused before anything runs; all excluded: said so */
+  const char *bad = "lx = 16", *none = "lx > 4096";
+  wgp_launch *l = launch_of(opts);
+  wgp_prune_options o = {.launch = l, .restrictions = &bad, .num_restrictions = 1};
+  wgp_prune *p = NULL;
+  wgp_diag d;
+  assert_int_equal(wgp_prune_run(wgp_model_find_kernel(mm, "matmul_tiled"), h100, &o, &p, &d), WGP_ERR_INPUT);
+  assert_non_null(strstr(d.message, "--restrict 'lx = 16': bad expression"));
+  o.restrictions = &none;
+  assert_int_equal(wgp_prune_run(wgp_model_find_kernel(mm, "matmul_tiled"), h100, &o, &p, &d), WGP_ERR_INPUT);
+  assert_non_null(strstr(d.message, "--restrict excluded all 66 sizes"));
+  wgp_launch_free(l);
+}
+
 /* The sizes the GPU allows: 1-D divisors of the global size up to 1024;
  * any extent with --nonuniform; 2-D pairs within 1024 work-items. */
 static void enumeration(void **state) {
@@ -335,7 +423,8 @@ static void errors(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(expressions),      cmocka_unit_test(enumeration),
+      cmocka_unit_test(expressions),      cmocka_unit_test(conditions),       cmocka_unit_test(restrictions),
+      cmocka_unit_test(enumeration),
       cmocka_unit_test(stage_one),        cmocka_unit_test(pruned_equals_exhaustive),
       cmocka_unit_test(same_as_estimate), cmocka_unit_test(local_expressions),
       cmocka_unit_test(errors),
