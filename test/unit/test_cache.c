@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_data.h"
 #include "wgperf/estimate.h"
 #include "wgperf/launch.h"
 
@@ -205,22 +206,6 @@ static void threads_do_not_change_the_result(void **state) {
  * same model with every offset written differently (x + (j - j): the same
  * values, no twin) gives the same result bit for bit, sampled or not, on
  * one thread or several. */
-static char *read_text(const char *name) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/test/unit/data/%s", WGPERF_SOURCE_DIR, name);
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *t = malloc((size_t)n + 1);
-  assert_non_null(t);
-  assert_int_equal(fread(t, 1, (size_t)n, f), (size_t)n);
-  t[n] = 0;
-  fclose(f);
-  return t;
-}
-
 /* TEXT with the offset X of its J-th access written (add X (sub J J)). */
 static char *untwinned(const char *text) {
   size_t n = strlen(text), offsets = 0;
@@ -264,7 +249,7 @@ static void twins_change_nothing(void **state) {
   static const launch_case vadd = {"trace_kernels.json", "vadd", "1048576", "256", {"n=1000000", NULL, NULL}, 0};
   for (size_t i = 0; i <= ncases; i++) {
     const launch_case *c = i < ncases ? &cases[i] : &vadd;
-    char *text = read_text(c->model), *other = untwinned(text);
+    char *text = test_data_text(c->model), *other = untwinned(text);
     bound b, u;
     bind_text(&b, c, text);
     bind_text(&u, c, other);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_data.h"
 #include "wgperf/model.h"
 #include "wgperf/trace.h"
 
@@ -343,22 +344,6 @@ static void test_print(void **state) {
  * condition C written (select (eq grp.x grp.x) C C) (the same values, read
  * afresh in every warp) give the same traces and the same visits, over
  * every warp of every group of launches with smaller last groups. */
-static char *slurp(const char *name) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/test/unit/data/%s", WGPERF_SOURCE_DIR, name);
-  FILE *f = fopen(path, "rb");
-  assert_non_null(f);
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *t = malloc((size_t)n + 1);
-  assert_non_null(t);
-  assert_int_equal(fread(t, 1, (size_t)n, f), (size_t)n);
-  t[n] = 0;
-  fclose(f);
-  return t;
-}
-
 static char *conditions_read_group(const char *text) {
   static const char key[] = "\"cond\": \"";
   size_t n = strlen(text), conds = 0;
@@ -406,7 +391,7 @@ static void test_lid_branches_remembered(void **state) {
   };
   argv_table tab = {{"n", NULL}, {8}};
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-    char *text = slurp(cases[c].file), *other = conditions_read_group(text);
+    char *text = test_data_text(cases[c].file), *other = conditions_read_group(text);
     wgp_model *ma, *mb;
     wgp_diag d;
     assert_int_equal(wgp_model_load_string(text, strlen(text), cases[c].file, &ma, &d), WGP_OK);
