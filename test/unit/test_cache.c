@@ -205,8 +205,8 @@ static void threads_do_not_change_the_result(void **state) {
  * the first one's sectors, moved by the difference of their bases.  The
  * same model with every offset written differently (x + (j - j): the same
  * values, no twin) gives the same result bit for bit, sampled or not, on
- * one thread or several. */
-/* TEXT with the offset X of its J-th access written (add X (sub J J)). */
+ * one thread or several.  Here: TEXT with the offset X of its J-th access
+ * written (add X (sub J J)). */
 static char *untwinned(const char *text) {
   size_t n = strlen(text), offsets = 0;
   for (const char *p = text; (p = strstr(p, "\"offset\": \"")); p++)
