@@ -142,6 +142,28 @@ static void conditions(void **state) {
   strcpy(deep + 200, "1");
   assert_false(wgp_size_expr_valid(deep)); /* refused, not a stack overflow */
   assert_false(wgp_size_expr_valid(NULL));
+  /* random strings of the grammar's characters: never a crash (the
+   * sanitized suite runs this too); a well-formed one evaluates unless it
+   * divides by zero, a malformed one never does */
+  static const char alphabet[] = "lxyz0123456789+-*/%()<>=!&| ";
+  uint64_t seed = 0x9e3779b97f4a7c15ull;
+  size_t valid = 0;
+  for (int t = 0; t < 20000; t++) {
+    char text[40]; /* up to 32 characters */
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    size_t n = (size_t)(seed >> 59) + 1;
+    for (size_t i = 0; i < n; i++) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      text[i] = alphabet[(seed >> 33) % (sizeof alphabet - 1)];
+    }
+    text[n] = 0;
+    bool ok = wgp_size_expr_valid(text), held;
+    bool evaluated = wgp_size_cond_eval(text, l, &held);
+    if (evaluated && !ok)
+      fail_msg("'%s' evaluated but not well formed", text);
+    valid += ok;
+  }
+  assert_true(valid > 100);
 }
 
 /* --restrict: only the sizes every condition admits are candidates, the
