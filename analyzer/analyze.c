@@ -205,6 +205,9 @@ wgp_status wgp_analyze(const wgp_analysis_input *in, wgp_analysis **out, wgp_dia
       t2->phases += wc->count * s[i].phases;
       t2->lane_bytes += wc->count * s[i].lane_bytes;
       t2->unknown += wc->count * s[i].unknown;
+      t2->outside += wc->count * s[i].outside;
+      if (s[i].outside_reach > t2->outside_reach)
+        t2->outside_reach = s[i].outside_reach;
       if (s[i].worst_degree > t2->worst_degree)
         t2->worst_degree = s[i].worst_degree;
     }

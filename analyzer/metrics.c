@@ -4,6 +4,7 @@
 #include "wgperf/banks.h"
 #include "wgperf/coalesce.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@ struct wgp_layout {
   const wgp_kernel *k;
   size_t nargs, narrays, naccesses;
   uint64_t *access_base; /* per access of K: its base_address */
+  uint64_t *access_limit; /* per access of K: the bytes of its __local array, 0 unknown or not local */
   uint64_t *arg_base;   /* per argument: global/constant address or local offset */
   uint64_t *array_base; /* per static array */
   uint64_t local_bytes;
@@ -41,6 +43,7 @@ typedef struct memo {
   const wgp_tracer *ft;
   uint64_t fepoch, fresid;
   int64_t fc[WGP_TRACE_FORM_TERMS - 1];
+  int64_t rlo, rhi; /* the known lanes' lowest and highest address, from the form's offset */
 } memo;
 
 struct wgp_metrics {
@@ -131,12 +134,31 @@ wgp_status wgp_layout_new(const wgp_kernel *k, const uint64_t *buffer_align, con
   l->k = k;
   l->naccesses = wgp_kernel_num_accesses(k);
   l->access_base = malloc((l->naccesses ? l->naccesses : 1) * sizeof *l->access_base);
-  if (!l->access_base) {
+  l->access_limit = calloc(l->naccesses ? l->naccesses : 1, sizeof *l->access_limit);
+  if (!l->access_base || !l->access_limit) {
     wgp_layout_free(l);
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
-  for (size_t i = 0; i < l->naccesses; i++)
-    l->access_base[i] = base_address(l, k, wgp_kernel_access(k, i));
+  for (size_t i = 0; i < l->naccesses; i++) {
+    const wgp_access *a = wgp_kernel_access(k, i);
+    l->access_base[i] = base_address(l, k, a);
+    if (wgp_access_space(a) != WGP_SPACE_LOCAL)
+      continue;
+    if (wgp_access_base_kind(a) == WGP_BASE_ARG) {
+      long x = wgp_access_base_arg(a);
+      if (x >= 0 && (size_t)x < l->nargs && local_bytes && wgp_arg_space(wgp_kernel_arg(k, (size_t)x)) == WGP_SPACE_LOCAL)
+        l->access_limit[i] = local_bytes[x];
+    } else if (wgp_access_base_kind(a) == WGP_BASE_ARRAY) {
+      const char *name = wgp_access_base_name(a);
+      for (size_t j = 0; name && j < l->narrays; j++) {
+        const wgp_array *arr = wgp_kernel_array(k, j);
+        if (strcmp(wgp_array_name(arr), name) == 0 && wgp_array_space(arr) == WGP_SPACE_LOCAL) {
+          l->access_limit[i] = wgp_array_bytes(arr) ? wgp_array_bytes(arr) : local_bytes ? local_bytes[l->nargs + j] : 0;
+          break;
+        }
+      }
+    }
+  }
   *out = l;
   return WGP_OK;
 }
@@ -147,6 +169,7 @@ void wgp_layout_free(wgp_layout *l) {
   free(l->arg_base);
   free(l->array_base);
   free(l->access_base);
+  free(l->access_limit);
   free(l);
 }
 
@@ -295,6 +318,10 @@ uint64_t wgp_layout_access_base(const wgp_layout *l, const wgp_kernel *k, size_t
   return access_base(l, k, wgp_kernel_access(k, id));
 }
 
+uint64_t wgp_layout_access_limit(const wgp_layout *l, size_t id) {
+  return id < l->naccesses ? l->access_limit[id] : 0;
+}
+
 /* ADDR from the offsets V of the lanes OK of MASK (the others unknown). */
 static uint64_t fill_addresses(uint64_t base, wgp_space space, unsigned lanes, uint64_t mask, const int64_t *v,
                                uint64_t ok, uint64_t *addr) {
@@ -370,7 +397,7 @@ static bool memo_hit(memo *mm, const uint64_t *addr, uint64_t mask, unsigned lan
  * its lanes' addresses; on false ADDR holds the addresses and the caller
  * computes COST and stores it with memo_store. */
 static bool lookup(const wgp_metrics *m, wgp_tracer *t, const wgp_access *a, memo *mm, uint64_t mask, unsigned lanes,
-                   unsigned bytes, uint64_t period, uint64_t *addr, uint64_t *known, double *cost) {
+                   unsigned bytes, uint64_t period, uint64_t *addr, uint64_t *known, double *cost, uint64_t range[2]) {
   const wgp_expr *off = wgp_access_offset(a);
   wgp_space space = wgp_access_space(a);
   uint64_t base = access_base(m->layout, m->k, a), lmask = lanes < 64 ? mask & ((1ull << lanes) - 1) : mask;
@@ -387,11 +414,14 @@ static bool lookup(const wgp_metrics *m, wgp_tracer *t, const wgp_access *a, mem
     ok = wgp_tracer_eval_warp(t, off, lmask, v);
   }
   uint64_t epoch = wgp_tracer_warp_epoch(t), resid = safe ? ((uint64_t)form[0] + base) & (period - 1) : 0;
+  uint64_t at = safe ? base + (uint64_t)form[0] : 0; /* the form's offset as an address */
   if (safe && mm->fvalid && mm->ft == t && mm->fepoch == epoch && mm->mask == mask && mm->bytes == bytes &&
       mm->fresid == resid && memcmp(mm->fc, form + 1, sizeof mm->fc) == 0) {
     *known = lmask;
     for (int i = 0; i < 3; i++)
       cost[i] = mm->cost[i];
+    range[0] = at + (uint64_t)mm->rlo;
+    range[1] = at + (uint64_t)mm->rhi;
     return true;
   }
   if (affine) {
@@ -399,6 +429,14 @@ static bool lookup(const wgp_metrics *m, wgp_tracer *t, const wgp_access *a, mem
     ok = lmask;
   }
   *known = fill_addresses(base, space, lanes, mask, v, ok, addr);
+  range[0] = UINT64_MAX, range[1] = 0;
+  for (unsigned l = 0; l < lanes; l++)
+    if (*known >> l & 1) {
+      range[0] = addr[l] < range[0] ? addr[l] : range[0];
+      range[1] = addr[l] > range[1] ? addr[l] : range[1];
+    }
+  mm->rlo = (int64_t)(range[0] - at);
+  mm->rhi = (int64_t)(range[1] - at);
   bool hit = memo_hit(mm, addr, mask, lanes, bytes, period, cost);
   /* the form of this request: valid once its cost is stored (a hit: now) */
   mm->fpending = safe;
@@ -439,20 +477,33 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
     wgp_mem_stats *s = &m->cur[id];
     unsigned bytes = (unsigned)wgp_access_bytes(a);
     wgp_space space = wgp_access_space(a);
-    uint64_t addr[WGP_TRACE_MAX_WARP], known;
+    uint64_t addr[WGP_TRACE_MAX_WARP], known, range[2] = {UINT64_MAX, 0};
     double c[3] = {0, 0, 0};
     if (space == WGP_SPACE_CONSTANT) {
       known = wgp_access_addresses(m->layout, m->k, lanes, t, a, mask, addr);
       c[0] = wgp_count_distinct(addr, mask, lanes);
     } else if (space == WGP_SPACE_LOCAL) {
       memo *mm = &m->last[id];
-      if (!lookup(m, t, a, mm, mask, lanes, bytes, bw ? bw : 1, addr, &known, c)) {
+      if (!lookup(m, t, a, mm, mask, lanes, bytes, bw ? bw : 1, addr, &known, c, range)) {
         wgp_count_banks(addr, mask, lanes, bytes, banks, bw, &c[0], &c[1], &c[2]);
         memo_store(mm, c);
       }
+      /* a known lane's bytes outside its __local array (of known size):
+       * the kernel is not written for this work-group size */
+      uint64_t limit = m->layout->access_limit[id], start = m->layout->access_base[id];
+      if (limit && range[0] <= range[1]) {
+        double before = range[0] < start ? (double)(start - range[0]) : 0;
+        double after = (double)range[1] + bytes > (double)start + (double)limit
+                           ? (double)range[1] + bytes - ((double)start + (double)limit)
+                           : 0;
+        if (before > 0 || after > 0) {
+          s->outside += f;
+          s->outside_reach = fmax(s->outside_reach, fmax(before, after));
+        }
+      }
     } else {
       memo *mm = &m->last[id];
-      if (!lookup(m, t, a, mm, mask, lanes, bytes, sb > lb ? sb : lb, addr, &known, c)) {
+      if (!lookup(m, t, a, mm, mask, lanes, bytes, sb > lb ? sb : lb, addr, &known, c, range)) {
         wgp_count_global(addr, mask, lanes, bytes, sb, lb, &c[0], &c[1]);
         memo_store(mm, c);
       }

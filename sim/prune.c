@@ -701,6 +701,25 @@ static wgp_status commit_analysis(wgp_prune *p, cand *c, prepared *pr, wgp_diag 
     invalidate(c, bare(&pr->d2));
     return WGP_OK;
   }
+  /* a size for which the kernel's lanes leave a __local array is not one
+   * the kernel is written for (fixed tiles indexed by the local ids) */
+  const wgp_mem_stats *tot = wgp_analysis_total_stats(c->an);
+  for (size_t i = 0; i < wgp_kernel_num_accesses(p->k); i++)
+    if (tot[i].outside > 0) {
+      const wgp_access *a = wgp_kernel_access(p->k, i);
+      const char *arr = wgp_access_base_name(a);
+      long arg = wgp_access_base_arg(a);
+      if (!arr && arg >= 0 && (size_t)arg < wgp_kernel_num_args(p->k))
+        arr = wgp_arg_name(wgp_kernel_arg(p->k, (size_t)arg));
+      char why[320];
+      snprintf(why, sizeof why,
+               "M%zu (%s, %s) %s up to %.0f bytes outside its __local array: the kernel is not written for "
+               "this work-group size",
+               i, arr ? arr : "?", wgp_access_source(a) ? wgp_access_source(a) : "?",
+               wgp_access_get_kind(a) == WGP_ACCESS_LOAD ? "reads" : "writes", tot[i].outside_reach);
+      invalidate(c, why);
+      return WGP_OK;
+    }
   c->cheap_best = c->pub.best_us = c->lb = fmax(pr->hit.best_us, c->pub.best_us);
   c->cheap_worst = c->pub.worst_us = pr->miss.worst_us;
   c->level = 1;

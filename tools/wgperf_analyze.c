@@ -294,6 +294,7 @@ static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
     json_object_set_new(m, "bytes_requested", json_real(s->lane_bytes));
     json_object_set_new(m, "bytes_moved", num_or_null(s->sectors * wgp_gpu_l2_sector_bytes(gpu), global));
     json_object_set_new(m, "unknown_address_executions", json_real(s->unknown));
+    json_object_set_new(m, "outside_local_array_executions", json_real(s->outside));
     json_object_set_new(m, "l1_hit_rate", num_or_null(cache->l1_hit[i], cache->l1_hit[i] >= 0));
     json_object_set_new(m, "l2_hit_rate", num_or_null(cache->l2_hit[i], cache->l2_hit[i] >= 0));
     bool dram = sp == WGP_SPACE_GLOBAL || sp == WGP_SPACE_GENERIC;
@@ -714,6 +715,25 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
   if (rc == EXIT_OK) {
     S->an = wgp_estimate_analysis(S->est);
     S->cache = wgp_estimate_cache(S->est);
+    /* lanes leaving a __local array: the kernel is not written for this
+     * size (one line: the access that goes furthest, and how many do) */
+    const wgp_mem_stats *tot = wgp_analysis_total_stats(S->an);
+    size_t worst = SIZE_MAX, n_out = 0;
+    for (size_t i = 0; i < wgp_kernel_num_accesses(S->k); i++)
+      if (tot[i].outside > 0) {
+        n_out++;
+        if (worst == SIZE_MAX || tot[i].outside_reach > tot[worst].outside_reach)
+          worst = i;
+      }
+    if (worst != SIZE_MAX) {
+      const wgp_access *a = wgp_kernel_access(S->k, worst);
+      fprintf(stderr,
+              "wgperf: warning: %zu __local access%s leave%s %s for this work-group size: the kernel is "
+              "not written for it (M%zu, %s, %s up to %.0f bytes outside the array; wgprune skips such sizes)\n",
+              n_out, n_out > 1 ? "es" : "", n_out > 1 ? "" : "s", n_out > 1 ? "their arrays" : "its array", worst,
+              wgp_access_source(a) ? wgp_access_source(a) : "?",
+              wgp_access_get_kind(a) == WGP_ACCESS_LOAD ? "reads" : "writes", tot[worst].outside_reach);
+    }
   }
   return rc;
 }

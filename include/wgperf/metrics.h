@@ -42,6 +42,8 @@ typedef struct wgp_mem_stats {
   double worst_degree; /* local: the largest bank-conflict degree of one request */
   double lane_bytes;   /* bytes the active lanes asked for */
   double unknown;      /* executions with at least one lane whose address is unknown */
+  double outside;      /* local: executions with a lane's bytes outside its __local array (of known size) */
+  double outside_reach; /* local: the most bytes by which a lane's access left its array */
 } wgp_mem_stats;
 
 /* Where buffers are: byte address of the first element of each base. */
@@ -57,6 +59,9 @@ void wgp_layout_free(wgp_layout *l);
 uint64_t wgp_layout_local_bytes(const wgp_layout *l); /* shared memory the group needs */
 /* The address the offsets of access ID of K are added to. */
 uint64_t wgp_layout_access_base(const wgp_layout *l, const wgp_kernel *k, size_t id);
+/* Local accesses: the bytes of the __local array (or argument) access ID
+ * reads or writes, 0 when unknown or not local. */
+uint64_t wgp_layout_access_limit(const wgp_layout *l, size_t id);
 
 /* Collects statistics while a tracer runs: install with wgp_metrics_attach,
  * then every traced warp adds to the current stats; wgp_metrics_take hands

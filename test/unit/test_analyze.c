@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,7 +382,8 @@ typedef struct reference {
   const wgp_gpu *gpu;
   const wgp_layout *layout;
   wgp_mem_stats *s;
-  size_t forms; /* requests whose offset came as a form */
+  size_t forms;   /* requests whose offset came as a form */
+  size_t outside; /* requests with a lane outside its __local array */
 } reference;
 
 static void reference_visit(void *user, size_t block, uint64_t mask, double weight, double mult, wgp_tracer *t) {
@@ -425,7 +427,22 @@ static void reference_visit(void *user, size_t block, uint64_t mask, double weig
     s->requests += f;
     double c[3] = {0, 0, 0};
     switch (wgp_access_space(a)) {
-    case WGP_SPACE_LOCAL:
+    case WGP_SPACE_LOCAL: {
+      /* a known lane's bytes outside its array (of known size) */
+      uint64_t limit = wgp_layout_access_limit(r->layout, id), start = wgp_layout_access_base(r->layout, r->k, id);
+      double reach = 0;
+      for (unsigned l = 0; limit && l < lanes; l++)
+        if (known >> l & 1) {
+          if (addr[l] < start)
+            reach = fmax(reach, (double)(start - addr[l]));
+          if ((double)addr[l] + bytes > (double)start + (double)limit)
+            reach = fmax(reach, (double)addr[l] + bytes - ((double)start + (double)limit));
+        }
+      if (reach > 0) {
+        s->outside += f;
+        s->outside_reach = fmax(s->outside_reach, reach);
+        r->outside++;
+      }
       wgp_count_banks(addr, mask, lanes, bytes, wgp_gpu_shared_banks(r->gpu), wgp_gpu_shared_bank_width_bytes(r->gpu),
                       &c[0], &c[1], &c[2]);
       s->wavefronts += f * c[0];
@@ -433,6 +450,7 @@ static void reference_visit(void *user, size_t block, uint64_t mask, double weig
       if (c[2] > s->worst_degree)
         s->worst_degree = c[2];
       break;
+    }
     case WGP_SPACE_CONSTANT:
       s->wavefronts += f * wgp_count_distinct(addr, mask, lanes);
       break;
@@ -519,7 +537,7 @@ static void test_request_costs_kept(void **state) {
       {km, "interleaved", 1, {4096, 1}, {256, 1}, &args256}, /* the form's multiples change */
       {km, "lane_trips", 1, {4096, 1}, {64, 1}, &w32},        /* the active lanes change */
   };
-  size_t forms = 0;
+  size_t forms = 0, outside = 0;
   const wgp_gpu *gpus[2] = {h100, kepler};
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
     for (int g = 0; g < 2; g++) {
@@ -541,14 +559,16 @@ static void test_request_costs_kept(void **state) {
       assert_int_equal(wgp_metrics_new(k, gpus[g], layout, &m, &d), WGP_OK);
       trace_groups(k, &L, NULL, NULL, m);
       wgp_mem_stats *kept = wgp_metrics_take(m);
-      reference r = {k, gpus[g], layout, calloc(wgp_kernel_num_accesses(k) + 1, sizeof(wgp_mem_stats)), 0};
+      reference r = {k, gpus[g], layout, calloc(wgp_kernel_num_accesses(k) + 1, sizeof(wgp_mem_stats)), 0, 0};
       trace_groups(k, &L, reference_visit, &r, NULL);
       forms += r.forms;
+      outside += r.outside;
       for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
         const wgp_mem_stats *x = &kept[i], *y = &r.s[i];
         if (x->executions != y->executions || x->requests != y->requests || x->sectors != y->sectors ||
             x->lines != y->lines || x->wavefronts != y->wavefronts || x->phases != y->phases ||
-            x->worst_degree != y->worst_degree || x->lane_bytes != y->lane_bytes || x->unknown != y->unknown)
+            x->worst_degree != y->worst_degree || x->lane_bytes != y->lane_bytes || x->unknown != y->unknown ||
+            x->outside != y->outside || x->outside_reach != y->outside_reach)
           fail_msg("%s %llux%llu on %s, access M%zu: kept costs %g sectors %g lines %g wavefronts %g phases, "
                    "computed %g %g %g %g",
                    cases[c].kernel, (unsigned long long)cases[c].local[0], (unsigned long long)cases[c].local[1],
@@ -562,6 +582,7 @@ static void test_request_costs_kept(void **state) {
       wgp_layout_free(layout);
     }
   assert_true(forms > 1000); /* the affine path was taken */
+  assert_true(outside > 0);  /* matmul_tiled's 16x16 tiles at 32x4 and 24x4: lanes outside */
   wgp_gpu_free(kepler);
   wgp_model_free(mm);
   wgp_model_free(fm);
