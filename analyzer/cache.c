@@ -44,7 +44,6 @@ typedef struct recorder {
    * when the twin's were recorded at this visit: per access the visit
    * (stamp), its sectors and its lanes' lowest and highest address */
   const uint32_t *twin;
-  const uint64_t *base;
   twin_state *ts;
 } recorder;
 
@@ -62,7 +61,10 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
     size_t u = 0;
     uint32_t tw = r->twin ? r->twin[id] : WGP_NO_TWIN;
     const twin_state *x = tw != WGP_NO_TWIN ? &r->ts[tw] : NULL;
-    __int128 d = x ? (__int128)r->base[id] - (__int128)r->base[tw] : 0, top = (__int128)1 << 62;
+    __int128 d = x ? (__int128)wgp_layout_access_base(r->layout, r->k, id) -
+                         (__int128)wgp_layout_access_base(r->layout, r->k, tw)
+                   : 0,
+             top = (__int128)1 << 62;
     if (x && x->stamp == r->visits && d % r->sector == 0 && (__int128)x->lo + d >= 0 && (__int128)x->hi + d < top) {
       /* the twin's addresses moved by D: its sectors moved by D / sector */
       uint64_t shift = (uint64_t)(int64_t)(d / r->sector);
@@ -601,23 +603,17 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   recorder rec = {0};
   sampler main_s = {0};
   uint32_t *twins = NULL;
-  uint64_t *bases = NULL;
   wgp_status st = pick ? wgp_layout_new(k, in->buffer_align, in->local_bytes, &layout, diag)
                        : wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   if (st == WGP_OK) {
     main_s = (sampler){in, &L, pick, ngrp, 0, 1, WGP_TRACE_EDGE_ITERATIONS, false, NULL, {0}, NULL, 0, 0, WGP_OK};
-    main_s.rec = (recorder){k, layout, L.warp_size, sector, NULL, NULL, 0, 0, 0, false, NULL, NULL, NULL};
+    main_s.rec = (recorder){k, layout, L.warp_size, sector, NULL, NULL, 0, 0, 0, false, NULL, NULL};
     /* accesses sharing an offset take their twin's sectors (without room
      * for that, each computes its own) */
     twins = wgp_offset_twins(k);
-    bases = malloc((nacc ? nacc : 1) * sizeof *bases);
     main_s.rec.ts = calloc(nacc + 1, sizeof *main_s.rec.ts);
-    if (twins && bases && main_s.rec.ts) {
-      for (size_t i = 0; i < nacc; i++)
-        bases[i] = wgp_layout_access_base(layout, k, i);
+    if (twins && main_s.rec.ts)
       main_s.rec.twin = twins;
-      main_s.rec.base = bases;
-    }
     st = sampler_open(&main_s, diag);
   }
   size_t warps_per_group = main_s.wpg;
@@ -656,10 +652,8 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   rec = main_s.rec;
   free(rec.ts);
   free(twins);
-  free(bases);
   rec.ts = NULL;
   rec.twin = NULL;
-  rec.base = NULL;
   streams = main_s.streams;
   nstreams = main_s.nstreams;
   wgp_tracer_free(main_s.t);

@@ -628,14 +628,7 @@ done:
   return true;
 }
 
-/* Writes node J's carried form out lane by lane (wrapping arithmetic: the
- * exact value fits in 64 bits, so the wrapped sum is that value). */
-static void materialize(runner *r, uint32_t j, uint64_t mask) {
-  wgp_xprog *p = r->p;
-  if (!p->aff[j])
-    return;
-  const int64_t *f = p->form[j], *x = r->src->coord;
-  int64_t *v = p->val + (size_t)j * WGP_XLANES;
+void wgp_xform_values(const int64_t *f, const int64_t *coord, uint64_t mask, int64_t *out) {
   /* only the coordinates the form uses (most use one or two) */
   unsigned use[WGP_XCOORDS], nu = 0;
   for (unsigned k = 0; k < WGP_XCOORDS; k++)
@@ -644,9 +637,18 @@ static void materialize(runner *r, uint32_t j, uint64_t mask) {
   FOR_LANES(l, mask) {
     uint64_t s = (uint64_t)f[0];
     for (unsigned q = 0; q < nu; q++)
-      s += (uint64_t)f[1 + use[q]] * (uint64_t)x[use[q] * WGP_XLANES + l];
-    v[l] = wgp_x_u2s(s);
+      s += (uint64_t)f[1 + use[q]] * (uint64_t)coord[use[q] * WGP_XLANES + l];
+    out[l] = wgp_x_u2s(s);
   }
+}
+
+/* Writes node J's carried form out lane by lane (wrapping arithmetic: the
+ * exact value fits in 64 bits, so the wrapped sum is that value). */
+static void materialize(runner *r, uint32_t j, uint64_t mask) {
+  wgp_xprog *p = r->p;
+  if (!p->aff[j])
+    return;
+  wgp_xform_values(p->form[j], r->src->coord, mask, p->val + (size_t)j * WGP_XLANES);
   /* the form stays: a later operation (or evaluation, for a kept node) may
    * still carry it; the lanes now hold the same values */
 }
@@ -968,15 +970,13 @@ static void run_node(runner *r, uint32_t i, uint64_t mask) {
   p->err[i] = err;
 }
 
-uint64_t wgp_xprog_eval(wgp_xprog *p, const wgp_xsource *src, uint64_t mask, int64_t *out, bool *uniform) {
-  runner r = {p, src, {NULL, p->flags, NULL}, mask, false, {0}, {0}};
-  run(&r, p->root, mask);
-  materialize(&r, p->root, mask);
+/* The root's value (R has run it) in OUT for the lanes of MASK whose value
+ * is known; returns their mask. */
+static uint64_t root_values(runner *r, uint64_t mask, int64_t *out) {
+  wgp_xprog *p = r->p;
+  materialize(r, p->root, mask);
   const int64_t *v = p->val + (size_t)p->root * WGP_XLANES;
-  bool u = !p->n[p->root].varying;
-  if (uniform)
-    *uniform = u;
-  if (u) {
+  if (!p->n[p->root].varying) {
     if (!p->ok[p->root])
       return 0;
     FOR_LANES(l, mask) out[l] = v[0];
@@ -985,6 +985,14 @@ uint64_t wgp_xprog_eval(wgp_xprog *p, const wgp_xsource *src, uint64_t mask, int
   uint64_t known = p->ok[p->root] & mask;
   FOR_LANES(l, known) out[l] = v[l];
   return known;
+}
+
+uint64_t wgp_xprog_eval(wgp_xprog *p, const wgp_xsource *src, uint64_t mask, int64_t *out, bool *uniform) {
+  runner r = {p, src, {NULL, p->flags, NULL}, mask, false, {0}, {0}};
+  run(&r, p->root, mask);
+  if (uniform)
+    *uniform = !p->n[p->root].varying;
+  return root_values(&r, mask, out);
 }
 
 bool wgp_xprog_eval_form(wgp_xprog *p, const wgp_xsource *src, uint64_t mask, int64_t *out, uint64_t *known,
@@ -1003,13 +1011,6 @@ bool wgp_xprog_eval_form(wgp_xprog *p, const wgp_xsource *src, uint64_t mask, in
       out_form[k] = p->form[i][k];
     return true;
   }
-  materialize(&r, i, mask);
-  const int64_t *v = p->val + (size_t)i * WGP_XLANES;
-  if (!p->n[i].varying) { /* the same unknown or failed value in every lane */
-    *known = 0;
-    return false;
-  }
-  *known = p->ok[i] & mask;
-  FOR_LANES(l, *known) out[l] = v[l];
+  *known = root_values(&r, mask, out); /* (the same unknown or failed value in every lane: none) */
   return false;
 }

@@ -89,6 +89,11 @@ void wgp_xprog_free(wgp_xprog *p);
  * space: one evaluation at a time. */
 uint64_t wgp_xprog_eval(wgp_xprog *p, const wgp_xsource *src, uint64_t mask, int64_t *out, bool *uniform);
 
+/* The values of FORM (an offset, then a multiple of each coordinate) in the
+ * lanes of MASK, coordinate k of lane l at COORD[k * WGP_XLANES + l]
+ * (wrapping), into OUT. */
+void wgp_xform_values(const int64_t *form, const int64_t *coord, uint64_t mask, int64_t *out);
+
 /* As wgp_xprog_eval, but when the value is an offset plus multiples of the
  * lane coordinates for every lane of MASK (the same in every lane included),
  * OUT_FORM[0] takes the offset and OUT_FORM[1 + k] the multiple of coordinate k of

@@ -57,6 +57,14 @@ struct wgp_metrics {
 
 static uint64_t align_up(uint64_t x, uint64_t a) { return a ? (x + a - 1) / a * a : x; }
 
+/* The index of K's static array NAME, or -1. */
+static long array_index(const wgp_kernel *k, size_t narrays, const char *name) {
+  for (size_t i = 0; name && i < narrays; i++)
+    if (strcmp(wgp_array_name(wgp_kernel_array(k, i)), name) == 0)
+      return (long)i;
+  return -1;
+}
+
 static uint64_t base_address(const wgp_layout *layout, const wgp_kernel *k, const wgp_access *a) {
   switch (wgp_access_base_kind(a)) {
   case WGP_BASE_ARG: {
@@ -64,11 +72,8 @@ static uint64_t base_address(const wgp_layout *layout, const wgp_kernel *k, cons
     return i >= 0 && (size_t)i < layout->nargs ? layout->arg_base[i] : GLOBAL_BASE;
   }
   case WGP_BASE_ARRAY: {
-    const char *name = wgp_access_base_name(a);
-    for (size_t i = 0; name && i < layout->narrays; i++)
-      if (strcmp(wgp_array_name(wgp_kernel_array(k, i)), name) == 0)
-        return layout->array_base[i];
-    return 0;
+    long i = array_index(k, layout->narrays, wgp_access_base_name(a));
+    return i >= 0 ? layout->array_base[i] : 0;
   }
   case WGP_BASE_PRIVATE:
     return PRIVATE_BASE;
@@ -149,14 +154,10 @@ wgp_status wgp_layout_new(const wgp_kernel *k, const uint64_t *buffer_align, con
       if (x >= 0 && (size_t)x < l->nargs && local_bytes && wgp_arg_space(wgp_kernel_arg(k, (size_t)x)) == WGP_SPACE_LOCAL)
         l->access_limit[i] = local_bytes[x];
     } else if (wgp_access_base_kind(a) == WGP_BASE_ARRAY) {
-      const char *name = wgp_access_base_name(a);
-      for (size_t j = 0; name && j < l->narrays; j++) {
-        const wgp_array *arr = wgp_kernel_array(k, j);
-        if (strcmp(wgp_array_name(arr), name) == 0 && wgp_array_space(arr) == WGP_SPACE_LOCAL) {
-          l->access_limit[i] = wgp_array_bytes(arr) ? wgp_array_bytes(arr) : local_bytes ? local_bytes[l->nargs + j] : 0;
-          break;
-        }
-      }
+      long j = array_index(k, l->narrays, wgp_access_base_name(a));
+      const wgp_array *arr = j >= 0 ? wgp_kernel_array(k, (size_t)j) : NULL;
+      if (arr && wgp_array_space(arr) == WGP_SPACE_LOCAL)
+        l->access_limit[i] = wgp_array_bytes(arr) ? wgp_array_bytes(arr) : local_bytes ? local_bytes[l->nargs + j] : 0;
     }
   }
   *out = l;
@@ -390,8 +391,9 @@ static bool memo_hit(memo *mm, const uint64_t *addr, uint64_t mask, unsigned lan
 }
 
 /* The cost of access A's request (MASK, BYTES) into COST, its lanes' known
- * addresses into *KNOWN; true when the last request of the access (MM)
- * gave it.  A local or global offset that is an affine form of the lane
+ * addresses into *KNOWN, and (RANGE not NULL, the same for every request of
+ * the access) the lowest and highest known address into RANGE; true when
+ * the last request of the access (MM) gave it.  A local or global offset that is an affine form of the lane
  * coordinates is compared as a form within the warp (no address computed
  * when it repeats up to a translation by a multiple of PERIOD), otherwise by
  * its lanes' addresses; on false ADDR holds the addresses and the caller
@@ -420,8 +422,10 @@ static bool lookup(const wgp_metrics *m, wgp_tracer *t, const wgp_access *a, mem
     *known = lmask;
     for (int i = 0; i < 3; i++)
       cost[i] = mm->cost[i];
-    range[0] = at + (uint64_t)mm->rlo;
-    range[1] = at + (uint64_t)mm->rhi;
+    if (range) {
+      range[0] = at + (uint64_t)mm->rlo;
+      range[1] = at + (uint64_t)mm->rhi;
+    }
     return true;
   }
   if (affine) {
@@ -429,14 +433,16 @@ static bool lookup(const wgp_metrics *m, wgp_tracer *t, const wgp_access *a, mem
     ok = lmask;
   }
   *known = fill_addresses(base, space, lanes, mask, v, ok, addr);
-  range[0] = UINT64_MAX, range[1] = 0;
-  for (unsigned l = 0; l < lanes; l++)
-    if (*known >> l & 1) {
-      range[0] = addr[l] < range[0] ? addr[l] : range[0];
-      range[1] = addr[l] > range[1] ? addr[l] : range[1];
-    }
-  mm->rlo = (int64_t)(range[0] - at);
-  mm->rhi = (int64_t)(range[1] - at);
+  if (range) {
+    range[0] = UINT64_MAX, range[1] = 0;
+    for (unsigned l = 0; l < lanes; l++)
+      if (*known >> l & 1) {
+        range[0] = addr[l] < range[0] ? addr[l] : range[0];
+        range[1] = addr[l] > range[1] ? addr[l] : range[1];
+      }
+    mm->rlo = (int64_t)(range[0] - at);
+    mm->rhi = (int64_t)(range[1] - at);
+  }
   bool hit = memo_hit(mm, addr, mask, lanes, bytes, period, cost);
   /* the form of this request: valid once its cost is stored (a hit: now) */
   mm->fpending = safe;
@@ -477,20 +483,21 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
     wgp_mem_stats *s = &m->cur[id];
     unsigned bytes = (unsigned)wgp_access_bytes(a);
     wgp_space space = wgp_access_space(a);
-    uint64_t addr[WGP_TRACE_MAX_WARP], known, range[2] = {UINT64_MAX, 0};
+    uint64_t addr[WGP_TRACE_MAX_WARP], known, range[2] = {UINT64_MAX, 0}; /* range: local with a limit */
     double c[3] = {0, 0, 0};
     if (space == WGP_SPACE_CONSTANT) {
       known = wgp_access_addresses(m->layout, m->k, lanes, t, a, mask, addr);
       c[0] = wgp_count_distinct(addr, mask, lanes);
     } else if (space == WGP_SPACE_LOCAL) {
       memo *mm = &m->last[id];
-      if (!lookup(m, t, a, mm, mask, lanes, bytes, bw ? bw : 1, addr, &known, c, range)) {
+      uint64_t limit = wgp_layout_access_limit(m->layout, id);
+      if (!lookup(m, t, a, mm, mask, lanes, bytes, bw ? bw : 1, addr, &known, c, limit ? range : NULL)) {
         wgp_count_banks(addr, mask, lanes, bytes, banks, bw, &c[0], &c[1], &c[2]);
         memo_store(mm, c);
       }
       /* a known lane's bytes outside its __local array (of known size):
        * the kernel is not written for this work-group size */
-      uint64_t limit = m->layout->access_limit[id], start = m->layout->access_base[id];
+      uint64_t start = access_base(m->layout, m->k, a);
       if (limit && range[0] <= range[1]) {
         double before = range[0] < start ? (double)(start - range[0]) : 0;
         double after = (double)range[1] + bytes > (double)start + (double)limit
@@ -503,7 +510,7 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
       }
     } else {
       memo *mm = &m->last[id];
-      if (!lookup(m, t, a, mm, mask, lanes, bytes, sb > lb ? sb : lb, addr, &known, c, range)) {
+      if (!lookup(m, t, a, mm, mask, lanes, bytes, sb > lb ? sb : lb, addr, &known, c, NULL)) {
         wgp_count_global(addr, mask, lanes, bytes, sb, lb, &c[0], &c[1]);
         memo_store(mm, c);
       }

@@ -485,12 +485,7 @@ bool wgp_tracer_eval_warp_form(wgp_tracer *t, const wgp_expr *e, uint64_t mask, 
 
 void wgp_tracer_form_values(const wgp_tracer *t, const int64_t form[WGP_TRACE_FORM_TERMS], uint64_t mask,
                             int64_t *value) {
-  EACH_LANE(l, mask) {
-    uint64_t s = (uint64_t)form[0];
-    for (unsigned k = 0; k < WGP_XCOORDS; k++)
-      s += (uint64_t)form[1 + k] * (uint64_t)t->coord[k * WGP_TRACE_MAX_WARP + l];
-    value[l] = (int64_t)s;
-  }
+  wgp_xform_values(form, t->coord, mask, value);
 }
 
 bool wgp_tracer_form_span(const wgp_tracer *t, const int64_t form[WGP_TRACE_FORM_TERMS], int64_t *lo, int64_t *hi) {

@@ -47,11 +47,11 @@ int wgp_expr_group_dependence(const wgp_expr *e) {
     if (is_zero(a) && wgp_expr_get_op(b) == WGP_OP_OR)
       return zero_test_dependence(b);
   }
-  if (wgp_expr_get_op(e) == WGP_OP_SYM)
+  if (op == WGP_OP_SYM)
     return is_group_sym(e) ? 1 : 0;
   /* a loaded or floating-point value is never evaluated (the branch is a
    * fallback in every group alike), whatever its address depends on */
-  if (wgp_expr_get_op(e) == WGP_OP_LOAD || wgp_expr_get_op(e) == WGP_OP_FLOAT)
+  if (op == WGP_OP_LOAD || op == WGP_OP_FLOAT)
     return 0;
   int worst = 0;
   for (size_t i = 0; i < wgp_expr_num_operands(e); i++) {
@@ -61,7 +61,7 @@ int wgp_expr_group_dependence(const wgp_expr *e) {
   }
   if (worst == 0)
     return 0;
-  switch (wgp_expr_get_op(e)) {
+  switch (op) {
   case WGP_OP_ADD: case WGP_OP_SUB: case WGP_OP_MUL: case WGP_OP_SMIN: case WGP_OP_SMAX:
   case WGP_OP_UMIN: case WGP_OP_UMAX: case WGP_OP_ZEXT: case WGP_OP_SEXT: case WGP_OP_TRUNC:
   case WGP_OP_EQ: case WGP_OP_NE: case WGP_OP_SLT: case WGP_OP_SLE: case WGP_OP_SGT: case WGP_OP_SGE:

@@ -169,27 +169,16 @@ static bool pe_take(pexpr *e, const char *op) {
 
 static double pe_atom(pexpr *e) {
   pe_space(e);
-  if (*e->p == '(' || *e->p == '!') {
+  bool neg = *e->p == '!' && e->p[1] != '=';
+  if (neg || *e->p == '(') {
     if (++e->depth > 64) { /* deeper nesting than any size needs: refuse, never recurse without end */
       e->bad = true;
       return 0;
     }
-    double v;
-    if (*e->p == '!' && e->p[1] != '=') {
-      e->p++;
-      v = pe_atom(e) == 0;
-    } else if (*e->p == '(') {
-      e->p++;
-      v = pe_or(e);
-      pe_space(e);
-      if (*e->p != ')')
-        e->bad = true;
-      else
-        e->p++;
-    } else {
+    e->p++;
+    double v = neg ? pe_atom(e) == 0 : pe_or(e);
+    if (!neg && !pe_take(e, ")"))
       e->bad = true;
-      v = 0;
-    }
     e->depth--;
     return v;
   }
@@ -276,14 +265,21 @@ static double pe_or(pexpr *e) {
   return v;
 }
 
+/* TEXT parsed whole for L into E (E->bad also for text left over or none). */
+static double pe_parse(pexpr *e, const char *text, const uint64_t l[3]) {
+  *e = (pexpr){text ? text : "", l, 0, !text, false};
+  double v = pe_or(e);
+  pe_space(e);
+  if (*e->p)
+    e->bad = true;
+  return v;
+}
+
 /* TEXT's value for L, false when malformed or dividing by zero. */
 static bool pe_eval(const char *text, const uint64_t l[3], double *out) {
-  if (!text)
-    return false;
-  pexpr e = {text, l, 0, false, false};
-  double v = pe_or(&e);
-  pe_space(&e);
-  if (e.bad || e.zero || *e.p)
+  pexpr e;
+  double v = pe_parse(&e, text, l);
+  if (e.bad || e.zero)
     return false;
   *out = v;
   return true;
@@ -292,12 +288,9 @@ static bool pe_eval(const char *text, const uint64_t l[3], double *out) {
 /* Whether TEXT is an expression (whatever it divides by). */
 static bool pe_wellformed(const char *text) {
   uint64_t one[3] = {1, 1, 1};
-  pexpr e = {text, one, 0, false, false};
-  if (!text)
-    return false;
-  pe_or(&e);
-  pe_space(&e);
-  return !e.bad && !*e.p;
+  pexpr e;
+  pe_parse(&e, text, one);
+  return !e.bad;
 }
 
 bool wgp_size_expr_eval(const char *text, const uint64_t l[3], uint64_t *out) {
