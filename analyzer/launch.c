@@ -523,6 +523,10 @@ wgp_status wgp_launch_bind(const wgp_launch *l, const wgp_kernel *k, wgp_trace_l
     if (wgp_launch_global(l, d) > (1ull << 32))
       return fail(diag, "wgperf: error: global size %llu in dimension %u is above 2^32",
                   (unsigned long long)wgp_launch_global(l, d), d);
+    /* global ids (offset + id) stay far from 64-bit overflow */
+    if (d < l->offset_dims && l->offset[d] > (1ull << 32))
+      return fail(diag, "wgperf: error: global offset %llu in dimension %u is above 2^32",
+                  (unsigned long long)l->offset[d], d);
     if (l->local[d] > wgp_launch_global(l, d))
       return fail(diag, "wgperf: error: work-group size %llu is larger than the global size %llu in dimension %u",
                   (unsigned long long)l->local[d], (unsigned long long)wgp_launch_global(l, d), d);

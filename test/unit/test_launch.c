@@ -102,6 +102,9 @@ static void test_command_line_errors(void **state) {
   expect_error("vadd", k, 8, "not a power of two");
   const char *l[] = {"--global", "8589934592", "--local", "256", "--arg", "n=1"};
   expect_error("vadd", l, 6, "above 2^32");
+  /* an offset near 2^63: global ids would overflow (found by fuzz-launch_json) */
+  const char *off[] = {"--global", "1024", "--local", "256", "--arg", "n=1", "--offset", "9223372036854775807"};
+  expect_error("vadd", off, 8, "global offset 9223372036854775807 in dimension 0 is above 2^32");
   const char *m[] = {"--global", "256", "--local", "512", "--arg", "n=1"};
   expect_error("vadd", m, 6, "larger than the global size");
   const char *n2[] = {"--global", "1024", "--local", "256", "--arg", "a=1"};
