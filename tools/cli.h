@@ -11,6 +11,9 @@ int input_error(const char *fmt, ...);
 /* The input kind of FILE by its suffix (.cl, .cu, .bc/.ll), or -1. */
 int kind_of(const char *file);
 /* Extracts the kernel model of FILE into OUT; an exit code. */
+/* The full-unroll threshold that makes clang's unrolling match nvcc's (extract_to;
+ * docs/kernel-model.md, "Unrolling"); part of the validation cache key. */
+#define WGP_NVCC_UNROLL_THRESHOLD "550"
 int extract_to(const char *file, int kind, const char *olevel, char **extra, int nextra, const char *out);
 
 #include <stdbool.h>

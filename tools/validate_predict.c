@@ -364,6 +364,7 @@ static model_entry *get_model(vpredictor *p, const vm_kernel *vk, const vm_row *
     uint64_t h = fnv(1469598103934665603ull, text, len);
     h = fnv(h, key, strlen(key));
     h = fnv(h, WGPERF_VERSION, strlen(WGPERF_VERSION));
+    h = fnv(h, WGP_NVCC_UNROLL_THRESHOLD, strlen(WGP_NVCC_UNROLL_THRESHOLD));
     int v = WGP_MODEL_VERSION;
     h = fnv(h, &v, sizeof v);
     char macros[256] = ""; /* "TW16" for -DTW=16: readable file names */

@@ -588,6 +588,10 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
   const char *args[64 + 1];
   int n = 0, rc;
   const char **argvx = NULL;
+  bool own_unroll = false;
+  int plugin_at = -1, out_at = -1, unroll_at = -1;
+  for (int i = 0; i < nextra; i++)
+    own_unroll = own_unroll || strstr(extra[i], "unroll-threshold") != NULL;
 
   if (kind == IN_IR) {
     tool = opt_path();
@@ -596,6 +600,8 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
     const char *fixed[] = {tool, plugin_flag, passes, "-disable-output", file};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
       args[n++] = fixed[i];
+    if (olevel && !own_unroll) /* optimizing here: unroll as nvcc would (below) */
+      args[n++] = "-unroll-threshold=" WGP_NVCC_UNROLL_THRESHOLD;
   } else {
     tool = xstrdup(clang_path());
     plugin_flag = concat("-fpass-plugin=", plugin, "");
@@ -619,10 +625,21 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
       for (size_t i = 0; i < sizeof cu / sizeof cu[0]; i++)
         args[n++] = cu[i];
     }
+    plugin_at = n + 5;
+    out_at = n + 7;
     const char *common[] = {"-fno-discard-value-names", "-g", oflag, "-c", "-emit-llvm", plugin_flag,
                             "-o", bitcode ? bitcode : "/dev/null", file};
     for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
       args[n++] = common[i];
+    /* NVIDIA's compilers unroll more than clang -O3: probe loops compiled by nvcc 13.0 to PTX
+     * and by clang 19 (docs/kernel-model.md, "Unrolling") agree on full unrolling at this
+     * threshold (clang's own is 300: a 32-iteration copy loop stays 4x unrolled, where nvcc
+     * issues all 32 loads at once).  A threshold the user gives wins. */
+    if (!own_unroll) {
+      unroll_at = n;
+      args[n++] = "-mllvm";
+      args[n++] = "-unroll-threshold=" WGP_NVCC_UNROLL_THRESHOLD;
+    }
   }
   argvx = malloc(((size_t)n + (size_t)nextra + 1) * sizeof *argvx);
   if (!argvx) {
@@ -634,8 +651,28 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
     argvx[n + i] = extra[i];
   argvx[n + nextra] = NULL;
 
+  /* The register count comes from ptxas over bitcode at clang's own unrolling: LLVM's
+   * NVPTX code for the more unrolled loops keeps far more values live than ptxas does with
+   * nvcc's (subSeqMax: 128 registers against nvcc's 32; docs/kernel-model.md, "Unrolling"),
+   * so that bitcode is a second compile, without the plugin. */
+  bool second = bitcode && unroll_at >= 0;
+  if (second)
+    argvx[out_at] = "/dev/null";
   unlink(tmp);
   rc = run_tool(file, (char *const *)argvx, tmp);
+  if (rc == 0 && second) {
+    int m = 0;
+    for (int i = 0; i < n + nextra; i++)
+      if (i != plugin_at && i != unroll_at && i != unroll_at + 1)
+        argvx[m++] = i == out_at ? bitcode : argvx[i];
+    argvx[m++] = "-w"; /* its warnings were the first compile's */
+    argvx[m] = NULL;
+    if (run_tool(file, (char *const *)argvx, tmp) != 0) { /* said why; the model stands */
+      unlink(bitcode);
+      free(bitcode);
+      bitcode = NULL;
+    }
+  }
   if (rc != 0) {
     unlink(tmp);
     goto done;
@@ -644,7 +681,7 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
     rc = input_error("%s: no kernels found, no model written", file);
     goto done;
   }
-  if (find_ptxas())
+  if (find_ptxas() && (kind == IN_IR || bitcode))
     add_ptxas_registers(file, kind == IN_IR ? file : bitcode, kind == IN_OPENCL || opencl_ir(file), clang_path(), tmp);
   if (rename(tmp, output) != 0) {
     rc = input_error("%s: cannot write: %s", output, strerror(errno));
