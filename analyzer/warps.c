@@ -163,6 +163,107 @@ static size_t edge_groups(uint64_t ngrp, uint64_t pick[3], double cnt[3]) {
   return 3;
 }
 
+static uint64_t mix64(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  h ^= h >> 31;
+  return h * 0xbf58476d1ce4e5b9ull;
+}
+
+/* Probing the groups of one dimension (the others at their first group). */
+typedef struct prober {
+  wgp_tracer *t;
+  const wgp_warp_payload *pl;
+  unsigned d;
+  size_t wpg; /* warps in a full group */
+  size_t probes;
+} prober;
+
+/* What group GI of the dimension does, up to loop counts: the shapes of its
+ * first and last warps' traces (with monotone conditions the warps between
+ * them follow). */
+static wgp_status group_shape(prober *p, uint64_t gi, uint64_t *sig, wgp_diag *diag) {
+  uint64_t g[3] = {0, 0, 0};
+  g[p->d] = gi;
+  uint64_t h = 0x51ed27;
+  size_t ws[2] = {0, p->wpg ? p->wpg - 1 : 0};
+  for (int i = 0; i < (ws[1] > 0 ? 2 : 1); i++) {
+    wgp_trace *tr = NULL;
+    wgp_diag d2;
+    wgp_status ts;
+    size_t w = ws[i];
+    /* a smaller last group (non-uniform launches) has fewer warps */
+    while ((ts = wgp_tracer_trace(p->t, g, w, &tr, &d2)) == WGP_ERR_INPUT && w > 0)
+      w--;
+    if (ts != WGP_OK)
+      return wgp_diag_set(diag, ts, "%s", d2.message);
+    if (p->pl) /* the visitor's data of a probe belongs to no class */
+      p->pl->free(p->pl->take(p->pl->user));
+    h = mix64(mix64(h, w), wgp_trace_shape_hash(tr));
+    wgp_trace_free(tr);
+  }
+  p->probes++;
+  *sig = h;
+  return WGP_OK;
+}
+
+/* Groups to trace in one dimension of NGRP > 3 groups whose control flow
+ * depends monotonically on the group id.  The first and last groups are
+ * their own (borders); if groups 1 and NGRP-2 behave alike, so does every
+ * group between them, and the middle one stands for them all.  Otherwise
+ * the change points between them (a bounds check gid < n with n well inside
+ * the grid) are found by bisection, WGP_WARPS_SPLIT_PROBES probes at most,
+ * and each run of groups that behave alike is represented by its middle
+ * group; a stretch left unresolved likewise.  PICK and CNT need room for
+ * 2 * WGP_WARPS_SPLIT_PROBES + 4 entries. */
+static wgp_status split_groups(prober *p, uint64_t ngrp, uint64_t *pick, double *cnt, size_t *np, bool *split,
+                               wgp_diag *diag) {
+  enum { MAXP = WGP_WARPS_SPLIT_PROBES };
+  uint64_t at[MAXP + 2], sig[MAXP + 2];
+  size_t n = 2;
+  at[0] = 1, at[1] = ngrp - 2;
+  wgp_status st = group_shape(p, at[0], &sig[0], diag);
+  if (st == WGP_OK)
+    st = group_shape(p, at[1], &sig[1], diag);
+  *split = false;
+  /* bisect the leftmost unresolved stretch while probes remain */
+  while (st == WGP_OK && n < MAXP + 2) {
+    size_t i = 0;
+    while (i + 1 < n && (sig[i] == sig[i + 1] || at[i + 1] - at[i] < 2))
+      i++;
+    if (i + 1 >= n)
+      break;
+    uint64_t m = at[i] + (at[i + 1] - at[i]) / 2, sm;
+    if ((st = group_shape(p, m, &sm, diag)) != WGP_OK)
+      break;
+    for (size_t j = n; j > i + 1; j--)
+      at[j] = at[j - 1], sig[j] = sig[j - 1];
+    at[i + 1] = m, sig[i + 1] = sm;
+    n++;
+    *split = true;
+  }
+  if (st != WGP_OK)
+    return st;
+  size_t k = 0;
+  pick[k] = 0, cnt[k++] = 1;
+  for (size_t i = 0; i < n;) {
+    /* a run of known points behaving alike: at[i] .. at[j] */
+    size_t j = i;
+    while (j + 1 < n && sig[j + 1] == sig[i])
+      j++;
+    /* (all of 1 .. ngrp-2 alike: the middle group, as edge_groups picks it) */
+    pick[k] = i == 0 && j == n - 1 ? ngrp / 2 : at[i] + (at[j] - at[i]) / 2;
+    cnt[k++] = (double)(at[j] - at[i] + 1);
+    if (j + 1 < n && at[j + 1] - at[j] > 1) { /* unresolved between two runs */
+      uint64_t a = at[j] + 1, b = at[j + 1] - 1;
+      pick[k] = a + (b - a) / 2, cnt[k++] = (double)(b - a + 1);
+    }
+    i = j + 1;
+  }
+  pick[k] = ngrp - 1, cnt[k++] = 1;
+  *np = k;
+  return WGP_OK;
+}
+
 wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trace_launch *L,
                               const wgp_warp_payload *payload, wgp_warp_set **out, wgp_diag *diag) {
   *out = NULL;
@@ -174,13 +275,17 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
   for (unsigned d = 0; d < 3; d++)
     ngrp[d] = (L->global[d] + L->local[d] - 1) / L->local[d];
   int dep = control_group_dependence(k);
+  size_t wpg = (size_t)((L->local[0] * L->local[1] * L->local[2] + L->warp_size - 1) / (L->warp_size ? L->warp_size : 32));
+  bool any_split = false;
   /* Lists of (group index, count) per dimension. */
   uint64_t *pick[3] = {NULL, NULL, NULL};
   double *cnt[3] = {NULL, NULL, NULL};
   size_t np[3];
   wgp_status st = WGP_OK;
   for (unsigned d = 0; d < 3 && st == WGP_OK; d++) {
-    size_t want = dep == 0 ? 1 : dep == 1 ? 3 : (size_t)(ngrp[d] < WGP_WARPS_MAX_GROUPS ? ngrp[d] : WGP_WARPS_MAX_GROUPS);
+    size_t want = dep == 0   ? 1
+                  : dep == 1 ? 2 * WGP_WARPS_SPLIT_PROBES + 4
+                             : (size_t)(ngrp[d] < WGP_WARPS_MAX_GROUPS ? ngrp[d] : WGP_WARPS_MAX_GROUPS);
     pick[d] = malloc(want * sizeof **pick);
     cnt[d] = malloc(want * sizeof **cnt);
     if (!pick[d] || !cnt[d]) {
@@ -189,6 +294,11 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
     }
     if (dep == 0) {
       pick[d][0] = 0, cnt[d][0] = (double)ngrp[d], np[d] = 1;
+    } else if (dep == 1 && ngrp[d] > 3) {
+      prober pr = {t, payload, d, wpg, 0};
+      bool split;
+      st = split_groups(&pr, ngrp[d], pick[d], cnt[d], &np[d], &split, diag);
+      any_split = any_split || split;
     } else if (dep == 1) {
       np[d] = edge_groups(ngrp[d], pick[d], cnt[d]);
     } else {
@@ -199,7 +309,7 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
       }
     }
   }
-  s->how = dep == 0 ? WGP_GROUPS_ONE : dep == 1 ? WGP_GROUPS_EDGES : WGP_GROUPS_ALL;
+  s->how = dep == 0 ? WGP_GROUPS_ONE : dep == 1 ? (any_split ? WGP_GROUPS_SPLIT : WGP_GROUPS_EDGES) : WGP_GROUPS_ALL;
   if (st == WGP_OK && dep == 2 && (double)np[0] * (double)np[1] * (double)np[2] > WGP_WARPS_MAX_GROUPS) {
     /* Too many: keep the first dimensions' choices and thin the outer ones. */
     while ((double)np[0] * (double)np[1] * (double)np[2] > WGP_WARPS_MAX_GROUPS) {

@@ -7,6 +7,7 @@
  */
 #include "wgperf/estimate.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 unsigned wgp_kernel_choose_registers(const wgp_kernel *k, unsigned override, const char **source) {
@@ -94,6 +95,7 @@ struct wgp_estimate {
   wgp_analysis *an;
   unsigned regs;
   const char *regs_from;
+  char regs_note[200]; /* regs_from when the count was capped */
   wgp_occupancy occ;
   bool has_cache;
   bool owns_an; /* freed with the estimate */
@@ -134,6 +136,15 @@ static wgp_status from_analysis(const wgp_analysis_input *in, wgp_analysis *an, 
   e->an = an;
   e->owns_an = owns;
   e->regs = wgp_kernel_choose_registers(in->kernel, regs, &e->regs_from);
+  unsigned cap = wgp_gpu_max_registers_per_thread(in->gpu);
+  if (!regs && cap && e->regs > cap) {
+    /* counted for another target (ptxas for sm_80, or the IR estimate): this
+     * GPU's compiler keeps to its limit and spills the rest */
+    snprintf(e->regs_note, sizeof e->regs_note, "%s: %u, capped at %s's limit of %u (its compiler would spill)",
+             e->regs_from, e->regs, wgp_gpu_name(in->gpu), cap);
+    e->regs_from = e->regs_note;
+    e->regs = cap;
+  }
   uint64_t local = wgp_analysis_local_bytes(e->an);
   wgp_occupancy_request req = wgp_estimate_shared_request(in->kernel, (unsigned)threads_per_group(&in->launch), e->regs, local);
   wgp_status st = wgp_occupancy_compute(in->gpu, &req, &e->occ, diag);

@@ -1207,6 +1207,8 @@ wgp_status wgp_prune_run(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_prun
   p->gpu = gpu;
   p->dims = wgp_launch_dims(o->launch);
   p->regs = wgp_kernel_choose_registers(k, o->regs, NULL);
+  if (!o->regs && p->regs > wgp_gpu_max_registers_per_thread(gpu)) /* as wgperf predict: the GPU's compiler spills */
+    p->regs = wgp_gpu_max_registers_per_thread(gpu);
   p->num_local_args = o->num_local_args;
   size_t nl = o->num_local_args ? o->num_local_args : 1, nt = o->num_trip_hints ? o->num_trip_hints : 1,
          nk = o->num_taken_hints ? o->num_taken_hints : 1;

@@ -36,6 +36,7 @@ static const char *choice_name(wgp_group_choice c) {
   switch (c) {
   case WGP_GROUPS_ONE: return "one group stands for all (control flow does not use the group id)";
   case WGP_GROUPS_EDGES: return "first, interior and last group per dimension";
+  case WGP_GROUPS_SPLIT: return "first and last group per dimension, the interior split where branches change";
   case WGP_GROUPS_ALL: return "every group";
   default: return "groups sampled evenly (group-id dependent control flow, large grid)";
   }

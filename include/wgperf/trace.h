@@ -155,6 +155,9 @@ unsigned wgp_trace_flags(const wgp_trace *tr);
 unsigned wgp_trace_block_flags(const wgp_trace *tr, size_t block);
 bool wgp_trace_equal(const wgp_trace *a, const wgp_trace *b);
 uint64_t wgp_trace_hash(const wgp_trace *tr);
+/* The same without loop iteration counts: which blocks run, with which
+ * lanes, in which loop structure (for telling where control flow changes). */
+uint64_t wgp_trace_shape_hash(const wgp_trace *tr);
 /* Warp-level executions of BLOCK (weighted, sampled stretches expanded), and
  * the same counted per active lane. */
 double wgp_trace_block_executions(const wgp_trace *tr, size_t block);

@@ -10,7 +10,11 @@
  *   how compilers write ty == 0 && by == 0; conditions of 1 bit combined by
  *   and, or, xor): per dimension the first,
  *   one interior and the last group, the interior one standing for all
- *   interior groups;
+ *   interior groups, unless the second and the last but one group differ in
+ *   control flow (a bounds check gid < n with n well inside the grid): then
+ *   the interior is split by bisection where it changes (at most
+ *   WGP_WARPS_SPLIT_PROBES groups probed per dimension, the others at their
+ *   first group), each run of alike groups represented by its middle one;
  * - otherwise (parity, modulo, bit tests of the group id): every group, up to
  *   WGP_WARPS_MAX_GROUPS groups spread evenly over the grid (flagged).
  */
@@ -24,6 +28,7 @@ extern "C" {
 #endif
 
 #define WGP_WARPS_MAX_GROUPS 4096
+#define WGP_WARPS_SPLIT_PROBES 24
 
 typedef struct wgp_warp_class {
   uint64_t group[3]; /* a representative */
@@ -47,7 +52,13 @@ typedef struct wgp_warp_payload {
 typedef struct wgp_warp_set wgp_warp_set;
 
 /* How groups were chosen (wgp_warp_set_how). */
-typedef enum wgp_group_choice { WGP_GROUPS_ONE, WGP_GROUPS_EDGES, WGP_GROUPS_ALL, WGP_GROUPS_SAMPLED } wgp_group_choice;
+typedef enum wgp_group_choice {
+  WGP_GROUPS_ONE,
+  WGP_GROUPS_EDGES,
+  WGP_GROUPS_ALL,
+  WGP_GROUPS_SAMPLED,
+  WGP_GROUPS_SPLIT /* as EDGES, the interior split where control flow changes */
+} wgp_group_choice;
 
 /* Traces the warps of the representative groups with TRACER (keep; its
  * visitor, if any, sees every traced warp) and groups identical traces. */

@@ -115,11 +115,58 @@ static void impossible_launch_names_its_limit(void **state) {
   wgp_launch_free(b.l);
 }
 
+/* A count made for another target (the model's ptxas for sm_80) above the
+ * GPU's limit is capped at it, as that GPU's compiler would spill, and says
+ * so; a count the user gives is not (the launch fails). */
+static void registers_over_the_gpu_limit_are_capped(void **state) {
+  (void)state;
+  wgp_diag d;
+  char *text;
+  size_t len;
+  assert_int_equal(wgp_read_file(WGPERF_SOURCE_DIR "/test/unit/data/matmul_tiled.plugin.json", &text, &len, &d), WGP_OK);
+  const char *at = strstr(text, "\"language\"");
+  assert_non_null(at);
+  const char *reg = "\"registers\": {\"count\": 128, \"source\": \"ptxas -v (test, sm_80)\"},\n";
+  size_t pre = (size_t)(at - text), rl = strlen(reg);
+  char *mod = malloc(len + rl + 1);
+  memcpy(mod, text, pre);
+  memcpy(mod + pre, reg, rl);
+  memcpy(mod + pre + rl, at, len - pre + 1);
+  wgp_model *m;
+  assert_int_equal(wgp_model_load_string(mod, len + rl, "capped.json", &m, &d), WGP_OK);
+  wgp_gpu *kepler;
+  assert_int_equal(wgp_gpu_load_builtin("gtx-680", &kepler, &d), WGP_OK);
+  bound b;
+  bind(&b, "256,256", "16,16", "N=256");
+  b.in.kernel = wgp_model_kernel(m, 0);
+  b.in.gpu = kepler;
+  wgp_estimate *e;
+  assert_int_equal(wgp_estimate_new(&b.in, 0, &e, &d), WGP_OK);
+  const char *src;
+  assert_int_equal(wgp_estimate_registers(e, &src), 63);
+  assert_non_null(strstr(src, "ptxas -v (test, sm_80): 128, capped at NVIDIA GeForce GTX 680's limit of 63"));
+  wgp_estimate_free(e);
+  b.in.gpu = h100; /* within the H100's 255: as counted */
+  assert_int_equal(wgp_estimate_new(&b.in, 0, &e, &d), WGP_OK);
+  assert_int_equal(wgp_estimate_registers(e, &src), 128);
+  assert_string_equal(src, "ptxas -v (test, sm_80)");
+  wgp_estimate_free(e);
+  b.in.gpu = kepler;
+  assert_int_equal(wgp_estimate_new(&b.in, 128, &e, &d), WGP_ERR_INPUT);
+  assert_non_null(strstr(d.message, "128 registers per thread exceed the maximum of 63"));
+  wgp_launch_free(b.l);
+  wgp_gpu_free(kepler);
+  wgp_model_free(m);
+  free(mod);
+  free(text);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(same_as_by_hand),
       cmocka_unit_test(registers_fall_back_to_the_ir_estimate),
       cmocka_unit_test(impossible_launch_names_its_limit),
+      cmocka_unit_test(registers_over_the_gpu_limit_are_capped),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -73,6 +73,37 @@ static void test_bounds_check_uses_edge_groups(void **state) {
   wgp_warp_set_free(s);
 }
 
+/* The bounds check with n well inside the grid: the interior is not alike
+ * (groups below n, the one across it, groups past it), so it is split where
+ * the branch changes, and every warp is counted as the class it belongs to.
+ * The middle group alone (the edge rule) stood for 62 groups doing nothing
+ * and gave 2 warps of work for 31 (test of the fix). */
+static void test_bounds_check_inside_the_grid_splits(void **state) {
+  (void)state;
+  for (int64_t n = 1; n <= 4096; n = n * 3 + 7) {
+    arg_n = n;
+    /* 64 groups of 64, 2 warps each */
+    wgp_warp_set *s = build("vadd", 4096, 64);
+    const wgp_kernel *k = wgp_model_find_kernel(model, "vadd");
+    size_t store = wgp_access_block(wgp_kernel_access(k, wgp_kernel_num_accesses(k) - 1)); /* c[i] = */
+    double working = 0, lanes = 0, total = 0;
+    for (size_t i = 0; i < wgp_warp_set_size(s); i++) {
+      const wgp_warp_class *c = wgp_warp_set_class(s, i);
+      total += c->count;
+      working += c->count * wgp_trace_block_executions(c->trace, store);
+      lanes += c->count * wgp_trace_lane_executions(c->trace, store);
+    }
+    int64_t in = n < 4096 ? n : 4096;
+    assert_true(total == 128.0);
+    assert_true(working == (double)((in + 31) / 32));
+    assert_true(lanes == (double)in);
+    /* split only where groups 1 and 62 differ */
+    bool inside = n > 64 && n < 63 * 64;
+    assert_int_equal(wgp_warp_set_how(s), inside ? WGP_GROUPS_SPLIT : WGP_GROUPS_EDGES);
+    wgp_warp_set_free(s);
+  }
+}
+
 static void test_group_independent_kernel_traces_one_group(void **state) {
   (void)state;
   /* reduce: control flow does not use the group id; 10 groups of 256 */
@@ -119,6 +150,7 @@ static void test_group_dependence_classes(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_bounds_check_uses_edge_groups),
+      cmocka_unit_test(test_bounds_check_inside_the_grid_splits),
       cmocka_unit_test(test_group_independent_kernel_traces_one_group),
       cmocka_unit_test(test_group_dependence_classes),
   };
