@@ -56,6 +56,15 @@ static void free_stats(void *p) {
   free(b);
 }
 
+/* A warp with a lane outside a __local array of known size. */
+static bool stats_outside(const void *p) {
+  const stats_blob *b = p;
+  for (size_t i = 0; i < b->n; i++)
+    if (b->s[i].outside > 0)
+      return true;
+  return false;
+}
+
 static bool has_trip_hint(const wgp_analysis_input *in, size_t loop) {
   for (size_t i = 0; i < in->num_trip_hints; i++)
     if (in->trip_loops[i] == loop)
@@ -176,7 +185,8 @@ wgp_status wgp_analyze(const wgp_analysis_input *in, wgp_analysis **out, wgp_dia
     for (size_t i = 0; i < in->num_taken_hints; i++)
       wgp_tracer_set_taken_hint(t, in->taken_blocks[i], in->taken_fractions[i]);
     wgp_metrics_attach(a->metrics, t);
-    a->payload = (wgp_warp_payload){take_stats, equal_stats, free_stats, a->metrics};
+    a->payload = (wgp_warp_payload){take_stats, equal_stats, free_stats, a->metrics,
+                                    in->stop_outside_local ? stats_outside : NULL};
     st = wgp_warp_set_build(t, in->kernel, &a->launch, &a->payload, &a->warps, diag);
   }
   wgp_tracer_free(t);
@@ -228,6 +238,7 @@ void wgp_analysis_free(wgp_analysis *a) {
 }
 
 const wgp_warp_set *wgp_analysis_warps(const wgp_analysis *a) { return a->warps; }
+bool wgp_analysis_partial(const wgp_analysis *a) { return wgp_warp_set_stopped(a->warps); }
 
 const wgp_mem_stats *wgp_analysis_class_stats(const wgp_analysis *a, size_t i) {
   const wgp_warp_class *c = wgp_warp_set_class(a->warps, i);

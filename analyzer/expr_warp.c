@@ -950,7 +950,24 @@ static void run_node(runner *r, uint32_t i, uint64_t mask) {
   case WGP_OP_UGE:
     FOR_LANES(l, allok) if (wgp_x_binary(ev, e, a[l], b[l], &out[l]) == WGP_EVAL_OK) ok |= UINT64_C(1) << l;
     break;
-  default: /* folds and addrec: the general path */
+  case WGP_OP_AND:
+  case WGP_OP_OR:
+  case WGP_OP_XOR:
+  case WGP_OP_SMIN:
+  case WGP_OP_SMAX:
+  case WGP_OP_UMIN:
+  case WGP_OP_UMAX:
+    /* folds (the and/or of conditions: 1-bit umin/umax) on the lanes whose
+     * operands are all known, as the tree walker folds them */
+    FOR_LANES(l, allok) {
+      uint64_t acc = wgp_x_fold_start(e, a[l]);
+      for (size_t j = 1; j < nops; j++)
+        acc = wgp_x_fold_step(e, acc, p->val[(size_t)ops[j] * WGP_XLANES + l]);
+      out[l] = wgp_x_canon(acc, e->width);
+    }
+    ok = allok;
+    break;
+  default: /* addrec: the general path */
     allok = 0;
     break;
   }

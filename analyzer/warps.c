@@ -9,10 +9,12 @@
 struct wgp_warp_set {
   const wgp_warp_payload *pl;
   wgp_warp_class *v;
+  uint64_t *hash; /* of each class's trace */
   size_t n, cap;
   wgp_group_choice how;
   size_t traced;
   double total;
+  bool stopped;
 };
 
 static bool is_group_sym(const wgp_expr *e) {
@@ -121,9 +123,11 @@ static wgp_status add_warp(wgp_warp_set *s, const uint64_t g[3], size_t warp, do
       return WGP_ERR_NOMEM;
     }
   }
+  if (s->pl && s->pl->stop && s->pl->stop(p))
+    s->stopped = true;
   uint64_t h = wgp_trace_hash(tr);
   for (size_t i = 0; i < s->n; i++)
-    if (wgp_trace_hash(s->v[i].trace) == h && wgp_trace_equal(s->v[i].trace, tr) &&
+    if (s->hash[i] == h && wgp_trace_equal(s->v[i].trace, tr) &&
         (!s->pl || s->pl->equal(s->v[i].payload, p))) {
       s->v[i].count += count;
       wgp_trace_free(tr);
@@ -134,15 +138,19 @@ static wgp_status add_warp(wgp_warp_set *s, const uint64_t g[3], size_t warp, do
   if (s->n == s->cap) {
     size_t cap = s->cap ? 2 * s->cap : 8;
     wgp_warp_class *v = realloc(s->v, cap * sizeof *v);
-    if (!v) {
+    if (v)
+      s->v = v;
+    uint64_t *hv = v ? realloc(s->hash, cap * sizeof *hv) : NULL;
+    if (!hv) {
       wgp_trace_free(tr);
       if (s->pl)
         s->pl->free(p);
       return WGP_ERR_NOMEM;
     }
-    s->v = v;
+    s->hash = hv;
     s->cap = cap;
   }
+  s->hash[s->n] = h;
   s->v[s->n++] = (wgp_warp_class){{g[0], g[1], g[2]}, warp, count, tr, p};
   return WGP_OK;
 }
@@ -196,7 +204,8 @@ static wgp_status group_shape(prober *p, uint64_t gi, uint64_t *sig, wgp_diag *d
       w--;
     if (ts != WGP_OK)
       return wgp_diag_set(diag, ts, "%s", d2.message);
-    if (p->pl) /* the visitor's data of a probe belongs to no class */
+    if (p->pl) /* the visitor's data of a probe belongs to no class (nor stops the build: a
+                  * stopped set holds the warp that stopped it) */
       p->pl->free(p->pl->take(p->pl->user));
     h = mix64(mix64(h, w), wgp_trace_shape_hash(tr));
     wgp_trace_free(tr);
@@ -326,9 +335,9 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
     for (unsigned d = 0; d < 3; d++)
       if (np[d] < ngrp[d])
         s->how = WGP_GROUPS_SAMPLED;
-  for (size_t z = 0; st == WGP_OK && z < np[2]; z++)
-    for (size_t y = 0; st == WGP_OK && y < np[1]; y++)
-      for (size_t x = 0; st == WGP_OK && x < np[0]; x++) {
+  for (size_t z = 0; st == WGP_OK && !s->stopped && z < np[2]; z++)
+    for (size_t y = 0; st == WGP_OK && !s->stopped && y < np[1]; y++)
+      for (size_t x = 0; st == WGP_OK && !s->stopped && x < np[0]; x++) {
         uint64_t g[3] = {pick[0][x], pick[1][y], pick[2][z]};
         double gc = cnt[0][x] * cnt[1][y] * cnt[2][z];
         for (size_t w = 0;; w++) {
@@ -343,7 +352,7 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
           }
           s->traced++;
           s->total += gc;
-          if ((st = add_warp(s, g, w, gc, tr)) != WGP_OK)
+          if ((st = add_warp(s, g, w, gc, tr)) != WGP_OK || s->stopped)
             break;
         }
       }
@@ -368,6 +377,7 @@ void wgp_warp_set_free(wgp_warp_set *s) {
       s->pl->free(s->v[i].payload);
   }
   free(s->v);
+  free(s->hash);
   free(s);
 }
 
@@ -375,4 +385,5 @@ size_t wgp_warp_set_size(const wgp_warp_set *s) { return s->n; }
 const wgp_warp_class *wgp_warp_set_class(const wgp_warp_set *s, size_t i) { return i < s->n ? &s->v[i] : NULL; }
 wgp_group_choice wgp_warp_set_how(const wgp_warp_set *s) { return s->how; }
 size_t wgp_warp_set_traced(const wgp_warp_set *s) { return s->traced; }
+bool wgp_warp_set_stopped(const wgp_warp_set *s) { return s->stopped; }
 double wgp_warp_set_total(const wgp_warp_set *s) { return s->total; }

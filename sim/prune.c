@@ -600,7 +600,10 @@ static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_di
                                  .taken_blocks = p->taken_blocks,
                                  .taken_fractions = p->taken_fractions,
                                  .num_taken_hints = o->num_taken_hints,
-                                 .l2_cold = o->l2_cold};
+                                 .l2_cold = o->l2_cold,
+                                 /* such a size is discarded (commit_analysis): its analysis
+                                  * may end at the first warp that shows it */
+                                 .stop_outside_local = true};
     memcpy(c->in.launch.local, c->pub.local, sizeof c->pub.local);
     /* residency needs the shared memory of the group, not the analysis */
     wgp_layout *lay;
@@ -648,7 +651,7 @@ static void prepare(const wgp_prune *p, const cand *c, prepared *pr) {
     /* level 1: the analysis (traces, memory costs), its stage 1 key and its
      * bounds for any hit rates (every access hitting, every one missing) */
     pr->st = wgp_analyze(&c->in, &pr->an, &pr->d);
-    if (pr->st != WGP_OK)
+    if (pr->st != WGP_OK || wgp_analysis_partial(pr->an)) /* partial: discarded, no bounds needed */
       return;
     uint64_t threads = c->pub.local[0] * c->pub.local[1] * c->pub.local[2];
     unsigned wsz = wgp_gpu_warp_size(p->gpu);
@@ -697,6 +700,7 @@ static wgp_status commit_analysis(wgp_prune *p, cand *c, prepared *pr, wgp_diag 
   /* a size for which the kernel's lanes leave a __local array is not one
    * the kernel is written for (fixed tiles indexed by the local ids) */
   const wgp_mem_stats *tot = wgp_analysis_total_stats(c->an);
+  bool partial = wgp_analysis_partial(c->an); /* ended at a warp outside an array: never without one */
   for (size_t i = 0; i < wgp_kernel_num_accesses(p->k); i++)
     if (tot[i].outside > 0) {
       const wgp_access *a = wgp_kernel_access(p->k, i);
@@ -713,6 +717,8 @@ static wgp_status commit_analysis(wgp_prune *p, cand *c, prepared *pr, wgp_diag 
       invalidate(c, why);
       return WGP_OK;
     }
+  if (partial)
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: internal: a partial analysis without its cause");
   c->cheap_best = c->pub.best_us = c->lb = fmax(pr->hit.best_us, c->pub.best_us);
   c->cheap_worst = c->pub.worst_us = pr->miss.worst_us;
   c->level = 1;

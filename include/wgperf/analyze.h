@@ -38,6 +38,10 @@ typedef struct wgp_analysis_input {
   /* threads the cache analysis may trace its sample with (0: the process
    * default, wgp_default_threads()); the answer does not depend on it */
   unsigned threads;
+  /* stop tracing at the first warp with a lane outside a __local array of
+   * known size: the analysis is then partial (wgp_analysis_partial), for a
+   * caller that discards such launches (wgprune) */
+  bool stop_outside_local;
 } wgp_analysis_input;
 
 #define WGP_MAX_THREADS 64u
@@ -59,6 +63,9 @@ wgp_status wgp_analyze(const wgp_analysis_input *in, wgp_analysis **out, wgp_dia
 void wgp_analysis_free(wgp_analysis *a);
 
 const wgp_warp_set *wgp_analysis_warps(const wgp_analysis *a);
+/* stop_outside_local stopped it: counts and costs stand for the warps traced
+ * so far, which include one with a lane outside a __local array */
+bool wgp_analysis_partial(const wgp_analysis *a);
 /* Memory statistics of warp class I (one entry per access id). */
 const wgp_mem_stats *wgp_analysis_class_stats(const wgp_analysis *a, size_t i);
 /* Launch totals: every class times the warps it stands for. */

@@ -47,6 +47,9 @@ typedef struct wgp_warp_payload {
   bool (*equal)(const void *a, const void *b);
   void (*free)(void *p);
   void *user;
+  /* optional: true when a warp's data ends the build (the set is then
+   * partial: wgp_warp_set_stopped) */
+  bool (*stop)(const void *p);
 } wgp_warp_payload;
 
 typedef struct wgp_warp_set wgp_warp_set;
@@ -69,6 +72,7 @@ size_t wgp_warp_set_size(const wgp_warp_set *s);
 const wgp_warp_class *wgp_warp_set_class(const wgp_warp_set *s, size_t i);
 wgp_group_choice wgp_warp_set_how(const wgp_warp_set *s);
 size_t wgp_warp_set_traced(const wgp_warp_set *s); /* warps traced */
+bool wgp_warp_set_stopped(const wgp_warp_set *s);  /* the payload's stop ended the build */
 double wgp_warp_set_total(const wgp_warp_set *s);  /* warps in the grid */
 
 /* Whether E's value depends on the group id, and if so whether only through

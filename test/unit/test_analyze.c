@@ -589,6 +589,53 @@ static void test_request_costs_kept(void **state) {
   wgp_model_free(memo_model);
 }
 
+/* stop_outside_local: a launch whose lanes leave a __local array ends at
+ * the first warp that shows it (partial, that warp counted); one whose lanes
+ * stay inside is analysed exactly as without the option. */
+static void test_stop_at_outside_local(void **state) {
+  (void)state;
+  wgp_diag d;
+  wgp_model *mm;
+  assert_int_equal(wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/matmul_tiled.plugin.json", &mm, &d), WGP_OK);
+  const wgp_kernel *k = wgp_model_find_kernel(mm, "matmul_tiled");
+  named_args n256 = {{"N", NULL}, {256}};
+  uint64_t locals[3][2] = {{32, 4}, {16, 16}, {8, 8}};
+  for (int i = 0; i < 3; i++) {
+    wgp_analysis *a[2];
+    for (int stop = 0; stop < 2; stop++) {
+      wgp_analysis_input in = {0};
+      in.kernel = k;
+      in.gpu = h100;
+      in.launch = (wgp_trace_launch){2, {256, 256, 1}, {locals[i][0], locals[i][1], 1}, {0, 0, 0}, 0, lookup_named,
+                                     &n256};
+      in.stop_outside_local = stop;
+      assert_int_equal(wgp_analyze(&in, &a[stop], &d), WGP_OK);
+    }
+    double out[2] = {0, 0};
+    for (int stop = 0; stop < 2; stop++)
+      for (size_t j = 0; j < wgp_kernel_num_accesses(k); j++)
+        out[stop] += wgp_analysis_total_stats(a[stop])[j].outside;
+    const wgp_warp_set *w0 = wgp_analysis_warps(a[0]), *w1 = wgp_analysis_warps(a[1]);
+    assert_false(wgp_analysis_partial(a[0]));
+    if (i == 0) { /* 32 wide: past the 16x16 tiles */
+      assert_true(out[0] > 0 && out[1] > 0);
+      assert_true(wgp_analysis_partial(a[1]));
+      assert_true(wgp_warp_set_traced(w1) < wgp_warp_set_traced(w0));
+    } else {
+      assert_true(out[0] == 0 && out[1] == 0);
+      assert_false(wgp_analysis_partial(a[1]));
+      assert_int_equal(wgp_warp_set_traced(w1), wgp_warp_set_traced(w0));
+      assert_int_equal(wgp_warp_set_size(w1), wgp_warp_set_size(w0));
+      for (size_t j = 0; j < wgp_kernel_num_accesses(k); j++)
+        assert_memory_equal(&wgp_analysis_total_stats(a[0])[j], &wgp_analysis_total_stats(a[1])[j],
+                            sizeof(wgp_mem_stats));
+    }
+    wgp_analysis_free(a[0]);
+    wgp_analysis_free(a[1]);
+  }
+  wgp_model_free(mm);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fallbacks_listed),        cmocka_unit_test(test_seed000_tiled_matmul_counts),
@@ -596,6 +643,7 @@ int main(void) {
       cmocka_unit_test(test_constant_serialization),  cmocka_unit_test(test_loop_accesses_counted_per_iteration),
       cmocka_unit_test(test_counting_rules_directly),   cmocka_unit_test(test_against_brute_force),
       cmocka_unit_test(test_request_costs_kept),
+      cmocka_unit_test(test_stop_at_outside_local),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
