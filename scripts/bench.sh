@@ -74,12 +74,18 @@ prune "matmul_tiled 5040x5040" "$T/mm.json" --global 5040,5040 --arg N=5040
 echo "from source, extraction included:"
 prune "matmul_tiled.cl 5040x5040" examples/matmul_tiled.cl --global 5040,5040 --arg N=5040
 prune "matrix_sum_coalesced.cl 5040x5040" validation/kernels/matrix_sum_coalesced.cl --global 5040,5040 --arg W=5040
-launch_args() { # corpus launch file -> --arg NAME=VALUE ...
+launch_args() { # corpus launch file [NAME=VALUE...] -> --arg NAME=VALUE ... (the extra ones replace the file's)
   python3 -c 'import json, sys
-for k, v in json.load(open(sys.argv[1])).get("args", {}).items(): print("--arg", "%s=%s" % (k, v))' "$1"
+a = json.load(open(sys.argv[1])).get("args", {})
+a.update(kv.split("=", 1) for kv in sys.argv[2:])
+for k, v in a.items(): print("--arg", "%s=%s" % (k, v))' "$@"
 }
 for pk in backprop.layerforward backprop.adjust_weights hotspot.calculate_temp lud.lud_internal; do
+  # hotspot's chip covers the launch: 315 groups of 16 computing 12 cells each (pyramid
+  # height 2) are 3780 cells; the launch file's 512 would leave 94% of the groups idle
+  extra=()
+  [ "$pk" = hotspot.calculate_temp ] && extra=(grid_cols=3780 grid_rows=3780)
   # shellcheck disable=SC2046
   prune "rodinia $pk 5040x5040" "corpus/rodinia/${pk%%.*}.cl" --kernel "${pk#*.}" --global 5040,5040 \
-    $(launch_args "corpus/rodinia/$pk.launch.json")
+    $(launch_args "corpus/rodinia/$pk.launch.json" "${extra[@]}")
 done
