@@ -285,7 +285,7 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
     ngrp[d] = (L->global[d] + L->local[d] - 1) / L->local[d];
   int dep = control_group_dependence(k);
   size_t wpg = (size_t)((L->local[0] * L->local[1] * L->local[2] + L->warp_size - 1) / (L->warp_size ? L->warp_size : 32));
-  bool any_split = false;
+  bool any_split = false, split_dim[3] = {false, false, false};
   /* Lists of (group index, count) per dimension. */
   uint64_t *pick[3] = {NULL, NULL, NULL};
   double *cnt[3] = {NULL, NULL, NULL};
@@ -305,9 +305,7 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
       pick[d][0] = 0, cnt[d][0] = (double)ngrp[d], np[d] = 1;
     } else if (dep == 1 && ngrp[d] > 3) {
       prober pr = {t, payload, d, wpg, 0};
-      bool split;
-      st = split_groups(&pr, ngrp[d], pick[d], cnt[d], &np[d], &split, diag);
-      any_split = any_split || split;
+      st = split_groups(&pr, ngrp[d], pick[d], cnt[d], &np[d], &split_dim[d], diag);
     } else if (dep == 1) {
       np[d] = edge_groups(ngrp[d], pick[d], cnt[d]);
     } else {
@@ -318,6 +316,15 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
       }
     }
   }
+  /* Split dimensions whose groups together would be too many: the outer ones
+   * back to their first, middle and last group (two split ones of at most
+   * 52 runs stay; three would be 140000 groups). */
+  for (unsigned d = 3; st == WGP_OK && dep == 1 && d-- > 0;)
+    if ((double)np[0] * (double)np[1] * (double)np[2] > WGP_WARPS_MAX_GROUPS && split_dim[d]) {
+      np[d] = edge_groups(ngrp[d], pick[d], cnt[d]);
+      split_dim[d] = false;
+    }
+  any_split = split_dim[0] || split_dim[1] || split_dim[2];
   s->how = dep == 0 ? WGP_GROUPS_ONE : dep == 1 ? (any_split ? WGP_GROUPS_SPLIT : WGP_GROUPS_EDGES) : WGP_GROUPS_ALL;
   if (st == WGP_OK && dep == 2 && (double)np[0] * (double)np[1] * (double)np[2] > WGP_WARPS_MAX_GROUPS) {
     /* Too many: keep the first dimensions' choices and thin the outer ones. */
