@@ -1633,7 +1633,9 @@ static uint64_t mix(uint64_t h, uint64_t v) {
   return h;
 }
 
-static uint64_t hash_list(const nodelist *l) {
+/* The blocks, masks and loop structure of a list, with the loops' iteration
+ * counts or (COUNTS false) with only how many runs each loop has. */
+static uint64_t hash_list(const nodelist *l, bool counts) {
   uint64_t h = l->n;
   for (size_t i = 0; i < l->n; i++) {
     const wgp_tnode *n = &l->v[i];
@@ -1643,34 +1645,18 @@ static uint64_t hash_list(const nodelist *l) {
       h = mix(h, n->mask);
     } else {
       h = mix(h, n->loop);
+      if (!counts)
+        h = mix(h, n->nruns);
       for (size_t r = 0; r < n->nruns; r++)
-        h = mix(mix(h, n->runs[r].count), hash_list(&n->runs[r].body));
+        h = counts ? mix(mix(h, n->runs[r].count), hash_list(&n->runs[r].body, true))
+                   : mix(h, hash_list(&n->runs[r].body, false));
     }
   }
   return h;
 }
 
-uint64_t wgp_trace_hash(const wgp_trace *tr) { return mix(hash_list(&tr->top), tr->flags); }
-
-/* The blocks, masks and loop structure of a list, without iteration counts. */
-static uint64_t shape_list(const nodelist *l) {
-  uint64_t h = l->n;
-  for (size_t i = 0; i < l->n; i++) {
-    const wgp_tnode *n = &l->v[i];
-    h = mix(h, n->kind);
-    if (n->kind == WGP_TNODE_BLOCK) {
-      h = mix(h, n->block);
-      h = mix(h, n->mask);
-    } else {
-      h = mix(mix(h, n->loop), n->nruns);
-      for (size_t r = 0; r < n->nruns; r++)
-        h = mix(h, shape_list(&n->runs[r].body));
-    }
-  }
-  return h;
-}
-
-uint64_t wgp_trace_shape_hash(const wgp_trace *tr) { return mix(shape_list(&tr->top), tr->flags); }
+uint64_t wgp_trace_hash(const wgp_trace *tr) { return mix(hash_list(&tr->top, true), tr->flags); }
+uint64_t wgp_trace_shape_hash(const wgp_trace *tr) { return mix(hash_list(&tr->top, false), tr->flags); }
 
 double wgp_trace_block_executions(const wgp_trace *tr, size_t b) { return b < tr->nblocks ? tr->exec[b] : 0; }
 double wgp_trace_lane_executions(const wgp_trace *tr, size_t b) { return b < tr->nblocks ? tr->lane_exec[b] : 0; }
