@@ -182,8 +182,6 @@ typedef struct prober {
   wgp_tracer *t;
   const wgp_warp_payload *pl;
   unsigned d;
-  size_t wpg; /* warps in a full group */
-  size_t probes;
 } prober;
 
 /* What group GI of the dimension does, up to loop counts: the shapes of its
@@ -193,7 +191,7 @@ static wgp_status group_shape(prober *p, uint64_t gi, uint64_t *sig, wgp_diag *d
   uint64_t g[3] = {0, 0, 0};
   g[p->d] = gi;
   uint64_t h = 0x51ed27;
-  size_t ws[2] = {0, p->wpg ? p->wpg - 1 : 0};
+  size_t wpg = wgp_tracer_num_warps(p->t), ws[2] = {0, wpg ? wpg - 1 : 0};
   for (int i = 0; i < (ws[1] > 0 ? 2 : 1); i++) {
     wgp_trace *tr = NULL;
     wgp_diag d2;
@@ -210,7 +208,6 @@ static wgp_status group_shape(prober *p, uint64_t gi, uint64_t *sig, wgp_diag *d
     h = mix64(mix64(h, w), wgp_trace_shape_hash(tr));
     wgp_trace_free(tr);
   }
-  p->probes++;
   *sig = h;
   return WGP_OK;
 }
@@ -284,8 +281,7 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
   for (unsigned d = 0; d < 3; d++)
     ngrp[d] = (L->global[d] + L->local[d] - 1) / L->local[d];
   int dep = control_group_dependence(k);
-  size_t wpg = (size_t)((L->local[0] * L->local[1] * L->local[2] + L->warp_size - 1) / (L->warp_size ? L->warp_size : 32));
-  bool any_split = false, split_dim[3] = {false, false, false};
+  bool split_dim[3] = {false, false, false};
   /* Lists of (group index, count) per dimension. */
   uint64_t *pick[3] = {NULL, NULL, NULL};
   double *cnt[3] = {NULL, NULL, NULL};
@@ -304,7 +300,7 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
     if (dep == 0) {
       pick[d][0] = 0, cnt[d][0] = (double)ngrp[d], np[d] = 1;
     } else if (dep == 1 && ngrp[d] > 3) {
-      prober pr = {t, payload, d, wpg, 0};
+      prober pr = {t, payload, d};
       st = split_groups(&pr, ngrp[d], pick[d], cnt[d], &np[d], &split_dim[d], diag);
     } else if (dep == 1) {
       np[d] = edge_groups(ngrp[d], pick[d], cnt[d]);
@@ -324,8 +320,8 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
       np[d] = edge_groups(ngrp[d], pick[d], cnt[d]);
       split_dim[d] = false;
     }
-  any_split = split_dim[0] || split_dim[1] || split_dim[2];
-  s->how = dep == 0 ? WGP_GROUPS_ONE : dep == 1 ? (any_split ? WGP_GROUPS_SPLIT : WGP_GROUPS_EDGES) : WGP_GROUPS_ALL;
+  bool split = split_dim[0] || split_dim[1] || split_dim[2];
+  s->how = dep == 0 ? WGP_GROUPS_ONE : dep == 1 ? (split ? WGP_GROUPS_SPLIT : WGP_GROUPS_EDGES) : WGP_GROUPS_ALL;
   if (st == WGP_OK && dep == 2 && (double)np[0] * (double)np[1] * (double)np[2] > WGP_WARPS_MAX_GROUPS) {
     /* Too many: keep the first dimensions' choices and thin the outer ones. */
     while ((double)np[0] * (double)np[1] * (double)np[2] > WGP_WARPS_MAX_GROUPS) {

@@ -24,6 +24,23 @@ unsigned wgp_kernel_choose_registers(const wgp_kernel *k, unsigned override, con
   return regs;
 }
 
+unsigned wgp_kernel_registers_on(const wgp_kernel *k, const wgp_gpu *gpu, unsigned override, const char **source,
+                                 char *note, size_t size) {
+  const char *src;
+  unsigned regs = wgp_kernel_choose_registers(k, override, &src), cap = wgp_gpu_max_registers_per_thread(gpu);
+  if (!override && cap && regs > cap) {
+    if (note && size) {
+      snprintf(note, size, "%s: %u, capped at %s's limit of %u (its compiler would spill)", src, regs,
+               wgp_gpu_name(gpu), cap);
+      src = note;
+    }
+    regs = cap;
+  }
+  if (source)
+    *source = src;
+  return regs;
+}
+
 wgp_access_cost *wgp_access_costs_new(const wgp_kernel *k, const wgp_mem_stats *s, const wgp_cache_result *cache,
                                       double hit) {
   size_t n = wgp_kernel_num_accesses(k);
@@ -135,16 +152,7 @@ static wgp_status from_analysis(const wgp_analysis_input *in, wgp_analysis *an, 
   e->in = in;
   e->an = an;
   e->owns_an = owns;
-  e->regs = wgp_kernel_choose_registers(in->kernel, regs, &e->regs_from);
-  unsigned cap = wgp_gpu_max_registers_per_thread(in->gpu);
-  if (!regs && cap && e->regs > cap) {
-    /* counted for another target (ptxas for sm_80, or the IR estimate): this
-     * GPU's compiler keeps to its limit and spills the rest */
-    snprintf(e->regs_note, sizeof e->regs_note, "%s: %u, capped at %s's limit of %u (its compiler would spill)",
-             e->regs_from, e->regs, wgp_gpu_name(in->gpu), cap);
-    e->regs_from = e->regs_note;
-    e->regs = cap;
-  }
+  e->regs = wgp_kernel_registers_on(in->kernel, in->gpu, regs, &e->regs_from, e->regs_note, sizeof e->regs_note);
   uint64_t local = wgp_analysis_local_bytes(e->an);
   wgp_occupancy_request req = wgp_estimate_shared_request(in->kernel, (unsigned)threads_per_group(&in->launch), e->regs, local);
   wgp_status st = wgp_occupancy_compute(in->gpu, &req, &e->occ, diag);

@@ -285,13 +285,6 @@ static bool pe_eval(const char *text, const uint64_t l[3], double *out) {
   return true;
 }
 
-/* Whether TEXT is an expression (whatever it divides by). */
-static bool pe_wellformed(const char *text) {
-  uint64_t one[3] = {1, 1, 1};
-  pexpr e;
-  pe_parse(&e, text, one);
-  return !e.bad;
-}
 
 bool wgp_size_expr_eval(const char *text, const uint64_t l[3], uint64_t *out) {
   double v;
@@ -301,7 +294,12 @@ bool wgp_size_expr_eval(const char *text, const uint64_t l[3], uint64_t *out) {
   return true;
 }
 
-bool wgp_size_expr_valid(const char *text) { return pe_wellformed(text); }
+bool wgp_size_expr_valid(const char *text) {
+  uint64_t one[3] = {1, 1, 1};
+  pexpr e;
+  pe_parse(&e, text, one);
+  return !e.bad;
+}
 
 bool wgp_size_cond_eval(const char *text, const uint64_t l[3], bool *holds) {
   double v;
@@ -700,7 +698,6 @@ static wgp_status commit_analysis(wgp_prune *p, cand *c, prepared *pr, wgp_diag 
   /* a size for which the kernel's lanes leave a __local array is not one
    * the kernel is written for (fixed tiles indexed by the local ids) */
   const wgp_mem_stats *tot = wgp_analysis_total_stats(c->an);
-  bool partial = wgp_analysis_partial(c->an); /* ended at a warp outside an array: never without one */
   for (size_t i = 0; i < wgp_kernel_num_accesses(p->k); i++)
     if (tot[i].outside > 0) {
       const wgp_access *a = wgp_kernel_access(p->k, i);
@@ -717,7 +714,7 @@ static wgp_status commit_analysis(wgp_prune *p, cand *c, prepared *pr, wgp_diag 
       invalidate(c, why);
       return WGP_OK;
     }
-  if (partial)
+  if (wgp_analysis_partial(c->an)) /* it ended at a warp outside an array: never without one */
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: internal: a partial analysis without its cause");
   c->cheap_best = c->pub.best_us = c->lb = fmax(pr->hit.best_us, c->pub.best_us);
   c->cheap_worst = c->pub.worst_us = pr->miss.worst_us;
@@ -1194,7 +1191,7 @@ wgp_status wgp_prune_run(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_prun
   if (o->num_restrictions && !o->restrictions)
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: restrictions without expressions");
   for (size_t r = 0; r < o->num_restrictions; r++)
-    if (!pe_wellformed(o->restrictions[r]))
+    if (!wgp_size_expr_valid(o->restrictions[r]))
       return wgp_diag_set(diag, WGP_ERR_INPUT,
                           "wgperf: error: --restrict '%s': bad expression (use lx, ly, lz, integers, + - * / %% "
                           "( ), == != < <= > >=, && || !)",
@@ -1213,9 +1210,7 @@ wgp_status wgp_prune_run(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_prun
   p->k = k;
   p->gpu = gpu;
   p->dims = wgp_launch_dims(o->launch);
-  p->regs = wgp_kernel_choose_registers(k, o->regs, NULL);
-  if (!o->regs && p->regs > wgp_gpu_max_registers_per_thread(gpu)) /* as wgperf predict: the GPU's compiler spills */
-    p->regs = wgp_gpu_max_registers_per_thread(gpu);
+  p->regs = wgp_kernel_registers_on(k, gpu, o->regs, NULL, NULL, 0);
   p->num_local_args = o->num_local_args;
   size_t nl = o->num_local_args ? o->num_local_args : 1, nt = o->num_trip_hints ? o->num_trip_hints : 1,
          nk = o->num_taken_hints ? o->num_taken_hints : 1;

@@ -625,12 +625,15 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
       for (size_t i = 0; i < sizeof cu / sizeof cu[0]; i++)
         args[n++] = cu[i];
     }
-    plugin_at = n + 5;
-    out_at = n + 7;
     const char *common[] = {"-fno-discard-value-names", "-g", oflag, "-c", "-emit-llvm", plugin_flag,
                             "-o", bitcode ? bitcode : "/dev/null", file};
-    for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
+    for (size_t i = 0; i < sizeof common / sizeof common[0]; i++) {
+      if (common[i] == plugin_flag)
+        plugin_at = n;
+      else if (i > 0 && strcmp(common[i - 1], "-o") == 0)
+        out_at = n;
       args[n++] = common[i];
+    }
     /* NVIDIA's compilers unroll more than clang -O3: probe loops compiled by nvcc 13.0 to PTX
      * and by clang 19 (docs/kernel-model.md, "Unrolling") agree on full unrolling at this
      * threshold (clang's own is 300: a 32-iteration copy loop stays 4x unrolled, where nvcc

@@ -26,6 +26,12 @@ extern "C" {
  * in the model, else the IR liveness estimate.  *SOURCE (may be NULL) says
  * which, in words. */
 unsigned wgp_kernel_choose_registers(const wgp_kernel *k, unsigned override, const char **source);
+/* The same on GPU: a count the model has (made for sm_80, or the IR
+ * estimate) above GPU's limit is capped at it, as that GPU's compiler spills
+ * the rest; then *SOURCE points to NOTE (SIZE bytes), which says so, when
+ * NOTE is given.  An OVERRIDE is never capped (the occupancy refuses it). */
+unsigned wgp_kernel_registers_on(const wgp_kernel *k, const wgp_gpu *gpu, unsigned override, const char **source,
+                                 char *note, size_t size);
 
 /* The simulator's cost of each access (wgp_kernel_num_accesses entries) for
  * one warp class with statistics S.  Hit rates come from CACHE when given,

@@ -46,7 +46,7 @@ typedef struct wgp_prune_options {
    * "lx == 16 && ly == 16" for a kernel with fixed 16x16 tiles. */
   const char *const *restrictions;
   size_t num_restrictions;
-  unsigned regs;  /* registers per thread; 0: wgp_kernel_choose_registers */
+  unsigned regs;  /* registers per thread; 0: wgp_kernel_registers_on */
   unsigned flags; /* WGP_PRUNE_* */
   /* hints as in wgp_analysis_input (may be NULL with count 0) */
   const size_t *trip_loops;
