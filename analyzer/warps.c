@@ -177,6 +177,11 @@ static uint64_t mix64(uint64_t h, uint64_t v) {
   return h * 0xbf58476d1ce4e5b9ull;
 }
 
+/* Picks of one split dimension at most: the first and last group, and of
+ * the 2 + WGP_WARPS_SPLIT_PROBES groups probed between them, one per run of
+ * alike groups and one per unresolved stretch between two runs. */
+#define SPLIT_PICKS (2 + 2 * (2 + WGP_WARPS_SPLIT_PROBES) - 1)
+
 /* Probing the groups of one dimension (the others at their first group). */
 typedef struct prober {
   wgp_tracer *t;
@@ -220,7 +225,7 @@ static wgp_status group_shape(prober *p, uint64_t gi, uint64_t *sig, wgp_diag *d
  * the grid) are found by bisection, WGP_WARPS_SPLIT_PROBES probes at most,
  * and each run of groups that behave alike is represented by its middle
  * group; a stretch left unresolved likewise.  PICK and CNT need room for
- * 2 * WGP_WARPS_SPLIT_PROBES + 4 entries. */
+ * SPLIT_PICKS entries. */
 static wgp_status split_groups(prober *p, uint64_t ngrp, uint64_t *pick, double *cnt, size_t *np, bool *split,
                                wgp_diag *diag) {
   enum { MAXP = WGP_WARPS_SPLIT_PROBES };
@@ -289,7 +294,7 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
   wgp_status st = WGP_OK;
   for (unsigned d = 0; d < 3 && st == WGP_OK; d++) {
     size_t want = dep == 0   ? 1
-                  : dep == 1 ? 2 * WGP_WARPS_SPLIT_PROBES + 4
+                  : dep == 1 ? SPLIT_PICKS
                              : (size_t)(ngrp[d] < WGP_WARPS_MAX_GROUPS ? ngrp[d] : WGP_WARPS_MAX_GROUPS);
     pick[d] = malloc(want * sizeof **pick);
     cnt[d] = malloc(want * sizeof **cnt);

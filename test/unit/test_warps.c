@@ -20,6 +20,10 @@ static wgp_eval_status args(void *user, const wgp_sym *sym, int64_t *value, char
     *value = arg_n;
     return WGP_EVAL_OK;
   }
+  if (sym->kind == WGP_SYM_ARG && (strcmp(sym->name, "w") == 0 || strcmp(sym->name, "h") == 0)) {
+    *value = 4096;
+    return WGP_EVAL_OK;
+  }
   snprintf(reason, size, "no value");
   return WGP_EVAL_UNKNOWN;
 }
@@ -104,6 +108,60 @@ static void test_bounds_check_inside_the_grid_splits(void **state) {
   }
 }
 
+/* Conditions taken as monotone in the group id that are not (a product
+ * that wraps): the first group, groups 1 + 2^j for even j and for odd j
+ * each take another path, so every probe of the bisection differs from
+ * both neighbours and from group 1, the probes are spent before any stretch
+ * is resolved, and every run and every gap between runs becomes a pick (one
+ * more than the lists had room for: found by fuzz.smoke.estimate). The
+ * picks still count every group once. */
+static char *replace(const char *text, const char *from, const char *to) {
+  const char *at = strstr(text, from);
+  assert_non_null(at);
+  size_t size = strlen(text) - strlen(from) + strlen(to) + 1;
+  char *out = malloc(size);
+  assert_non_null(out);
+  snprintf(out, size, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+  return out;
+}
+
+static void test_scrambled_conditions_spend_all_probes(void **state) {
+  (void)state;
+  FILE *f = fopen(WGPERF_SOURCE_DIR "/test/unit/data/footprint_kernels.json", "rb");
+  assert_non_null(f);
+  static char text[1 << 20];
+  size_t len = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[len] = 0;
+  char *one = replace(text, "\"(sgt:32 (trunc:64:32 gid.x) 0)\"", "\"(sgt grp.x 1)\"");
+  char *two = replace(one,
+                      "\"(umin:1 (sgt:32 (add:32 -1 arg.w) (trunc:64:32 gid.x)) (sgt:32 (trunc:64:32 gid.y) 0) "
+                      "(sgt:32 (add:32 -1 arg.h) (trunc:64:32 gid.y)))\"",
+                      "\"(slt:32 (mul:32 (trunc:64:32 (sub grp.x 1)) 1431655765) 0)\"");
+  wgp_model *m;
+  wgp_diag d;
+  assert_int_equal(wgp_model_load_string(two, strlen(two), "scrambled.json", &m, &d), WGP_OK);
+  free(one);
+  free(two);
+  const wgp_kernel *k = wgp_model_find_kernel(m, "stencil5");
+  assert_non_null(k);
+  /* 2^31 + 3 groups of one warp in x */
+  uint64_t groups = (UINT64_C(1) << 31) + 3;
+  wgp_trace_launch L = {1, {groups * 32, 1, 1}, {32, 1, 1}, {0, 0, 0}, 32, args, NULL};
+  wgp_tracer *t;
+  assert_int_equal(wgp_tracer_new(k, &L, &t, &d), WGP_OK);
+  wgp_warp_set *s;
+  assert_int_equal(wgp_warp_set_build(t, k, &L, NULL, &s, &d), WGP_OK);
+  assert_int_equal(wgp_warp_set_how(s), WGP_GROUPS_SPLIT);
+  assert_true(wgp_warp_set_total(s) == (double)groups);
+  /* the first and last group, 26 probed runs and 25 gaps between them */
+  assert_int_equal(wgp_warp_set_traced(s), 2 + (WGP_WARPS_SPLIT_PROBES + 2) + (WGP_WARPS_SPLIT_PROBES + 1));
+  assert_int_equal(wgp_warp_set_size(s), 3);
+  wgp_warp_set_free(s);
+  wgp_tracer_free(t);
+  wgp_model_free(m);
+}
+
 static void test_group_independent_kernel_traces_one_group(void **state) {
   (void)state;
   /* reduce: control flow does not use the group id; 10 groups of 256 */
@@ -151,6 +209,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_bounds_check_uses_edge_groups),
       cmocka_unit_test(test_bounds_check_inside_the_grid_splits),
+      cmocka_unit_test(test_scrambled_conditions_spend_all_probes),
       cmocka_unit_test(test_group_independent_kernel_traces_one_group),
       cmocka_unit_test(test_group_dependence_classes),
   };
