@@ -174,7 +174,10 @@ static void lru_free(lru *c) {
 }
 
 static size_t lru_find_slot(const lru *c, uint64_t tag) {
-  size_t s = (size_t)(tag * 0x9e3779b97f4a7c15ull) & c->mask;
+  /* the product's high bits folded in: strided tags (multiples of 2^k) keep
+   * k zero low bits in the product alone, and crowd 1/2^k of the table */
+  uint64_t h = tag * 0x9e3779b97f4a7c15ull;
+  size_t s = (size_t)(h ^ (h >> 32)) & c->mask;
   while (c->key[s] && c->key[s] != tag + 1)
     s = (s + 1) & c->mask;
   return s;
