@@ -473,6 +473,49 @@ static bool load_branch(loader *ld, json_t *o, wgp_block *b, size_t nblocks) {
   return true;
 }
 
+/* The counts after loop strength reduction: the block's counts less what it
+ * removes, plus its pointer increments (64-bit adds, class addr; one per
+ * stream of accesses, so at most the kernel's accesses). */
+static bool load_strength_reduced(loader *ld, json_t *o, wgp_block *b, size_t naccesses) {
+  b->reduced = b->counts, b->nreduced = b->ncounts;
+  json_t *sr = json_object_get(o, "strength_reduced");
+  if (!sr)
+    return true;
+  if (!json_is_object(sr))
+    return fail(ld, "'strength_reduced' must be an object, got %s", type_name(sr));
+  count_entry *rm;
+  size_t nrm;
+  int64_t steps;
+  if (!get_counts(ld, sr, "removes", &rm, &nrm) || !get_uint(ld, sr, "pointer_steps", false, naccesses, &steps))
+    return false;
+  b->reduced = alloc_n(ld, b->ncounts + 1, sizeof *b->reduced);
+  if (!b->reduced)
+    return false;
+  for (size_t i = 0; i < nrm; i++) {
+    size_t c = 0;
+    while (c < b->ncounts && strcmp(b->counts[c].cls, rm[i].cls) != 0)
+      c++;
+    if (c == b->ncounts || rm[i].n > b->counts[c].n)
+      return fail(ld, "'strength_reduced' removes %llu '%s' of the block's %llu", (unsigned long long)rm[i].n,
+                  rm[i].cls, (unsigned long long)(c == b->ncounts ? 0 : b->counts[c].n));
+  }
+  size_t n = 0;
+  bool have_addr = false;
+  for (size_t c = 0; c < b->ncounts; c++) {
+    uint64_t left = b->counts[c].n;
+    for (size_t i = 0; i < nrm; i++)
+      if (strcmp(b->counts[c].cls, rm[i].cls) == 0)
+        left -= rm[i].n;
+    if (strcmp(b->counts[c].cls, "addr") == 0)
+      left += (uint64_t)steps, have_addr = true;
+    b->reduced[n++] = (count_entry){b->counts[c].cls, left};
+  }
+  if (!have_addr && steps > 0)
+    b->reduced[n++] = (count_entry){"addr", (uint64_t)steps};
+  b->nreduced = n;
+  return true;
+}
+
 static bool load_block(loader *ld, json_t *o, size_t i, wgp_block *b, size_t nblocks, size_t nloops,
                        size_t naccesses) {
   int64_t loop;
@@ -480,7 +523,8 @@ static bool load_block(loader *ld, json_t *o, size_t i, wgp_block *b, size_t nbl
   b->id = i;
   if (!check_id(ld, o, i) || !get_string(ld, o, "name", false, &b->name) ||
       !get_string(ld, o, "source", true, &b->source) || !get_uint(ld, o, "loop", true, SIZE_MAX / 4, &loop) ||
-      !get_counts(ld, o, "counts", &b->counts, &b->ncounts) || !get_bool(ld, o, "exit", &b->exit))
+      !get_counts(ld, o, "counts", &b->counts, &b->ncounts) || !load_strength_reduced(ld, o, b, naccesses) ||
+      !get_bool(ld, o, "exit", &b->exit))
     return false;
   if (loop >= 0 && (size_t)loop >= nloops)
     return fail(ld, "loop %lld out of range (%zu loops)", (long long)loop, nloops);

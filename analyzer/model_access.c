@@ -129,6 +129,24 @@ uint64_t wgp_block_count_of(const wgp_block *b, const char *cost_class) {
       return b->counts[i].n;
   return 0;
 }
+size_t wgp_block_num_counts_in(const wgp_block *b, bool reduced) { return reduced ? b->nreduced : b->ncounts; }
+uint64_t wgp_block_count_in(const wgp_block *b, bool reduced, size_t i, const char **cost_class) {
+  if (!reduced)
+    return wgp_block_count(b, i, cost_class);
+  if (i >= b->nreduced)
+    return 0;
+  if (cost_class)
+    *cost_class = b->reduced[i].cls;
+  return b->reduced[i].n;
+}
+uint64_t wgp_block_count_of_in(const wgp_block *b, bool reduced, const char *cost_class) {
+  if (!reduced)
+    return wgp_block_count_of(b, cost_class);
+  for (size_t i = 0; i < b->nreduced; i++)
+    if (strcmp(b->reduced[i].cls, cost_class) == 0)
+      return b->reduced[i].n;
+  return 0;
+}
 size_t wgp_block_num_succs(const wgp_block *b) { return b->nsuccs; }
 size_t wgp_block_succ(const wgp_block *b, size_t i) { return i < b->nsuccs ? b->succs[i] : 0; }
 size_t wgp_block_num_back_edges(const wgp_block *b) { return b->nback; }

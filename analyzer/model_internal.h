@@ -47,6 +47,10 @@ struct wgp_block {
   long loop;
   size_t ncounts, nsuccs, nback, nmem;
   count_entry *counts;
+  /* after loop strength reduction (the block's strength_reduced); the
+   * counts themselves when it has none */
+  size_t nreduced;
+  count_entry *reduced;
   size_t *succs, *back, *mem;
   bool exit;
   wgp_branch *branch;

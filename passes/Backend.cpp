@@ -202,6 +202,147 @@ VectorGroups findVectorGroups(Function &F, ScalarEvolution &SE) {
   return VG;
 }
 
+/// The pointer operand of a load or store, else null.
+static const Value *accessPointer(const Instruction &I) {
+  if (auto *L = dyn_cast<LoadInst>(&I))
+    return L->getPointerOperand();
+  if (auto *S = dyn_cast<StoreInst>(&I))
+    return S->getPointerOperand();
+  return nullptr;
+}
+
+/// Instructions that only compute an address: what the slice may contain.
+static bool addressArithmetic(const Instruction &I) {
+  if (isa<GetElementPtrInst>(I))
+    return true;
+  if (auto *C = dyn_cast<CastInst>(&I))
+    return C->getOpcode() == Instruction::SExt || C->getOpcode() == Instruction::ZExt ||
+           C->getOpcode() == Instruction::Trunc;
+  switch (I.getOpcode()) {
+  case Instruction::Add: case Instruction::Sub: case Instruction::Mul:
+  case Instruction::Shl: case Instruction::Or:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// \p S in 64 bits with its extensions and truncations moved to the leaves,
+/// as the backend computes an index whose arithmetic may not wrap (C's
+/// signed int, nsw) directly in the address register: sext({a,+,b}) becomes
+/// {sext a,+,sext b}, so the address is an add recurrence of its loop.
+static const SCEV *widened(ScalarEvolution &SE, const SCEV *S, Type *Ty, unsigned Depth = 0) {
+  if (Depth > 16)
+    return SE.getTruncateOrSignExtend(S, Ty);
+  if (auto *C = dyn_cast<SCEVConstant>(S))
+    return SE.getConstant(Ty, C->getAPInt().getSExtValue(), true);
+  if (auto *E = dyn_cast<SCEVCastExpr>(S))
+    if (isa<SCEVSignExtendExpr>(E) || isa<SCEVZeroExtendExpr>(E) || isa<SCEVTruncateExpr>(E))
+      return widened(SE, E->getOperand(0), Ty, Depth + 1);
+  if (auto *A = dyn_cast<SCEVAddExpr>(S)) {
+    SmallVector<const SCEV *, 4> Ops;
+    for (const SCEV *Op : A->operands())
+      Ops.push_back(widened(SE, Op, Ty, Depth + 1));
+    return SE.getAddExpr(Ops);
+  }
+  if (auto *M = dyn_cast<SCEVMulExpr>(S)) {
+    SmallVector<const SCEV *, 4> Ops;
+    for (const SCEV *Op : M->operands())
+      Ops.push_back(widened(SE, Op, Ty, Depth + 1));
+    return SE.getMulExpr(Ops);
+  }
+  if (auto *AR = dyn_cast<SCEVAddRecExpr>(S); AR && AR->isAffine())
+    return SE.getAddRecExpr(widened(SE, AR->getStart(), Ty, Depth + 1),
+                            widened(SE, AR->getStepRecurrence(SE), Ty, Depth + 1), AR->getLoop(),
+                            SCEV::FlagAnyWrap);
+  if (S->getType()->isPointerTy())
+    return S;
+  return SE.getTruncateOrSignExtend(S, Ty);
+}
+
+StrengthReduction findStrengthReduction(Function &F, LoopInfo &LI, ScalarEvolution &SE) {
+  StrengthReduction R;
+  for (Loop *L : LI.getLoopsInPreorder()) {
+    // accesses of the loop's own blocks whose address is {start,+,step}<L>
+    std::vector<const Instruction *> Acc;
+    std::vector<const SCEV *> Addr;
+    std::set<const Instruction *> Slice;
+    for (BasicBlock *BB : L->blocks()) {
+      if (LI.getLoopFor(BB) != L)
+        continue;
+      for (Instruction &I : *BB) {
+        const Value *P = accessPointer(I);
+        auto *PI = P ? dyn_cast<Instruction>(P) : nullptr;
+        if (!PI || !L->contains(PI) || !SE.isSCEVable(P->getType()))
+          continue;
+        Type *Ty = F.getParent()->getDataLayout().getIndexType(P->getType());
+        auto *AR = dyn_cast<SCEVAddRecExpr>(widened(SE, SE.getSCEV(const_cast<Value *>(P)), Ty));
+        if (!AR || AR->getLoop() != L || !AR->isAffine() || !SE.isLoopInvariant(AR->getStepRecurrence(SE), L))
+          continue;
+        Acc.push_back(&I);
+        Addr.push_back(AR);
+        std::vector<const Instruction *> Work{PI};
+        while (!Work.empty()) {
+          const Instruction *X = Work.back();
+          Work.pop_back();
+          if (!L->contains(X) || !addressArithmetic(*X) || !Slice.insert(X).second)
+            continue;
+          for (const Value *Op : X->operands())
+            if (auto *OI = dyn_cast<Instruction>(Op))
+              Work.push_back(OI);
+        }
+      }
+    }
+    if (Acc.empty())
+      continue;
+    // an instruction goes only when every use is gone too: an address of
+    // a reduced access, or another instruction that goes
+    std::set<const Instruction *> Reduced(Acc.begin(), Acc.end());
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (auto It = Slice.begin(); It != Slice.end();) {
+        bool Keep = true;
+        for (const User *U : (*It)->users()) {
+          auto *UI = dyn_cast<Instruction>(U);
+          bool AsAddress = UI && Reduced.count(UI) && accessPointer(*UI) == *It;
+          if (!UI || (!AsAddress && !Slice.count(UI))) {
+            Keep = false;
+            break;
+          }
+        }
+        if (Keep) {
+          ++It;
+        } else {
+          It = Slice.erase(It);
+          Changed = true;
+        }
+      }
+    }
+    // streams: accesses whose addresses differ by a constant share a
+    // pointer; one increment each where the arithmetic went
+    std::vector<const SCEV *> Streams;
+    for (size_t A = 0; A < Acc.size(); ++A) {
+      auto *PI = cast<Instruction>(accessPointer(*Acc[A]));
+      if (!Slice.count(PI))
+        continue; // its address is computed some other way (kept)
+      bool Known = false;
+      for (const SCEV *S : Streams)
+        if (isa<SCEVConstant>(SE.getMinusSCEV(Addr[A], S))) {
+          Known = true;
+          break;
+        }
+      if (!Known)
+        Streams.push_back(Addr[A]);
+    }
+    if (Streams.empty())
+      continue;
+    for (const Instruction *X : Slice)
+      R.Removed.insert(X);
+    R.Steps[L->getHeader()] += Streams.size();
+  }
+  return R;
+}
+
 unsigned specialRegisterReads(const Function &F) {
   std::set<std::string> Regs;
   for (const BasicBlock &BB : F)

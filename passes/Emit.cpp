@@ -96,6 +96,11 @@ void writeJSON(const ModuleModel &MM, raw_ostream &OS) {
                 else
                   J.attribute("loop", (int64_t)B.Loop);
                 countsObject(J, "counts", B.Counts);
+                if (!B.StrengthReducedAway.empty() || B.StrengthReductionSteps)
+                  J.attributeObject("strength_reduced", [&] {
+                    countsObject(J, "removes", B.StrengthReducedAway);
+                    J.attribute("pointer_steps", (int64_t)B.StrengthReductionSteps);
+                  });
                 uintArray(J, "succs", B.Succs);
                 uintArray(J, "back_edges", B.BackEdgeSuccs);
                 uintArray(J, "memory", B.Memory);
@@ -257,6 +262,11 @@ void writeText(const ModuleModel &MM, raw_ostream &OS) {
       }
       if (B.Exit)
         OS << " exit";
+      if (!B.StrengthReducedAway.empty() || B.StrengthReductionSteps) {
+        OS << " (strength reduced: -";
+        printCounts(OS, B.StrengthReducedAway);
+        OS << " +" << B.StrengthReductionSteps << " pointer steps)";
+      }
       OS << "\n";
       if (B.Branch) {
         const BranchInfo &Br = *B.Branch;

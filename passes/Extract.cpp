@@ -694,6 +694,7 @@ private:
   ScalarEvolution &SE;
   ExprBuilder EB;
   wgperf::VectorGroups VG; // shared accesses the backend merges
+  wgperf::StrengthReduction SR; // address arithmetic loop strength reduction replaces
   DenseMap<const BasicBlock *, unsigned> BlockIds;
   std::vector<const BasicBlock *> BlockById;
   std::vector<const Loop *> LoopOrder;
@@ -1010,7 +1011,11 @@ void KernelExtractor::collectBlocks() {
       }
       auto VB = VG.LeaderBytes.find(&I);
       classifyInstruction(I, Space, BI.Counts, VB == VG.LeaderBytes.end() ? 0 : VB->second);
+      if (SR.Removed.count(&I))
+        classifyInstruction(I, Space, BI.StrengthReducedAway);
     }
+    if (auto It = SR.Steps.find(&BB); It != SR.Steps.end())
+      BI.StrengthReductionSteps = It->second;
     Instruction *Term = BB.getTerminator();
     // Machine instructions without an IR instruction (Backend.h): the stack
     // pointer on entry, S2R of each special register, EXIT at each return.
@@ -1355,6 +1360,7 @@ void KernelExtractor::run() {
     EB.ArgNames[F.getArg(A.Index)] = A.Name;
   numberLoops();
   VG = wgperf::findVectorGroups(F, SE);
+  SR = wgperf::findStrengthReduction(F, LI, SE);
   // Recurrence symbols and memory ids first: expressions refer to them.
   assignRecurrences();
   collectMemory();

@@ -56,6 +56,10 @@ struct BlockInfo {
   std::string Source;
   int Loop = -1; // innermost loop id or -1
   std::map<std::string, uint64_t> Counts;
+  // after loop strength reduction (Backend.h): the counted instructions it
+  // makes unnecessary, and the pointer increments (64-bit adds) it adds
+  std::map<std::string, uint64_t> StrengthReducedAway;
+  unsigned StrengthReductionSteps = 0;
   std::vector<unsigned> Succs;
   std::vector<unsigned> BackEdgeSuccs;
   std::optional<BranchInfo> Branch;

@@ -424,6 +424,36 @@ static bool read_aliases(loader *ld, json_t *root) {
   return true;
 }
 
+/* compiler (optional): what the GPU's compiler makes of the counted IR.
+ * strength_reduces_loop_addresses: whether it keeps a loop's advancing
+ * addresses in registers (the blocks' strength_reduced counts); true unless
+ * said, as every current nvcc and LLVM do. */
+static bool read_compiler(loader *ld, json_t *root) {
+  ld->g->strength_reduction = true;
+  json_t *obj = json_object_get(root, "compiler");
+  if (!obj)
+    return true;
+  if (!json_is_object(obj))
+    return fail(ld, "'compiler' must be an object, got %s", type_name(obj));
+  static const char *const known[] = {"strength_reduces_loop_addresses"};
+  const char *k;
+  json_t *v;
+  json_object_foreach(obj, k, v) {
+    if (strcmp(k, known[0]) != 0)
+      return unknown_key(ld, "compiler", k, known, 1);
+  }
+  json_t *f = json_object_get(obj, known[0]);
+  if (!f)
+    return fail(ld, "missing key 'compiler.%s'", known[0]);
+  json_t *val = field_value(ld, f, "compiler.strength_reduces_loop_addresses", &ld->g->strength_reduction_src);
+  if (!val)
+    return false;
+  if (!json_is_boolean(val))
+    return fail(ld, "'compiler.strength_reduces_loop_addresses' must be a boolean, got %s", type_name(val));
+  ld->g->strength_reduction = json_is_true(val);
+  return true;
+}
+
 static bool read_ops(loader *ld, json_t *root) {
   json_t *ops = json_object_get(root, "ops");
   if (!ops)
@@ -596,7 +626,8 @@ static wgp_status load_json(json_t *root, const char *name, wgp_gpu **out, wgp_d
   json_t *v;
   json_object_foreach(root, k, v) {
     bool found =
-        strcmp(k, "format") == 0 || strcmp(k, "version") == 0 || strcmp(k, "ops") == 0 || strcmp(k, "description") == 0;
+        strcmp(k, "format") == 0 || strcmp(k, "version") == 0 || strcmp(k, "ops") == 0 || strcmp(k, "description") == 0 ||
+        strcmp(k, "compiler") == 0;
     for (size_t i = 0; i < WGP_COUNT(sections) && !found; i++)
       found = strcmp(k, sections[i]) == 0;
     if (!found) {
@@ -618,7 +649,7 @@ static wgp_status load_json(json_t *root, const char *name, wgp_gpu **out, wgp_d
   bool ok = true;
   for (size_t i = 0; i < WGP_COUNT(sections) && ok; i++)
     ok = read_section(&ld, root, sections[i]);
-  ok = ok && read_aliases(&ld, root) && read_ops(&ld, root) && check_geometry(&ld);
+  ok = ok && read_aliases(&ld, root) && read_compiler(&ld, root) && read_ops(&ld, root) && check_geometry(&ld);
   if (!ok) {
     wgp_gpu_free(ld.g);
     return ld.status;
@@ -824,6 +855,7 @@ void wgp_gpu_free(wgp_gpu *g) {
     free(g->aliases[i]);
   free(g->aliases);
   free(g->aliases_src);
+  free(g->strength_reduction_src);
   free(g->file);
   free(g);
 }
@@ -837,6 +869,8 @@ const char *wgp_gpu_file(const wgp_gpu *g) { return g->file; }
 const char *wgp_gpu_source(const wgp_gpu *g, const char *key) {
   if (strcmp(key, "identity.aliases") == 0)
     return g->aliases_src;
+  if (strcmp(key, "compiler.strength_reduces_loop_addresses") == 0)
+    return g->strength_reduction_src;
   for (size_t f = 0; f < WGP_GF_COUNT; f++) {
     size_t s = strlen(fields[f].section);
     if (strncmp(key, fields[f].section, s) == 0 && key[s] == '.' && strcmp(key + s + 1, fields[f].key) == 0)
@@ -920,6 +954,7 @@ unsigned wgp_gpu_shared_reserved_per_block_bytes(const wgp_gpu *g) {
 unsigned wgp_gpu_l1_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L1_BYTES]; }
 unsigned wgp_gpu_l1_line_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L1_LINE_BYTES]; }
 unsigned wgp_gpu_l1_sector_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L1_SECTOR_BYTES]; }
+bool wgp_gpu_strength_reduces_loop_addresses(const wgp_gpu *g) { return g->strength_reduction; }
 bool wgp_gpu_l1_caches_global_loads(const wgp_gpu *g) { return (bool)g->num[WGP_GF_MEMORY_L1_CACHES_GLOBAL_LOADS]; }
 unsigned wgp_gpu_l2_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L2_BYTES]; }
 unsigned wgp_gpu_l2_line_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L2_LINE_BYTES]; }

@@ -73,6 +73,8 @@ struct wgp_gpu {
   char **aliases; /* identity.aliases, optional */
   size_t naliases;
   char *aliases_src;
+  bool strength_reduction; /* compiler.strength_reduces_loop_addresses, true unless said */
+  char *strength_reduction_src;
 };
 
 #endif

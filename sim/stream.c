@@ -177,9 +177,10 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
   uint64_t left[MAXC];
   size_t nalu = 0;
   uint64_t total_alu = 0, barriers = 0, issue_only = 0;
-  for (size_t i = 0; i < wgp_block_num_counts(b); i++) {
+  bool reduced = wgp_gpu_strength_reduces_loop_addresses(g);
+  for (size_t i = 0; i < wgp_block_num_counts_in(b, reduced); i++) {
     const char *name;
-    uint64_t n = wgp_block_count(b, i, &name);
+    uint64_t n = wgp_block_count_in(b, reduced, i, &name);
     wgp_op_class op;
     if (n == 0)
       continue;

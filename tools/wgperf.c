@@ -403,7 +403,20 @@ static void print_kernel(FILE *f, const wgp_kernel *k) {
       fprintf(f, " back=");
       print_list(f, wgp_block_num_back_edges(b), get_back, b);
     }
-    fprintf(f, "%s\n", wgp_block_is_exit(b) ? " exit" : "");
+    fprintf(f, "%s", wgp_block_is_exit(b) ? " exit" : "");
+    bool reduced = wgp_block_num_counts_in(b, true) != wgp_block_num_counts(b);
+    for (size_t c = 0; c < wgp_block_num_counts(b) && !reduced; c++)
+      reduced = wgp_block_count_in(b, true, c, NULL) != wgp_block_count(b, c, NULL);
+    if (reduced) { /* what a compiler that strength-reduces loop addresses runs */
+      fprintf(f, " (strength reduced:");
+      for (size_t c = 0; c < wgp_block_num_counts_in(b, true); c++) {
+        const char *cls;
+        uint64_t n = wgp_block_count_in(b, true, c, &cls);
+        fprintf(f, " %s=%llu", cls, (unsigned long long)n);
+      }
+      fprintf(f, ")");
+    }
+    fprintf(f, "\n");
     const wgp_branch *br = wgp_block_branch(b);
     if (br) {
       fprintf(f, "    %s %s: %s", wgp_branch_get_kind(br) == WGP_BRANCH_COND ? "branch" : "switch",

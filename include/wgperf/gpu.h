@@ -186,6 +186,9 @@ unsigned wgp_gpu_l1_line_bytes(const wgp_gpu *g);
 unsigned wgp_gpu_l1_sector_bytes(const wgp_gpu *g);
 /* memory.l1_caches_global_loads: whether ordinary global loads are cached in L1 by default */
 bool wgp_gpu_l1_caches_global_loads(const wgp_gpu *g);
+/* compiler.strength_reduces_loop_addresses (optional, true unless said):
+ * whether the counts after loop strength reduction apply (model.h). */
+bool wgp_gpu_strength_reduces_loop_addresses(const wgp_gpu *g);
 /* memory.l2_bytes: L2 capacity, whole chip */
 unsigned wgp_gpu_l2_bytes(const wgp_gpu *g);
 /* memory.l2_line_bytes: L2 line */

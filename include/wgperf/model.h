@@ -153,6 +153,13 @@ size_t wgp_block_num_counts(const wgp_block *b);
 /* Count I in cost-class order (the model's key order); the class in *cost_class. */
 uint64_t wgp_block_count(const wgp_block *b, size_t i, const char **cost_class);
 uint64_t wgp_block_count_of(const wgp_block *b, const char *cost_class); /* 0 when absent */
+/* The same with REDUCED: the counts after loop strength reduction (the
+ * block's strength_reduced: the address arithmetic removed, one 64-bit
+ * pointer add, class addr, per stream added), what a compiler that does it
+ * executes; the counts themselves in blocks without it. */
+size_t wgp_block_num_counts_in(const wgp_block *b, bool reduced);
+uint64_t wgp_block_count_in(const wgp_block *b, bool reduced, size_t i, const char **cost_class);
+uint64_t wgp_block_count_of_in(const wgp_block *b, bool reduced, const char *cost_class);
 size_t wgp_block_num_succs(const wgp_block *b);
 size_t wgp_block_succ(const wgp_block *b, size_t i);
 size_t wgp_block_num_back_edges(const wgp_block *b);

@@ -21,7 +21,11 @@ __global__ void matmul(const float *A, const float *B, float *C, int N) {
 // CHECK-NEXT:  arg 2 C: pointer global {{.*}} elem=4
 // CHECK-NEXT:  arg 3 N: scalar private {{.*}} bytes=4
 // CHECK:         branch work-item: (umin:1 (slt:32 (add:32:nsw:nuw (mul:32:nsw:nuw grp.y lsz.y) lid.y) arg.N) (slt:32 (add:32 (mul:32 grp.x lsz.x) lid.x) arg.N)) ? 1 : 4
-// CHECK:       block 3 for.body loop=L0 {{.*}}fp32_fma=1 {{.*}}ld.global.32=2 -> 2,3 back=3
+// Loop strength reduction (passes/Backend.h): A's and B's addresses advance by
+// 4 and 4*N bytes per k, two pointer increments; the index arithmetic goes
+// (the multiply k*N, the adds row*N+k and k*N+col, both address computations);
+// k's own increment stays for the exit test.
+// CHECK:       block 3 for.body loop=L0 {{.*}}fp32_fma=1 {{.*}}ld.global.32=2 -> 2,3 back=3 (strength reduced: -addr=2 int_add=2 int_mul=1 +2 pointer steps)
 // CHECK-NEXT:    branch loop-variable: (eq:32 (add:32:nsw:nuw 1 it.L0) arg.N) ? 2 : 3
 // CHECK:       loop L0 header=3 depth=1 blocks=3 latches=3 exiting=3
 // CHECK-NEXT:    trip exact: (add:nsw:nuw 1 (zext:32:64 (add:32 -1 arg.N)))

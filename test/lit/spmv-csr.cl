@@ -21,7 +21,10 @@ __kernel void spmv_csr(__global const int *rowptr, __global const int *col,
 // CHECK:         branch work-item: (slt:32 (trunc:64:32 gid.x) arg.nrows) ? 1 : 6
 // CHECK-NEXT:  block 1 if.then {{.*}}ld.global.32=2 reconverge=2 -> 2,4
 // CHECK-NEXT:    branch data-dependent: (slt:32 (load M0) (load M1)) ? 2 : 4
-// CHECK:       block 5 for.body loop=L0 {{.*}}fp32_fma=1 {{.*}}ld.global.32=3 -> 3,5 back=5
+// val[j] and col[j] advance by 4 bytes per iteration from different bases:
+// two pointer increments for their two GEPs; x[col[j]] is not a recurrence
+// and keeps its address computation.
+// CHECK:       block 5 for.body loop=L0 {{.*}}addr=3 {{.*}}fp32_fma=1 {{.*}}ld.global.32=3 -> 3,5 back=5 (strength reduced: -addr=2 +2 pointer steps)
 // CHECK-NEXT:    branch data-dependent: (eq:32 (add:32:nsw (add:32 1 (load M0)) it.L0) (load M1)) ? 3 : 5
 // CHECK:       loop L0 header=5 depth=1 blocks=5 latches=5 exiting=5
 // CHECK-NEXT:    trip data-dependent: (add:nsw:nuw 1 (zext:32:64 (add:32 -1 (mul:32 -1 (load M0)) (load M1))))

@@ -376,6 +376,36 @@ static void aliases(void **state) {
   assert_non_null(strstr(d.message, "no GPU description named 'GTX-1080' or listing it in 'identity.aliases'"));
 }
 
+/* compiler (optional): whether the compiler strength-reduces loop addresses;
+ * true when absent (H100 ships without it), the Kepler and Maxwell
+ * descriptions say false with their evidence. */
+static void compiler_section(void **state) {
+  (void)state;
+  wgp_gpu *g = load_builtin_ok("h100-sxm");
+  assert_true(wgp_gpu_strength_reduces_loop_addresses(g));
+  assert_null(wgp_gpu_source(g, "compiler.strength_reduces_loop_addresses"));
+  wgp_gpu_free(g);
+  g = load_builtin_ok("gtx-680");
+  assert_false(wgp_gpu_strength_reduces_loop_addresses(g));
+  assert_non_null(strstr(wgp_gpu_source(g, "compiler.strength_reduces_loop_addresses"), "inst_executed"));
+  wgp_gpu_free(g);
+  char *text = edited("compiler", "{\"strength_reduces_loop_addresses\": " F("false") "}");
+  wgp_diag d;
+  if (wgp_gpu_load_string(text, strlen(text), "h100.json", &g, &d) != WGP_OK)
+    fail_msg("%s", d.message);
+  assert_false(wgp_gpu_strength_reduces_loop_addresses(g));
+  assert_string_equal(wgp_gpu_source(g, "compiler.strength_reduces_loop_addresses"), "test");
+  wgp_gpu_free(g);
+  free(text);
+  expect_edit_error("compiler", "{\"strength_reduces_loop_addresses\": " F("1") "}",
+                    "'compiler.strength_reduces_loop_addresses' must be a boolean, got an integer");
+  expect_edit_error("compiler", "{\"unrolls\": " F("true") "}", "unknown key 'compiler.unrolls'");
+  expect_edit_error("compiler", "{}", "missing key 'compiler.strength_reduces_loop_addresses'");
+  expect_edit_error("compiler", "true", "'compiler' must be an object, got a boolean");
+  expect_edit_error("compiler", "{\"strength_reduces_loop_addresses\": true}",
+                    "'compiler.strength_reduces_loop_addresses' must be an object");
+}
+
 static void op_names(void **state) {
   (void)state;
   wgp_op_class c;
@@ -406,6 +436,7 @@ int main(void) {
       cmocka_unit_test(geometry),
       cmocka_unit_test(whole_file),
       cmocka_unit_test(aliases),
+      cmocka_unit_test(compiler_section),
       cmocka_unit_test(op_names),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -314,6 +314,54 @@ static void test_registers_from_ptxas(void **state) {
   wgp_model_free(m);
 }
 
+/* A block's counts after loop strength reduction: less what it removes,
+ * plus its pointer increments as addr; the counts themselves elsewhere;
+ * removals the block does not have and more steps than accesses refused. */
+static json_t *strength_reduced(const char *removes_class, int removes, int steps) {
+  json_t *j = minimal_json();
+  json_t *sr = json_object();
+  json_t *rm = json_object();
+  json_object_set_new(rm, removes_class, json_integer(removes));
+  json_object_set_new(sr, "removes", rm);
+  json_object_set_new(sr, "pointer_steps", json_integer(steps));
+  json_object_set_new(item(j, "blocks", 1), "strength_reduced", sr);
+  return j;
+}
+
+static void test_strength_reduced_counts(void **state) {
+  (void)state;
+  json_t *j = strength_reduced("int_add", 1, 2);
+  char *text = json_dumps(j, 0);
+  json_decref(j);
+  wgp_model *m;
+  wgp_diag d;
+  assert_int_equal(wgp_model_load_string(text, strlen(text), "sr.json", &m, &d), WGP_OK);
+  free(text);
+  const wgp_kernel *k = wgp_model_kernel(m, 0);
+  const wgp_block *b = wgp_kernel_block(k, 1);
+  assert_int_equal(wgp_block_count_of_in(b, false, "int_add"), 1);
+  assert_int_equal(wgp_block_count_of_in(b, true, "int_add"), 0);
+  assert_int_equal(wgp_block_count_of_in(b, false, "addr"), 0);
+  assert_int_equal(wgp_block_count_of_in(b, true, "addr"), 2);
+  assert_int_equal(wgp_block_count_of_in(b, true, "ld.global.32"), 1);
+  uint64_t total = 0;
+  for (size_t i = 0; i < wgp_block_num_counts_in(b, true); i++)
+    total += wgp_block_count_in(b, true, i, NULL);
+  assert_int_equal(total, 5); /* branch, ld, st, 2 addr */
+  /* a block without it: the same counts either way */
+  const wgp_block *b0 = wgp_kernel_block(k, 0);
+  assert_int_equal(wgp_block_num_counts_in(b0, true), wgp_block_num_counts(b0));
+  assert_int_equal(wgp_block_count_of_in(b0, true, "cmp_select"), 1);
+  wgp_model_free(m);
+  expect_rejected(strength_reduced("int_add", 2, 0), "block 1: 'strength_reduced' removes 2 'int_add' of the block's 1");
+  expect_rejected(strength_reduced("int_mul", 1, 0), "block 1: 'strength_reduced' removes 1 'int_mul' of the block's 0");
+  expect_rejected(strength_reduced("int_add", 1, 4), "'pointer_steps' is 4, expected 0 to 3");
+  expect_rejected(strength_reduced("no_such", 1, 0), "unknown cost class 'no_such'");
+  j = minimal_json();
+  json_object_set_new(item(j, "blocks", 1), "strength_reduced", json_integer(3));
+  expect_rejected(j, "'strength_reduced' must be an object, got an integer");
+}
+
 static void test_reject_ranges(void **state) {
   (void)state;
   json_t *j = minimal_json();
@@ -468,6 +516,7 @@ int main(void) {
       cmocka_unit_test(test_reject_missing_and_types),
       cmocka_unit_test(test_registers_from_ptxas),
       cmocka_unit_test(test_reject_ranges),
+      cmocka_unit_test(test_strength_reduced_counts),
       cmocka_unit_test(test_reject_cross_references),
       cmocka_unit_test(test_loop_nest),
       cmocka_unit_test(test_reject_expressions),
