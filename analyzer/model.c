@@ -473,6 +473,13 @@ static bool load_branch(loader *ld, json_t *o, wgp_block *b, size_t nblocks) {
   return true;
 }
 
+static size_t count_index(const count_entry *c, size_t n, const char *cls) {
+  size_t i = 0;
+  while (i < n && strcmp(c[i].cls, cls) != 0)
+    i++;
+  return i;
+}
+
 /* The counts after loop strength reduction: the block's counts less what it
  * removes, plus its pointer increments (64-bit adds, class addr; one per
  * stream of accesses, so at most the kernel's accesses). */
@@ -491,26 +498,20 @@ static bool load_strength_reduced(loader *ld, json_t *o, wgp_block *b, size_t na
   b->reduced = alloc_n(ld, b->ncounts + 1, sizeof *b->reduced);
   if (!b->reduced)
     return false;
-  for (size_t i = 0; i < nrm; i++) {
-    size_t c = 0;
-    while (c < b->ncounts && strcmp(b->counts[c].cls, rm[i].cls) != 0)
-      c++;
-    if (c == b->ncounts || rm[i].n > b->counts[c].n)
+  if (b->ncounts)
+    memcpy(b->reduced, b->counts, b->ncounts * sizeof *b->reduced);
+  size_t n = b->ncounts;
+  for (size_t i = 0; i < nrm; i++) { /* each class once: the loader refuses duplicate keys */
+    size_t c = count_index(b->reduced, n, rm[i].cls);
+    if (c == n || rm[i].n > b->reduced[c].n)
       return fail(ld, "'strength_reduced' removes %llu '%s' of the block's %llu", (unsigned long long)rm[i].n,
-                  rm[i].cls, (unsigned long long)(c == b->ncounts ? 0 : b->counts[c].n));
+                  rm[i].cls, (unsigned long long)(c == n ? 0 : b->reduced[c].n));
+    b->reduced[c].n -= rm[i].n;
   }
-  size_t n = 0;
-  bool have_addr = false;
-  for (size_t c = 0; c < b->ncounts; c++) {
-    uint64_t left = b->counts[c].n;
-    for (size_t i = 0; i < nrm; i++)
-      if (strcmp(b->counts[c].cls, rm[i].cls) == 0)
-        left -= rm[i].n;
-    if (strcmp(b->counts[c].cls, "addr") == 0)
-      left += (uint64_t)steps, have_addr = true;
-    b->reduced[n++] = (count_entry){b->counts[c].cls, left};
-  }
-  if (!have_addr && steps > 0)
+  size_t a = count_index(b->reduced, n, "addr");
+  if (a < n)
+    b->reduced[a].n += (uint64_t)steps;
+  else if (steps > 0)
     b->reduced[n++] = (count_entry){"addr", (uint64_t)steps};
   b->nreduced = n;
   return true;

@@ -115,37 +115,28 @@ size_t wgp_block_id(const wgp_block *b) { return b->id; }
 const char *wgp_block_name(const wgp_block *b) { return b->name; }
 const char *wgp_block_source(const wgp_block *b) { return b->source; }
 long wgp_block_loop(const wgp_block *b) { return b->loop; }
-size_t wgp_block_num_counts(const wgp_block *b) { return b->ncounts; }
-uint64_t wgp_block_count(const wgp_block *b, size_t i, const char **cost_class) {
-  if (i >= b->ncounts)
-    return 0;
-  if (cost_class)
-    *cost_class = b->counts[i].cls;
-  return b->counts[i].n;
-}
-uint64_t wgp_block_count_of(const wgp_block *b, const char *cost_class) {
-  for (size_t i = 0; i < b->ncounts; i++)
-    if (strcmp(b->counts[i].cls, cost_class) == 0)
-      return b->counts[i].n;
-  return 0;
-}
 size_t wgp_block_num_counts_in(const wgp_block *b, bool reduced) { return reduced ? b->nreduced : b->ncounts; }
 uint64_t wgp_block_count_in(const wgp_block *b, bool reduced, size_t i, const char **cost_class) {
-  if (!reduced)
-    return wgp_block_count(b, i, cost_class);
-  if (i >= b->nreduced)
+  const count_entry *c = reduced ? b->reduced : b->counts;
+  if (i >= wgp_block_num_counts_in(b, reduced))
     return 0;
   if (cost_class)
-    *cost_class = b->reduced[i].cls;
-  return b->reduced[i].n;
+    *cost_class = c[i].cls;
+  return c[i].n;
 }
 uint64_t wgp_block_count_of_in(const wgp_block *b, bool reduced, const char *cost_class) {
-  if (!reduced)
-    return wgp_block_count_of(b, cost_class);
-  for (size_t i = 0; i < b->nreduced; i++)
-    if (strcmp(b->reduced[i].cls, cost_class) == 0)
-      return b->reduced[i].n;
+  const count_entry *c = reduced ? b->reduced : b->counts;
+  for (size_t i = 0; i < wgp_block_num_counts_in(b, reduced); i++)
+    if (strcmp(c[i].cls, cost_class) == 0)
+      return c[i].n;
   return 0;
+}
+size_t wgp_block_num_counts(const wgp_block *b) { return wgp_block_num_counts_in(b, false); }
+uint64_t wgp_block_count(const wgp_block *b, size_t i, const char **cost_class) {
+  return wgp_block_count_in(b, false, i, cost_class);
+}
+uint64_t wgp_block_count_of(const wgp_block *b, const char *cost_class) {
+  return wgp_block_count_of_in(b, false, cost_class);
 }
 size_t wgp_block_num_succs(const wgp_block *b) { return b->nsuccs; }
 size_t wgp_block_succ(const wgp_block *b, size_t i) { return i < b->nsuccs ? b->succs[i] : 0; }

@@ -360,6 +360,14 @@ static size_t get_lblock(const void *l, size_t i) { return wgp_loop_block(l, i);
 static size_t get_latch(const void *l, size_t i) { return wgp_loop_latch(l, i); }
 static size_t get_exiting(const void *l, size_t i) { return wgp_loop_exiting(l, i); }
 
+static void print_counts(FILE *f, const wgp_block *b, bool reduced) {
+  for (size_t c = 0; c < wgp_block_num_counts_in(b, reduced); c++) {
+    const char *cls;
+    uint64_t n = wgp_block_count_in(b, reduced, c, &cls);
+    fprintf(f, " %s=%llu", cls, (unsigned long long)n);
+  }
+}
+
 static void print_kernel(FILE *f, const wgp_kernel *k) {
   fprintf(f, "kernel %s (%s) %s", wgp_kernel_name(k), wgp_language_name(wgp_kernel_language(k)),
           wgp_kernel_signature(k));
@@ -392,11 +400,7 @@ static void print_kernel(FILE *f, const wgp_kernel *k) {
     if (wgp_block_source(b))
       fprintf(f, " [%s]", wgp_block_source(b));
     fprintf(f, ":");
-    for (size_t c = 0; c < wgp_block_num_counts(b); c++) {
-      const char *cls;
-      uint64_t n = wgp_block_count(b, c, &cls);
-      fprintf(f, " %s=%llu", cls, (unsigned long long)n);
-    }
+    print_counts(f, b, false);
     fprintf(f, " -> ");
     print_list(f, wgp_block_num_succs(b), get_succ, b);
     if (wgp_block_num_back_edges(b)) {
@@ -409,11 +413,7 @@ static void print_kernel(FILE *f, const wgp_kernel *k) {
       reduced = wgp_block_count_in(b, true, c, NULL) != wgp_block_count(b, c, NULL);
     if (reduced) { /* what a compiler that strength-reduces loop addresses runs */
       fprintf(f, " (strength reduced:");
-      for (size_t c = 0; c < wgp_block_num_counts_in(b, true); c++) {
-        const char *cls;
-        uint64_t n = wgp_block_count_in(b, true, c, &cls);
-        fprintf(f, " %s=%llu", cls, (unsigned long long)n);
-      }
+      print_counts(f, b, true);
       fprintf(f, ")");
     }
     fprintf(f, "\n");
