@@ -52,6 +52,7 @@ wgp_access_cost *wgp_access_costs_new(const wgp_kernel *k, const wgp_mem_stats *
     c[i].requests = s[i].requests / ex;
     c[i].sectors = s[i].sectors / ex;
     c[i].wavefronts = (global ? s[i].lines : s[i].wavefronts) / ex;
+    c[i].phases = sp == WGP_SPACE_LOCAL ? s[i].phases / ex : 0;
     c[i].l1_hit = cache ? cache->l1_hit[i] : hit;
     c[i].l2_hit = cache ? cache->l2_hit[i] : hit;
   }

@@ -95,6 +95,7 @@ typedef struct field_desc {
   const char *section;
   const char *key;
   field_kind kind;
+  bool optional; /* may be left out: value 0, no source */
 } field_desc;
 
 static const field_desc fields[WGP_GF_COUNT] = {
@@ -142,6 +143,7 @@ static const field_desc fields[WGP_GF_COUNT] = {
     [WGP_GF_LATENCIES_DRAM_CYCLES] = {"latencies", "dram_cycles", FK_PNUM},
     [WGP_GF_LATENCIES_CONSTANT_HIT_CYCLES] = {"latencies", "constant_hit_cycles", FK_PNUM},
     [WGP_GF_LATENCIES_CONSTANT_MISS_CYCLES] = {"latencies", "constant_miss_cycles", FK_PNUM},
+    [WGP_GF_LATENCIES_SHARED_REPLAY_CYCLES] = {"latencies", "shared_replay_cycles", FK_NUM, true},
     [WGP_GF_SYNC_BARRIER_BASE_CYCLES] = {"sync", "barrier_base_cycles", FK_NUM},
     [WGP_GF_SYNC_BARRIER_PER_WARP_CYCLES] = {"sync", "barrier_per_warp_cycles", FK_NUM},
     [WGP_GF_LAUNCH_OVERHEAD_US] = {"launch", "overhead_us", FK_NUM},
@@ -378,6 +380,8 @@ static bool read_section(loader *ld, json_t *root, const char *section) {
     if (strcmp(fields[f].section, section) != 0)
       continue;
     json_t *fv = json_object_get(obj, fields[f].key);
+    if (!fv && fields[f].optional)
+      continue;
     if (!fv)
       return fail(ld, "missing key '%s.%s'", section, fields[f].key);
     if (!read_field(ld, (wgp_gpu_field)f, fv))
@@ -976,6 +980,7 @@ double wgp_gpu_latency_l2_hit_cycles(const wgp_gpu *g) { return g->num[WGP_GF_LA
 double wgp_gpu_latency_dram_cycles(const wgp_gpu *g) { return g->num[WGP_GF_LATENCIES_DRAM_CYCLES]; }
 double wgp_gpu_latency_constant_hit_cycles(const wgp_gpu *g) { return g->num[WGP_GF_LATENCIES_CONSTANT_HIT_CYCLES]; }
 double wgp_gpu_latency_constant_miss_cycles(const wgp_gpu *g) { return g->num[WGP_GF_LATENCIES_CONSTANT_MISS_CYCLES]; }
+double wgp_gpu_latency_shared_replay_cycles(const wgp_gpu *g) { return g->num[WGP_GF_LATENCIES_SHARED_REPLAY_CYCLES]; }
 double wgp_gpu_barrier_base_cycles(const wgp_gpu *g) { return g->num[WGP_GF_SYNC_BARRIER_BASE_CYCLES]; }
 double wgp_gpu_barrier_per_warp_cycles(const wgp_gpu *g) { return g->num[WGP_GF_SYNC_BARRIER_PER_WARP_CYCLES]; }
 double wgp_gpu_launch_overhead_us(const wgp_gpu *g) { return g->num[WGP_GF_LAUNCH_OVERHEAD_US]; }

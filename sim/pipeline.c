@@ -808,8 +808,8 @@ static wgp_status check_input(const wgp_sim_input *in, wgp_diag *diag) {
                           na);
     for (size_t a = 0; a < na; a++) {
       const wgp_access_cost *c = &w->costs[a];
-      double v[] = {c->requests, c->sectors, c->wavefronts};
-      for (int k = 0; k < 3; k++)
+      double v[] = {c->requests, c->sectors, c->wavefronts, c->phases};
+      for (int k = 0; k < 4; k++)
         if (!(v[k] >= 0) || !isfinite(v[k]))
           return wgp_sim_fail(diag, WGP_ERR_INPUT,
                               "warp class %zu, access M%zu: transaction counts must be finite "

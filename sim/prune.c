@@ -447,6 +447,7 @@ static uint64_t round_key(const cand *c, const wgp_analysis *an, const wgp_kerne
       h = mix(h, dbits(costs[a].requests));
       h = mix(h, dbits(costs[a].sectors));
       h = mix(h, dbits(costs[a].wavefronts));
+      h = mix(h, dbits(costs[a].phases));
     }
     free(costs);
   }

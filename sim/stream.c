@@ -115,7 +115,12 @@ static void memory_insn(const wgp_sim_ctx *c, const wgp_access *a, const wgp_acc
     double wave = wgp_gpu_shared_banks(g) * (double)wgp_gpu_shared_bank_width_bytes(g) /
                   wgp_gpu_shared_bandwidth_bytes_per_cycle(g);
     out->occupancy = fmax(ac->requests, ac->wavefronts) * wave;
-    lat = wgp_gpu_latency_shared_cycles(g);
+    /* Kepler and Maxwell replay a conflicting instruction once per extra
+     * wavefront; each replay adds to the warp's wait, not only to the
+     * pipeline's occupancy (a conflict-free request needs max(requests,
+     * phases) wavefronts) */
+    double extra = fmax(0, ac->wavefronts - fmax(ac->requests, ac->phases));
+    lat = wgp_gpu_latency_shared_cycles(g) + extra * wgp_gpu_latency_shared_replay_cycles(g);
     out->stall[WGP_STALL_SHARED_L1] = 1;
   } else if (sp == WGP_SPACE_CONSTANT) {
     out->occupancy = fmax(ac->requests, ac->wavefronts);

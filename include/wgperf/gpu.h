@@ -222,6 +222,10 @@ double wgp_gpu_latency_dram_cycles(const wgp_gpu *g);
 double wgp_gpu_latency_constant_hit_cycles(const wgp_gpu *g);
 /* latencies.constant_miss_cycles: constant-cache miss */
 double wgp_gpu_latency_constant_miss_cycles(const wgp_gpu *g);
+/* latencies.shared_replay_cycles (optional, 0 when absent): extra latency of a
+ * shared-memory load for each wavefront beyond those a conflict-free request
+ * needs (Kepler and Maxwell replay the instruction once per extra wavefront) */
+double wgp_gpu_latency_shared_replay_cycles(const wgp_gpu *g);
 /* sync.barrier_base_cycles: barrier cost for a block: base */
 double wgp_gpu_barrier_base_cycles(const wgp_gpu *g);
 /* sync.barrier_per_warp_cycles: barrier cost for a block: per warp of the block */

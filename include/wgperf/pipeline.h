@@ -34,6 +34,8 @@ typedef struct wgp_access_cost {
   double
       l1_hit; /* global loads: fraction of sectors hitting L1, 0..1; negative = unknown (use the GPU's default rule) */
   double l2_hit; /* global: fraction of L1 misses hitting L2, 0..1; negative = unknown */
+  double phases; /* local: the wavefronts a conflict-free request would need per execution (2 for an 8 B access
+                  * on 4 B banks); wavefronts beyond them are bank conflicts. 0 = unknown: taken as requests */
 } wgp_access_cost;
 
 /* One distinct warp and how many warps of the launch it stands for. */

@@ -376,6 +376,37 @@ static void aliases(void **state) {
   assert_non_null(strstr(d.message, "no GPU description named 'GTX-1080' or listing it in 'identity.aliases'"));
 }
 
+/* latencies.shared_replay_cycles (optional): 0 when absent (H100 ships
+ * without it: no replays since Volta), the Kepler and Maxwell descriptions
+ * give theirs with its evidence. */
+static void shared_replay_latency(void **state) {
+  (void)state;
+  wgp_gpu *g = load_builtin_ok("h100-sxm");
+  assert_true(wgp_gpu_latency_shared_replay_cycles(g) == 0);
+  assert_null(wgp_gpu_source(g, "latencies.shared_replay_cycles"));
+  wgp_gpu_free(g);
+  g = load_builtin_ok("tesla-k40");
+  assert_true(wgp_gpu_latency_shared_replay_cycles(g) == 24);
+  assert_non_null(strstr(wgp_gpu_source(g, "latencies.shared_replay_cycles"), "subSeqMax"));
+  wgp_gpu_free(g);
+  g = load_builtin_ok("gtx-980");
+  assert_true(wgp_gpu_latency_shared_replay_cycles(g) == 20);
+  wgp_gpu_free(g);
+  char *text = edited("latencies.shared_replay_cycles", F("7.5"));
+  wgp_diag d;
+  if (wgp_gpu_load_string(text, strlen(text), "h100.json", &g, &d) != WGP_OK)
+    fail_msg("%s", d.message);
+  assert_true(wgp_gpu_latency_shared_replay_cycles(g) == 7.5);
+  assert_string_equal(wgp_gpu_source(g, "latencies.shared_replay_cycles"), "test");
+  wgp_gpu_free(g);
+  free(text);
+  expect_edit_error("latencies.shared_replay_cycles", F("-2"), "'latencies.shared_replay_cycles' must be");
+  expect_edit_error("latencies.shared_replay_cycles", F("\"24\""),
+                    "'latencies.shared_replay_cycles' must be a number, got a string");
+  expect_edit_error("latencies.shared_replay_cycles", "24", "'latencies.shared_replay_cycles' must be an object");
+  expect_edit_error("latencies.shared_replays", F("24"), "unknown key 'latencies.shared_replays'");
+}
+
 /* compiler (optional): whether the compiler strength-reduces loop addresses;
  * true when absent (H100 ships without it), the Kepler and Maxwell
  * descriptions say false with their evidence. */
@@ -437,6 +468,7 @@ int main(void) {
       cmocka_unit_test(whole_file),
       cmocka_unit_test(aliases),
       cmocka_unit_test(compiler_section),
+      cmocka_unit_test(shared_replay_latency),
       cmocka_unit_test(op_names),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

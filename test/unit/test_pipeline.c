@@ -85,7 +85,7 @@ static void launch_make(launch *l, const char *kernel, uint64_t global, uint64_t
   for (size_t a = 0; a < na; a++) {
     wgp_space sp = wgp_access_space(wgp_kernel_access(l->k, a));
     wgp_access_cost *c = &l->costs[a];
-    *c = (wgp_access_cost){1, 0, 0, -1, -1};
+    *c = (wgp_access_cost){.requests = 1, .l1_hit = -1, .l2_hit = -1};
     if (sp == WGP_SPACE_GLOBAL || sp == WGP_SPACE_GENERIC) {
       c->sectors = cs.sectors;
       c->l1_hit = cs.l1;
@@ -463,6 +463,55 @@ static void test_line_cycles_of_uncoalesced_requests(void **state) {
   wgp_gpu_free(one);
 }
 
+/* A K40 description whose shared-memory loads wait REPLAY more cycles for
+ * every wavefront beyond the conflict-free ones. */
+static wgp_gpu *k40_with_replay(const char *replay) {
+  wgp_diag d;
+  char *text;
+  size_t len;
+  assert_int_equal(wgp_read_file(WGPERF_SOURCE_DIR "/gpus/tesla-k40.json", &text, &len, &d), WGP_OK);
+  char *at = strstr(text, "\"shared_replay_cycles\"");
+  assert_non_null(at);
+  at = strstr(at, "\"value\": 24,");
+  assert_non_null(at);
+  memcpy(at + strlen("\"value\": "), replay, 2);
+  wgp_gpu *g;
+  assert_int_equal(wgp_gpu_load_string(text, len, "k40.json", &g, &d), WGP_OK);
+  free(text);
+  return g;
+}
+
+/* Kepler and Maxwell replay a conflicting shared-memory load once per extra
+ * wavefront, and the warp waits for every replay: in one group of the tree
+ * reduction (256 work-items, a barrier after each of its 8 levels, warp 0
+ * working in all of them) 16-way conflicts with 24 cycles per replay
+ * lengthen the round by at least 15 x 24 cycles per level; conflict-free
+ * loads (1 wavefront), and 16 wavefronts that a wide access needs anyway
+ * (phases 16), wait no more than without replays. */
+static void test_shared_replays_lengthen_the_wait(void **state) {
+  (void)state;
+  wgp_gpu *with = k40_with_replay("24"), *none = k40_with_replay("0 ");
+  assert_true(wgp_gpu_latency_shared_replay_cycles(with) == 24 && wgp_gpu_latency_shared_replay_cycles(none) == 0);
+  const double waves[3] = {16, 1, 16}, phases[3] = {0, 0, 16};
+  double round[3][2];
+  for (int k = 0; k < 3; k++)
+    for (int g = 0; g < 2; g++) {
+      launch l;
+      launch_make(&l, "reduce", 256, 256, 0, (costs_spec){4, waves[k], -1, -1});
+      for (size_t a = 0; a < wgp_kernel_num_accesses(l.k); a++)
+        l.costs[a].phases = wgp_access_space(wgp_kernel_access(l.k, a)) == WGP_SPACE_LOCAL ? phases[k] : 0;
+      l.in.smem_per_group_bytes = 1024;
+      l.in.gpu = g ? none : with;
+      round[k][g] = run_ok(&l.in).round_cycles;
+      launch_free(&l);
+    }
+  assert_true(round[0][0] >= round[0][1] + 8 * 15 * 24);
+  assert_true(round[1][0] == round[1][1]);
+  assert_true(round[2][0] == round[2][1]);
+  wgp_gpu_free(with);
+  wgp_gpu_free(none);
+}
+
 /* An operation of several machine instructions takes as many issue slots:
  * on a K40 a 64-bit address is two (ops.addr.instructions), so every warp
  * issues one more slot per address operation than with one. */
@@ -586,6 +635,7 @@ int main(void) {
       cmocka_unit_test(test_bad_input),
       cmocka_unit_test(test_bounds_on_other_gpus),
       cmocka_unit_test(test_line_cycles_of_uncoalesced_requests),
+      cmocka_unit_test(test_shared_replays_lengthen_the_wait),
       cmocka_unit_test(test_multi_instruction_ops_take_issue_slots),
       cmocka_unit_test(test_bounds_hold_on_many_launches),
   };
