@@ -9,6 +9,10 @@
  * predicts from the permutation, else the row is an error.
  *
  *   lat_shared       shared memory chase (LDS)
+ *   lat_shared_conflict  a whole warp chases, each lane in its own row of a matrix:
+ *                    pitch 33 words (32 banks, conflict-free) and 32 (one bank, a
+ *                    32-way conflict on every load); the difference over 31 is what
+ *                    each extra wavefront adds to the wait (a replay before Volta)
  *   lat_l1 / lat_l2  global chase, footprint in L1 (ld.global.ca) / in L2 (ld.global.cg)
  *   lat_dram         cold chase (L2 flushed before each repeat) vs footprint 64 MiB..4 GiB
  *   lat_const        __constant__ chase vs footprint (warm), and a cold first-touch chase
@@ -254,6 +258,68 @@ int bench_lat_shared(void)
   wgb_stats_of(v, g_repeats, &s);
   note_ns(note, sizeof note, "1 thread; dependent LDS chain", s.median);
   wgb_row("lat_shared", "stride_bytes=132", "cycles", &s, note);
+  return 0;
+}
+
+/* ---- shared memory, bank conflicts ---- */
+
+/* Lane L follows a chain through row L of a 32 x PITCH matrix: s holds the byte
+ * offset of the next column, so step j reads column j mod 32 of every row. */
+__global__ void chase_shared_rows_kernel(long steps, unsigned pitch, u64 *out)
+{
+  __shared__ unsigned s[32 * 33];
+  unsigned lane = threadIdx.x;
+  for (unsigned k = 0; k < 32; ++k)
+    s[lane * pitch + k] = (lane * pitch + (k + 1) % 32) * 4u;
+  __syncwarp();
+  unsigned off = lane * pitch * 4u;
+  const char *base = (const char *)s;
+  for (int i = 0; i < 64; ++i) /* warm */
+    off = *(volatile const unsigned *)(base + off);
+  long long t0 = clock64();
+  for (long i = 0; i < steps; i += 8) {
+#pragma unroll
+    for (int k = 0; k < 8; ++k)
+      off = *(volatile const unsigned *)(base + off);
+  }
+  long long t1 = clock64();
+  if (lane == 0) {
+    out[0] = off;
+    out[1] = (u64)(t1 - t0);
+  }
+}
+
+int bench_lat_shared_conflict(void)
+{
+  u64 *d;
+  if (dev_alloc((void **)&d, 2 * sizeof(u64)))
+    return -1;
+  const long steps = 1 << 14;
+  const unsigned pitches[2] = {33, 32}, ways[2] = {1, 32};
+  for (int p = 0; p < 2; ++p) {
+    double v[WGB_MAX_REPEATS];
+    int ok = 1;
+    for (int r = -1; r < g_repeats; ++r) {
+      chase_shared_rows_kernel<<<1, 32>>>(steps, pitches[p], d);
+      CK_LAUNCH();
+      u64 h[2];
+      CK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+      ok &= h[0] == (u64)((64 + steps) % 32) * 4; /* lane 0, row 0 */
+      if (r >= 0)
+        v[r] = (double)h[1] / steps;
+    }
+    char param[64];
+    snprintf(param, sizeof param, "ways=%u;pitch_words=%u", ways[p], pitches[p]);
+    if (!ok) {
+      wgb_error_row("lat_shared_conflict", param, "chase ended on a wrong offset");
+      continue;
+    }
+    struct wgb_stats s;
+    char note[160];
+    wgb_stats_of(v, g_repeats, &s);
+    note_ns(note, sizeof note, ways[p] == 1 ? "32 lanes, 32 banks; dependent LDS chain" : "32 lanes, one bank; dependent LDS chain", s.median);
+    wgb_row("lat_shared_conflict", param, "cycles", &s, note);
+  }
   return 0;
 }
 

@@ -108,6 +108,7 @@ int wgb_measure_clock(double *mhz);
 /* Benchmarks, by group. */
 int bench_clock(void);
 int bench_lat_shared(void);
+int bench_lat_shared_conflict(void);
 int bench_lat_global(void);
 int bench_lat_dram(void);
 int bench_lat_const(void);

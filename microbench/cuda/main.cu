@@ -29,6 +29,7 @@ struct bench {
 static const struct bench g_benches[] = {
     {"clock", "clock", bench_clock, "SM clock: driver attribute and measured"},
     {"lat_shared", "latency", bench_lat_shared, "shared memory pointer-chase latency"},
+    {"lat_shared_conflict", "latency", bench_lat_shared_conflict, "shared memory chase of a whole warp, conflict-free and 32-way"},
     {"lat_global", "latency", bench_lat_global, "L1 hit (.ca) and L2 hit (.cg) latency"},
     {"lat_dram", "latency", bench_lat_dram, "DRAM latency vs footprint 64 MiB..4 GiB"},
     {"lat_const", "latency", bench_lat_const, "constant cache latency (warm, cold)"},

@@ -388,6 +388,13 @@ static void fit_latencies(ctx *c) {
   const wgb_row *r;
   if ((r = row(c, "lat_shared", NULL, NULL)))
     set_num(c, "latencies.shared_cycles", r->median, "lat_shared: dependent local/shared memory chain", NULL);
+  const wgb_row *one = row(c, "lat_shared_conflict", "ways", "1"), *all = row(c, "lat_shared_conflict", "ways", "32");
+  if (one && all) {
+    char note[160];
+    snprintf(note, sizeof note, "%.1f cycles a load with 32 banks, %.1f with one (32-way)", one->median, all->median);
+    set_num(c, "latencies.shared_replay_cycles", fmax(0, (all->median - one->median) / 31),
+            "lat_shared_conflict: a warp's chain with 32-way conflicts less the conflict-free one, over 31", note);
+  }
   if ((r = row(c, "lat_l1", NULL, NULL)))
     set_num(c, "latencies.l1_hit_cycles", r->median, "lat_l1: random chain within L1", NULL);
   if ((r = row(c, "lat_l2", NULL, NULL)))

@@ -191,6 +191,8 @@ static void test_fit_synthetic(void **state) {
     snprintf(p, sizeof p, "footprint_bytes=%.0f;stride_bytes=128", f);
     add(&t, "geom_curve", p, "cycles", f < 131072 ? 30 : f < 4.0 * (1 << 20) ? 200 : 500);
   }
+  add(&t, "lat_shared_conflict", "ways=1;pitch_words=33", "cycles", 30);
+  add(&t, "lat_shared_conflict", "ways=32;pitch_words=32", "cycles", 30 + 31 * 2.5);
   add(&t, "lat_dram", "footprint_bytes=134217728;stride_bytes=256", "cycles", 600);
   add(&t, "lat_dram", "footprint_bytes=67108864;stride_bytes=256", "cycles", 580);
   /* DRAM bandwidth vs warps: 2 GB/s per warp per SM... saturating at 300 GB/s */
@@ -223,6 +225,9 @@ static void test_fit_synthetic(void **state) {
   assert_string_equal(wgb_fit_get(&fit, "identity.architecture")->str, "ampere");
   assert_string_equal(wgb_fit_get(&fit, "identity.compute_capability")->str, "8.6");
   assert_true(wgb_fit_get(&fit, "latencies.dram_cycles")->value == 580); /* the smallest footprint */
+  /* each of the 31 extra wavefronts of a 32-way conflict adds 2.5 cycles */
+  assert_true(fabs(wgb_fit_get(&fit, "latencies.shared_replay_cycles")->value - 2.5) < 1e-9);
+  assert_non_null(strstr(wgb_fit_get(&fit, "latencies.shared_replay_cycles")->source, "lat_shared_conflict"));
   /* Little's law: 20 GB/s per warp over 10 SMs at 1.5 GHz = 4/3 B/cycle per warp;
    * 32 lanes x 16 B in flight -> 384 cycles loaded; peak 300 GB/s = 20 B/cycle/SM ->
    * pre-wait 6.4 cycles; delay 580 - 6.4; loaded < chain: no post-wait */
