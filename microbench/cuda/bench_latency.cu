@@ -205,6 +205,23 @@ static void note_ns(char *note, size_t n, const char *what, double cycles)
 
 /* ---- shared memory ---- */
 
+/* Follows the shared-memory chain from byte offset OFF (each element holds the
+ * next one's offset: no address arithmetic): 64 steps to warm, then STEPS timed
+ * (a multiple of 8); the offset it ends on, *CYCLES the timed part. */
+__device__ __forceinline__ unsigned lds_chase(const char *base, unsigned off, long steps, long long *cycles)
+{
+  for (int i = 0; i < 64; ++i)
+    off = *(volatile const unsigned *)(base + off);
+  long long t0 = clock64();
+  for (long i = 0; i < steps; i += 8) {
+#pragma unroll
+    for (int k = 0; k < 8; ++k)
+      off = *(volatile const unsigned *)(base + off);
+  }
+  *cycles = clock64() - t0;
+  return off;
+}
+
 #define SH_WORDS 4096
 __global__ void chase_shared_kernel(long steps, unsigned stride_words, u64 *out)
 {
@@ -215,19 +232,9 @@ __global__ void chase_shared_kernel(long steps, unsigned stride_words, u64 *out)
   __syncthreads();
   if (threadIdx.x != 0)
     return;
-  unsigned off = 0;
-  const char *base = (const char *)s;
-  for (int i = 0; i < 64; ++i) /* warm */
-    off = *(volatile const unsigned *)(base + off);
-  long long t0 = clock64();
-  for (long i = 0; i < steps; i += 8) {
-#pragma unroll
-    for (int k = 0; k < 8; ++k)
-      off = *(volatile const unsigned *)(base + off);
-  }
-  long long t1 = clock64();
-  out[0] = off;
-  out[1] = (u64)(t1 - t0);
+  long long cycles;
+  out[0] = lds_chase((const char *)s, 0, steps, &cycles);
+  out[1] = (u64)cycles;
 }
 
 int bench_lat_shared(void)
@@ -272,20 +279,11 @@ __global__ void chase_shared_rows_kernel(long steps, unsigned pitch, u64 *out)
   for (unsigned k = 0; k < 32; ++k)
     s[lane * pitch + k] = (lane * pitch + (k + 1) % 32) * 4u;
   __syncwarp();
-  unsigned off = lane * pitch * 4u;
-  const char *base = (const char *)s;
-  for (int i = 0; i < 64; ++i) /* warm */
-    off = *(volatile const unsigned *)(base + off);
-  long long t0 = clock64();
-  for (long i = 0; i < steps; i += 8) {
-#pragma unroll
-    for (int k = 0; k < 8; ++k)
-      off = *(volatile const unsigned *)(base + off);
-  }
-  long long t1 = clock64();
+  long long cycles;
+  unsigned off = lds_chase((const char *)s, lane * pitch * 4u, steps, &cycles);
   if (lane == 0) {
     out[0] = off;
-    out[1] = (u64)(t1 - t0);
+    out[1] = (u64)cycles;
   }
 }
 

@@ -416,17 +416,22 @@ static void test_bounds_on_other_gpus(void **state) {
   }
 }
 
-/* A K40 description whose load/store path costs LINE cycles per line. */
-static wgp_gpu *k40_with_line_cycles(const char *line) {
+/* The shipped K40 description with KEY's value, written CURRENT there, set
+ * to VALUE (as many characters). */
+static wgp_gpu *k40_with(const char *key, const char *current, const char *value) {
   wgp_diag d;
   char *text;
   size_t len;
+  char pat[64];
   assert_int_equal(wgp_read_file(WGPERF_SOURCE_DIR "/gpus/tesla-k40.json", &text, &len, &d), WGP_OK);
-  char *at = strstr(text, "\"global_line_cycles\"");
+  snprintf(pat, sizeof pat, "\"%s\"", key);
+  char *at = strstr(text, pat);
   assert_non_null(at);
-  at = strstr(at, "\"value\": 2,");
+  snprintf(pat, sizeof pat, "\"value\": %s,", current);
+  at = strstr(at, pat);
   assert_non_null(at);
-  memcpy(at + strlen("\"value\": "), line, 1);
+  assert_int_equal(strlen(value), strlen(current));
+  memcpy(at + strlen("\"value\": "), value, strlen(value));
   wgp_gpu *g;
   assert_int_equal(wgp_gpu_load_string(text, len, "k40.json", &g, &d), WGP_OK);
   free(text);
@@ -440,7 +445,7 @@ static wgp_gpu *k40_with_line_cycles(const char *line) {
  * limits the loop, and the time hardly changes. */
 static void test_line_cycles_of_uncoalesced_requests(void **state) {
   (void)state;
-  wgp_gpu *two = k40_with_line_cycles("2"), *one = k40_with_line_cycles("1");
+  wgp_gpu *two = k40_with("global_line_cycles", "2", "2"), *one = k40_with("global_line_cycles", "2", "1");
   assert_true(wgp_gpu_global_line_cycles(two) == 2 && wgp_gpu_global_line_cycles(one) == 1);
   double t[2][2];
   const double lines[2] = {32, 1};
@@ -463,24 +468,6 @@ static void test_line_cycles_of_uncoalesced_requests(void **state) {
   wgp_gpu_free(one);
 }
 
-/* A K40 description whose shared-memory loads wait REPLAY more cycles for
- * every wavefront beyond the conflict-free ones. */
-static wgp_gpu *k40_with_replay(const char *replay) {
-  wgp_diag d;
-  char *text;
-  size_t len;
-  assert_int_equal(wgp_read_file(WGPERF_SOURCE_DIR "/gpus/tesla-k40.json", &text, &len, &d), WGP_OK);
-  char *at = strstr(text, "\"shared_replay_cycles\"");
-  assert_non_null(at);
-  at = strstr(at, "\"value\": 24,");
-  assert_non_null(at);
-  memcpy(at + strlen("\"value\": "), replay, 2);
-  wgp_gpu *g;
-  assert_int_equal(wgp_gpu_load_string(text, len, "k40.json", &g, &d), WGP_OK);
-  free(text);
-  return g;
-}
-
 /* Kepler and Maxwell replay a conflicting shared-memory load once per extra
  * wavefront, and the warp waits for every replay: in one group of the tree
  * reduction (256 work-items, a barrier after each of its 8 levels, warp 0
@@ -490,7 +477,7 @@ static wgp_gpu *k40_with_replay(const char *replay) {
  * (phases 16), wait no more than without replays. */
 static void test_shared_replays_lengthen_the_wait(void **state) {
   (void)state;
-  wgp_gpu *with = k40_with_replay("24"), *none = k40_with_replay("0 ");
+  wgp_gpu *with = k40_with("shared_replay_cycles", "24", "24"), *none = k40_with("shared_replay_cycles", "24", "0 ");
   assert_true(wgp_gpu_latency_shared_replay_cycles(with) == 24 && wgp_gpu_latency_shared_replay_cycles(none) == 0);
   const double waves[3] = {16, 1, 16}, phases[3] = {0, 0, 16};
   double round[3][2];
