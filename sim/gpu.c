@@ -95,8 +95,10 @@ typedef struct field_desc {
   const char *section;
   const char *key;
   field_kind kind;
-  bool optional; /* may be left out: value 0, no source */
 } field_desc;
+
+/* The one optional field of the table: left out, its value is 0 and it has no source. */
+static bool field_optional(size_t f) { return f == WGP_GF_LATENCIES_SHARED_REPLAY_CYCLES; }
 
 static const field_desc fields[WGP_GF_COUNT] = {
     [WGP_GF_IDENTITY_NAME] = {"identity", "name", FK_STRING},
@@ -143,7 +145,7 @@ static const field_desc fields[WGP_GF_COUNT] = {
     [WGP_GF_LATENCIES_DRAM_CYCLES] = {"latencies", "dram_cycles", FK_PNUM},
     [WGP_GF_LATENCIES_CONSTANT_HIT_CYCLES] = {"latencies", "constant_hit_cycles", FK_PNUM},
     [WGP_GF_LATENCIES_CONSTANT_MISS_CYCLES] = {"latencies", "constant_miss_cycles", FK_PNUM},
-    [WGP_GF_LATENCIES_SHARED_REPLAY_CYCLES] = {"latencies", "shared_replay_cycles", FK_NUM, true},
+    [WGP_GF_LATENCIES_SHARED_REPLAY_CYCLES] = {"latencies", "shared_replay_cycles", FK_NUM},
     [WGP_GF_SYNC_BARRIER_BASE_CYCLES] = {"sync", "barrier_base_cycles", FK_NUM},
     [WGP_GF_SYNC_BARRIER_PER_WARP_CYCLES] = {"sync", "barrier_per_warp_cycles", FK_NUM},
     [WGP_GF_LAUNCH_OVERHEAD_US] = {"launch", "overhead_us", FK_NUM},
@@ -380,7 +382,7 @@ static bool read_section(loader *ld, json_t *root, const char *section) {
     if (strcmp(fields[f].section, section) != 0)
       continue;
     json_t *fv = json_object_get(obj, fields[f].key);
-    if (!fv && fields[f].optional)
+    if (!fv && field_optional(f))
       continue;
     if (!fv)
       return fail(ld, "missing key '%s.%s'", section, fields[f].key);
