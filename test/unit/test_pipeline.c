@@ -391,6 +391,10 @@ static void test_bad_input(void **state) {
   l.costs[0].sectors = -1;
   assert_int_equal(wgp_simulate(&l.in, &r, &d), WGP_ERR_INPUT);
   l.costs[0].sectors = 4;
+  l.costs[0].phases = NAN;
+  assert_int_equal(wgp_simulate(&l.in, &r, &d), WGP_ERR_INPUT);
+  assert_non_null(strstr(d.message, "must be finite and non-negative"));
+  l.costs[0].phases = 0;
   l.in.num_warps = 0;
   assert_int_equal(wgp_simulate(&l.in, &r, &d), WGP_ERR_INPUT);
   launch_free(&l);
@@ -417,16 +421,21 @@ static void test_bounds_on_other_gpus(void **state) {
 }
 
 /* The shipped K40 description with KEY's value, written CURRENT there, set
- * to VALUE (as many characters). */
+ * to VALUE (as many characters). KEY names the keys to find in turn, joined
+ * by dots ("addr.instructions": the first "instructions" after "addr"). */
 static wgp_gpu *k40_with(const char *key, const char *current, const char *value) {
   wgp_diag d;
   char *text;
   size_t len;
-  char pat[64];
+  char pat[64], path[64];
   assert_int_equal(wgp_read_file(WGPERF_SOURCE_DIR "/gpus/tesla-k40.json", &text, &len, &d), WGP_OK);
-  snprintf(pat, sizeof pat, "\"%s\"", key);
-  char *at = strstr(text, pat);
-  assert_non_null(at);
+  snprintf(path, sizeof path, "%s", key);
+  char *at = text;
+  for (char *part = strtok(path, "."); part; part = strtok(NULL, ".")) {
+    snprintf(pat, sizeof pat, "\"%s\"", part);
+    at = strstr(at, pat);
+    assert_non_null(at);
+  }
   snprintf(pat, sizeof pat, "\"value\": %s,", current);
   at = strstr(at, pat);
   assert_non_null(at);
@@ -504,20 +513,7 @@ static void test_shared_replays_lengthen_the_wait(void **state) {
  * issues one more slot per address operation than with one. */
 static void test_multi_instruction_ops_take_issue_slots(void **state) {
   (void)state;
-  wgp_diag d;
-  char *text;
-  size_t len;
-  assert_int_equal(wgp_read_file(WGPERF_SOURCE_DIR "/gpus/tesla-k40.json", &text, &len, &d), WGP_OK);
-  wgp_gpu *two;
-  assert_int_equal(wgp_gpu_load_string(text, len, "k40.json", &two, &d), WGP_OK);
-  char *at = strstr(strstr(text, "\"addr\""), "\"instructions\"");
-  assert_non_null(at);
-  at = strstr(at, "\"value\": 2");
-  assert_non_null(at);
-  at[strlen("\"value\": ")] = '1';
-  wgp_gpu *one;
-  assert_int_equal(wgp_gpu_load_string(text, len, "k40.json", &one, &d), WGP_OK);
-  free(text);
+  wgp_gpu *two = k40_with("addr.instructions", "2", "2"), *one = k40_with("addr.instructions", "2", "1");
   assert_int_equal(wgp_gpu_op_instructions(two, WGP_OP_ADDR), 2);
   assert_int_equal(wgp_gpu_op_instructions(one, WGP_OP_ADDR), 1);
   launch l;
