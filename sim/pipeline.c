@@ -45,6 +45,7 @@
 #define WINDOW 8        /* iterations compared for a steady state */
 #define HISTORY 128     /* iterations after which the average is taken as steady */
 #define MIN_HISTORY 32  /* samples before any skip: enough to see warps drift apart */
+#define UNSETTLED 512   /* samples after which a history that never settled is averaged */
 #define DRIFT 2         /* growth of the warps' spread, in iterations, taken as drift */
 #define MARGIN 2        /* iterations left to simulate after a skip */
 #define CLOCK_EXACT 0x1p20 /* past this a skip moves the clocks only by its remainder modulo the schedulers */
@@ -78,20 +79,31 @@ typedef struct swarp {
   const double *uslot;  /* when the unit next needs is free (a constant -inf when it needs none) */
   double ready, arrive;
   double mem_ready; /* when the loads issued back to back so far have all returned */
+  uint64_t issued;  /* instructions this warp issued */
   wstate state;
 } swarp;
 
-typedef struct tracker {
-  size_t loop, run;
+/* The frame a tracker follows for one warp: at the tracker's depth, or the
+ * warp's innermost when it is shallower; a warp waiting at a barrier outside
+ * any loop is frozen (loop FROZEN, serial its issued count). */
+typedef struct fid {
+  size_t loop, run, depth;
   uint64_t serial;
-  bool valid;
+} fid;
+#define FROZEN SIZE_MAX
+
+typedef struct tracker {
+  bool valid; /* ids hold the frames of the current history */
+  bool mixed; /* the warps are not all in the same entry of the same loop at this depth */
   size_t active;
   uint64_t prog;
   size_t n;
+  uint64_t samples; /* taken in this history (n stops at HISTORY + 1) */
   double t[HISTORY + 1];
   long double sk[HISTORY + 1]; /* the round's skipped time at each sample: durations are t + sk differences */
   double acc[HISTORY + 1][ACC_COUNT];
-  uint64_t *it; /* [HISTORY + 1][warps]: each warp's iteration at each sample */
+  uint64_t *it; /* [HISTORY + 1][warps]: each warp's iteration of its frame at each sample */
+  fid *id;      /* [warps]: the frame each warp is followed in */
   bool pending;
 } tracker;
 
@@ -138,7 +150,7 @@ typedef struct round {
 static inline double dmax(double a, double b) { return a > b ? a : b; }
 static inline double dmin(double a, double b) { return a < b ? a : b; }
 
-static void track(round_t *r, swarp *w, size_t d);
+static void track(round_t *r, size_t d);
 
 /* Whether runs A and B of LOOP issue the same instructions: the same blocks
  * with the same weights, nested loops alike (active masks do not matter to
@@ -238,7 +250,7 @@ static wgp_status peek(round_t *r, swarp *w) {
         if (++f->iter < f->count) {
           f->idx = 0;
           f->emitted = false;
-          track(r, w, w->depth);
+          track(r, w->depth);
           continue;
         }
         if (!enter_run(w, w->depth, f->run_end + 1))
@@ -277,29 +289,75 @@ static wgp_status peek(round_t *r, swarp *w) {
 /* ------------------------------------------------------------------------ */
 /* Steady state                                                             */
 
-/* Called when W starts a new iteration of its frame at depth D.  Progress
- * is the iterations all warps started; a sample is taken each time it grows
- * by the number of running warps (one iteration on average), which is far
- * smoother than following the slowest warp. */
-static void track(round_t *r, swarp *w, size_t d) {
+/* The frame tracker D follows warp O in: its frame at depth D, or its
+ * innermost when it is in fewer loops (warps may run different loops: warp
+ * specialization, branches on the warp's id); a warp waiting at a barrier
+ * outside every loop, or done, is frozen.  False for a warp running outside
+ * every loop: no steady state holds while it does. */
+static bool frame_of(const swarp *o, size_t d, fid *id) {
+  if (o->depth == 0 || o->state == W_DONE) {
+    if (o->state == W_RUN)
+      return false;
+    *id = (fid){.loop = FROZEN, .serial = o->state == W_DONE ? UINT64_MAX : o->issued};
+    return true;
+  }
+  size_t e = o->depth < d ? o->depth : d;
+  const frame *f = &o->stack[e - 1];
+  *id = (fid){.loop = wgp_tnode_loop(f->loop), .run = f->run, .depth = e, .serial = f->serial};
+  return true;
+}
+
+static bool same_frame(const fid *a, const fid *b) {
+  return a->loop == b->loop && a->run == b->run && a->depth == b->depth && a->serial == b->serial;
+}
+
+/* Called when a warp starts a new iteration of its frame at depth D.
+ * Progress is the iterations all warps started; a sample is taken each time
+ * it grows by the number of running warps (one iteration on average), which
+ * is far smoother than following the slowest warp.  A history holds the
+ * samples during which every warp stayed in the same frame. */
+static void track(round_t *r, size_t d) {
   if (d >= r->maxdepth)
     return;
   tracker *k = &r->trk[d];
-  const frame *f = &w->stack[d - 1];
-  size_t loop = wgp_tnode_loop(f->loop);
-  if (!k->valid || k->loop != loop || k->run != f->run || k->serial != f->serial || k->active != r->active)
-    *k = (tracker){.loop = loop, .run = f->run, .serial = f->serial, .valid = true, .active = r->active, .it = k->it};
+  if (k->active != r->active) {
+    k->valid = false;
+    k->n = 0, k->samples = 0;
+    k->prog = 0;
+    k->active = r->active;
+  }
   if (++k->prog % r->active != 0)
     return;
+  bool same = k->valid;
   for (size_t i = 0; i < r->nw; i++) {
-    const swarp *o = &r->w[i];
-    if (o->state == W_DONE)
-      continue;
-    const frame *of = o->depth >= d ? &o->stack[d - 1] : NULL;
-    if (!of || wgp_tnode_loop(of->loop) != loop || of->run != f->run || of->serial != f->serial) {
-      k->n = 0;
+    fid id;
+    if (!frame_of(&r->w[i], d, &id)) {
+      k->valid = false;
+      k->n = 0, k->samples = 0;
       return;
     }
+    if (same && !same_frame(&id, &k->id[i]))
+      same = false;
+    k->id[i] = id;
+  }
+  if (!same) {
+    /* a new history: whether every running warp is in one entry of one
+     * loop at this depth (they then advance alike, an iteration a sample;
+     * with some frozen, the others go faster) */
+    const fid *first = NULL;
+    k->mixed = false;
+    for (size_t i = 0; i < r->nw; i++) {
+      const fid *id = &k->id[i];
+      if (id->loop == FROZEN) {
+        k->mixed |= r->w[i].state != W_DONE;
+        continue;
+      }
+      if (id->depth != d || (first && !same_frame(id, first)))
+        k->mixed = true;
+      first = first ? first : id;
+    }
+    k->valid = true;
+    k->n = 0, k->samples = 0;
   }
   if (k->n == HISTORY + 1) {
     memmove(k->t, k->t + 1, HISTORY * sizeof k->t[0]);
@@ -309,11 +367,12 @@ static void track(round_t *r, swarp *w, size_t d) {
     k->n = HISTORY;
   }
   for (size_t i = 0; i < r->nw; i++)
-    k->it[k->n * r->nw + i] = r->w[i].state == W_DONE ? 0 : r->w[i].stack[d - 1].iter;
+    k->it[k->n * r->nw + i] = k->id[i].loop == FROZEN ? 0 : r->w[i].stack[k->id[i].depth - 1].iter;
   k->t[k->n] = r->now;
   k->sk[k->n] = r->skipped;
   memcpy(k->acc[k->n], r->acc, sizeof r->acc);
   k->n++;
+  k->samples++;
   k->pending = true;
 }
 
@@ -361,37 +420,47 @@ static void try_skip(round_t *r, size_t d) {
       win = w;
   }
   if (!win) {
-    if (n < HISTORY + 1)
+    if (k->mixed ? k->samples < UNSETTLED : n < HISTORY + 1)
       return;
     win = HISTORY / 2; /* never settled: take the long-run average */
   }
   /* Warps may drift apart at steady rates (the issue order favours some):
    * when the spread of their iterations grew over the long window, each
    * warp advances by M times its own advance in that window; otherwise all
-   * advance alike (the window's jitter is not repeated). */
+   * advance alike (the window's jitter is not repeated).  Warps in different
+   * loops (or at different depths) always advance by their own rates. */
   size_t wl = n - 1 < HISTORY / 2 ? n - 1 : HISTORY / 2;
   const uint64_t *now_it = k->it + (n - 1) * r->nw, *then_it = k->it + (n - 1 - wl) * r->nw;
   uint64_t lo0 = UINT64_MAX, hi0 = 0, lo1 = UINT64_MAX, hi1 = 0;
   for (size_t i = 0; i < r->nw; i++) {
-    if (r->w[i].state == W_DONE)
+    if (k->id[i].loop == FROZEN)
       continue;
     lo0 = then_it[i] < lo0 ? then_it[i] : lo0, hi0 = then_it[i] > hi0 ? then_it[i] : hi0;
     lo1 = now_it[i] < lo1 ? now_it[i] : lo1, hi1 = now_it[i] > hi1 ? now_it[i] : hi1;
   }
-  bool drift = hi1 - lo1 > hi0 - lo0 + DRIFT;
+  if (hi1 < lo1) /* every warp frozen */
+    return;
+  bool drift = k->mixed || hi1 - lo1 > hi0 - lo0 + DRIFT;
   if (drift)
     win = wl;
   uint64_t m = UINT64_MAX;
   for (size_t i = 0; i < r->nw; i++) {
     const swarp *o = &r->w[i];
-    if (o->state == W_DONE)
+    fid id;
+    /* every warp still where the history saw it (a warp that finished
+     * since the last sample is frozen, and left alone) */
+    if (!frame_of(o, d, &id))
+      return;
+    if (o->state == W_DONE || k->id[i].loop == FROZEN) {
+      if (o->state != W_DONE && !same_frame(&id, &k->id[i]))
+        return;
       continue;
-    if (o->depth < d)
+    }
+    if (!same_frame(&id, &k->id[i]))
       return;
-    const frame *f = &o->stack[d - 1];
-    if (wgp_tnode_loop(f->loop) != k->loop || f->run != k->run || f->serial != k->serial)
-      return;
+    const frame *f = &o->stack[id.depth - 1];
     uint64_t adv = drift ? now_it[i] - then_it[i] : win, rem = f->count - 1 - f->iter;
+    /* a warp that went nowhere in its frame may still have moved inside it */
     if (adv == 0 || rem < MARGIN + adv)
       return;
     uint64_t mi = (rem - MARGIN) / adv;
@@ -404,10 +473,18 @@ static void try_skip(round_t *r, size_t d) {
   for (int a = 0; a < ACC_COUNT; a++)
     r->acc[a] += times * (k->acc[n - 1][a] - k->acc[n - 1 - win][a]);
   shift(r, times * span(k, n - 1 - win, n - 1));
+  size_t shallowest = d;
   for (size_t i = 0; i < r->nw; i++)
-    if (r->w[i].state != W_DONE)
-      r->w[i].stack[d - 1].iter += m * (drift ? now_it[i] - then_it[i] : win);
+    if (r->w[i].state != W_DONE && k->id[i].loop != FROZEN) {
+      r->w[i].stack[k->id[i].depth - 1].iter += m * (drift ? now_it[i] - then_it[i] : win);
+      shallowest = k->id[i].depth < shallowest ? k->id[i].depth : shallowest;
+    }
+  /* a warp followed in a shallower frame jumped there: the histories of
+   * those depths no longer hold */
+  for (size_t e = shallowest; e < d; e++)
+    r->trk[e].valid = false, r->trk[e].n = 0, r->trk[e].samples = 0;
   k->n = 0;
+  k->samples = 0;
   r->extrapolated = true;
 }
 
@@ -467,6 +544,7 @@ static wgp_status issue_insn(round_t *r, swarp *w, double *finish) {
   r->acc[ACC_ISSUE] += sc * wgp_insn_slots(i);
   r->acc[ACC_INSNS] += 1;
   r->issued += 1;
+  w->issued++;
   if (i->kind == WGP_INSN_BARRIER) {
     w->state = W_BARRIER;
     w->arrive = t;
@@ -580,7 +658,7 @@ typedef struct round_out {
   double acc[ACC_COUNT];
   double issued, insns;
   size_t warps;
-  bool extrapolated;
+  bool extrapolated, stopped;
 } round_out;
 
 static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, unsigned ng, round_out *out,
@@ -607,8 +685,9 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   r.us = malloc(r.per * r.ns * sizeof *r.us);
   uint64_t *serials = calloc(r.nw * r.maxdepth, sizeof *serials);
   uint64_t *its = calloc((size_t)(HISTORY + 1) * r.nw * r.maxdepth, sizeof *its);
+  fid *ids = calloc(r.nw * r.maxdepth, sizeof *ids);
   if (!cls || !sched || !r.w || !r.sched_free || !r.last || !r.arrived || !r.done || !r.trk || !frames || !serials ||
-      !its || !r.unit_free || !r.snext || !r.rdy || !r.us) {
+      !its || !ids || !r.unit_free || !r.snext || !r.rdy || !r.us) {
     st = wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
     goto out;
   }
@@ -636,7 +715,7 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   for (unsigned s = 0; s < r.ns; s++)
     r.last[s] = SIZE_MAX;
   for (size_t d = 0; d < r.maxdepth; d++)
-    r.trk[d].it = its + d * (size_t)(HISTORY + 1) * r.nw;
+    r.trk[d].it = its + d * (size_t)(HISTORY + 1) * r.nw, r.trk[d].id = ids + d * r.nw;
   r.active = r.nw;
   for (size_t i = 0; i < r.per * r.ns; i++) {
     r.rdy[i] = INFINITY;
@@ -741,6 +820,13 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
       goto out;
     if (r.active == 0)
       break;
+    /* No steady state that the skips can use (warps of a group waiting at
+     * different barriers while others loop on, for one) must not make the
+     * cost follow the trip counts: past the budget the round stops here. */
+    if (!full && r.issued >= WGP_SIM_MAX_ISSUED) {
+      out->stopped = true;
+      break;
+    }
     double next = INFINITY;
     for (unsigned s = 0; s < r.ns; s++)
       next = dmin(next, dmax(r.sched_free[s], r.snext[s]));
@@ -760,17 +846,24 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   out->issued = r.issued;
   out->extrapolated = r.extrapolated;
   wgp_sim_round_bounds(c, tot, cls, sched, r.nw, &out->best, &out->worst);
-  /* Skipped iterations are extrapolated from a sampled period, which can be
-   * off by a little; the bounds hold for the model exactly, so the estimate
-   * stays within them. */
-  if (r.extrapolated)
-    out->cycles = dmin(dmax(out->cycles, out->best), out->worst);
   out->insns = 0;
   for (size_t i = 0; i < r.nw; i++)
     out->insns += tot[cls[i]].issue;
+  if (out->stopped && r.acc[ACC_ISSUE] > 0 && out->insns > r.acc[ACC_ISSUE]) {
+    /* the issue slots still to come, at the rate so far */
+    double f = out->insns / r.acc[ACC_ISSUE];
+    out->cycles *= f;
+    for (int a = 0; a < ACC_COUNT; a++)
+      out->acc[a] *= f;
+  }
+  /* Skipped iterations are extrapolated from a sampled period, which can be
+   * off by a little; the bounds hold for the model exactly, so the estimate
+   * stays within them. */
+  if (r.extrapolated || out->stopped)
+    out->cycles = dmin(dmax(out->cycles, out->best), out->worst);
 out:
   free(cls), free(sched), free(r.w), free(r.sched_free), free(r.last), free(r.arrived), free(r.done), free(r.trk);
-  free(frames), free(serials), free(its), free(r.unit_free), free(r.snext), free(r.rdy), free(r.us);
+  free(frames), free(serials), free(its), free(ids), free(r.unit_free), free(r.snext), free(r.rdy), free(r.us);
   return st;
 }
 
@@ -888,6 +981,7 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
   out->best_round_cycles = head->best;
   out->worst_round_cycles = head->worst;
   out->extrapolated = rf.extrapolated || rp.extrapolated;
+  out->stopped = rf.stopped || rp.stopped;
   out->instructions = (double)full * rf.insns + rp.insns;
   out->simulated_instructions = rf.issued + rp.issued;
   double nw = (double)head->warps;

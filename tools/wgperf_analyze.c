@@ -874,6 +874,8 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(br, "dram_bytes", json_real(r.dram_bytes));
       json_object_set_new(br, "l2_bytes", json_real(r.l2_bytes));
       json_object_set_new(br, "bound", json_string(r.bound ? r.bound : "pipeline"));
+      json_object_set_new(br, "extrapolated", json_boolean(r.extrapolated));
+      json_object_set_new(br, "simulation_stopped", json_boolean(r.stopped));
       json_object_set_new(j, "breakdown", br);
       json_object_set_new(j, "bottleneck", json_string(why));
       json_object_set_new(j, "assumptions", flags_json(wgp_analysis_flags(S.an)));
@@ -888,6 +890,11 @@ int cmd_predict(int argc, char **argv) {
              r.active_warps_per_sm, r.active_groups_per_sm, r.limiter ? r.limiter : "warps", regs, regs_from);
       printf("rounds      %.4g rounds of %.4g cycles%s; limited by %s\n", r.rounds, r.round_cycles,
              r.extrapolated ? " (long loops extrapolated from a steady state)" : "", r.bound ? r.bound : "pipeline");
+      if (r.stopped)
+        printf("assumed     the simulation of a round stopped after %.0f instructions without a steady state to "
+               "extrapolate from (warps of a group waiting at different barriers?); the rest of the round is taken at "
+               "the rate so far, within the bounds\n",
+               WGP_SIM_MAX_ISSUED);
       printf("per warp    issue %.4g, compute %.4g, shared/L1 %.4g, L2 %.4g, DRAM %.4g, constant %.4g, "
              "barrier %.4g cycles\n",
              r.issue_cycles, r.compute_cycles, r.mem_stall_cycles[0], r.mem_stall_cycles[1], r.mem_stall_cycles[2],

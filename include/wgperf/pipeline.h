@@ -49,7 +49,7 @@ typedef struct wgp_sim_warp {
 
 /* wgp_sim_input.flags */
 #define WGP_SIM_GTO 1u  /* greedy-then-oldest instead of round-robin issue */
-#define WGP_SIM_FULL 2u /* simulate every iteration: no steady-state extrapolation */
+#define WGP_SIM_FULL 2u /* simulate every iteration: no steady-state extrapolation, no budget (a reference) */
 #define WGP_SIM_BOUNDS_ONLY 4u /* only best_us and worst_us (and occupancy) are computed: cheap, for pruning */
 
 typedef struct wgp_sim_input {
@@ -89,7 +89,13 @@ typedef struct wgp_sim_result {
   uint64_t groups_per_sm;                       /* groups the busiest SM runs: ceil(groups / SMs) */
   double instructions;           /* warp instructions of the launch's busiest SM (extrapolated ones included) */
   double simulated_instructions; /* warp instructions the simulator really issued: its cost */
+  bool stopped; /* a round reached WGP_SIM_MAX_ISSUED simulated instructions before its end (no steady state the
+                 * extrapolation could use): its rest was extrapolated at the rate so far, within the bounds */
 } wgp_sim_result;
+
+/* The most warp instructions one round simulates (about a second); real
+ * kernels need well under a million thanks to the steady-state skips. */
+#define WGP_SIM_MAX_ISSUED 4194304.0
 
 /* Simulates IN (keep) into *OUT.  Fails with WGP_ERR_INPUT and a diagnostic
  * for inconsistent input or a launch that cannot run (zero occupancy names

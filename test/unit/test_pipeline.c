@@ -548,6 +548,65 @@ static void test_multi_instruction_ops_take_issue_slots(void **state) {
  * that does not hold fails here.  The worst case is also checked to be
  * useful: median worst / time below 2 (eq. 20's sum of every latency of every
  * warp was 14x over the 140 launches of scripts/compare-predictions.sh). */
+/* Warps of a group in different loops (twoloops: warp specialization), at
+ * different depths (nestloops: one loop against a nest whose inner loop is
+ * long) or one waiting at a barrier outside every loop while the others loop
+ * (waitloop): the steady state is found all the same, each warp advancing at
+ * its own rate.  The simulation ran every iteration before (10^9 of them). */
+static void test_warps_in_different_loops(void **state) {
+  (void)state;
+  const struct {
+    const char *name;
+    int64_t n, big; /* iterations: the loops run 20000 / 10^9 times (nestloops: x 1000) */
+    double tol;     /* nestloops' history restarts with every entry of the inner loop: 1.0% */
+  } ks[] = {{"twoloops", 20000, 1000000000, 0.01},
+            {"waitloop", 20000, 1000000000, 0.01},
+            {"nestloops", 20, 1000000, 0.015}};
+  for (int k = 0; k < 3; k++) {
+    check_extrapolation(ks[k].name, 132 * 64 * 8, 64, ks[k].n, coalesced, ks[k].tol, 0.25);
+    launch l;
+    launch_make(&l, ks[k].name, 132 * 64 * 8, 64, ks[k].big / 10000, coalesced);
+    wgp_sim_result small = run_ok(&l.in);
+    launch_free(&l);
+    launch_make(&l, ks[k].name, 132 * 64 * 8, 64, ks[k].big, coalesced);
+    wgp_sim_result big = run_ok(&l.in);
+    launch_free(&l);
+    print_message("%s: n = %lld %.6g us, n = %lld %.6g us, %.0f instructions simulated\n", ks[k].name,
+                  (long long)(ks[k].big / 10000), small.time_us, (long long)ks[k].big, big.time_us,
+                  big.simulated_instructions);
+    assert_true(big.extrapolated && !big.stopped);
+    assert_true(big.simulated_instructions < 1e6);
+    assert_true(big.instructions > 1e9);
+    /* the loops' time grows with their trip count */
+    double ratio = big.time_us / small.time_us;
+    if (!(ratio > 1e4 * 0.98 && ratio < 1e4 * 1.02))
+      fail_msg("%s: 10^4 times the iterations take %g times as long", ks[k].name, ratio);
+  }
+}
+
+/* A round with no steady state to skip: divbar's first warp waits at its
+ * in-loop barrier until the other warp has left its loop (a barrier only
+ * some warps reach).  The round stops at the budget of simulated
+ * instructions, says so, and its rest is taken at the rate so far. */
+static void test_round_without_steady_state_stops(void **state) {
+  (void)state;
+  launch l;
+  launch_make(&l, "divbar", 132 * 64 * 8, 64, 20000, coalesced);
+  wgp_sim_result small = run_ok(&l.in);
+  launch_free(&l);
+  assert_false(small.stopped);
+  launch_make(&l, "divbar", 132 * 64 * 8, 64, 100000000, coalesced);
+  wgp_sim_result big = run_ok(&l.in);
+  launch_free(&l);
+  print_message("divbar: 2 x 10^4 iterations %.6g us, 10^8 %.6g us (%.6g..%.6g), %.0f instructions simulated\n",
+                small.time_us, big.time_us, big.best_us, big.worst_us, big.simulated_instructions);
+  assert_true(big.stopped);
+  assert_true(big.simulated_instructions <= 2 * (WGP_SIM_MAX_ISSUED + 1));
+  double ratio = big.time_us / small.time_us;
+  if (!(ratio > 5000 / 2 && ratio < 5000 * 2))
+    fail_msg("divbar: 10^8 / (2 x 10^4) iterations take %g times as long", ratio);
+}
+
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -621,6 +680,8 @@ int main(void) {
       cmocka_unit_test(test_shared_replays_lengthen_the_wait),
       cmocka_unit_test(test_multi_instruction_ops_take_issue_slots),
       cmocka_unit_test(test_bounds_hold_on_many_launches),
+      cmocka_unit_test(test_warps_in_different_loops),
+      cmocka_unit_test(test_round_without_steady_state_stops),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
