@@ -3,6 +3,7 @@
 
 #include "wgperf/banks.h"
 #include "wgperf/coalesce.h"
+#include "wgperf/counters.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -261,6 +262,21 @@ void wgp_count_banks(const uint64_t *addr, uint64_t mask, unsigned lanes, unsign
   *worst_degree = x.degree;
 }
 
+void wgp_count_shared_for(const wgp_gpu *gpu, const uint64_t *addr, uint64_t mask, unsigned lanes, unsigned bytes,
+                          double *wavefronts, double *phases, double *worst_degree) {
+  if (wgp_counter_rules_for(gpu) != WGP_RULES_KEPLER) {
+    wgp_count_banks(addr, mask, lanes, bytes, wgp_gpu_shared_banks(gpu), wgp_gpu_shared_bank_width_bytes(gpu),
+                    wavefronts, phases, worst_degree);
+    return;
+  }
+  /* Kepler's 64-bit bank rows serve words w and w + 32 together
+   * (docs/counters.md): the transactions nvprof counts, and the timing's */
+  unsigned fr, tr = wgp_count_shared_transactions(WGP_RULES_KEPLER, addr, mask, lanes, clamp_width(bytes), &fr);
+  *wavefronts = tr;
+  *phases = fr;
+  *worst_degree = fr ? (double)tr / fr : 0;
+}
+
 double wgp_count_distinct(const uint64_t *addr, uint64_t mask, unsigned lanes) {
   return wgp_constant_serialisation(addr, lanes, mask);
 }
@@ -469,7 +485,11 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
   unsigned lanes = wgp_gpu_warp_size(m->gpu);
   if (lanes > WGP_TRACE_MAX_WARP)
     lanes = WGP_TRACE_MAX_WARP;
-  unsigned banks = wgp_gpu_shared_banks(m->gpu), bw = wgp_gpu_shared_bank_width_bytes(m->gpu);
+  /* translations by multiples of this leave a request's bank conflicts as
+   * they are: the bank width, or Kepler's 64-word segments (each bank
+   * serves words w and w + 32 of one segment together) */
+  unsigned bw = wgp_gpu_shared_bank_width_bytes(m->gpu);
+  uint64_t shared_period = wgp_counter_rules_for(m->gpu) == WGP_RULES_KEPLER ? 64 * 4 : bw ? bw : 1;
   unsigned sb = wgp_gpu_l2_sector_bytes(m->gpu), lb = wgp_gpu_l1_line_bytes(m->gpu);
   double f = weight * mult;
   unsigned active = 0;
@@ -491,8 +511,8 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
     } else if (space == WGP_SPACE_LOCAL) {
       memo *mm = &m->last[id];
       uint64_t limit = wgp_layout_access_limit(m->layout, id);
-      if (!lookup(m, t, a, mm, mask, lanes, bytes, bw ? bw : 1, addr, &known, c, limit ? range : NULL)) {
-        wgp_count_banks(addr, mask, lanes, bytes, banks, bw, &c[0], &c[1], &c[2]);
+      if (!lookup(m, t, a, mm, mask, lanes, bytes, shared_period, addr, &known, c, limit ? range : NULL)) {
+        wgp_count_shared_for(m->gpu, addr, mask, lanes, bytes, &c[0], &c[1], &c[2]);
         memo_store(mm, c);
       }
       /* a known lane's bytes outside its __local array (of known size):

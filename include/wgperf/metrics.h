@@ -94,6 +94,11 @@ void wgp_count_global(const uint64_t *addr, uint64_t mask, unsigned lanes, unsig
                       unsigned line, double *sectors, double *lines);
 void wgp_count_banks(const uint64_t *addr, uint64_t mask, unsigned lanes, unsigned bytes, unsigned banks,
                      unsigned bank_width, double *wavefronts, double *phases, double *worst_degree);
+/* The shared-memory rule of GPU: wgp_count_banks with its banks, or on
+ * Kepler (wgp_counter_rules_for) its 64-bit bank rows; WORST_DEGREE there is
+ * the transactions over the conflict-free ones. */
+void wgp_count_shared_for(const wgp_gpu *gpu, const uint64_t *addr, uint64_t mask, unsigned lanes, unsigned bytes,
+                          double *wavefronts, double *phases, double *worst_degree);
 double wgp_count_distinct(const uint64_t *addr, uint64_t mask, unsigned lanes);
 
 #ifdef __cplusplus

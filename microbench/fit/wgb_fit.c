@@ -390,10 +390,19 @@ static void fit_latencies(ctx *c) {
     set_num(c, "latencies.shared_cycles", r->median, "lat_shared: dependent local/shared memory chain", NULL);
   const wgb_row *one = row(c, "lat_shared_conflict", "ways", "1"), *all = row(c, "lat_shared_conflict", "ways", "32");
   if (one && all) {
-    char note[160];
-    snprintf(note, sizeof note, "%.1f cycles a load with 32 banks, %.1f with one (32-way)", one->median, all->median);
-    set_num(c, "latencies.shared_replay_cycles", fmax(0, (all->median - one->median) / 31),
-            "lat_shared_conflict: a warp's chain with 32-way conflicts less the conflict-free one, over 31", note);
+    /* Kepler's bank rows are 64 bits wide: lanes 2k and 2k + 1 of the
+     * one-bank chase (words 32 apart in one 64-word segment) are served
+     * together, 16 transactions (docs/counters.md); elsewhere 32 */
+    const char *cc = wgb_table_header(c->t, "compute_capability");
+    unsigned major = 0, minor = 0;
+    bool kepler = cc && sscanf(cc, "%u.%u", &major, &minor) == 2 && major == 3;
+    unsigned extra = kepler ? 15 : 31;
+    char note[160], what[160];
+    snprintf(note, sizeof note, "%.1f cycles a load with 32 banks, %.1f with one (%s)", one->median, all->median,
+             kepler ? "16 transactions on Kepler's 64-bit bank rows" : "32-way");
+    snprintf(what, sizeof what, "lat_shared_conflict: a warp's chain with one bank less the conflict-free one, over %u",
+             extra);
+    set_num(c, "latencies.shared_replay_cycles", fmax(0, (all->median - one->median) / extra), what, note);
   }
   if ((r = row(c, "lat_l1", NULL, NULL)))
     set_num(c, "latencies.l1_hit_cycles", r->median, "lat_l1: random chain within L1", NULL);

@@ -443,8 +443,7 @@ static void reference_visit(void *user, size_t block, uint64_t mask, double weig
         s->outside_reach = fmax(s->outside_reach, reach);
         r->outside++;
       }
-      wgp_count_banks(addr, mask, lanes, bytes, wgp_gpu_shared_banks(r->gpu), wgp_gpu_shared_bank_width_bytes(r->gpu),
-                      &c[0], &c[1], &c[2]);
+      wgp_count_shared_for(r->gpu, addr, mask, lanes, bytes, &c[0], &c[1], &c[2]);
       s->wavefronts += f * c[0];
       s->phases += f * c[1];
       if (c[2] > s->worst_degree)
@@ -536,6 +535,7 @@ static void test_request_costs_kept(void **state) {
       {fk, "evenodd", 1, {4096, 1}, {96, 1}, &args256},
       {km, "interleaved", 1, {4096, 1}, {256, 1}, &args256}, /* the form's multiples change */
       {km, "lane_trips", 1, {4096, 1}, {64, 1}, &w32},        /* the active lanes change */
+      {km, "shared_shift", 1, {1024, 1}, {32, 1}, &args256},  /* Kepler: conflicts change with a 128 B move */
   };
   size_t forms = 0, outside = 0;
   const wgp_gpu *gpus[2] = {h100, kepler};

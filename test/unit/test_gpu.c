@@ -386,7 +386,7 @@ static void shared_replay_latency(void **state) {
   assert_null(wgp_gpu_source(g, "latencies.shared_replay_cycles"));
   wgp_gpu_free(g);
   g = load_builtin_ok("tesla-k40");
-  assert_true(wgp_gpu_latency_shared_replay_cycles(g) == 24);
+  assert_true(wgp_gpu_latency_shared_replay_cycles(g) == 48);
   assert_non_null(strstr(wgp_gpu_source(g, "latencies.shared_replay_cycles"), "subSeqMax"));
   wgp_gpu_free(g);
   g = load_builtin_ok("gtx-980");

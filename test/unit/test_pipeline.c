@@ -486,7 +486,7 @@ static void test_line_cycles_of_uncoalesced_requests(void **state) {
  * (phases 16), wait no more than without replays. */
 static void test_shared_replays_lengthen_the_wait(void **state) {
   (void)state;
-  wgp_gpu *with = k40_with("shared_replay_cycles", "24", "24"), *none = k40_with("shared_replay_cycles", "24", "0 ");
+  wgp_gpu *with = k40_with("shared_replay_cycles", "48", "24"), *none = k40_with("shared_replay_cycles", "48", "0 ");
   assert_true(wgp_gpu_latency_shared_replay_cycles(with) == 24 && wgp_gpu_latency_shared_replay_cycles(none) == 0);
   const double waves[3] = {16, 1, 16}, phases[3] = {0, 0, 16};
   double round[3][2];

@@ -245,6 +245,13 @@ static void test_fit_synthetic(void **state) {
   assert_null(wgb_fit_get(&fit, "memory.l1_bytes"));
   assert_true(wgb_fit_get(&fit, "memory.l2_bytes")->value == 131072);
   wgb_fit_free(&fit);
+  /* a Kepler: its 64-bit bank rows serve the one-bank chase in 16
+   * transactions, so the same difference is 15 replays */
+  assert_int_equal(wgb_table_set_header(&t, "compute_capability", "3.5"), 0);
+  assert_int_equal(wgb_fit_run(&t, "unit test", &o, &fit), 0);
+  assert_true(fabs(wgb_fit_get(&fit, "latencies.shared_replay_cycles")->value - 31 * 2.5 / 15) < 1e-9);
+  assert_string_equal(wgb_fit_get(&fit, "identity.architecture")->str, "kepler");
+  wgb_fit_free(&fit);
   wgb_table_free(&t);
 }
 

@@ -40,3 +40,15 @@ __kernel void lid_branches(__global float *a, int n) {
     if (tx % 3 == k)
       a[k] = s;
 }
+
+/* stride-2 shared loads moving by 32 words (128 B) an iteration: on Kepler
+ * the words 2l and 2l + 32 share a 64-bit bank row only when they lie in the
+ * same 64-word segment, so the conflicts alternate from one request to the
+ * next although the form is the same up to the translation */
+__kernel void shared_shift(__global float *out, __local float *tile, int n) {
+  unsigned lid = get_local_id(0);
+  float s = 0;
+  for (int i = 0; i < n; i++)
+    s += tile[2 * lid + 32 * i];
+  out[get_global_id(0)] = s;
+}
