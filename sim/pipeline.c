@@ -576,8 +576,9 @@ static wgp_status issue_insn(round_t *r, swarp *w, double *finish) {
   /* Memory-level parallelism: a block's loads are independent (their
    * consumers come after them), so the next load of the same block issues
    * at once and the first other instruction waits for all of them (the
-   * scoreboard). */
-  if (w->next && w->next->kind == WGP_INSN_LOAD && w->cur == block) {
+   * scoreboard); so does a load whose address needs an earlier one (the
+   * first of a later level, sim/stream.c). */
+  if (w->next && w->next->kind == WGP_INSN_LOAD && w->cur == block && !w->next->after_loads) {
     w->ready = t + sc;
   } else {
     w->ready = w->mem_ready;

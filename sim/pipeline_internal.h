@@ -35,6 +35,7 @@ typedef struct wgp_insn {
   double occupancy;
   double latency;
   double stall[4];
+  bool after_loads; /* a load whose address needs an earlier load of its block: it waits for them */
 } wgp_insn;
 
 static inline double wgp_insn_slots(const wgp_insn *i) { return i->issue > 0 ? i->issue : 1; }

@@ -26,7 +26,9 @@
  *   misses); constant loads hit.  Global loads never hit L1 on a GPU whose
  *   L1 does not cache them.
  * - Order inside a block is unknown: its loads come first (the compiler
- *   hoists them; consecutive loads of a block overlap in issue()), then the
+ *   hoists them; consecutive loads of a block overlap in issue()), those
+ *   whose address needs another load of the block after it (a gather waits
+ *   for the indices it reads), then the
  *   arithmetic spread evenly between the stores and atomics (program order), classes
  *   interleaved; barriers come last but for branches and other issue-only
  *   instructions.  Private accesses are register traffic: issue only.
@@ -161,6 +163,18 @@ static void memory_insn(const wgp_sim_ctx *c, const wgp_access *a, const wgp_acc
     out->latency = 1;
 }
 
+/* Whether E reads the value loaded by access ID. */
+static bool uses_load(const wgp_expr *e, size_t id) {
+  if (!e)
+    return false;
+  if (wgp_expr_get_op(e) == WGP_OP_LOAD)
+    return wgp_expr_int(e) == (int64_t)id;
+  for (size_t i = 0; i < wgp_expr_num_operands(e); i++)
+    if (uses_load(wgp_expr_operand(e, i), id))
+      return true;
+  return false;
+}
+
 static void account(wgp_block_stream *s, const wgp_insn *i) {
   s->issue += wgp_insn_slots(i);
   s->chain += i->latency;
@@ -219,26 +233,53 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
   size_t *others = malloc((na_all ? na_all : 1) * sizeof *others);
   if (!others)
     return wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
-  double run_latency = 0; /* the loads overlap: the chain waits for the slowest */
-  for (size_t q = 0; q < na_all && st == WGP_OK; q++) {
+  /* A load whose address needs the value of an earlier load of the block
+   * (a gather: x[col[j]]) cannot issue before that one returns: the loads
+   * go by level (0: no such need; else one more than the deepest load it
+   * needs), in program order within a level, and the first of each later
+   * level waits for the block's loads before it. */
+  size_t *loads = malloc((na_all ? na_all : 1) * sizeof *loads), nl = 0;
+  unsigned *level = malloc((na_all ? na_all : 1) * sizeof *level), top = 0;
+  if (!loads || !level) {
+    free(others), free(loads), free(level);
+    return wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
+  }
+  for (size_t q = 0; q < na_all; q++) {
     size_t id = wgp_block_access(b, q);
     const wgp_access *acc = wgp_kernel_access(in->kernel, id);
     if (wgp_access_get_kind(acc) != WGP_ACCESS_LOAD || wgp_access_space(acc) == WGP_SPACE_PRIVATE) {
       others[na++] = id;
       continue;
     }
-    wgp_insn m;
-    double dram, l2;
-    memory_insn(c, acc, &costs[id], &m, &dram, &l2);
-    s->dram_bytes += dram;
-    s->l2_bytes += l2;
-    if (!push(&out, &m))
-      st = WGP_ERR_NOMEM;
-    account(s, &m);
-    s->chain -= m.latency;
-    run_latency = fmax(run_latency, m.latency);
+    unsigned lv = 0;
+    for (size_t j = 0; j < nl; j++)
+      if (level[j] + 1 > lv && uses_load(wgp_access_offset(acc), loads[j]))
+        lv = level[j] + 1;
+    loads[nl] = id, level[nl++] = lv;
+    top = lv > top ? lv : top;
   }
-  s->chain += run_latency;
+  for (unsigned lv = 0; lv <= top && nl && st == WGP_OK; lv++) {
+    double run_latency = 0; /* a level's loads overlap: the chain waits for its slowest */
+    bool first = true;
+    for (size_t j = 0; j < nl && st == WGP_OK; j++) {
+      if (level[j] != lv)
+        continue;
+      wgp_insn m;
+      double dram, l2;
+      memory_insn(c, wgp_kernel_access(in->kernel, loads[j]), &costs[loads[j]], &m, &dram, &l2);
+      m.after_loads = lv > 0 && first;
+      first = false;
+      s->dram_bytes += dram;
+      s->l2_bytes += l2;
+      if (!push(&out, &m))
+        st = WGP_ERR_NOMEM;
+      account(s, &m);
+      s->chain -= m.latency;
+      run_latency = fmax(run_latency, m.latency);
+    }
+    s->chain += run_latency;
+  }
+  free(loads), free(level);
   for (size_t seg = 0; seg <= na && st == WGP_OK; seg++) {
     uint64_t upto = (uint64_t)((double)total_alu * (double)(seg + 1) / (double)(na + 1) + 0.5);
     if (seg == na)

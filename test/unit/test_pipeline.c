@@ -607,6 +607,26 @@ static void test_round_without_steady_state_stops(void **state) {
     fail_msg("divbar: 10^8 / (2 x 10^4) iterations take %g times as long", ratio);
 }
 
+/* A gather (x[idx[i]]) cannot load x before idx returns: one warp takes
+ * two DRAM latencies, the same two loads independent of each other one.
+ * Both loads were issued back to back before (the block's loads hoisted and
+ * overlapped), the gather as fast as the independent pair. */
+static void test_gather_waits_for_its_indices(void **state) {
+  (void)state;
+  double dram = wgp_gpu_latency_dram_cycles(h100), cycles[2];
+  const char *ks[] = {"gather", "pairload"};
+  for (int k = 0; k < 2; k++) {
+    launch l;
+    launch_make(&l, ks[k], 32, 32, 0, coalesced); /* hit rates unknown: the loads go to DRAM */
+    wgp_sim_result r = run_ok(&l.in);
+    cycles[k] = r.round_cycles;
+    launch_free(&l);
+  }
+  print_message("one warp: gather %.0f cycles, independent pair %.0f (DRAM latency %.0f)\n", cycles[0], cycles[1], dram);
+  assert_true(cycles[0] >= 2 * dram);
+  assert_true(cycles[1] < 1.5 * dram);
+}
+
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -682,6 +702,7 @@ int main(void) {
       cmocka_unit_test(test_bounds_hold_on_many_launches),
       cmocka_unit_test(test_warps_in_different_loops),
       cmocka_unit_test(test_round_without_steady_state_stops),
+      cmocka_unit_test(test_gather_waits_for_its_indices),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -82,3 +82,15 @@ __kernel void divbar(__global float *a, int n) {
   }
   a[get_global_id(0)] = s;
 }
+
+/* A gather: the load of x needs the value the load of idx returns. */
+__kernel void gather(__global const int *idx, __global const float *x, __global float *out) {
+  int i = get_global_id(0);
+  out[i] = x[idx[i]];
+}
+
+/* The same two loads, independent of each other. */
+__kernel void pairload(__global const int *idx, __global const float *x, __global float *out) {
+  int i = get_global_id(0);
+  out[i] = x[i] + (float)idx[i];
+}
