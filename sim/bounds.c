@@ -48,7 +48,7 @@ void wgp_sim_round_bounds(const wgp_sim_ctx *c, const wgp_class_totals *tot, con
     unsigned s = sched[i] % 64;
     issue[s] += t->issue;
     for (int u = 0; u < WGP_UNIT_COUNT; u++)
-      unit[u == WGP_UNIT_LSU ? 0 : s][u] += t->unit[u];
+      unit[wgp_unit_sm_wide(u) ? 0 : s][u] += t->unit[u];
     chain = fmax(chain, t->chain);
     serial += t->serial;
   }
@@ -58,7 +58,7 @@ void wgp_sim_round_bounds(const wgp_sim_ctx *c, const wgp_class_totals *tot, con
     busy[s] = issue[s];
     for (int u = 0; u < WGP_UNIT_COUNT; u++) {
       b = fmax(b, unit[s][u]);
-      if (u != WGP_UNIT_LSU)
+      if (!wgp_unit_sm_wide(u))
         busy[s] += unit[s][u];
     }
   }
@@ -68,7 +68,8 @@ void wgp_sim_round_bounds(const wgp_sim_ctx *c, const wgp_class_totals *tot, con
     size_t g1 = g0 + wpg < n ? g0 + wpg : n;
     uint64_t used = 0;
     bool barriers = false;
-    double path = 0, res = unit[0][WGP_UNIT_LSU], alone = 0;
+    double sm_wide = unit[0][WGP_UNIT_LSU] + unit[0][WGP_UNIT_SHARED];
+    double path = 0, res = sm_wide, alone = 0;
     for (size_t i = g0; i < g1; i++) {
       const wgp_class_totals *t = &tot[cls[i]];
       bool seen = false;
@@ -83,7 +84,7 @@ void wgp_sim_round_bounds(const wgp_sim_ctx *c, const wgp_class_totals *tot, con
       barriers = barriers || t->barriers > 0;
       /* without barriers the path never leaves its warp, which waits only
        * for its own scheduler, its units and the load/store path */
-      alone = fmax(alone, t->chain + busy[s] + unit[0][WGP_UNIT_LSU]);
+      alone = fmax(alone, t->chain + busy[s] + sm_wide);
     }
     graham = fmax(graham, barriers ? path + res : alone);
   }

@@ -98,7 +98,9 @@ typedef struct field_desc {
 } field_desc;
 
 /* The one optional field of the table: left out, its value is 0 and it has no source. */
-static bool field_optional(size_t f) { return f == WGP_GF_LATENCIES_SHARED_REPLAY_CYCLES; }
+static bool field_optional(size_t f) {
+  return f == WGP_GF_LATENCIES_SHARED_REPLAY_CYCLES || f == WGP_GF_MEMORY_SHARED_OWN_PIPE;
+}
 
 static const field_desc fields[WGP_GF_COUNT] = {
     [WGP_GF_IDENTITY_NAME] = {"identity", "name", FK_STRING},
@@ -138,6 +140,7 @@ static const field_desc fields[WGP_GF_COUNT] = {
     [WGP_GF_MEMORY_SHARED_BANKS] = {"memory", "shared_banks", FK_COUNT},
     [WGP_GF_MEMORY_SHARED_BANK_WIDTH_BYTES] = {"memory", "shared_bank_width_bytes", FK_COUNT},
     [WGP_GF_MEMORY_SHARED_BANDWIDTH_BYTES_PER_CYCLE] = {"memory", "shared_bandwidth_bytes_per_cycle", FK_PNUM},
+    [WGP_GF_MEMORY_SHARED_OWN_PIPE] = {"memory", "shared_own_pipe", FK_BOOL},
     [WGP_GF_MEMORY_COALESCING] = {"memory", "coalescing", FK_COAL},
     [WGP_GF_LATENCIES_SHARED_CYCLES] = {"latencies", "shared_cycles", FK_PNUM},
     [WGP_GF_LATENCIES_L1_HIT_CYCLES] = {"latencies", "l1_hit_cycles", FK_PNUM},
@@ -962,6 +965,7 @@ unsigned wgp_gpu_l1_line_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_G
 unsigned wgp_gpu_l1_sector_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L1_SECTOR_BYTES]; }
 bool wgp_gpu_strength_reduces_loop_addresses(const wgp_gpu *g) { return g->strength_reduction; }
 bool wgp_gpu_l1_caches_global_loads(const wgp_gpu *g) { return (bool)g->num[WGP_GF_MEMORY_L1_CACHES_GLOBAL_LOADS]; }
+bool wgp_gpu_shared_own_pipe(const wgp_gpu *g) { return (bool)g->num[WGP_GF_MEMORY_SHARED_OWN_PIPE]; }
 unsigned wgp_gpu_l2_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L2_BYTES]; }
 unsigned wgp_gpu_l2_line_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L2_LINE_BYTES]; }
 unsigned wgp_gpu_l2_sector_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L2_SECTOR_BYTES]; }

@@ -530,7 +530,7 @@ static wgp_status advance(round_t *r, swarp *w) {
 }
 
 static double *unit_slot(const round_t *r, unsigned sched, wgp_unit u) {
-  return &r->unit_free[(u == WGP_UNIT_LSU ? 0 : sched) * WGP_UNIT_COUNT + u];
+  return &r->unit_free[(wgp_unit_sm_wide(u) ? 0 : sched) * WGP_UNIT_COUNT + u];
 }
 
 static bool eligible(const round_t *r, const swarp *w) {
@@ -558,7 +558,14 @@ static wgp_status issue_insn(round_t *r, swarp *w, double *finish) {
   }
   if (i->unit != WGP_UNIT_NONE)
     *unit_slot(r, w->sched, i->unit) = t + i->occupancy * sc;
-  w->ready = t + i->latency * sc;
+  double start = t; /* when the instruction's own work begins: after its turn in shared memory's pipe */
+  if (i->queue > 0) {
+    double *q = unit_slot(r, w->sched, WGP_UNIT_SHARED);
+    start = dmax(t, *q);
+    *q = start + i->queue * sc;
+    r->acc[ACC_STALL0 + WGP_STALL_SHARED_L1] += start - t;
+  }
+  w->ready = start + i->latency * sc;
   if (i->kind == WGP_INSN_ALU)
     r->acc[ACC_COMPUTE] += i->latency * sc;
   else if (i->kind == WGP_INSN_LOAD)

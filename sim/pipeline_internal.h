@@ -13,6 +13,7 @@ typedef enum wgp_unit {
   WGP_UNIT_SFU,
   WGP_UNIT_CONV,
   WGP_UNIT_LSU,
+  WGP_UNIT_SHARED, /* shared memory's own pipe, where it has one (memory.shared_own_pipe) */
   WGP_UNIT_COUNT,
   WGP_UNIT_NONE = WGP_UNIT_COUNT
 } wgp_unit;
@@ -25,6 +26,9 @@ typedef enum wgp_insn_kind {
   WGP_INSN_BARRIER
 } wgp_insn_kind;
 
+/* Units the SM's schedulers share (one slot per SM, kept at scheduler 0). */
+static inline bool wgp_unit_sm_wide(int u) { return u == WGP_UNIT_LSU || u == WGP_UNIT_SHARED; }
+
 /* One warp instruction at weight 1: the warp may issue its next instruction
  * LATENCY cycles after this one issued; UNIT is held OCCUPANCY cycles from
  * issue.  A memory access's latency is split by level in STALL (fractions). */
@@ -36,6 +40,8 @@ typedef struct wgp_insn {
   double latency;
   double stall[4];
   bool after_loads; /* a load whose address needs an earlier load of its block: it waits for them */
+  double queue;     /* cycles in shared memory's own pipe (WGP_UNIT_SHARED), served in turn; its latency
+                     * runs from its turn */
 } wgp_insn;
 
 static inline double wgp_insn_slots(const wgp_insn *i) { return i->issue > 0 ? i->issue : 1; }

@@ -117,6 +117,12 @@ static void memory_insn(const wgp_sim_ctx *c, const wgp_access *a, const wgp_acc
     double wave = wgp_gpu_shared_banks(g) * (double)wgp_gpu_shared_bank_width_bytes(g) /
                   wgp_gpu_shared_bandwidth_bytes_per_cycle(g);
     out->occupancy = fmax(ac->requests, ac->wavefronts) * wave;
+    if (wgp_gpu_shared_own_pipe(g)) {
+      /* the request's issue on the load/store path, its wavefronts in
+       * shared memory's own pipe (queued, overlapping global accesses) */
+      out->queue = out->occupancy;
+      out->occupancy = fmax(ac->requests, ac->phases) * wave;
+    }
     /* Kepler and Maxwell replay a conflicting instruction once per extra
      * wavefront; each replay adds to the warp's wait, not only to the
      * pipeline's occupancy (a conflict-free request needs max(requests,
@@ -180,7 +186,8 @@ static void account(wgp_block_stream *s, const wgp_insn *i) {
   s->chain += i->latency;
   if (i->unit != WGP_UNIT_NONE)
     s->unit[i->unit] += i->occupancy;
-  s->serial += wgp_insn_slots(i) + i->latency + i->occupancy;
+  s->unit[WGP_UNIT_SHARED] += i->queue;
+  s->serial += wgp_insn_slots(i) + i->latency + i->occupancy + i->queue;
   if (i->kind == WGP_INSN_BARRIER)
     s->barriers += 1;
 }

@@ -186,6 +186,11 @@ unsigned wgp_gpu_l1_line_bytes(const wgp_gpu *g);
 unsigned wgp_gpu_l1_sector_bytes(const wgp_gpu *g);
 /* memory.l1_caches_global_loads: whether ordinary global loads are cached in L1 by default */
 bool wgp_gpu_l1_caches_global_loads(const wgp_gpu *g);
+/* Shared memory has its own pipe beside the load/store path to L1 (Maxwell,
+ * Pascal): a shared request takes its issue on the load/store path and its
+ * wavefronts in that pipe, where they queue; false (absent) when both share
+ * one data stage (Kepler's L1/shared array, Volta and later's L1TEX). */
+bool wgp_gpu_shared_own_pipe(const wgp_gpu *g);
 /* compiler.strength_reduces_loop_addresses (optional, true unless said):
  * whether the counts after loop strength reduction apply (model.h). */
 bool wgp_gpu_strength_reduces_loop_addresses(const wgp_gpu *g);

@@ -407,6 +407,35 @@ static void shared_replay_latency(void **state) {
   expect_edit_error("latencies.shared_replays", F("24"), "unknown key 'latencies.shared_replays'");
 }
 
+/* memory.shared_own_pipe (optional): false when absent (Kepler's L1/shared
+ * array, Volta and later's L1TEX), true in the Maxwell descriptions. */
+static void shared_own_pipe_key(void **state) {
+  (void)state;
+  const char *own[] = {"gtx-750", "gtx-980", "gtx-970", "titan-x", "quadro-k620", "geforce-940m"};
+  const char *shared[] = {"tesla-k40", "gtx-680", "v100", "a100", "h100-sxm"};
+  for (size_t i = 0; i < sizeof own / sizeof *own; i++) {
+    wgp_gpu *g = load_builtin_ok(own[i]);
+    assert_true(wgp_gpu_shared_own_pipe(g));
+    assert_non_null(strstr(wgp_gpu_source(g, "memory.shared_own_pipe"), "Maxwell Tuning Guide"));
+    wgp_gpu_free(g);
+  }
+  for (size_t i = 0; i < sizeof shared / sizeof *shared; i++) {
+    wgp_gpu *g = load_builtin_ok(shared[i]);
+    assert_false(wgp_gpu_shared_own_pipe(g));
+    assert_null(wgp_gpu_source(g, "memory.shared_own_pipe"));
+    wgp_gpu_free(g);
+  }
+  char *text = edited("memory.shared_own_pipe", F("true"));
+  wgp_diag d;
+  wgp_gpu *g;
+  if (wgp_gpu_load_string(text, strlen(text), "h100.json", &g, &d) != WGP_OK)
+    fail_msg("%s", d.message);
+  assert_true(wgp_gpu_shared_own_pipe(g));
+  wgp_gpu_free(g);
+  free(text);
+  expect_edit_error("memory.shared_own_pipe", F("1"), "'memory.shared_own_pipe' must be a boolean, got an integer");
+}
+
 /* compiler (optional): whether the compiler strength-reduces loop addresses;
  * true when absent (H100 ships without it), the Kepler and Maxwell
  * descriptions say false with their evidence. */
@@ -469,6 +498,7 @@ int main(void) {
       cmocka_unit_test(aliases),
       cmocka_unit_test(compiler_section),
       cmocka_unit_test(shared_replay_latency),
+      cmocka_unit_test(shared_own_pipe_key),
       cmocka_unit_test(op_names),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
