@@ -692,10 +692,10 @@ static void test_bounds_hold_on_many_launches(void **state) {
             {"spmv", 0, 0},      {"evenodd", 9, 0}, {"tiled", 6, 4}, {"sfu_heavy", 5, 0}};
   static const uint64_t locals[] = {32, 96, 128, 256, 1024};
   static const costs_spec specs[] = {{4, 1, -1, -1}, {8, 2, 0.3, 0.6}, {32, 16, 0, 0}, {1, 1, 1, 1}};
-  const char *gpus[] = {"h100-sxm", "gtx-680", "v100"};
+  const char *gpus[] = {"h100-sxm", "gtx-680", "v100", "gtx-980"};
   double ratio[2048];
   size_t nr = 0;
-  for (size_t gi = 0; gi < 3; gi++) {
+  for (size_t gi = 0; gi < sizeof gpus / sizeof *gpus; gi++) {
     wgp_gpu *g;
     wgp_diag d;
     assert_int_equal(wgp_gpu_load_builtin(gpus[gi], &g, &d), WGP_OK);
