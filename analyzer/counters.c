@@ -146,7 +146,7 @@ unsigned wgp_count_shared_transactions(wgp_counter_rules r, const uint64_t *addr
       continue;
     for (uint64_t w = addr[l] / 4; w <= (addr[l] + (width ? width : 1) - 1) / 4; w++) {
       unsigned b = (unsigned)(w % 32);
-      uint64_t seg = w / 64;
+      uint64_t seg = w / (WGP_KEPLER_SHARED_SEGMENT_BYTES / 4);
       bool seen = false;
       for (unsigned j = 0; j < n[b] && !seen; j++)
         seen = key[b][j] == seg;

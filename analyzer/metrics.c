@@ -486,10 +486,10 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
   if (lanes > WGP_TRACE_MAX_WARP)
     lanes = WGP_TRACE_MAX_WARP;
   /* translations by multiples of this leave a request's bank conflicts as
-   * they are: the bank width, or Kepler's 64-word segments (each bank
-   * serves words w and w + 32 of one segment together) */
+   * they are: the bank width, or Kepler's bank-row segments */
   unsigned bw = wgp_gpu_shared_bank_width_bytes(m->gpu);
-  uint64_t shared_period = wgp_counter_rules_for(m->gpu) == WGP_RULES_KEPLER ? 64 * 4 : bw ? bw : 1;
+  uint64_t shared_period =
+      wgp_counter_rules_for(m->gpu) == WGP_RULES_KEPLER ? WGP_KEPLER_SHARED_SEGMENT_BYTES : bw ? bw : 1;
   unsigned sb = wgp_gpu_l2_sector_bytes(m->gpu), lb = wgp_gpu_l1_line_bytes(m->gpu);
   double f = weight * mult;
   unsigned active = 0;

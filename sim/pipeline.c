@@ -307,6 +307,13 @@ static bool frame_of(const swarp *o, size_t d, fid *id) {
   return true;
 }
 
+/* Drops tracker K's history: samples start again when every warp has a frame. */
+static void forget(tracker *k) {
+  k->valid = false;
+  k->n = 0;
+  k->samples = 0;
+}
+
 static bool same_frame(const fid *a, const fid *b) {
   return a->loop == b->loop && a->run == b->run && a->depth == b->depth && a->serial == b->serial;
 }
@@ -321,8 +328,7 @@ static void track(round_t *r, size_t d) {
     return;
   tracker *k = &r->trk[d];
   if (k->active != r->active) {
-    k->valid = false;
-    k->n = 0, k->samples = 0;
+    forget(k);
     k->prog = 0;
     k->active = r->active;
   }
@@ -332,8 +338,7 @@ static void track(round_t *r, size_t d) {
   for (size_t i = 0; i < r->nw; i++) {
     fid id;
     if (!frame_of(&r->w[i], d, &id)) {
-      k->valid = false;
-      k->n = 0, k->samples = 0;
+      forget(k);
       return;
     }
     if (same && !same_frame(&id, &k->id[i]))
@@ -482,7 +487,7 @@ static void try_skip(round_t *r, size_t d) {
   /* a warp followed in a shallower frame jumped there: the histories of
    * those depths no longer hold */
   for (size_t e = shallowest; e < d; e++)
-    r->trk[e].valid = false, r->trk[e].n = 0, r->trk[e].samples = 0;
+    forget(&r->trk[e]);
   k->n = 0;
   k->samples = 0;
   r->extrapolated = true;

@@ -58,6 +58,12 @@ typedef enum wgp_counter {
 const char *wgp_counter_name(wgp_counter c);
 
 typedef enum wgp_counter_rules { WGP_RULES_KEPLER, WGP_RULES_MAXWELL, WGP_RULES_SECTORS } wgp_counter_rules;
+
+/* Kepler's shared memory (32-bit mode): a bank row is 64 bits wide, so words
+ * w and w + 32 of one segment of this many bytes (64 words) are served
+ * together; a request's transactions stay the same under a translation by a
+ * multiple of it. */
+#define WGP_KEPLER_SHARED_SEGMENT_BYTES 256u
 wgp_counter_rules wgp_counter_rules_for(const wgp_gpu *gpu);
 const char *wgp_counter_rules_name(wgp_counter_rules r);
 
