@@ -301,6 +301,100 @@ static void lru_invalidate(lru *c, uint64_t sector) {
     c->valid[c->slot_node[s]] &= ~(1u << (sector % c->per_line));
 }
 
+/* ---- DRAM rows (cache.h): the rows the banks keep open ------------------- */
+
+/* A sector that reaches DRAM in one round of the interleaved stream. */
+typedef struct dram_miss {
+  uint64_t sector;
+  double weight;
+  uint64_t order; /* its warp's turn in the SMs' issue order (high half), then its place in the round */
+  uint32_t access;
+} dram_miss;
+
+typedef struct dram_rows {
+  uint64_t *open;                        /* per bank of every device: its open row + 1, 0 none */
+  uint64_t devices, banks, interleave, per_row; /* interleave in sectors; interleave chunks per device row */
+  dram_miss *miss;                        /* this round's */
+  size_t nmiss, capmiss;
+  bool on;
+} dram_rows;
+
+static bool dram_rows_init(dram_rows *r, const wgp_gpu *gpu, unsigned sector) {
+  memset(r, 0, sizeof *r);
+  unsigned dev = wgp_gpu_dram_devices(gpu);
+  if (!dev)
+    return true; /* no row geometry: no row model */
+  r->on = true;
+  r->devices = dev;
+  r->banks = wgp_gpu_dram_banks_per_device(gpu);
+  r->interleave = wgp_gpu_dram_interleave_bytes(gpu) / sector;
+  r->per_row = wgp_gpu_dram_row_bytes(gpu) / wgp_gpu_dram_interleave_bytes(gpu);
+  if (!r->interleave)
+    r->interleave = 1;
+  if (!r->per_row)
+    r->per_row = 1;
+  r->open = calloc(r->devices * r->banks, sizeof *r->open);
+  return r->open != NULL;
+}
+
+static uint64_t spread(uint64_t v) {
+  uint64_t h = v * 0x9e3779b97f4a7c15ull;
+  return h ^ (h >> 29);
+}
+
+/* Whether DRAM sector S opens a row (and the row is then open in its
+ * bank).  Chunk c = q x devices + j goes to device (j + h(q)) mod devices:
+ * every run of `devices` chunks covers each device once, as a plain
+ * interleave does, but the rotation h(q) spreads strides that are multiples
+ * of the device count over the devices, as the GPUs' address hashing does
+ * (else a power-of-two column walk would find its rows all in one device).
+ * Rows go to banks by a hash of the row too, so that the streams of
+ * different buffers do not take turns in one bank. */
+static bool dram_rows_activate(dram_rows *r, uint64_t s) {
+  uint64_t chunk = s / r->interleave, q = chunk / r->devices;
+  uint64_t device = (chunk % r->devices + spread(q) % r->devices) % r->devices;
+  uint64_t row = q / r->per_row;
+  uint64_t *bank = &r->open[device * r->banks + spread(row ^ (device << 40)) % r->banks];
+  if (*bank == row + 1)
+    return false;
+  *bank = row + 1;
+  return true;
+}
+
+static bool dram_rows_note(dram_rows *r, uint64_t sector, double weight, uint32_t turn, uint32_t access) {
+  if (r->nmiss == r->capmiss) {
+    size_t cap = r->capmiss ? 2 * r->capmiss : 1024;
+    dram_miss *m = realloc(r->miss, cap * sizeof *m);
+    if (!m)
+      return false;
+    r->miss = m, r->capmiss = cap;
+  }
+  r->miss[r->nmiss] = (dram_miss){sector, weight, (uint64_t)turn << 32 | (uint32_t)r->nmiss, access};
+  r->nmiss++;
+  return true;
+}
+
+static int by_order(const void *x, const void *y) {
+  const dram_miss *a = x, *b = y;
+  return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* The round's misses in the order the SMs issue them: each SM issues its
+ * warps in turn, all SMs at once (a warp's misses keep their order: qsort
+ * is not stable, so the order carries the place in the round too). */
+static void dram_rows_round(dram_rows *r, double *acts) {
+  qsort(r->miss, r->nmiss, sizeof *r->miss, by_order);
+  for (size_t i = 0; i < r->nmiss; i++)
+    if (dram_rows_activate(r, r->miss[i].sector))
+      acts[r->miss[i].access] += r->miss[i].weight;
+  r->nmiss = 0;
+}
+
+static void dram_rows_free(dram_rows *r) {
+  free(r->open);
+  free(r->miss);
+}
+
 /* ---- the analysis ------------------------------------------------------------ */
 
 static size_t base_of(const wgp_kernel *k, size_t access) {
@@ -570,10 +664,12 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   out->num_accesses = nacc;
   out->l1_hit = malloc((nacc ? nacc : 1) * sizeof *out->l1_hit);
   out->l2_hit = malloc((nacc ? nacc : 1) * sizeof *out->l2_hit);
+  out->dram_rows = malloc((nacc ? nacc : 1) * sizeof *out->dram_rows);
   double *sect = calloc(nacc ? nacc : 1, sizeof *sect), *h1 = calloc(nacc ? nacc : 1, sizeof *h1);
   double *to2 = calloc(nacc ? nacc : 1, sizeof *to2), *h2 = calloc(nacc ? nacc : 1, sizeof *h2);
-  if (!out->l1_hit || !out->l2_hit || !sect || !h1 || !to2 || !h2) {
-    free(sect), free(h1), free(to2), free(h2);
+  double *dsec = calloc(nacc ? nacc : 1, sizeof *dsec), *acts = calloc(nacc ? nacc : 1, sizeof *acts);
+  if (!out->l1_hit || !out->l2_hit || !out->dram_rows || !sect || !h1 || !to2 || !h2 || !dsec || !acts) {
+    free(sect), free(h1), free(to2), free(h2), free(dsec), free(acts);
     wgp_cache_result_free(out);
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
@@ -594,7 +690,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   size_t S = pick ? choose_groups(ngrp[0], wave, WGP_CACHE_MAX_GROUPS, pick) : 0;
   unsigned sector = wgp_gpu_l2_sector_bytes(gpu), line = wgp_gpu_l1_line_bytes(gpu);
   if (!sector || (sector & (sector - 1)) || !line) { /* the GPU loader checks: never true */
-    free(pick), free(sect), free(h1), free(to2), free(h2);
+    free(pick), free(sect), free(h1), free(to2), free(h2), free(dsec), free(acts);
     wgp_cache_result_free(out);
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: L2 sector of %u B is not a power of two",
                         wgp_gpu_name(gpu), sector);
@@ -662,6 +758,8 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   wgp_tracer_free(main_s.t);
   /* Simulate: L1 per group (its share of the SM), L2 for the sample. */
   lru *l1 = NULL, l2;
+  dram_rows rows = {0};
+  bool rowsok = false;
   bool l2ok = false, use_l1 = wgp_gpu_l1_caches_global_loads(gpu);
   if (st == WGP_OK) {
     double l1_bytes = wgp_gpu_l1_bytes(gpu);
@@ -674,7 +772,8 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
     size_t l2_lines = (size_t)(l2_bytes / wgp_gpu_l2_line_bytes(gpu));
     l1 = calloc(S ? S : 1, sizeof *l1);
     l2ok = lru_init(&l2, l2_lines, wgp_gpu_l2_line_bytes(gpu) / sector);
-    bool ok = l1 && l2ok;
+    rowsok = dram_rows_init(&rows, gpu, sector);
+    bool ok = l1 && l2ok && rowsok;
     for (size_t g = 0; ok && g < S; g++)
       ok = lru_init(&l1[g], l1_lines ? l1_lines : 1, line / sector);
     if (!ok)
@@ -682,9 +781,19 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   }
   if (st == WGP_OK) {
     size_t *pos = calloc(nstreams + 1, sizeof *pos);
+    /* the warps' turns when the SMs issue at once: a group runs on SM
+     * (group mod SMs), and each SM takes its warps in order */
+    uint32_t *turn = calloc(nstreams + 1, sizeof *turn);
+    unsigned sms = wgp_gpu_sm_count(gpu);
+    uint32_t *per_sm = calloc(sms ? sms : 1, sizeof *per_sm);
     bool oom = false;
-    if (!pos)
+    if (!pos || !turn || !per_sm)
       st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    for (size_t w = 0; st == WGP_OK && w < nstreams; w++) {
+      size_t gi = w / (warps_per_group ? warps_per_group : 1);
+      unsigned sm = gi < S ? (unsigned)(pick[gi] % sms) : 0;
+      turn[w] = per_sm[sm]++ * sms + sm;
+    }
     for (bool more = true; st == WGP_OK && more && !oom;) {
       more = false;
       for (size_t w = 0; w < nstreams; w++) {
@@ -699,10 +808,14 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
           if (e->store) {
             lru_invalidate(c1, s);
             to2[e->access] += e->weight;
-            if (lru_access(&l2, s, true, &oom))
+            if (lru_access(&l2, s, true, &oom)) {
               h2[e->access] += e->weight;
-            else
+            } else {
               out->dram_write_bytes_per_group += e->weight * sector;
+              dsec[e->access] += e->weight;
+              if (rows.on && !dram_rows_note(&rows, s, e->weight, turn[w], e->access))
+                oom = true;
+            }
             continue;
           }
           if (use_l1 && lru_access(c1, s, true, &oom)) {
@@ -710,14 +823,20 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
             continue;
           }
           to2[e->access] += e->weight;
-          if (lru_access(&l2, s, true, &oom))
+          if (lru_access(&l2, s, true, &oom)) {
             h2[e->access] += e->weight;
-          else
+          } else {
             out->dram_read_bytes_per_group += e->weight * sector;
+            dsec[e->access] += e->weight;
+            if (rows.on && !dram_rows_note(&rows, s, e->weight, turn[w], e->access))
+              oom = true;
+          }
         }
       }
+      if (rows.on)
+        dram_rows_round(&rows, acts);
     }
-    free(pos);
+    free(pos), free(turn), free(per_sm);
     if (oom && st == WGP_OK)
       st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
@@ -729,6 +848,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
     bool load = wgp_access_get_kind(a) == WGP_ACCESS_LOAD;
     out->l1_hit[i] = global && load && sect[i] > 0 ? (use_l1 ? h1[i] / sect[i] : 0.0) : -1;
     out->l2_hit[i] = global && to2[i] > 0 ? h2[i] / to2[i] : -1;
+    out->dram_rows[i] = rows.on && dsec[i] > 0 ? acts[i] / dsec[i] : -1;
   }
   if (S) {
     out->dram_read_bytes_per_group /= (double)S;
@@ -740,13 +860,14 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   free(l1);
   if (l2ok)
     lru_free(&l2);
+  dram_rows_free(&rows);
   for (size_t w = 0; streams && w < nstreams; w++)
     free(streams[w].ev);
   free(streams);
   free(rec.sec);
   free(pick);
   wgp_layout_free(layout);
-  free(sect), free(h1), free(to2), free(h2);
+  free(sect), free(h1), free(to2), free(h2), free(dsec), free(acts);
   if (st != WGP_OK)
     wgp_cache_result_free(out);
   return st;
@@ -755,8 +876,9 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
 void wgp_cache_result_free(wgp_cache_result *r) {
   free(r->l1_hit);
   free(r->l2_hit);
+  free(r->dram_rows);
   free(r->distinct);
-  r->l1_hit = r->l2_hit = r->distinct = NULL;
+  r->l1_hit = r->l2_hit = r->dram_rows = r->distinct = NULL;
 }
 
 bool wgp_cache_warm_l2(wgp_cache_result *r, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_mem_stats *totals) {

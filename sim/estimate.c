@@ -55,6 +55,7 @@ wgp_access_cost *wgp_access_costs_new(const wgp_kernel *k, const wgp_mem_stats *
     c[i].phases = sp == WGP_SPACE_LOCAL ? s[i].phases / ex : 0;
     c[i].l1_hit = cache ? cache->l1_hit[i] : hit;
     c[i].l2_hit = cache ? cache->l2_hit[i] : hit;
+    c[i].dram_rows = cache && cache->dram_rows && cache->dram_rows[i] > 0 ? cache->dram_rows[i] : 0;
   }
   return c;
 }

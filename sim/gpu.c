@@ -97,9 +97,12 @@ typedef struct field_desc {
   field_kind kind;
 } field_desc;
 
-/* The one optional field of the table: left out, its value is 0 and it has no source. */
+/* The optional fields of the table: left out, the value is 0 and it has no
+ * source.  The DRAM row geometry comes all together or not at all
+ * (check_dram_rows). */
 static bool field_optional(size_t f) {
-  return f == WGP_GF_LATENCIES_SHARED_REPLAY_CYCLES || f == WGP_GF_MEMORY_SHARED_OWN_PIPE;
+  return f == WGP_GF_LATENCIES_SHARED_REPLAY_CYCLES || f == WGP_GF_MEMORY_SHARED_OWN_PIPE ||
+         (f >= WGP_GF_MEMORY_DRAM_DEVICES && f <= WGP_GF_MEMORY_DRAM_ACTIVATE_WINDOW_NS);
 }
 
 static const field_desc fields[WGP_GF_COUNT] = {
@@ -142,6 +145,11 @@ static const field_desc fields[WGP_GF_COUNT] = {
     [WGP_GF_MEMORY_SHARED_BANDWIDTH_BYTES_PER_CYCLE] = {"memory", "shared_bandwidth_bytes_per_cycle", FK_PNUM},
     [WGP_GF_MEMORY_SHARED_OWN_PIPE] = {"memory", "shared_own_pipe", FK_BOOL},
     [WGP_GF_MEMORY_COALESCING] = {"memory", "coalescing", FK_COAL},
+    [WGP_GF_MEMORY_DRAM_DEVICES] = {"memory", "dram_devices", FK_COUNT},
+    [WGP_GF_MEMORY_DRAM_BANKS_PER_DEVICE] = {"memory", "dram_banks_per_device", FK_COUNT},
+    [WGP_GF_MEMORY_DRAM_ROW_BYTES] = {"memory", "dram_row_bytes", FK_COUNT},
+    [WGP_GF_MEMORY_DRAM_INTERLEAVE_BYTES] = {"memory", "dram_interleave_bytes", FK_COUNT},
+    [WGP_GF_MEMORY_DRAM_ACTIVATE_WINDOW_NS] = {"memory", "dram_activate_window_ns", FK_PNUM},
     [WGP_GF_LATENCIES_SHARED_CYCLES] = {"latencies", "shared_cycles", FK_PNUM},
     [WGP_GF_LATENCIES_L1_HIT_CYCLES] = {"latencies", "l1_hit_cycles", FK_PNUM},
     [WGP_GF_LATENCIES_L2_HIT_CYCLES] = {"latencies", "l2_hit_cycles", FK_PNUM},
@@ -550,6 +558,34 @@ static bool check_le(loader *ld, wgp_gpu_field a, wgp_gpu_field b) {
   return true;
 }
 
+/* The DRAM row geometry (memory.dram_*): all five keys or none; the
+ * interleave and the row are powers of two, the interleave at least an L2
+ * sector and at most a row. */
+static bool check_dram_rows(loader *ld) {
+  size_t given = 0, n = WGP_GF_MEMORY_DRAM_ACTIVATE_WINDOW_NS - WGP_GF_MEMORY_DRAM_DEVICES + 1;
+  for (size_t f = WGP_GF_MEMORY_DRAM_DEVICES; f <= WGP_GF_MEMORY_DRAM_ACTIVATE_WINDOW_NS; f++)
+    given += ld->g->num[f] > 0;
+  if (given == 0)
+    return true;
+  if (given < n) {
+    for (size_t f = WGP_GF_MEMORY_DRAM_DEVICES; f <= WGP_GF_MEMORY_DRAM_ACTIVATE_WINDOW_NS; f++)
+      if (!(ld->g->num[f] > 0))
+        return fail(ld,
+                    "'memory.%s' is missing: the DRAM row geometry needs all of 'memory.dram_devices', "
+                    "'dram_banks_per_device', 'dram_row_bytes', 'dram_interleave_bytes' and "
+                    "'dram_activate_window_ns', or none of them",
+                    fields[f].key);
+  }
+  if (!check_pow2(ld, WGP_GF_MEMORY_DRAM_ROW_BYTES) || !check_pow2(ld, WGP_GF_MEMORY_DRAM_INTERLEAVE_BYTES) ||
+      !check_le(ld, WGP_GF_MEMORY_L2_SECTOR_BYTES, WGP_GF_MEMORY_DRAM_INTERLEAVE_BYTES) ||
+      !check_le(ld, WGP_GF_MEMORY_DRAM_INTERLEAVE_BYTES, WGP_GF_MEMORY_DRAM_ROW_BYTES))
+    return false;
+  if (NUM(MEMORY_DRAM_DEVICES) * NUM(MEMORY_DRAM_BANKS_PER_DEVICE) > 1e6)
+    return fail(ld, "'memory.dram_devices' x 'memory.dram_banks_per_device' (%.0f) is more than 1000000 banks",
+                NUM(MEMORY_DRAM_DEVICES) * NUM(MEMORY_DRAM_BANKS_PER_DEVICE));
+  return true;
+}
+
 static bool check_geometry(loader *ld) {
   static const wgp_gpu_field pow2[] = {WGP_GF_CHIP_WARP_SIZE,
                                        WGP_GF_LIMITS_REGISTER_ALLOC_UNIT_REGISTERS,
@@ -606,7 +642,7 @@ static bool check_geometry(loader *ld) {
   if (NUM(MEMORY_COALESCING) == WGP_COALESCE_KEPLER_L2_32B && NUM(MEMORY_L1_CACHES_GLOBAL_LOADS) != 0)
     return fail(ld, "'memory.coalescing' 'kepler_l2_32B' describes global loads that bypass L1, but "
                     "'memory.l1_caches_global_loads' is true");
-  return true;
+  return check_dram_rows(ld);
 }
 
 static wgp_status load_json(json_t *root, const char *name, wgp_gpu **out, wgp_diag *diag) {
@@ -966,6 +1002,19 @@ unsigned wgp_gpu_l1_sector_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP
 bool wgp_gpu_strength_reduces_loop_addresses(const wgp_gpu *g) { return g->strength_reduction; }
 bool wgp_gpu_l1_caches_global_loads(const wgp_gpu *g) { return (bool)g->num[WGP_GF_MEMORY_L1_CACHES_GLOBAL_LOADS]; }
 bool wgp_gpu_shared_own_pipe(const wgp_gpu *g) { return (bool)g->num[WGP_GF_MEMORY_SHARED_OWN_PIPE]; }
+unsigned wgp_gpu_dram_devices(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_DRAM_DEVICES]; }
+unsigned wgp_gpu_dram_banks_per_device(const wgp_gpu *g) {
+  return (unsigned)g->num[WGP_GF_MEMORY_DRAM_BANKS_PER_DEVICE];
+}
+unsigned wgp_gpu_dram_row_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_DRAM_ROW_BYTES]; }
+unsigned wgp_gpu_dram_interleave_bytes(const wgp_gpu *g) {
+  return (unsigned)g->num[WGP_GF_MEMORY_DRAM_INTERLEAVE_BYTES];
+}
+double wgp_gpu_dram_activate_window_ns(const wgp_gpu *g) { return g->num[WGP_GF_MEMORY_DRAM_ACTIVATE_WINDOW_NS]; }
+double wgp_gpu_dram_activations_per_ns(const wgp_gpu *g) {
+  double w = wgp_gpu_dram_activate_window_ns(g);
+  return w > 0 ? WGP_DRAM_ACTIVATIONS_PER_WINDOW * wgp_gpu_dram_devices(g) / w : 0;
+}
 unsigned wgp_gpu_l2_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L2_BYTES]; }
 unsigned wgp_gpu_l2_line_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L2_LINE_BYTES]; }
 unsigned wgp_gpu_l2_sector_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L2_SECTOR_BYTES]; }

@@ -923,6 +923,9 @@ static wgp_status check_input(const wgp_sim_input *in, wgp_diag *diag) {
                               i, a);
       if (c->l1_hit > 1 || c->l2_hit > 1 || isnan(c->l1_hit) || isnan(c->l2_hit))
         return wgp_sim_fail(diag, WGP_ERR_INPUT, "warp class %zu, access M%zu: a hit rate above 1", i, a);
+      if (!(c->dram_rows >= 0 && c->dram_rows <= 1))
+        return wgp_sim_fail(diag, WGP_ERR_INPUT,
+                            "warp class %zu, access M%zu: DRAM row activations per sector must be in 0..1", i, a);
     }
   }
   if (!(total > 0))
@@ -961,11 +964,12 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
     st = wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
     goto done;
   }
-  double dram = 0, l2 = 0;
+  double dram = 0, l2 = 0, acts = 0;
   for (size_t i = 0; i < in->num_warps && st == WGP_OK; i++) {
     st = wgp_sim_class_totals(&c, i, &tot[i], diag);
     dram += in->warps[i].count * tot[i].dram_bytes;
     l2 += in->warps[i].count * tot[i].l2_bytes;
+    acts += in->warps[i].count * tot[i].dram_acts;
   }
   if (st != WGP_OK)
     goto done;
@@ -1010,10 +1014,20 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
   out->pipeline_us = pipe / mhz;
   out->dram_us = dram / (wgp_gpu_dram_bandwidth_gbps(g) * 1e3);
   out->l2_us = l2 / (wgp_gpu_l2_bandwidth_gbps(g) * 1e3);
+  /* Opening a row is a throughput of the DRAM devices too: a stream that
+   * opens a row per sector (a column walk) runs at the activation rate, far
+   * below the bandwidth; the two overlap, as the bandwidths do. */
+  double rate = wgp_gpu_dram_activations_per_ns(g);
+  out->dram_activations = acts;
+  out->dram_rows_us = rate > 0 ? acts / rate / 1e3 : 0;
   double t = out->pipeline_us;
   if (out->dram_us > t) {
     t = out->dram_us;
     out->bound = "dram_bandwidth";
+  }
+  if (out->dram_rows_us > t) {
+    t = out->dram_rows_us;
+    out->bound = "dram_rows";
   }
   if (out->l2_us > t) {
     t = out->l2_us;
@@ -1030,7 +1044,7 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
   out->launch_overhead_us = wgp_gpu_launch_overhead_us(g);
   out->time_us = t + out->launch_overhead_us;
   out->cycles = out->time_us * mhz;
-  double floor_us = dmax(dmax(out->dram_us, out->l2_us), dispatch_us);
+  double floor_us = dmax(dmax(dmax(out->dram_us, out->dram_rows_us), out->l2_us), dispatch_us);
   out->best_us = dmax(best / mhz, floor_us) + out->launch_overhead_us;
   out->worst_us = dmax(worst / mhz, floor_us) + out->launch_overhead_us;
 done:

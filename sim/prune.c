@@ -940,6 +940,7 @@ static uint64_t key_with_cache(const cand *c) {
   for (size_t a = 0; a < r->num_accesses; a++) {
     h = mix(h, dbits(r->l1_hit[a]));
     h = mix(h, dbits(r->l2_hit[a]));
+    h = mix(h, dbits(r->dram_rows ? r->dram_rows[a] : -1));
   }
   return h;
 }

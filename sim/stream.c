@@ -100,12 +100,12 @@ static bool push(builder *b, const wgp_insn *i) {
 
 /* The instruction for one execution of access ID, and its chip traffic. */
 static void memory_insn(const wgp_sim_ctx *c, const wgp_access *a, const wgp_access_cost *ac, wgp_insn *out,
-                        double *dram, double *l2) {
+                        double *dram, double *l2, double *acts) {
   const wgp_gpu *g = c->in->gpu;
   wgp_space sp = wgp_access_space(a);
   wgp_access_kind kind = wgp_access_get_kind(a);
   *out = (wgp_insn){.kind = kind == WGP_ACCESS_STORE ? WGP_INSN_STORE : WGP_INSN_LOAD, .unit = WGP_UNIT_LSU};
-  *dram = *l2 = 0;
+  *dram = *l2 = *acts = 0;
   double lat;
   if (sp == WGP_SPACE_PRIVATE) {
     out->kind = WGP_INSN_ISSUE;
@@ -148,6 +148,7 @@ static void memory_insn(const wgp_sim_ctx *c, const wgp_access *a, const wgp_acc
     double bytes = ac->sectors * sector;
     *l2 = bytes * (1 - h1);
     *dram = *l2 * (1 - h2);
+    *acts = *dram / sector * ac->dram_rows;
     if (kind == WGP_ACCESS_ATOMIC) {
       lat = wgp_gpu_latency_l2_hit_cycles(g);
       out->stall[WGP_STALL_L2] = 1;
@@ -272,12 +273,13 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
       if (level[j] != lv)
         continue;
       wgp_insn m;
-      double dram, l2;
-      memory_insn(c, wgp_kernel_access(in->kernel, loads[j]), &costs[loads[j]], &m, &dram, &l2);
+      double dram, l2, acts;
+      memory_insn(c, wgp_kernel_access(in->kernel, loads[j]), &costs[loads[j]], &m, &dram, &l2, &acts);
       m.after_loads = lv > 0 && first;
       first = false;
       s->dram_bytes += dram;
       s->l2_bytes += l2;
+      s->dram_acts += acts;
       if (!push(&out, &m))
         st = WGP_ERR_NOMEM;
       account(s, &m);
@@ -304,10 +306,11 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
     if (seg < na) {
       size_t id = others[seg];
       wgp_insn m;
-      double dram, l2;
-      memory_insn(c, wgp_kernel_access(in->kernel, id), &costs[id], &m, &dram, &l2);
+      double dram, l2, acts;
+      memory_insn(c, wgp_kernel_access(in->kernel, id), &costs[id], &m, &dram, &l2, &acts);
       s->dram_bytes += dram;
       s->l2_bytes += l2;
+      s->dram_acts += acts;
       if (!push(&out, &m))
         st = WGP_ERR_NOMEM;
       account(s, &m);
@@ -362,6 +365,7 @@ static wgp_status walk(wgp_sim_ctx *c, size_t cls, const wgp_tnode *loop, size_t
       t->serial += m * s->serial;
       t->dram_bytes += m * s->dram_bytes;
       t->l2_bytes += m * s->l2_bytes;
+      t->dram_acts += m * s->dram_acts;
       t->barriers += m * s->barriers;
       for (int u = 0; u < WGP_UNIT_COUNT; u++)
         t->unit[u] += m * s->unit[u];

@@ -810,6 +810,15 @@ static void bottleneck(char *buf, size_t size, const session *S, const wgp_sim_r
              wgp_gpu_dram_bandwidth_gbps(S->gpu));
     return;
   }
+  if (r->bound && strcmp(r->bound, "dram_rows") == 0) {
+    snprintf(buf, size,
+             "DRAM rows: %.3g MB in %.3g M row activations, %.1f B each, at %.3g per ns (%u devices, 4 per %g ns): "
+             "scattered or column-wise global accesses",
+             r->dram_bytes / 1e6, r->dram_activations / 1e6,
+             r->dram_activations > 0 ? r->dram_bytes / r->dram_activations : 0, wgp_gpu_dram_activations_per_ns(S->gpu),
+             wgp_gpu_dram_devices(S->gpu), wgp_gpu_dram_activate_window_ns(S->gpu));
+    return;
+  }
   if (r->bound && strcmp(r->bound, "l2_bandwidth") == 0) {
     snprintf(buf, size, "L2 bandwidth: %.3g MB through L2 at %.0f GB/s", r->l2_bytes / 1e6,
              wgp_gpu_l2_bandwidth_gbps(S->gpu));
@@ -873,6 +882,8 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(br, "rounds", json_real(r.rounds));
       json_object_set_new(br, "dram_bytes", json_real(r.dram_bytes));
       json_object_set_new(br, "l2_bytes", json_real(r.l2_bytes));
+      json_object_set_new(br, "dram_activations", json_real(r.dram_activations));
+      json_object_set_new(br, "dram_rows_us", json_real(r.dram_rows_us));
       json_object_set_new(br, "bound", json_string(r.bound ? r.bound : "pipeline"));
       json_object_set_new(br, "extrapolated", json_boolean(r.extrapolated));
       json_object_set_new(br, "simulation_stopped", json_boolean(r.stopped));

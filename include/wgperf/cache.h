@@ -27,6 +27,25 @@
  * - L2: one LRU cache for the sample, its capacity scaled by S / wave so the
  *   sample's footprint meets the capacity in the same proportion as the
  *   wave's; loads that miss L1 and every store go through it.
+ * - DRAM rows (GPUs with memory.dram_devices, gpu.h): the sectors that miss
+ *   L2 (loads) or allocate there (stores, written back in the same order)
+ *   reach DRAM.  Each round of the stream (one instruction of every warp)
+ *   hands them over in the order the SMs issue them, all SMs at once (a
+ *   group runs on SM group mod SMs, an SM takes its warps in turn), as the
+ *   memory sees the wave's requests from every SM interleaved.  A sector's
+ *   address goes to a device in chunks of dram_interleave_bytes (rotated by
+ *   a hash of the higher bits, as the GPUs' address hashing spreads strides
+ *   over the partitions), to a row of dram_row_bytes of that device, and to
+ *   a bank by a hash of the row; each bank keeps its last row open, and a
+ *   sector of another row opens its own: one activation.  Per access,
+ *   activations per DRAM sector.  A coalesced stream opens a row per 2 KB of
+ *   each device; a column walk (the lanes of a warp in different rows of a
+ *   matrix, the next sector of each row touched only by the next wave) one
+ *   per sector.  The sample covers the first columns of a wave only, so a
+ *   wide stream's rows look shorter than they are (a GTX 980's wave of 8x8
+ *   groups reads 16 KB of each of 8 matrix rows, its sample 4 KB: 4x the
+ *   activations per sector): harmless, as such streams stay far from the
+ *   activation rate.
  * - Reuse between waves is not modelled (seeds/002's layer conditions would
  *   be the next step), nor associativity conflicts.
  * - Data from before the launch (wgp_cache_warm_l2): the buffers were just
@@ -74,6 +93,8 @@ typedef struct wgp_cache_result {
   size_t num_accesses;
   double *l1_hit; /* per access: fraction of sectors hitting L1, -1 where not applicable */
   double *l2_hit; /* per access: fraction of the sectors that reach L2 hitting there, -1 where not applicable */
+  double *dram_rows; /* per access: DRAM row activations per sector it moves to or from DRAM (0..1), -1 where
+                      * it moves none in the sample or the GPU has no row geometry */
   double dram_read_bytes_per_group, dram_write_bytes_per_group; /* in the sample, per work-group */
   size_t groups_simulated;
   double *distinct;       /* per argument index (num_args + 1: the last for other bases): distinct sectors

@@ -191,6 +191,22 @@ bool wgp_gpu_l1_caches_global_loads(const wgp_gpu *g);
  * wavefronts in that pipe, where they queue; false (absent) when both share
  * one data stage (Kepler's L1/shared array, Volta and later's L1TEX). */
 bool wgp_gpu_shared_own_pipe(const wgp_gpu *g);
+/* The DRAM row geometry (optional, all five or none; 0 when absent: then no
+ * row model, DRAM is a bandwidth only).  memory.dram_devices: devices that
+ * open rows independently (GDDR5: one per 32 bits of bus);
+ * memory.dram_banks_per_device; memory.dram_row_bytes: one device's row
+ * (page); memory.dram_interleave_bytes: consecutive chunks of this size go
+ * to successive devices; memory.dram_activate_window_ns: tFAW, the window in
+ * which a device opens at most WGP_DRAM_ACTIVATIONS_PER_WINDOW rows. */
+#define WGP_DRAM_ACTIVATIONS_PER_WINDOW 4
+unsigned wgp_gpu_dram_devices(const wgp_gpu *g);
+unsigned wgp_gpu_dram_banks_per_device(const wgp_gpu *g);
+unsigned wgp_gpu_dram_row_bytes(const wgp_gpu *g);
+unsigned wgp_gpu_dram_interleave_bytes(const wgp_gpu *g);
+double wgp_gpu_dram_activate_window_ns(const wgp_gpu *g);
+/* Row activations the whole memory can do per ns: devices x 4 / tFAW; 0
+ * without the row geometry. */
+double wgp_gpu_dram_activations_per_ns(const wgp_gpu *g);
 /* compiler.strength_reduces_loop_addresses (optional, true unless said):
  * whether the counts after loop strength reduction apply (model.h). */
 bool wgp_gpu_strength_reduces_loop_addresses(const wgp_gpu *g);

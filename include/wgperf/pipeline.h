@@ -36,6 +36,8 @@ typedef struct wgp_access_cost {
   double l2_hit; /* global: fraction of L1 misses hitting L2, 0..1; negative = unknown */
   double phases; /* local: the wavefronts a conflict-free request would need per execution (2 for an 8 B access
                   * on 4 B banks); wavefronts beyond them are bank conflicts. 0 = unknown: taken as requests */
+  double dram_rows; /* global: DRAM row activations per sector it moves to or from DRAM, 0..1 (cache.h); 0 =
+                     * none or unknown: DRAM is then a bandwidth only */
 } wgp_access_cost;
 
 /* One distinct warp and how many warps of the launch it stands for. */
@@ -81,11 +83,15 @@ typedef struct wgp_sim_result {
   double issue_cycles, compute_cycles, mem_stall_cycles[4] /* shared/L1, L2, DRAM, constant */, barrier_cycles;
   double launch_overhead_us;
   double dram_bytes, l2_bytes; /* whole kernel, for the bandwidth bound */
-  const char *bound; /* what limited the result: "pipeline", "dram_bandwidth", "l2_bandwidth", "block_dispatch" */
+  double dram_activations;     /* whole kernel: DRAM rows opened (0 without the GPU's row geometry) */
+  const char *bound; /* what limited the result: "pipeline", "dram_bandwidth", "dram_rows", "l2_bandwidth",
+                      * "block_dispatch" */
   bool extrapolated;           /* steady-state extrapolation of long loops was used */
   /* additions */
   double best_round_cycles, worst_round_cycles; /* the bounds of one full round (eq. 11, eq. 20) */
-  double pipeline_us, dram_us, l2_us;           /* the three candidates for the kernel time, without overhead */
+  double pipeline_us, dram_us, l2_us;           /* candidates for the kernel time, without overhead */
+  double dram_rows_us; /* and the time the DRAM devices need to open those rows: activations / (devices x 4 /
+                        * tFAW) (wgp_gpu_dram_activations_per_ns) */
   uint64_t groups_per_sm;                       /* groups the busiest SM runs: ceil(groups / SMs) */
   double instructions;           /* warp instructions of the launch's busiest SM (extrapolated ones included) */
   double simulated_instructions; /* warp instructions the simulator really issued: its cost */

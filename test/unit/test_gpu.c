@@ -168,9 +168,13 @@ static void builtin_search(void **state) {
 
 /* The shipped H100 SXM description with EDIT applied: "section.key" set to
  * VALUE (a JSON text; NULL deletes the key). */
-static char *edited(const char *path, const char *value) {
+/* The shipped description FILE (in GPU_DIR) with PATH set to VALUE (JSON
+ * text; NULL deletes it). */
+static char *edited_from(const char *file, const char *path, const char *value) {
   json_error_t err;
-  json_t *root = json_load_file(GPU_DIR "/h100-sxm.json", 0, &err);
+  char name[512];
+  snprintf(name, sizeof name, "%s/%s", GPU_DIR, file);
+  json_t *root = json_load_file(name, 0, &err);
   assert_non_null(root);
   char buf[256];
   snprintf(buf, sizeof buf, "%s", path);
@@ -192,6 +196,8 @@ static char *edited(const char *path, const char *value) {
   json_decref(root);
   return text;
 }
+
+static char *edited(const char *path, const char *value) { return edited_from("h100-sxm.json", path, value); }
 
 static void expect_text_error(const char *text, const char *needle) {
   wgp_gpu *g = NULL;
@@ -436,6 +442,63 @@ static void shared_own_pipe_key(void **state) {
   expect_edit_error("memory.shared_own_pipe", F("1"), "'memory.shared_own_pipe' must be a boolean, got an integer");
 }
 
+/* The DRAM row geometry (memory.dram_devices and four more, optional, all
+ * or none): in the GDDR5 descriptions, absent from the HBM and DDR3 ones. */
+static void dram_row_keys(void **state) {
+  (void)state;
+  const char *gddr5[] = {"gtx-645", "gtx-680", "gtx-750", "gtx-970", "gtx-980", "quadro-k5200",
+                         "tesla-k20", "tesla-k40", "titan", "titan-black", "titan-x"};
+  const char *none[] = {"h100-sxm", "h100-pcie", "a100", "v100", "quadro-k600", "quadro-k620", "geforce-940m"};
+  for (size_t i = 0; i < sizeof gddr5 / sizeof *gddr5; i++) {
+    wgp_gpu *g = load_builtin_ok(gddr5[i]);
+    assert_int_equal(wgp_gpu_dram_banks_per_device(g), 16);
+    assert_int_equal(wgp_gpu_dram_row_bytes(g), 2048);
+    assert_int_equal(wgp_gpu_dram_interleave_bytes(g), 256);
+    assert_true(wgp_gpu_dram_activate_window_ns(g) > 22.9 && wgp_gpu_dram_activate_window_ns(g) < 23.5);
+    assert_non_null(strstr(wgp_gpu_source(g, "memory.dram_activate_window_ns"), "Ramulator"));
+    wgp_gpu_free(g);
+  }
+  wgp_gpu *g = load_builtin_ok("gtx-980"); /* 256-bit bus: 8 devices, 4 rows each per 23.4 ns */
+  assert_int_equal(wgp_gpu_dram_devices(g), 8);
+  double rate = wgp_gpu_dram_activations_per_ns(g) - 32 / 23.4;
+  assert_true(rate < 1e-9 && rate > -1e-9);
+  wgp_gpu_free(g);
+  g = load_builtin_ok("tesla-k40");
+  assert_int_equal(wgp_gpu_dram_devices(g), 12);
+  wgp_gpu_free(g);
+  for (size_t i = 0; i < sizeof none / sizeof *none; i++) {
+    g = load_builtin_ok(none[i]);
+    assert_int_equal(wgp_gpu_dram_devices(g), 0);
+    assert_true(wgp_gpu_dram_activations_per_ns(g) == 0);
+    assert_null(wgp_gpu_source(g, "memory.dram_devices"));
+    wgp_gpu_free(g);
+  }
+  static const struct {
+    const char *path, *value, *needle;
+  } bad[] = {
+      {"memory.dram_row_bytes", NULL,
+       "'memory.dram_row_bytes' is missing: the DRAM row geometry needs all of 'memory.dram_devices'"},
+      {"memory.dram_devices", NULL, "'memory.dram_devices' is missing"},
+      {"memory.dram_devices", F("0"), "'memory.dram_devices' must be"},
+      {"memory.dram_activate_window_ns", F("-23"), "'memory.dram_activate_window_ns' must be greater than 0"},
+      {"memory.dram_interleave_bytes", F("384"), "'memory.dram_interleave_bytes' must be a power of two, got 384"},
+      {"memory.dram_row_bytes", F("1000"), "'memory.dram_row_bytes' must be a power of two, got 1000"},
+      {"memory.dram_interleave_bytes", F("4096"),
+       "'memory.dram_interleave_bytes' (4096) exceeds 'memory.dram_row_bytes' (2048)"},
+      {"memory.dram_interleave_bytes", F("16"),
+       "'memory.l2_sector_bytes' (32) exceeds 'memory.dram_interleave_bytes' (16)"},
+      {"memory.dram_devices", F("100000"), "is more than 1000000 banks"},
+      {"memory.dram_rows", F("8"), "unknown key 'memory.dram_rows'"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char *text = edited_from("gtx-980.json", bad[i].path, bad[i].value);
+    expect_text_error(text, bad[i].needle);
+    free(text);
+  }
+  /* one key alone on a description without the rest */
+  expect_edit_error("memory.dram_devices", F("8"), "'memory.dram_banks_per_device' is missing");
+}
+
 /* compiler (optional): whether the compiler strength-reduces loop addresses;
  * true when absent (H100 ships without it), the Kepler and Maxwell
  * descriptions say false with their evidence. */
@@ -499,6 +562,7 @@ int main(void) {
       cmocka_unit_test(compiler_section),
       cmocka_unit_test(shared_replay_latency),
       cmocka_unit_test(shared_own_pipe_key),
+      cmocka_unit_test(dram_row_keys),
       cmocka_unit_test(op_names),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
