@@ -383,6 +383,8 @@ static int by_order(const void *x, const void *y) {
  * warps in turn, all SMs at once (a warp's misses keep their order: qsort
  * is not stable, so the order carries the place in the round too). */
 static void dram_rows_round(dram_rows *r, double *acts) {
+  if (!r->nmiss)
+    return;
   qsort(r->miss, r->nmiss, sizeof *r->miss, by_order);
   for (size_t i = 0; i < r->nmiss; i++)
     if (dram_rows_activate(r, r->miss[i].sector))
