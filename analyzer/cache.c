@@ -307,15 +307,15 @@ static void lru_invalidate(lru *c, uint64_t sector) {
 typedef struct dram_miss {
   uint64_t sector;
   double weight;
-  uint64_t order; /* its warp's turn in the SMs' issue order (high half), then its place in the round */
   uint32_t access;
 } dram_miss;
 
 typedef struct dram_rows {
   uint64_t *open;                        /* per bank of every device: its open row + 1, 0 none */
   uint64_t devices, banks, interleave, per_row; /* interleave in sectors; interleave chunks per device row */
-  dram_miss *miss;                        /* this round's */
+  dram_miss *miss;                        /* this round's, warp by warp in stream order */
   size_t nmiss, capmiss;
+  size_t *first, *count; /* per warp (stream): its misses of this round */
   bool on;
 } dram_rows;
 
@@ -361,7 +361,7 @@ static bool dram_rows_activate(dram_rows *r, uint64_t s) {
   return true;
 }
 
-static bool dram_rows_note(dram_rows *r, uint64_t sector, double weight, uint32_t turn, uint32_t access) {
+static bool dram_rows_note(dram_rows *r, size_t w, uint64_t sector, double weight, uint32_t access) {
   if (r->nmiss == r->capmiss) {
     size_t cap = r->capmiss ? 2 * r->capmiss : 1024;
     dram_miss *m = realloc(r->miss, cap * sizeof *m);
@@ -369,32 +369,34 @@ static bool dram_rows_note(dram_rows *r, uint64_t sector, double weight, uint32_
       return false;
     r->miss = m, r->capmiss = cap;
   }
-  r->miss[r->nmiss] = (dram_miss){sector, weight, (uint64_t)turn << 32 | (uint32_t)r->nmiss, access};
-  r->nmiss++;
+  if (!r->count[w])
+    r->first[w] = r->nmiss;
+  r->count[w]++;
+  r->miss[r->nmiss++] = (dram_miss){sector, weight, access};
   return true;
 }
 
-static int by_order(const void *x, const void *y) {
-  const dram_miss *a = x, *b = y;
-  return a->order < b->order ? -1 : a->order > b->order;
-}
-
-/* The round's misses in the order the SMs issue them: each SM issues its
- * warps in turn, all SMs at once (a warp's misses keep their order: qsort
- * is not stable, so the order carries the place in the round too). */
-static void dram_rows_round(dram_rows *r, double *acts) {
+/* The round's misses in the order the SMs issue them (BY_TURN: the warps
+ * in that order): each SM issues its warps in turn, all SMs at once.  A
+ * warp's misses of a round are one run of the buffer: one event each. */
+static void dram_rows_round(dram_rows *r, const uint32_t *by_turn, size_t nwarps, double *acts) {
   if (!r->nmiss)
     return;
-  qsort(r->miss, r->nmiss, sizeof *r->miss, by_order);
-  for (size_t i = 0; i < r->nmiss; i++)
-    if (dram_rows_activate(r, r->miss[i].sector))
-      acts[r->miss[i].access] += r->miss[i].weight;
+  for (size_t t = 0; t < nwarps; t++) {
+    size_t w = by_turn[t];
+    for (size_t i = r->first[w]; i < r->first[w] + r->count[w]; i++)
+      if (dram_rows_activate(r, r->miss[i].sector))
+        acts[r->miss[i].access] += r->miss[i].weight;
+    r->count[w] = 0;
+  }
   r->nmiss = 0;
 }
 
 static void dram_rows_free(dram_rows *r) {
   free(r->open);
   free(r->miss);
+  free(r->first);
+  free(r->count);
 }
 
 /* ---- the analysis ------------------------------------------------------------ */
@@ -785,16 +787,28 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
     size_t *pos = calloc(nstreams + 1, sizeof *pos);
     /* the warps' turns when the SMs issue at once: a group runs on SM
      * (group mod SMs), and each SM takes its warps in order */
-    uint32_t *turn = calloc(nstreams + 1, sizeof *turn);
+    uint64_t *turn = calloc(nstreams + 1, sizeof *turn);
+    uint32_t *by_turn = calloc(nstreams + 1, sizeof *by_turn);
     unsigned sms = wgp_gpu_sm_count(gpu);
     uint32_t *per_sm = calloc(sms ? sms : 1, sizeof *per_sm);
     bool oom = false;
-    if (!pos || !turn || !per_sm)
+    if (rows.on) {
+      rows.first = calloc(nstreams + 1, sizeof *rows.first);
+      rows.count = calloc(nstreams + 1, sizeof *rows.count);
+      oom = !rows.first || !rows.count;
+    }
+    if (!pos || !turn || !by_turn || !per_sm || oom)
       st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
     for (size_t w = 0; st == WGP_OK && w < nstreams; w++) {
       size_t gi = w / (warps_per_group ? warps_per_group : 1);
       unsigned sm = gi < S ? (unsigned)(pick[gi] % sms) : 0;
-      turn[w] = per_sm[sm]++ * sms + sm;
+      turn[w] = ((uint64_t)per_sm[sm]++ * sms + sm) << 32 | w;
+    }
+    /* the warps by turn (turns are distinct: the low half is the warp) */
+    if (st == WGP_OK && rows.on) {
+      wgp_sort_u64(turn, nstreams);
+      for (size_t t = 0; t < nstreams; t++)
+        by_turn[t] = (uint32_t)turn[t];
     }
     for (bool more = true; st == WGP_OK && more && !oom;) {
       more = false;
@@ -815,7 +829,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
             } else {
               out->dram_write_bytes_per_group += e->weight * sector;
               dsec[e->access] += e->weight;
-              if (rows.on && !dram_rows_note(&rows, s, e->weight, turn[w], e->access))
+              if (rows.on && !dram_rows_note(&rows, w, s, e->weight, e->access))
                 oom = true;
             }
             continue;
@@ -830,15 +844,15 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
           } else {
             out->dram_read_bytes_per_group += e->weight * sector;
             dsec[e->access] += e->weight;
-            if (rows.on && !dram_rows_note(&rows, s, e->weight, turn[w], e->access))
+            if (rows.on && !dram_rows_note(&rows, w, s, e->weight, e->access))
               oom = true;
           }
         }
       }
       if (rows.on)
-        dram_rows_round(&rows, acts);
+        dram_rows_round(&rows, by_turn, nstreams, acts);
     }
-    free(pos), free(turn), free(per_sm);
+    free(pos), free(turn), free(by_turn), free(per_sm);
     if (oom && st == WGP_OK)
       st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
