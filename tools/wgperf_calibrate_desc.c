@@ -126,6 +126,79 @@ static int add_rejected(calib_result *r, const wgb_field *f, const char *why) {
   return 0;
 }
 
+/* The DRAM row geometry: five optional keys the loader takes all or none of,
+ * so they are applied together, also where the base has none of them. */
+static bool row_key(const char *key) {
+  static const char *const keys[] = {"memory.dram_devices", "memory.dram_banks_per_device", "memory.dram_row_bytes",
+                                     "memory.dram_interleave_bytes", "memory.dram_activate_window_ns"};
+  for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+    if (strcmp(key, keys[i]) == 0)
+      return true;
+  return false;
+}
+
+static json_t *field_json(const wgb_field *f, bool integer) {
+  json_t *nf = json_object();
+  json_t *v = f->is_string ? json_string(f->str)
+              : integer && fabs(f->value - nearbyint(f->value)) < 1e-9 ? json_integer((json_int_t)llround(f->value))
+                                                                         : json_real(f->value);
+  if (!v || !nf || json_object_set_new(nf, "value", v) || json_object_set_new(nf, "source", json_string(f->source)) ||
+      (f->note[0] && json_object_set_new(nf, "note", json_string(f->note)))) {
+    json_decref(nf);
+    return NULL;
+  }
+  return nf;
+}
+
+/* Applies the fit's row-geometry fields to ROOT as one: all of them stay, or
+ * none (each then rejected with the loader's reason).  -1 out of memory. */
+static int apply_rows(json_t *root, const wgb_fit *fit, const char *name, calib_result *r) {
+  json_t *old[8] = {NULL};
+  size_t idx[8], n = 0;
+  for (size_t i = 0; i < fit->n && n < 8; i++)
+    if (row_key(fit->fields[i].key))
+      idx[n++] = i;
+  if (!n)
+    return 0;
+  bool oom = false;
+  for (size_t j = 0; j < n; j++) {
+    const wgb_field *f = &fit->fields[idx[j]];
+    const char *leaf;
+    json_t *parent = parent_of(root, f->key, &leaf);
+    json_t *nf = parent ? field_json(f, strcmp(leaf, "dram_activate_window_ns") != 0) : NULL;
+    if (!nf) {
+      oom = parent != NULL;
+      continue;
+    }
+    old[j] = json_incref(json_object_get(parent, leaf));
+    json_object_set_new(parent, leaf, nf);
+  }
+  wgp_diag d;
+  if (!oom && valid(root, name, &d, NULL)) {
+    r->applied += n;
+    for (size_t j = 0; j < n; j++)
+      json_decref(old[j]);
+    return 0;
+  }
+  for (size_t j = 0; j < n; j++) { /* back to the base's fields (or none) */
+    const char *leaf;
+    json_t *parent = parent_of(root, fit->fields[idx[j]].key, &leaf);
+    if (parent && old[j])
+      json_object_set_new(parent, leaf, old[j]);
+    else if (parent)
+      json_object_del(parent, leaf);
+  }
+  if (oom)
+    return -1;
+  const char *why = d.message, *p = strstr(why, name);
+  if (p && p[strlen(name)] == ':')
+    why = p + strlen(name) + 2;
+  for (size_t j = 0; j < n; j++)
+    if (add_rejected(r, &fit->fields[idx[j]], why))
+      return -1;
+  return 0;
+}
+
 wgp_status calib_apply(const char *base_file, const wgb_fit *fit, const char *description, const char *name,
                        calib_result *r, wgp_diag *diag) {
   memset(r, 0, sizeof *r);
@@ -133,8 +206,14 @@ wgp_status calib_apply(const char *base_file, const wgb_fit *fit, const char *de
   json_t *root = json_load_file(base_file, JSON_REJECT_DUPLICATES, &jerr);
   if (!root)
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s:%d: %s", base_file, jerr.line, jerr.text);
+  if (apply_rows(root, fit, name, r)) {
+    json_decref(root);
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
   for (size_t i = 0; i < fit->n; i++) {
     const wgb_field *f = &fit->fields[i];
+    if (row_key(f->key))
+      continue;
     const char *leaf;
     json_t *parent = parent_of(root, f->key, &leaf);
     json_t *old = parent ? json_object_get(parent, leaf) : NULL;
@@ -146,17 +225,8 @@ wgp_status calib_apply(const char *base_file, const wgb_fit *fit, const char *de
       }
       continue;
     }
-    json_t *v;
-    if (f->is_string)
-      v = json_string(f->str);
-    else if (json_is_integer(oldval) && fabs(f->value - nearbyint(f->value)) < 1e-9)
-      v = json_integer((json_int_t)llround(f->value)); /* counts stay integers */
-    else
-      v = json_real(f->value);
-    json_t *nf = json_object();
-    if (!v || !nf || json_object_set_new(nf, "value", v) || json_object_set_new(nf, "source", json_string(f->source)) ||
-        (f->note[0] && json_object_set_new(nf, "note", json_string(f->note)))) {
-      json_decref(nf);
+    json_t *nf = field_json(f, json_is_integer(oldval)); /* counts stay integers */
+    if (!nf) {
       json_decref(root);
       return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
     }

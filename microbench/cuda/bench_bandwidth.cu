@@ -5,6 +5,10 @@
  *   bw_l2_read               buffer of 1/4 of L2 read repeatedly with ld.global.cg
  *   bw_shared                conflict-free 32-bit LDS stream per thread, full occupancy;
  *                            bytes per cycle per SM from the blocks' own clock64()
+ *   bw_dram_scatter          one 4-byte load per 32-byte sector, the sectors in random
+ *                            order over a buffer >> L2: each opens a DRAM row, so the
+ *                            rate (sectors/ns) is the memory's row activations per ns
+ *                            (memory.dram_activate_window_ns, docs/calibration.md)
  *   bw_dram_occupancy        DRAM read bandwidth vs resident warps per SM (1..64) and
  *                            loads in flight per thread (ilp=1,4): input of the
  *                            latency-hiding model
@@ -62,6 +66,37 @@ __global__ void __launch_bounds__(1024) read_kernel(const uint4 *a, long n, unsi
   }
   for (; i < n; i += g)
     acc += sum4(ld_cg4(a + i));
+  block_sum(acc, sums);
+}
+
+__device__ __forceinline__ unsigned ld_cg1(const unsigned *p)
+{
+  unsigned v;
+  asm volatile("ld.global.cg.u32 %0, [%1];" : "=r"(v) : "l"(p));
+  return v;
+}
+
+/* A sector index in [0, nsec) for load k of thread t: a 64-bit mix, so that
+ * consecutive loads land in unrelated DRAM rows. */
+__device__ __forceinline__ long scatter_sector(long t, int k, long nsec)
+{
+  unsigned long long x = (unsigned long long)t * 0x9e3779b97f4a7c15ull + (unsigned long long)k * 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 31;
+  x *= 0x94d049bb133111ebull;
+  x ^= x >> 29;
+  return (long)(x % (unsigned long long)nsec);
+}
+
+/* LOADS loads per thread, 4 in flight; word 0 of each chosen 32 B sector. */
+__global__ void __launch_bounds__(1024) scatter_kernel(const unsigned *a, long nsec, int loads, unsigned *sums)
+{
+  long t = blockIdx.x * (long)blockDim.x + threadIdx.x;
+  unsigned acc = 0;
+  for (int k = 0; k + 3 < loads; k += 4) {
+    unsigned v0 = ld_cg1(a + 8 * scatter_sector(t, k, nsec)), v1 = ld_cg1(a + 8 * scatter_sector(t, k + 1, nsec)),
+             v2 = ld_cg1(a + 8 * scatter_sector(t, k + 2, nsec)), v3 = ld_cg1(a + 8 * scatter_sector(t, k + 3, nsec));
+    acc += v0 + v1 + v2 + v3;
+  }
   block_sum(acc, sums);
 }
 
@@ -179,6 +214,40 @@ int bench_bw_dram(void)
            "uint4 ld.global.cg; 4 loads in flight per thread; 2048 threads/SM");
   else
     wgb_error_row("bw_dram_read", param, "sum of the buffer is wrong");
+
+  /* scatter: the same buffer of 0x01 bytes, one word per random sector */
+  {
+    int loads = g_quick ? 16 : 64; /* a multiple of 4 */
+    long threads = (long)grid * block, nsec = bytes / 32;
+    ok = 1;
+    for (int r = -1; r < g_repeats; ++r) {
+      double m;
+      CK(cudaMemset(sums, 0, 16));
+      TIMED_MS(m, (scatter_kernel<<<grid, block>>>((const unsigned *)a, nsec, loads, sums)));
+      unsigned h;
+      CK(cudaMemcpy(&h, sums, sizeof h, cudaMemcpyDeviceToHost));
+      ok &= h == (unsigned)((unsigned long long)threads * (unsigned long long)loads * 0x01010101u);
+      if (r >= 0)
+        ms[r] = m;
+    }
+    char sp[96];
+    snprintf(sp, sizeof sp, "bytes=%ld;loads=%ld", bytes, threads * loads);
+    if (ok) {
+      double v[WGB_MAX_REPEATS];
+      for (int i = 0; i < g_repeats; ++i)
+        v[i] = (double)threads * loads / (ms[i] * 1e6); /* sectors per ns */
+      struct wgb_stats st;
+      wgb_stats_of(v, g_repeats, &st);
+      char note[200];
+      snprintf(note, sizeof note,
+               "ld.global.cg.u32 of word 0 of random 32 B sectors; 4 loads in flight per thread; 2048 threads/SM; "
+               "%.1f GB/s of sectors",
+               st.median * 32);
+      wgb_row("bw_dram_scatter", sp, "sectors/ns", &st, note);
+    } else {
+      wgb_error_row("bw_dram_scatter", sp, "sum of the loaded words is wrong");
+    }
+  }
 
   /* write */
   unsigned *bad = sums + 1;

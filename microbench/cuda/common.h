@@ -60,6 +60,7 @@ struct wgb_device {
   int clock_khz_attr;
   int mem_clock_khz_attr;
   int l2_bytes;
+  int bus_width_bits; /* global memory bus */
   int smem_per_sm;
   int smem_per_block_optin;
   int max_threads_per_sm;

@@ -36,7 +36,7 @@ static const struct bench g_benches[] = {
     {"geom_l1", "geometry", bench_geom_l1, "latency vs footprint 8..512 KiB: L1 size"},
     {"geom_l2", "geometry", bench_geom_l2, "latency vs footprint 1..256 MiB: L2 size"},
     {"geom_stride", "geometry", bench_geom_stride, "stride sweeps: L1 line, L2 granule"},
-    {"bw_dram", "bandwidth", bench_bw_dram, "DRAM read, write, copy bandwidth"},
+    {"bw_dram", "bandwidth", bench_bw_dram, "DRAM read, write, copy bandwidth; row activations (random sectors)"},
     {"bw_l2", "bandwidth", bench_bw_l2, "L2 read bandwidth"},
     {"bw_shared", "bandwidth", bench_bw_shared, "shared memory bandwidth"},
     {"bw_occupancy", "bandwidth", bench_bw_occupancy, "DRAM read vs warps per SM"},
@@ -95,6 +95,7 @@ static int init_device(int dev)
   CK(cudaDeviceGetAttribute(&g_dev.clock_khz_attr, cudaDevAttrClockRate, dev));
   CK(cudaDeviceGetAttribute(&g_dev.mem_clock_khz_attr, cudaDevAttrMemoryClockRate, dev));
   CK(cudaDeviceGetAttribute(&g_dev.l2_bytes, cudaDevAttrL2CacheSize, dev));
+  CK(cudaDeviceGetAttribute(&g_dev.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
   CK(cudaDeviceGetAttribute(&g_dev.smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor,
                             dev));
   CK(cudaDeviceGetAttribute(&g_dev.smem_per_block_optin,
@@ -124,10 +125,10 @@ static void write_header(void)
           g_dev.clock_khz_attr / 1000.0, g_dev.measured_mhz, date);
   fprintf(g_csv,
           "# l2_bytes=%d, smem_per_sm=%d, smem_per_block_optin=%d, max_threads_per_sm=%d, "
-          "mem_clock_mhz_attr=%.0f, total_mem_bytes=%zu, repeats=%d, quick=%d\n",
+          "mem_clock_mhz_attr=%.0f, total_mem_bytes=%zu, bus_width_bits=%d, repeats=%d, quick=%d\n",
           g_dev.l2_bytes, g_dev.smem_per_sm, g_dev.smem_per_block_optin,
           g_dev.max_threads_per_sm, g_dev.mem_clock_khz_attr / 1000.0, g_dev.total_mem,
-          g_repeats, g_quick);
+          g_dev.bus_width_bits, g_repeats, g_quick);
   fprintf(g_csv, "benchmark,parameter,value,unit,median,min,max,repeats,status,note\n");
   fflush(g_csv);
 }

@@ -486,6 +486,24 @@ static void fit_bandwidth(ctx *c) {
     snprintf(note, sizeof note, "write %.6g GB/s, copy %.6g GB/s", w ? w->median : NAN, cp ? cp->median : NAN);
     set_num(c, "memory.dram_bandwidth_gbps", r->median, "bw_dram_read: streaming read of a buffer >> L2", note);
   }
+  /* Random sectors each open a DRAM row: their rate is the memory's row
+   * activations per ns.  The row geometry comes with it, all of it (the GPU
+   * loader takes all five keys or none): the devices from the bus width (32
+   * bits each: GDDR5/6 devices, HBM pseudo-channels), the rest GDDR5's. */
+  unsigned bus = header_uint(c, "bus_width_bits");
+  if ((r = row(c, "bw_dram_scatter", NULL, NULL)) && r->median > 0 && bus >= 32) {
+    double devices = bus / 32, window = WGB_ACTIVATIONS_PER_WINDOW * devices / r->median;
+    char note[200];
+    snprintf(note, sizeof note, "%.4g rows per ns over %.0f devices, %d per window each", r->median, devices,
+             WGB_ACTIVATIONS_PER_WINDOW);
+    set_num(c, "memory.dram_devices", devices, "device attribute: memory bus width / 32 bits per device", NULL);
+    set_num(c, "memory.dram_banks_per_device", 16, "assumed: GDDR5's 16 banks; only the density of open rows", NULL);
+    set_num(c, "memory.dram_row_bytes", 2048, "assumed: a GDDR5 x32 row of 2 KB; only the density of open rows",
+            NULL);
+    set_num(c, "memory.dram_interleave_bytes", 256, "assumed: NVIDIA's 256 B partition interleave", NULL);
+    set_num(c, "memory.dram_activate_window_ns", window,
+            "bw_dram_scatter: random 32 B sectors of a buffer >> L2, each opening a row", note);
+  }
   if ((r = row(c, "bw_l2_read", NULL, NULL)))
     set_num(c, "memory.l2_bandwidth_gbps", r->median, "bw_l2_read: a buffer within L2 read repeatedly", NULL);
   if ((r = row(c, "bw_shared", NULL, NULL)))

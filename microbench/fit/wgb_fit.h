@@ -12,6 +12,10 @@
  * - latencies: the median of a pointer-chasing row (one work-item, dependent loads);
  * - cache sizes: the first footprint whose latency exceeds 1.5x the level below
  *   (wgb_detect_levels), fetch granule from a stride sweep (wgb_detect_granule);
+ * - DRAM rows: the rate of random 32 B sectors (bw_dram_scatter) is the memory's
+ *   row activations per ns; tFAW = WGB_ACTIVATIONS_PER_WINDOW x devices / rate, the
+ *   devices one per 32 bits of the bus (header bus_width_bits), banks, row and
+ *   interleave GDDR5's (assumed, they only set how densely rows are reused);
  * - bandwidths: the median of the streaming rows; per-class arithmetic: the
  *   dependent-chain latency and the independent-stream throughput of the operation
  *   that stands for the class, divided by the operations in one step;
@@ -31,6 +35,9 @@
  */
 #ifndef WGB_FIT_H
 #define WGB_FIT_H
+
+/* Row activations per device in one tFAW window (gpu.h: WGP_DRAM_ACTIVATIONS_PER_WINDOW). */
+#define WGB_ACTIVATIONS_PER_WINDOW 4
 
 #include "wgb_table.h"
 

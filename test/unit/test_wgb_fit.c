@@ -203,9 +203,23 @@ static void test_fit_synthetic(void **state) {
     snprintf(p, sizeof p, "warps_per_sm=%d;ilp=4;bytes_per_lane=16", w);
     add(&t, "bw_dram_occupancy", p, "GB/s", 1); /* ilp 4: ignored */
   }
+  /* random sectors at 2 per ns; no bus width yet: no row geometry */
+  add(&t, "bw_dram_scatter", "bytes=1073741824;loads=1048576", "sectors/ns", 2);
   wgb_fit fit;
   wgb_fit_options o = {true, 128, 128};
   assert_int_equal(wgb_fit_run(&t, "unit test", &o, &fit), 0);
+  assert_null(wgb_fit_get(&fit, "memory.dram_devices"));
+  assert_null(wgb_fit_get(&fit, "memory.dram_activate_window_ns"));
+  wgb_fit_free(&fit);
+  /* a 384-bit bus: 12 devices, 4 activations per window each, 2 per ns in all */
+  assert_int_equal(wgb_table_set_header(&t, "bus_width_bits", "384"), 0);
+  assert_int_equal(wgb_fit_run(&t, "unit test", &o, &fit), 0);
+  assert_true(wgb_fit_get(&fit, "memory.dram_devices")->value == 12);
+  assert_true(fabs(wgb_fit_get(&fit, "memory.dram_activate_window_ns")->value - 24) < 1e-9);
+  assert_non_null(strstr(wgb_fit_get(&fit, "memory.dram_activate_window_ns")->source, "bw_dram_scatter"));
+  assert_true(wgb_fit_get(&fit, "memory.dram_banks_per_device")->value == 16);
+  assert_true(wgb_fit_get(&fit, "memory.dram_row_bytes")->value == 2048);
+  assert_true(wgb_fit_get(&fit, "memory.dram_interleave_bytes")->value == 256);
   const wgb_field *f;
   assert_non_null(f = wgb_fit_get(&fit, "ops.int_logic.latency_cycles"));
   assert_true(f->value == 4.5);
