@@ -144,6 +144,7 @@ typedef struct lru {
   size_t mask;
   uint64_t *tag;          /* node -> tag */
   uint32_t *valid;        /* node -> sector bits */
+  uint32_t *dirty;        /* node -> sector bits written since they came in (L2: to be written back) */
   uint32_t *prev, *next;  /* LRU list, head = most recent */
   uint32_t head, tail, free_top;
 } lru;
@@ -163,14 +164,15 @@ static bool lru_init(lru *c, size_t lines, unsigned per_line) {
   c->slot_node = calloc(slots, sizeof *c->slot_node);
   c->tag = calloc(c->room, sizeof *c->tag);
   c->valid = calloc(c->room, sizeof *c->valid);
+  c->dirty = calloc(c->room, sizeof *c->dirty);
   c->prev = calloc(c->room, sizeof *c->prev);
   c->next = calloc(c->room, sizeof *c->next);
   c->head = c->tail = NIL;
-  return c->key && c->slot_node && c->tag && c->valid && c->prev && c->next;
+  return c->key && c->slot_node && c->tag && c->valid && c->dirty && c->prev && c->next;
 }
 
 static void lru_free(lru *c) {
-  free(c->key), free(c->slot_node), free(c->tag), free(c->valid), free(c->prev), free(c->next);
+  free(c->key), free(c->slot_node), free(c->tag), free(c->valid), free(c->dirty), free(c->prev), free(c->next);
 }
 
 static size_t lru_find_slot(const lru *c, uint64_t tag) {
@@ -192,13 +194,16 @@ static bool lru_grow(lru *c) {
   uint32_t *valid = realloc(c->valid, room * sizeof *valid);
   if (valid)
     c->valid = valid;
+  uint32_t *dirty = realloc(c->dirty, room * sizeof *dirty);
+  if (dirty)
+    c->dirty = dirty;
   uint32_t *prev = realloc(c->prev, room * sizeof *prev);
   if (prev)
     c->prev = prev;
   uint32_t *next = realloc(c->next, room * sizeof *next);
   if (next)
     c->next = next;
-  if (!tag || !valid || !prev || !next)
+  if (!tag || !valid || !dirty || !prev || !next)
     return false;
   size_t slots = c->mask + 1;
   while (slots < room * 2)
@@ -289,10 +294,23 @@ static bool lru_access(lru *c, uint64_t sector, bool fill, bool *oom) {
   }
   c->tag[n] = tag;
   c->valid[n] = bit;
+  c->dirty[n] = 0;
   c->key[s] = tag + 1;
   c->slot_node[s] = n;
   lru_push_front(c, n);
   return false;
+}
+
+/* Marks SECTOR, present, as written; whether it was already (then its
+ * write-back is one already counted). */
+static bool lru_write(lru *c, uint64_t sector) {
+  size_t s = lru_find_slot(c, sector / c->per_line);
+  if (!c->key[s])
+    return false;
+  uint32_t n = c->slot_node[s], bit = 1u << (sector % c->per_line);
+  bool was = c->dirty[n] & bit;
+  c->dirty[n] |= bit;
+  return was;
 }
 
 static void lru_invalidate(lru *c, uint64_t sector) {
@@ -824,7 +842,12 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
           if (e->store) {
             lru_invalidate(c1, s);
             to2[e->access] += e->weight;
-            if (lru_access(&l2, s, true, &oom)) {
+            /* L2 is write-back: a sector written since it came in is
+             * written back once, whether the store found it there (read
+             * before: a read-modify-write) or allocated it; a store to a
+             * sector already written adds nothing (the hit) */
+            lru_access(&l2, s, true, &oom);
+            if (lru_write(&l2, s)) {
               h2[e->access] += e->weight;
             } else {
               out->dram_write_bytes_per_group += e->weight * sector;

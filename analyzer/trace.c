@@ -1299,19 +1299,22 @@ static uint64_t iteration(wgp_tracer *t, long loop, wgp_tnode *node, int64_t k, 
 
 static void skip_recurrences(wgp_tracer *t, long loop, uint64_t mask, int64_t first, int64_t steps);
 
-/* Iteration K visited with weight 0 and left out of the trace: what it
- * touches is in the caches when the sampled iteration after it comes
- * (wgp_tracer_warm_samples).  Its recurrences step as the loop's would. */
+/* Iteration K visited and left out of the trace: what it touches is in the
+ * caches when the sampled iteration after it comes
+ * (wgp_tracer_warm_samples).  Its visits keep the weight of one iteration:
+ * where nothing before the stretch touched its data (a[i] updated from the
+ * fourth iteration on, the first three explicit and touching nothing), its
+ * misses are the stretch's first touches, which happen once, and the sample
+ * after it sees the reuse; elsewhere it is one iteration more than the
+ * stretch has, within 1 / its length.  Its recurrences step as the loop's
+ * would. */
 static void warm_iteration(wgp_tracer *t, long loop, int64_t k, uint64_t active, double w) {
   nodelist body = {0};
   uint64_t cont = 0;
   double cont_w = 0;
   t->iter[loop] = k;
-  double saved = t->mult;
   size_t size = t->tr->size;
-  t->mult = 0;
   exec_region(t, loop, t->loop_header[loop], active, w, &body, &cont, &cont_w);
-  t->mult = saved;
   t->tr->size = size;
   free_list(&body);
   step_recurrences(t, loop, cont);

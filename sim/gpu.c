@@ -102,6 +102,7 @@ typedef struct field_desc {
  * (check_dram_rows). */
 static bool field_optional(size_t f) {
   return f == WGP_GF_LATENCIES_SHARED_REPLAY_CYCLES || f == WGP_GF_MEMORY_SHARED_OWN_PIPE ||
+         f == WGP_GF_MEMORY_DRAM_COPY_BANDWIDTH_GBPS ||
          (f >= WGP_GF_MEMORY_DRAM_DEVICES && f <= WGP_GF_MEMORY_DRAM_ACTIVATE_WINDOW_NS);
 }
 
@@ -138,6 +139,7 @@ static const field_desc fields[WGP_GF_COUNT] = {
     [WGP_GF_MEMORY_L2_LINE_BYTES] = {"memory", "l2_line_bytes", FK_COUNT},
     [WGP_GF_MEMORY_L2_SECTOR_BYTES] = {"memory", "l2_sector_bytes", FK_COUNT},
     [WGP_GF_MEMORY_DRAM_BANDWIDTH_GBPS] = {"memory", "dram_bandwidth_gbps", FK_PNUM},
+    [WGP_GF_MEMORY_DRAM_COPY_BANDWIDTH_GBPS] = {"memory", "dram_copy_bandwidth_gbps", FK_PNUM},
     [WGP_GF_MEMORY_L2_BANDWIDTH_GBPS] = {"memory", "l2_bandwidth_gbps", FK_PNUM},
     [WGP_GF_MEMORY_GLOBAL_LINE_CYCLES] = {"memory", "global_line_cycles", FK_PNUM},
     [WGP_GF_MEMORY_SHARED_BANKS] = {"memory", "shared_banks", FK_COUNT},
@@ -561,6 +563,18 @@ static bool check_le(loader *ld, wgp_gpu_field a, wgp_gpu_field b) {
 /* The DRAM row geometry (memory.dram_*): all five keys or none; the
  * interleave and the row are powers of two, the interleave at least an L2
  * sector and at most a row. */
+/* memory.dram_copy_bandwidth_gbps (optional): reads and writes in equal
+ * parts; below twice the read bandwidth, or a write would cost nothing. */
+static bool check_dram_copy(loader *ld) {
+  double copy = NUM(MEMORY_DRAM_COPY_BANDWIDTH_GBPS), rd = NUM(MEMORY_DRAM_BANDWIDTH_GBPS);
+  if (copy > 0 && !(copy < 2 * rd))
+    return fail(ld,
+                "'memory.dram_copy_bandwidth_gbps' (%g) must be below twice 'memory.dram_bandwidth_gbps' (%g): a "
+                "copy moves as many bytes in as out, so a write would cost nothing",
+                copy, rd);
+  return true;
+}
+
 static bool check_dram_rows(loader *ld) {
   size_t given = 0, n = WGP_GF_MEMORY_DRAM_ACTIVATE_WINDOW_NS - WGP_GF_MEMORY_DRAM_DEVICES + 1;
   for (size_t f = WGP_GF_MEMORY_DRAM_DEVICES; f <= WGP_GF_MEMORY_DRAM_ACTIVATE_WINDOW_NS; f++)
@@ -642,7 +656,7 @@ static bool check_geometry(loader *ld) {
   if (NUM(MEMORY_COALESCING) == WGP_COALESCE_KEPLER_L2_32B && NUM(MEMORY_L1_CACHES_GLOBAL_LOADS) != 0)
     return fail(ld, "'memory.coalescing' 'kepler_l2_32B' describes global loads that bypass L1, but "
                     "'memory.l1_caches_global_loads' is true");
-  return check_dram_rows(ld);
+  return check_dram_rows(ld) && check_dram_copy(ld);
 }
 
 static wgp_status load_json(json_t *root, const char *name, wgp_gpu **out, wgp_diag *diag) {
@@ -1019,6 +1033,12 @@ unsigned wgp_gpu_l2_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEM
 unsigned wgp_gpu_l2_line_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L2_LINE_BYTES]; }
 unsigned wgp_gpu_l2_sector_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L2_SECTOR_BYTES]; }
 double wgp_gpu_dram_bandwidth_gbps(const wgp_gpu *g) { return g->num[WGP_GF_MEMORY_DRAM_BANDWIDTH_GBPS]; }
+double wgp_gpu_dram_copy_bandwidth_gbps(const wgp_gpu *g) { return g->num[WGP_GF_MEMORY_DRAM_COPY_BANDWIDTH_GBPS]; }
+double wgp_gpu_dram_write_ns_per_byte(const wgp_gpu *g) {
+  double rd = wgp_gpu_dram_bandwidth_gbps(g), copy = wgp_gpu_dram_copy_bandwidth_gbps(g);
+  /* a copy of B bytes each way takes B / rd + B x w = 2B / copy */
+  return copy > 0 ? 2 / copy - 1 / rd : 1 / rd;
+}
 double wgp_gpu_l2_bandwidth_gbps(const wgp_gpu *g) { return g->num[WGP_GF_MEMORY_L2_BANDWIDTH_GBPS]; }
 double wgp_gpu_global_line_cycles(const wgp_gpu *g) { return g->num[WGP_GF_MEMORY_GLOBAL_LINE_CYCLES]; }
 unsigned wgp_gpu_shared_banks(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_SHARED_BANKS]; }

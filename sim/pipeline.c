@@ -964,12 +964,13 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
     st = wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
     goto done;
   }
-  double dram = 0, l2 = 0, acts = 0;
+  double dram = 0, l2 = 0, acts = 0, written = 0;
   for (size_t i = 0; i < in->num_warps && st == WGP_OK; i++) {
     st = wgp_sim_class_totals(&c, i, &tot[i], diag);
     dram += in->warps[i].count * tot[i].dram_bytes;
     l2 += in->warps[i].count * tot[i].l2_bytes;
     acts += in->warps[i].count * tot[i].dram_acts;
+    written += in->warps[i].count * tot[i].dram_write_bytes;
   }
   if (st != WGP_OK)
     goto done;
@@ -1012,7 +1013,10 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
   out->dram_bytes = dram;
   out->l2_bytes = l2;
   out->pipeline_us = pipe / mhz;
-  out->dram_us = dram / (wgp_gpu_dram_bandwidth_gbps(g) * 1e3);
+  /* reads at the read bandwidth; writes at what they add to a copy (the bus
+   * turning around), where the description has a copy bandwidth */
+  out->dram_write_bytes = written;
+  out->dram_us = ((dram - written) / wgp_gpu_dram_bandwidth_gbps(g) + written * wgp_gpu_dram_write_ns_per_byte(g)) / 1e3;
   out->l2_us = l2 / (wgp_gpu_l2_bandwidth_gbps(g) * 1e3);
   /* Opening a row is a throughput of the DRAM devices too: a stream that
    * opens a row per sector (a column walk) runs at the activation rate, far

@@ -53,6 +53,7 @@ typedef struct wgp_block_stream {
   size_t n;
   double dram_bytes, l2_bytes; /* chip traffic of one execution */
   double dram_acts;            /* DRAM rows it opens */
+  double dram_write_bytes;     /* the part of dram_bytes that stores write */
   /* bounds material of one execution */
   double issue;                /* issue slots */
   double chain;                /* sum of latencies: the warp's own critical path */
@@ -72,7 +73,7 @@ typedef struct wgp_sim_ctx {
 
 /* Per-warp-class totals over a whole trace (weights and run counts applied). */
 typedef struct wgp_class_totals {
-  double issue, chain, unit[WGP_UNIT_COUNT], serial, dram_bytes, l2_bytes, dram_acts, barriers;
+  double issue, chain, unit[WGP_UNIT_COUNT], serial, dram_bytes, l2_bytes, dram_acts, dram_write_bytes, barriers;
 } wgp_class_totals;
 
 /* The stream of BLOCK for warp class CLS, built on first use. */

@@ -311,6 +311,8 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
       s->dram_bytes += dram;
       s->l2_bytes += l2;
       s->dram_acts += acts;
+      if (wgp_access_get_kind(wgp_kernel_access(in->kernel, id)) != WGP_ACCESS_LOAD)
+        s->dram_write_bytes += dram;
       if (!push(&out, &m))
         st = WGP_ERR_NOMEM;
       account(s, &m);
@@ -366,6 +368,7 @@ static wgp_status walk(wgp_sim_ctx *c, size_t cls, const wgp_tnode *loop, size_t
       t->dram_bytes += m * s->dram_bytes;
       t->l2_bytes += m * s->l2_bytes;
       t->dram_acts += m * s->dram_acts;
+      t->dram_write_bytes += m * s->dram_write_bytes;
       t->barriers += m * s->barriers;
       for (int u = 0; u < WGP_UNIT_COUNT; u++)
         t->unit[u] += m * s->unit[u];

@@ -882,6 +882,8 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(br, "rounds", json_real(r.rounds));
       json_object_set_new(br, "dram_bytes", json_real(r.dram_bytes));
       json_object_set_new(br, "l2_bytes", json_real(r.l2_bytes));
+      json_object_set_new(br, "dram_write_bytes", json_real(r.dram_write_bytes));
+      json_object_set_new(br, "dram_us", json_real(r.dram_us));
       json_object_set_new(br, "dram_activations", json_real(r.dram_activations));
       json_object_set_new(br, "dram_rows_us", json_real(r.dram_rows_us));
       json_object_set_new(br, "bound", json_string(r.bound ? r.bound : "pipeline"));

@@ -126,8 +126,11 @@ static int add_rejected(calib_result *r, const wgb_field *f, const char *why) {
   return 0;
 }
 
-/* The DRAM row geometry: five optional keys the loader takes all or none of,
- * so they are applied together, also where the base has none of them. */
+/* Optional fields a base may lack, applied as groups (also where the base
+ * has none of them): the DRAM row geometry, five keys the loader takes all
+ * or none of, and the copy bandwidth. */
+static bool copy_key(const char *key) { return strcmp(key, "memory.dram_copy_bandwidth_gbps") == 0; }
+
 static bool row_key(const char *key) {
   static const char *const keys[] = {"memory.dram_devices", "memory.dram_banks_per_device", "memory.dram_row_bytes",
                                      "memory.dram_interleave_bytes", "memory.dram_activate_window_ns"};
@@ -150,13 +153,14 @@ static json_t *field_json(const wgb_field *f, bool integer) {
   return nf;
 }
 
-/* Applies the fit's row-geometry fields to ROOT as one: all of them stay, or
- * none (each then rejected with the loader's reason).  -1 out of memory. */
-static int apply_rows(json_t *root, const wgb_fit *fit, const char *name, calib_result *r) {
+/* Applies the fit's fields of the group IN to ROOT as one: all of them stay,
+ * or none (each then rejected with the loader's reason).  -1 out of memory. */
+static int apply_group(json_t *root, const wgb_fit *fit, bool (*in)(const char *), const char *name,
+                       calib_result *r) {
   json_t *old[8] = {NULL};
   size_t idx[8], n = 0;
   for (size_t i = 0; i < fit->n && n < 8; i++)
-    if (row_key(fit->fields[i].key))
+    if (in(fit->fields[i].key))
       idx[n++] = i;
   if (!n)
     return 0;
@@ -165,7 +169,8 @@ static int apply_rows(json_t *root, const wgb_fit *fit, const char *name, calib_
     const wgb_field *f = &fit->fields[idx[j]];
     const char *leaf;
     json_t *parent = parent_of(root, f->key, &leaf);
-    json_t *nf = parent ? field_json(f, strcmp(leaf, "dram_activate_window_ns") != 0) : NULL;
+    bool integer = strcmp(leaf, "dram_activate_window_ns") != 0 && strcmp(leaf, "dram_copy_bandwidth_gbps") != 0;
+    json_t *nf = parent ? field_json(f, integer) : NULL;
     if (!nf) {
       oom = parent != NULL;
       continue;
@@ -206,13 +211,13 @@ wgp_status calib_apply(const char *base_file, const wgb_fit *fit, const char *de
   json_t *root = json_load_file(base_file, JSON_REJECT_DUPLICATES, &jerr);
   if (!root)
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s:%d: %s", base_file, jerr.line, jerr.text);
-  if (apply_rows(root, fit, name, r)) {
+  if (apply_group(root, fit, row_key, name, r) || apply_group(root, fit, copy_key, name, r)) {
     json_decref(root);
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   for (size_t i = 0; i < fit->n; i++) {
     const wgb_field *f = &fit->fields[i];
-    if (row_key(f->key))
+    if (row_key(f->key) || copy_key(f->key))
       continue;
     const char *leaf;
     json_t *parent = parent_of(root, f->key, &leaf);

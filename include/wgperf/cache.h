@@ -9,9 +9,10 @@
  *   interleaved round-robin one memory instruction at a time, each
  *   instruction contributing the distinct sectors its active lanes touch.
  *   Sampled loop stretches contribute their sample iteration, weighted by
- *   the iterations it stands for, after the iteration before it (weight 0:
+ *   the iterations it stands for, after the iteration before it (weight 1:
  *   the sample sees its reuse of what that one touched, as the iterations of
- *   the stretch do).  Loops with no global access whose results nothing
+ *   the stretch do, and that one's misses count once, as the stretch's first
+ *   touches do where nothing before it touched the data).  Loops with no global access whose results nothing
  *   after them reads are not traced (wgp_tracer_skip_quiet_loops).  The
  *   groups are traced on several threads (wgp_analysis_input.threads) and
  *   joined in order: the same stream for any number.  Above a work budget (WGP_CACHE_MAX_EVENTS)
@@ -26,7 +27,11 @@
  *   global loads skip it.
  * - L2: one LRU cache for the sample, its capacity scaled by S / wave so the
  *   sample's footprint meets the capacity in the same proportion as the
- *   wave's; loads that miss L1 and every store go through it.
+ *   wave's; loads that miss L1 and every store go through it.  It is
+ *   write-back: a store to a sector not yet written since it came in (read
+ *   before, as in a read-modify-write, or allocated by the store) writes it
+ *   back to DRAM once; a store to a sector already written is the store's
+ *   L2 "hit" (it adds no DRAM traffic).
  * - DRAM rows (GPUs with memory.dram_devices, gpu.h): the sectors that miss
  *   L2 (loads) or allocate there (stores, written back in the same order)
  *   reach DRAM.  Each round of the stream (one instruction of every warp)

@@ -218,6 +218,14 @@ unsigned wgp_gpu_l2_line_bytes(const wgp_gpu *g);
 unsigned wgp_gpu_l2_sector_bytes(const wgp_gpu *g);
 /* memory.dram_bandwidth_gbps: DRAM bandwidth, GB/s (10^9 B/s) */
 double wgp_gpu_dram_bandwidth_gbps(const wgp_gpu *g);
+/* memory.dram_copy_bandwidth_gbps (optional, 0 when absent): bytes read plus
+ * written per second by a copy, equal parts; the bus turning between reads
+ * and writes makes it less than the read bandwidth on some GPUs */
+double wgp_gpu_dram_copy_bandwidth_gbps(const wgp_gpu *g);
+/* ns per byte written to DRAM in traffic that also reads: 2 / copy - 1 /
+ * read bandwidth (a copy's time less its reads'), 1 / read bandwidth
+ * without the copy bandwidth */
+double wgp_gpu_dram_write_ns_per_byte(const wgp_gpu *g);
 /* memory.l2_bandwidth_gbps: L2 bandwidth, GB/s, whole chip */
 double wgp_gpu_l2_bandwidth_gbps(const wgp_gpu *g);
 /* memory.global_line_cycles: cycles the SM's load/store path spends on each

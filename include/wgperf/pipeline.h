@@ -84,6 +84,7 @@ typedef struct wgp_sim_result {
   double launch_overhead_us;
   double dram_bytes, l2_bytes; /* whole kernel, for the bandwidth bound */
   double dram_activations;     /* whole kernel: DRAM rows opened (0 without the GPU's row geometry) */
+  double dram_write_bytes;     /* whole kernel: the part of dram_bytes written */
   const char *bound; /* what limited the result: "pipeline", "dram_bandwidth", "dram_rows", "l2_bandwidth",
                       * "block_dispatch" */
   bool extrapolated;           /* steady-state extrapolation of long loops was used */

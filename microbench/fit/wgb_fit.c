@@ -485,6 +485,12 @@ static void fit_bandwidth(ctx *c) {
     char note[160];
     snprintf(note, sizeof note, "write %.6g GB/s, copy %.6g GB/s", w ? w->median : NAN, cp ? cp->median : NAN);
     set_num(c, "memory.dram_bandwidth_gbps", r->median, "bw_dram_read: streaming read of a buffer >> L2", note);
+    /* reads and writes mixed cost more than either alone where the bus turns
+     * around between them; the copy says how much (taken only below twice
+     * the read bandwidth, as the loader requires) */
+    if (cp && cp->median > 0 && cp->median < 2 * r->median)
+      set_num(c, "memory.dram_copy_bandwidth_gbps", cp->median,
+              "bw_dram_copy: a buffer >> L2 copied, bytes read + written", NULL);
   }
   /* Random sectors each open a DRAM row: their rate is the memory's row
    * activations per ns.  The row geometry comes with it, all of it (the GPU

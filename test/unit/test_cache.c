@@ -180,6 +180,30 @@ static void dram_rows_of_a_transpose(void **state) {
   wgp_gpu_free(gtx980);
 }
 
+/* L2 is write-back: a read-modify-write (a[i] += 1) writes back every sector
+ * it read, once; a loop writing the same element again writes it back once
+ * (before, a store that found its sector in L2 counted no DRAM write at all:
+ * bitonic's swaps in place moved nothing to DRAM; nvprof counts them). */
+static void read_modify_write_writes_back(void **state) {
+  (void)state;
+  wgp_diag d;
+  const launch_case rmw = {"mem_kernels.json", "coalesced", "33554432", "256", {NULL, NULL, NULL}, 0};
+  const launch_case loop = {"trace_kernels.json", "evenodd", "33554432", "256", {"n=20", NULL, NULL}, 0};
+  const launch_case *cs[] = {&rmw, &loop};
+  for (int i = 0; i < 2; i++) {
+    bound b;
+    bind(&b, cs[i]);
+    wgp_cache_result r;
+    assert_int_equal(wgp_cache_analyze(&b.in, b.resident, b.smem, &r, &d), WGP_OK);
+    printf("%s: DRAM read %.1f, write %.1f B per group\n", cs[i]->kernel, r.dram_read_bytes_per_group,
+           r.dram_write_bytes_per_group);
+    assert_true(fabs(r.dram_read_bytes_per_group - 1024) < 1e-6);
+    assert_true(fabs(r.dram_write_bytes_per_group - 1024) < 1e-6);
+    wgp_cache_result_free(&r);
+    unbind(&b);
+  }
+}
+
 static void under_budget_is_exact(void **state) {
   (void)state;
   wgp_diag d;
@@ -324,6 +348,7 @@ int main(void) {
       cmocka_unit_test(twins_change_nothing),
       cmocka_unit_test(under_budget_is_exact),
       cmocka_unit_test(dram_rows_of_a_transpose),
+      cmocka_unit_test(read_modify_write_writes_back),
       cmocka_unit_test(sampled_within_tolerance),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

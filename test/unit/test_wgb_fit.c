@@ -304,6 +304,7 @@ static void test_fit_h100_run(void **state) {
       {"memory.l2_bytes", wgp_gpu_l2_bytes(g), 0},
       {"memory.l1_sector_bytes", wgp_gpu_l1_sector_bytes(g), 0},
       {"memory.dram_bandwidth_gbps", wgp_gpu_dram_bandwidth_gbps(g), 0.01},
+      {"memory.dram_copy_bandwidth_gbps", wgp_gpu_dram_copy_bandwidth_gbps(g), 0.01},
       {"memory.l2_bandwidth_gbps", wgp_gpu_l2_bandwidth_gbps(g), 0.01},
       {"memory.shared_bandwidth_bytes_per_cycle", wgp_gpu_shared_bandwidth_bytes_per_cycle(g), 0.01},
       {"sync.barrier_base_cycles", wgp_gpu_barrier_base_cycles(g), 0.01},
