@@ -495,7 +495,8 @@ const char *wgp_footprint_disagreement(const wgp_footprint *f, const wgp_kernel 
     return "the launch's data is taken as in L2 from before the launch, so the LRU moves no DRAM bytes; "
            "the footprints start from an empty L2 (--cold-l2 compares both cold)";
   if (wgp_access_get_kind(wgp_kernel_access(k, id)) != WGP_ACCESS_LOAD && lru < fp)
-    return "a store that hits L2 moves nothing in the LRU; the footprint writes each written sector back once";
+    return "a store to a sector already written in the LRU's sample adds no write-back there; the footprint writes each "
+           "written sector back once per wave";
   /* the same comparison over the access's buffer */
   double blru = 0, bfp = 0;
   for (size_t i = 0; i < f->nacc; i++)

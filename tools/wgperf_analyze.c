@@ -452,6 +452,11 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
       else if (cache->l2_hit[i] >= 0 && cache->l1_hit[i] >= 0)
         snprintf(cost, sizeof cost, "%.2f sectors, %.2f lines, L1 hit %.0f%%, L2 hit %.0f%%", s->sectors / s->requests,
                  s->lines / s->requests, 100 * cache->l1_hit[i], 100 * cache->l2_hit[i]);
+      else if (cache->l2_hit[i] >= 0 && wgp_access_get_kind(a) == WGP_ACCESS_STORE)
+        /* a store's L2 "hit": its sector was written already, so it adds no
+         * write-back (cache.h) */
+        snprintf(cost, sizeof cost, "%.2f sectors, %.2f lines, L2 written back %.0f%%", s->sectors / s->requests,
+                 s->lines / s->requests, 100 * (1 - cache->l2_hit[i]));
       else if (cache->l2_hit[i] >= 0)
         snprintf(cost, sizeof cost, "%.2f sectors, %.2f lines, L2 hit %.0f%%", s->sectors / s->requests,
                  s->lines / s->requests, 100 * cache->l2_hit[i]);
