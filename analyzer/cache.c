@@ -345,12 +345,9 @@ static bool dram_rows_init(dram_rows *r, const wgp_gpu *gpu, unsigned sector) {
   r->on = true;
   r->devices = dev;
   r->banks = wgp_gpu_dram_banks_per_device(gpu);
+  /* the loader keeps the interleave between an L2 sector and a row */
   r->interleave = wgp_gpu_dram_interleave_bytes(gpu) / sector;
   r->per_row = wgp_gpu_dram_row_bytes(gpu) / wgp_gpu_dram_interleave_bytes(gpu);
-  if (!r->interleave)
-    r->interleave = 1;
-  if (!r->per_row)
-    r->per_row = 1;
   r->open = calloc(r->devices * r->banks, sizeof *r->open);
   return r->open != NULL;
 }
@@ -408,6 +405,30 @@ static void dram_rows_round(dram_rows *r, const uint32_t *by_turn, size_t nwarps
     r->count[w] = 0;
   }
   r->nmiss = 0;
+}
+
+/* The NSTREAMS warps (WPG per group, group i of the sample is PICK[i]) in
+ * the order the SMs issue them when they issue at once: a group runs on SM
+ * (group mod SMS), and each SM takes its warps in order.  NULL when out of
+ * memory. */
+static uint32_t *dram_turns(size_t nstreams, size_t wpg, const uint64_t *pick, size_t S, unsigned sms) {
+  uint64_t *turn = calloc(nstreams + 1, sizeof *turn);
+  uint32_t *per_sm = calloc(sms ? sms : 1, sizeof *per_sm), *by_turn = calloc(nstreams + 1, sizeof *by_turn);
+  if (turn && per_sm && by_turn) {
+    for (size_t w = 0; w < nstreams; w++) {
+      size_t gi = w / (wpg ? wpg : 1);
+      unsigned sm = gi < S && sms ? (unsigned)(pick[gi] % sms) : 0;
+      turn[w] = ((uint64_t)per_sm[sm]++ * sms + sm) << 32 | w; /* distinct: the low half is the warp */
+    }
+    wgp_sort_u64(turn, nstreams);
+    for (size_t t = 0; t < nstreams; t++)
+      by_turn[t] = (uint32_t)turn[t];
+  } else {
+    free(by_turn);
+    by_turn = NULL;
+  }
+  free(turn), free(per_sm);
+  return by_turn;
 }
 
 static void dram_rows_free(dram_rows *r) {
@@ -781,7 +802,6 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   /* Simulate: L1 per group (its share of the SM), L2 for the sample. */
   lru *l1 = NULL, l2;
   dram_rows rows = {0};
-  bool rowsok = false;
   bool l2ok = false, use_l1 = wgp_gpu_l1_caches_global_loads(gpu);
   if (st == WGP_OK) {
     double l1_bytes = wgp_gpu_l1_bytes(gpu);
@@ -794,8 +814,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
     size_t l2_lines = (size_t)(l2_bytes / wgp_gpu_l2_line_bytes(gpu));
     l1 = calloc(S ? S : 1, sizeof *l1);
     l2ok = lru_init(&l2, l2_lines, wgp_gpu_l2_line_bytes(gpu) / sector);
-    rowsok = dram_rows_init(&rows, gpu, sector);
-    bool ok = l1 && l2ok && rowsok;
+    bool ok = l1 && l2ok && dram_rows_init(&rows, gpu, sector);
     for (size_t g = 0; ok && g < S; g++)
       ok = lru_init(&l1[g], l1_lines ? l1_lines : 1, line / sector);
     if (!ok)
@@ -803,31 +822,16 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   }
   if (st == WGP_OK) {
     size_t *pos = calloc(nstreams + 1, sizeof *pos);
-    /* the warps' turns when the SMs issue at once: a group runs on SM
-     * (group mod SMs), and each SM takes its warps in order */
-    uint64_t *turn = calloc(nstreams + 1, sizeof *turn);
-    uint32_t *by_turn = calloc(nstreams + 1, sizeof *by_turn);
-    unsigned sms = wgp_gpu_sm_count(gpu);
-    uint32_t *per_sm = calloc(sms ? sms : 1, sizeof *per_sm);
-    bool oom = false;
-    if (rows.on) {
+    uint32_t *by_turn = NULL;
+    bool oom = !pos;
+    if (rows.on && !oom) {
       rows.first = calloc(nstreams + 1, sizeof *rows.first);
       rows.count = calloc(nstreams + 1, sizeof *rows.count);
-      oom = !rows.first || !rows.count;
+      by_turn = dram_turns(nstreams, warps_per_group, pick, S, wgp_gpu_sm_count(gpu));
+      oom = !rows.first || !rows.count || !by_turn;
     }
-    if (!pos || !turn || !by_turn || !per_sm || oom)
+    if (oom)
       st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
-    for (size_t w = 0; st == WGP_OK && w < nstreams; w++) {
-      size_t gi = w / (warps_per_group ? warps_per_group : 1);
-      unsigned sm = gi < S ? (unsigned)(pick[gi] % sms) : 0;
-      turn[w] = ((uint64_t)per_sm[sm]++ * sms + sm) << 32 | w;
-    }
-    /* the warps by turn (turns are distinct: the low half is the warp) */
-    if (st == WGP_OK && rows.on) {
-      wgp_sort_u64(turn, nstreams);
-      for (size_t t = 0; t < nstreams; t++)
-        by_turn[t] = (uint32_t)turn[t];
-    }
     for (bool more = true; st == WGP_OK && more && !oom;) {
       more = false;
       for (size_t w = 0; w < nstreams; w++) {
@@ -875,7 +879,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
       if (rows.on)
         dram_rows_round(&rows, by_turn, nstreams, acts);
     }
-    free(pos), free(turn), free(by_turn), free(per_sm);
+    free(pos), free(by_turn);
     if (oom && st == WGP_OK)
       st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }

@@ -560,9 +560,6 @@ static bool check_le(loader *ld, wgp_gpu_field a, wgp_gpu_field b) {
   return true;
 }
 
-/* The DRAM row geometry (memory.dram_*): all five keys or none; the
- * interleave and the row are powers of two, the interleave at least an L2
- * sector and at most a row. */
 /* memory.dram_copy_bandwidth_gbps (optional): reads and writes in equal
  * parts; below twice the read bandwidth, or a write would cost nothing. */
 static bool check_dram_copy(loader *ld) {
@@ -575,6 +572,9 @@ static bool check_dram_copy(loader *ld) {
   return true;
 }
 
+/* The DRAM row geometry (memory.dram_*): all five keys or none; the
+ * interleave and the row are powers of two, the interleave at least an L2
+ * sector and at most a row. */
 static bool check_dram_rows(loader *ld) {
   size_t given = 0, n = WGP_GF_MEMORY_DRAM_ACTIVATE_WINDOW_NS - WGP_GF_MEMORY_DRAM_DEVICES + 1;
   for (size_t f = WGP_GF_MEMORY_DRAM_DEVICES; f <= WGP_GF_MEMORY_DRAM_ACTIVATE_WINDOW_NS; f++)

@@ -126,6 +126,13 @@ static int add_rejected(calib_result *r, const wgb_field *f, const char *why) {
   return 0;
 }
 
+/* The loader's reason in DIAG_MESSAGE without its prefix: "wgperf: error:
+ * NAME: reason" -> "reason". */
+static const char *loader_reason(const char *diag_message, const char *name) {
+  const char *p = strstr(diag_message, name);
+  return p && p[strlen(name)] == ':' ? p + strlen(name) + 2 : diag_message;
+}
+
 /* Optional fields a base may lack, applied as groups (also where the base
  * has none of them): the DRAM row geometry, five keys the loader takes all
  * or none of, and the copy bandwidth. */
@@ -195,11 +202,8 @@ static int apply_group(json_t *root, const wgb_fit *fit, bool (*in)(const char *
   }
   if (oom)
     return -1;
-  const char *why = d.message, *p = strstr(why, name);
-  if (p && p[strlen(name)] == ':')
-    why = p + strlen(name) + 2;
   for (size_t j = 0; j < n; j++)
-    if (add_rejected(r, &fit->fields[idx[j]], why))
+    if (add_rejected(r, &fit->fields[idx[j]], loader_reason(d.message, name)))
       return -1;
   return 0;
 }
@@ -244,12 +248,7 @@ wgp_status calib_apply(const char *base_file, const wgb_fit *fit, const char *de
       continue;
     }
     json_object_set_new(parent, leaf, keep); /* back to the base's field */
-    /* "wgperf: error: NAME: reason" -> "reason" */
-    const char *why = d.message;
-    const char *p = strstr(why, name);
-    if (p && p[strlen(name)] == ':')
-      why = p + strlen(name) + 2;
-    if (add_rejected(r, f, why)) {
+    if (add_rejected(r, f, loader_reason(d.message, name))) {
       json_decref(root);
       return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
     }
