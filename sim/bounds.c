@@ -68,7 +68,10 @@ void wgp_sim_round_bounds(const wgp_sim_ctx *c, const wgp_class_totals *tot, con
     size_t g1 = g0 + wpg < n ? g0 + wpg : n;
     uint64_t used = 0;
     bool barriers = false;
-    double sm_wide = unit[0][WGP_UNIT_LSU] + unit[0][WGP_UNIT_SHARED];
+    double sm_wide = 0;
+    for (int u = 0; u < WGP_UNIT_COUNT; u++)
+      if (wgp_unit_sm_wide(u))
+        sm_wide += unit[0][u];
     double path = 0, res = sm_wide, alone = 0;
     for (size_t i = g0; i < g1; i++) {
       const wgp_class_totals *t = &tot[cls[i]];

@@ -102,7 +102,7 @@ typedef struct field_desc {
  * (check_dram_rows). */
 static bool field_optional(size_t f) {
   return f == WGP_GF_LATENCIES_SHARED_REPLAY_CYCLES || f == WGP_GF_MEMORY_SHARED_OWN_PIPE ||
-         f == WGP_GF_MEMORY_DRAM_COPY_BANDWIDTH_GBPS ||
+         f == WGP_GF_MEMORY_DRAM_COPY_BANDWIDTH_GBPS || f == WGP_GF_MEMORY_L2_PORT_BYTES_PER_CYCLE ||
          (f >= WGP_GF_MEMORY_DRAM_DEVICES && f <= WGP_GF_MEMORY_DRAM_ACTIVATE_WINDOW_NS);
 }
 
@@ -141,6 +141,7 @@ static const field_desc fields[WGP_GF_COUNT] = {
     [WGP_GF_MEMORY_DRAM_BANDWIDTH_GBPS] = {"memory", "dram_bandwidth_gbps", FK_PNUM},
     [WGP_GF_MEMORY_DRAM_COPY_BANDWIDTH_GBPS] = {"memory", "dram_copy_bandwidth_gbps", FK_PNUM},
     [WGP_GF_MEMORY_L2_BANDWIDTH_GBPS] = {"memory", "l2_bandwidth_gbps", FK_PNUM},
+    [WGP_GF_MEMORY_L2_PORT_BYTES_PER_CYCLE] = {"memory", "l2_port_bytes_per_cycle", FK_PNUM},
     [WGP_GF_MEMORY_GLOBAL_LINE_CYCLES] = {"memory", "global_line_cycles", FK_PNUM},
     [WGP_GF_MEMORY_SHARED_BANKS] = {"memory", "shared_banks", FK_COUNT},
     [WGP_GF_MEMORY_SHARED_BANK_WIDTH_BYTES] = {"memory", "shared_bank_width_bytes", FK_COUNT},
@@ -572,6 +573,16 @@ static bool check_dram_copy(loader *ld) {
   return true;
 }
 
+/* memory.l2_port_bytes_per_cycle (optional): at least a byte per cycle; a
+ * narrower port would make every L2 sector a wait of thousands of cycles. */
+static bool check_l2_port(loader *ld) {
+  double port = NUM(MEMORY_L2_PORT_BYTES_PER_CYCLE);
+  if (port > 0 && port < 1)
+    return fail(ld, "'memory.l2_port_bytes_per_cycle' (%g) must be at least 1: bytes an SM moves to or from L2 "
+                "per core cycle", port);
+  return true;
+}
+
 /* The DRAM row geometry (memory.dram_*): all five keys or none; the
  * interleave and the row are powers of two, the interleave at least an L2
  * sector and at most a row. */
@@ -656,7 +667,7 @@ static bool check_geometry(loader *ld) {
   if (NUM(MEMORY_COALESCING) == WGP_COALESCE_KEPLER_L2_32B && NUM(MEMORY_L1_CACHES_GLOBAL_LOADS) != 0)
     return fail(ld, "'memory.coalescing' 'kepler_l2_32B' describes global loads that bypass L1, but "
                     "'memory.l1_caches_global_loads' is true");
-  return check_dram_rows(ld) && check_dram_copy(ld);
+  return check_dram_rows(ld) && check_dram_copy(ld) && check_l2_port(ld);
 }
 
 static wgp_status load_json(json_t *root, const char *name, wgp_gpu **out, wgp_diag *diag) {
@@ -1040,6 +1051,7 @@ double wgp_gpu_dram_write_ns_per_byte(const wgp_gpu *g) {
   return copy > 0 ? 2 / copy - 1 / rd : 1 / rd;
 }
 double wgp_gpu_l2_bandwidth_gbps(const wgp_gpu *g) { return g->num[WGP_GF_MEMORY_L2_BANDWIDTH_GBPS]; }
+double wgp_gpu_l2_port_bytes_per_cycle(const wgp_gpu *g) { return g->num[WGP_GF_MEMORY_L2_PORT_BYTES_PER_CYCLE]; }
 double wgp_gpu_global_line_cycles(const wgp_gpu *g) { return g->num[WGP_GF_MEMORY_GLOBAL_LINE_CYCLES]; }
 unsigned wgp_gpu_shared_banks(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_SHARED_BANKS]; }
 unsigned wgp_gpu_shared_bank_width_bytes(const wgp_gpu *g) {

@@ -51,7 +51,7 @@
 #define CLOCK_EXACT 0x1p20 /* past this a skip moves the clocks only by its remainder modulo the schedulers */
 #define STABLE_TOL 1e-3 /* relative change of the period accepted as steady, per WINDOW iterations */
 
-enum { ACC_ISSUE, ACC_COMPUTE, ACC_STALL0, ACC_BARRIER = ACC_STALL0 + 4, ACC_INSNS, ACC_COUNT };
+enum { ACC_ISSUE, ACC_COMPUTE, ACC_STALL0, ACC_BARRIER = ACC_STALL0 + 4, ACC_INSNS, ACC_PORT_IN, ACC_PORT_OUT, ACC_COUNT };
 
 typedef enum { W_RUN, W_BARRIER, W_DONE } wstate;
 
@@ -565,10 +565,12 @@ static wgp_status issue_insn(round_t *r, swarp *w, double *finish) {
     *unit_slot(r, w->sched, i->unit) = t + i->occupancy * sc;
   double start = t; /* when the instruction's own work begins: after its turn in shared memory's pipe */
   if (i->queue > 0) {
-    double *q = unit_slot(r, w->sched, WGP_UNIT_SHARED);
+    double *q = unit_slot(r, w->sched, i->queue_unit);
     start = dmax(t, *q);
     *q = start + i->queue * sc;
-    r->acc[ACC_STALL0 + WGP_STALL_SHARED_L1] += start - t;
+    r->acc[ACC_STALL0 + (i->queue_unit == WGP_UNIT_SHARED ? WGP_STALL_SHARED_L1 : WGP_STALL_L2)] += start - t;
+    if (i->queue_unit == WGP_UNIT_L2_IN || i->queue_unit == WGP_UNIT_L2_OUT)
+      r->acc[i->queue_unit == WGP_UNIT_L2_IN ? ACC_PORT_IN : ACC_PORT_OUT] += i->queue * sc;
   }
   w->ready = start + i->latency * sc;
   if (i->kind == WGP_INSN_ALU)
@@ -1008,6 +1010,7 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
   for (int l = 0; l < 4; l++)
     out->mem_stall_cycles[l] = head->acc[ACC_STALL0 + l] / nw;
   out->barrier_cycles = head->acc[ACC_BARRIER] / nw;
+  out->l2_port_busy = head->cycles > 0 ? dmax(head->acc[ACC_PORT_IN], head->acc[ACC_PORT_OUT]) / head->cycles : 0;
 
   double mhz = wgp_gpu_core_clock_mhz(g);
   out->dram_bytes = dram;

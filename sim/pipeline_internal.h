@@ -14,6 +14,8 @@ typedef enum wgp_unit {
   WGP_UNIT_CONV,
   WGP_UNIT_LSU,
   WGP_UNIT_SHARED, /* shared memory's own pipe, where it has one (memory.shared_own_pipe) */
+  WGP_UNIT_L2_IN,  /* the SM's port from L2: loaded sectors (memory.l2_port_bytes_per_cycle) */
+  WGP_UNIT_L2_OUT, /* the SM's port to L2: stored sectors */
   WGP_UNIT_COUNT,
   WGP_UNIT_NONE = WGP_UNIT_COUNT
 } wgp_unit;
@@ -27,7 +29,9 @@ typedef enum wgp_insn_kind {
 } wgp_insn_kind;
 
 /* Units the SM's schedulers share (one slot per SM, kept at scheduler 0). */
-static inline bool wgp_unit_sm_wide(int u) { return u == WGP_UNIT_LSU || u == WGP_UNIT_SHARED; }
+static inline bool wgp_unit_sm_wide(int u) {
+  return u == WGP_UNIT_LSU || u == WGP_UNIT_SHARED || u == WGP_UNIT_L2_IN || u == WGP_UNIT_L2_OUT;
+}
 
 /* One warp instruction at weight 1: the warp may issue its next instruction
  * LATENCY cycles after this one issued; UNIT is held OCCUPANCY cycles from
@@ -40,8 +44,8 @@ typedef struct wgp_insn {
   double latency;
   double stall[4];
   bool after_loads; /* a load whose address needs an earlier load of its block: it waits for them */
-  double queue;     /* cycles in shared memory's own pipe (WGP_UNIT_SHARED), served in turn; its latency
-                     * runs from its turn */
+  double queue;        /* cycles in QUEUE_UNIT, served in turn; its latency runs from its turn */
+  wgp_unit queue_unit; /* shared memory's own pipe (WGP_UNIT_SHARED) or the SM's L2 port (WGP_UNIT_L2_IN/OUT) */
 } wgp_insn;
 
 static inline double wgp_insn_slots(const wgp_insn *i) { return i->issue > 0 ? i->issue : 1; }

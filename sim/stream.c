@@ -121,6 +121,7 @@ static void memory_insn(const wgp_sim_ctx *c, const wgp_access *a, const wgp_acc
       /* the request's issue on the load/store path, its wavefronts in
        * shared memory's own pipe (queued, overlapping global accesses) */
       out->queue = out->occupancy;
+      out->queue_unit = WGP_UNIT_SHARED;
       out->occupancy = fmax(ac->requests, ac->phases) * wave;
     }
     /* Kepler and Maxwell replay a conflicting instruction once per extra
@@ -149,6 +150,13 @@ static void memory_insn(const wgp_sim_ctx *c, const wgp_access *a, const wgp_acc
     *l2 = bytes * (1 - h1);
     *dram = *l2 * (1 - h2);
     *acts = *dram / sector * ac->dram_rows;
+    /* what comes from or goes to L2 passes the SM's port in turn, one
+     * warp's sectors after another's, overlapping the load/store path */
+    double port = wgp_gpu_l2_port_bytes_per_cycle(g);
+    if (port > 0 && *l2 > 0) {
+      out->queue = *l2 / port;
+      out->queue_unit = kind == WGP_ACCESS_STORE ? WGP_UNIT_L2_OUT : WGP_UNIT_L2_IN;
+    }
     if (kind == WGP_ACCESS_ATOMIC) {
       lat = wgp_gpu_latency_l2_hit_cycles(g);
       out->stall[WGP_STALL_L2] = 1;
@@ -187,7 +195,8 @@ static void account(wgp_block_stream *s, const wgp_insn *i) {
   s->chain += i->latency;
   if (i->unit != WGP_UNIT_NONE)
     s->unit[i->unit] += i->occupancy;
-  s->unit[WGP_UNIT_SHARED] += i->queue;
+  if (i->queue > 0)
+    s->unit[i->queue_unit] += i->queue;
   s->serial += wgp_insn_slots(i) + i->latency + i->occupancy + i->queue;
   if (i->kind == WGP_INSN_BARRIER)
     s->barriers += 1;

@@ -835,6 +835,13 @@ static void bottleneck(char *buf, size_t size, const session *S, const wgp_sim_r
     return;
   }
   double stall = r->mem_stall_cycles[0] + r->mem_stall_cycles[1] + r->mem_stall_cycles[2] + r->mem_stall_cycles[3];
+  if (r->l2_port_busy >= 0.75 && stall > r->compute_cycles) {
+    snprintf(buf, size,
+             "the SMs' L2 ports: each SM's port to or from L2 is busy %.0f%% of the time at %g B per cycle; fewer "
+             "bytes per warp from L2 (coalescing, reuse in shared memory or registers) would help",
+             100 * r->l2_port_busy, wgp_gpu_l2_port_bytes_per_cycle(S->gpu));
+    return;
+  }
   if (r->barrier_cycles > stall && r->barrier_cycles > r->compute_cycles)
     snprintf(buf, size, "barriers: warps wait for their work-group");
   else if (stall > r->compute_cycles)
@@ -891,6 +898,7 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(br, "dram_us", json_real(r.dram_us));
       json_object_set_new(br, "dram_activations", json_real(r.dram_activations));
       json_object_set_new(br, "dram_rows_us", json_real(r.dram_rows_us));
+      json_object_set_new(br, "l2_port_busy", json_real(r.l2_port_busy));
       json_object_set_new(br, "bound", json_string(r.bound ? r.bound : "pipeline"));
       json_object_set_new(br, "extrapolated", json_boolean(r.extrapolated));
       json_object_set_new(br, "simulation_stopped", json_boolean(r.stopped));

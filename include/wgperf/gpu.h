@@ -228,6 +228,10 @@ double wgp_gpu_dram_copy_bandwidth_gbps(const wgp_gpu *g);
 double wgp_gpu_dram_write_ns_per_byte(const wgp_gpu *g);
 /* memory.l2_bandwidth_gbps: L2 bandwidth, GB/s, whole chip */
 double wgp_gpu_l2_bandwidth_gbps(const wgp_gpu *g);
+/* memory.l2_port_bytes_per_cycle (optional, 0 when absent): bytes one SM
+ * moves to or from L2 per core cycle, each direction (its port on the
+ * crossbar): a floor on an SM's L2 traffic, whatever the whole L2 could do */
+double wgp_gpu_l2_port_bytes_per_cycle(const wgp_gpu *g);
 /* memory.global_line_cycles: cycles the SM's load/store path spends on each
  * distinct L1 line (128 B) one global request touches */
 double wgp_gpu_global_line_cycles(const wgp_gpu *g);

@@ -94,6 +94,8 @@ typedef struct wgp_sim_result {
   double dram_rows_us; /* and the time the DRAM devices need to open those rows: activations / (devices x 4 /
                         * tFAW) (wgp_gpu_dram_activations_per_ns) */
   uint64_t groups_per_sm;                       /* groups the busiest SM runs: ceil(groups / SMs) */
+  double l2_port_busy; /* share of a round the SM's port to or from L2 is busy, the busier direction (0 without
+                        * memory.l2_port_bytes_per_cycle) */
   double instructions;           /* warp instructions of the launch's busiest SM (extrapolated ones included) */
   double simulated_instructions; /* warp instructions the simulator really issued: its cost */
   bool stopped; /* a round reached WGP_SIM_MAX_ISSUED simulated instructions before its end (no steady state the

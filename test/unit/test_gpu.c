@@ -520,6 +520,36 @@ static void dram_copy_key(void **state) {
   expect_edit_error("memory.dram_copy_bandwidth_gbps", F("0"), "'memory.dram_copy_bandwidth_gbps' must be");
 }
 
+/* memory.l2_port_bytes_per_cycle (optional): 32 on the Kepler and Maxwell
+ * descriptions, with the evidence; absent (0) on the H100, whose measured
+ * L2 bandwidth is the limit; below a byte per cycle, or not positive, is
+ * an error naming the key. */
+static void l2_port_key(void **state) {
+  (void)state;
+  const char *with[] = {"tesla-k40", "gtx-680", "gtx-750", "gtx-980", "titan-x"};
+  for (size_t i = 0; i < sizeof with / sizeof *with; i++) {
+    wgp_gpu *g = load_builtin_ok(with[i]);
+    assert_true(wgp_gpu_l2_port_bytes_per_cycle(g) == 32);
+    assert_non_null(strstr(wgp_gpu_source(g, "memory.l2_port_bytes_per_cycle"), "per SM"));
+    wgp_gpu_free(g);
+  }
+  wgp_gpu *g = load_builtin_ok("h100-sxm");
+  assert_true(wgp_gpu_l2_port_bytes_per_cycle(g) == 0);
+  assert_null(wgp_gpu_source(g, "memory.l2_port_bytes_per_cycle"));
+  wgp_gpu_free(g);
+  char *text = edited("memory.l2_port_bytes_per_cycle", F("64"));
+  wgp_diag d;
+  if (wgp_gpu_load_string(text, strlen(text), "h100.json", &g, &d) != WGP_OK)
+    fail_msg("%s", d.message);
+  assert_true(wgp_gpu_l2_port_bytes_per_cycle(g) == 64);
+  wgp_gpu_free(g);
+  free(text);
+  expect_edit_error("memory.l2_port_bytes_per_cycle", F("0.5"),
+                    "'memory.l2_port_bytes_per_cycle' (0.5) must be at least 1");
+  expect_edit_error("memory.l2_port_bytes_per_cycle", F("0"), "'memory.l2_port_bytes_per_cycle' must be");
+  expect_edit_error("memory.l2_port_bytes_per_cycle", F("\"wide\""), "'memory.l2_port_bytes_per_cycle' must be");
+}
+
 /* compiler (optional): whether the compiler strength-reduces loop addresses;
  * true when absent (H100 ships without it), the Kepler and Maxwell
  * descriptions say false with their evidence. */
@@ -585,6 +615,7 @@ int main(void) {
       cmocka_unit_test(shared_own_pipe_key),
       cmocka_unit_test(dram_row_keys),
       cmocka_unit_test(dram_copy_key),
+      cmocka_unit_test(l2_port_key),
       cmocka_unit_test(op_names),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -565,6 +565,39 @@ static void test_shared_pipe_overlaps_global(void **state) {
   wgp_gpu_free(one);
 }
 
+/* What an SM loads from L2 passes its port in turn (memory.l2_port_bytes_per_cycle),
+ * loads inbound and stores outbound at the same time.  gridstride on a K40,
+ * a full round of 64 warps, 64 iterations each, every access 4 sectors (128 B)
+ * that hit L2: at 8 B per cycle a load and its store hold the two directions
+ * 16 cycles each, so the round takes about 64 x 64 x 16 cycles, not twice
+ * that, and the port is busy nearly all of it; with a port that limits nothing
+ * the round is far shorter and the port idle. */
+static void test_l2_port_serves_in_turn(void **state) {
+  (void)state;
+  wgp_gpu *narrow = k40_with("l2_port_bytes_per_cycle", "32", "8"),
+          *wide = k40_with("l2_port_bytes_per_cycle", "32", "100000");
+  assert_true(wgp_gpu_l2_port_bytes_per_cycle(narrow) == 8);
+  double round[2], busy[2];
+  for (int g = 0; g < 2; g++) {
+    launch l;
+    launch_make(&l, "gridstride", 1 << 16, 256, 1 << 22, (costs_spec){4, 1, 0, 1});
+    l.in.gpu = g ? wide : narrow;
+    wgp_sim_result r = run_ok(&l.in);
+    assert_int_equal(r.active_warps_per_sm, 64);
+    round[g] = r.round_cycles, busy[g] = r.l2_port_busy;
+    launch_free(&l);
+  }
+  double port = 64.0 * 64 * 16;
+  print_message("gridstride on a K40: round %.0f cycles at 8 B per cycle (port busy %.2f), %.0f unlimited (%.3f)\n",
+                round[0], busy[0], round[1], busy[1]);
+  assert_true(round[0] >= 0.95 * port && round[0] <= 1.25 * port);
+  assert_true(busy[0] >= 0.9 && busy[0] <= 1 + 1e-9);
+  assert_true(round[1] < 0.5 * round[0]);
+  assert_true(busy[1] < 0.01);
+  wgp_gpu_free(narrow);
+  wgp_gpu_free(wide);
+}
+
 /* An operation of several machine instructions takes as many issue slots:
  * on a K40 a 64-bit address is two (ops.addr.instructions), so every warp
  * issues one more slot per address operation than with one. */
@@ -756,6 +789,7 @@ int main(void) {
       cmocka_unit_test(test_line_cycles_of_uncoalesced_requests),
       cmocka_unit_test(test_shared_replays_lengthen_the_wait),
       cmocka_unit_test(test_shared_pipe_overlaps_global),
+      cmocka_unit_test(test_l2_port_serves_in_turn),
       cmocka_unit_test(test_multi_instruction_ops_take_issue_slots),
       cmocka_unit_test(test_bounds_hold_on_many_launches),
       cmocka_unit_test(test_warps_in_different_loops),
