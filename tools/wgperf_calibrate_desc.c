@@ -135,9 +135,7 @@ static const char *loader_reason(const char *diag_message, const char *name) {
 
 /* Optional fields a base may lack, applied as groups (also where the base
  * has none of them): the DRAM row geometry, five keys the loader takes all
- * or none of, and the copy bandwidth. */
-static bool copy_key(const char *key) { return strcmp(key, "memory.dram_copy_bandwidth_gbps") == 0; }
-
+ * or none of, the copy bandwidth, and the SM's L2 port. */
 static bool row_key(const char *key) {
   static const char *const keys[] = {"memory.dram_devices", "memory.dram_banks_per_device", "memory.dram_row_bytes",
                                      "memory.dram_interleave_bytes", "memory.dram_activate_window_ns"};
@@ -146,6 +144,11 @@ static bool row_key(const char *key) {
       return true;
   return false;
 }
+
+static bool copy_key(const char *key) { return strcmp(key, "memory.dram_copy_bandwidth_gbps") == 0; }
+static bool port_key(const char *key) { return strcmp(key, "memory.l2_port_bytes_per_cycle") == 0; }
+static bool optional_key(const char *key) { return row_key(key) || copy_key(key) || port_key(key); }
+
 
 static json_t *field_json(const wgb_field *f, bool integer) {
   json_t *nf = json_object();
@@ -176,7 +179,8 @@ static int apply_group(json_t *root, const wgb_fit *fit, bool (*in)(const char *
     const wgb_field *f = &fit->fields[idx[j]];
     const char *leaf;
     json_t *parent = parent_of(root, f->key, &leaf);
-    bool integer = strcmp(leaf, "dram_activate_window_ns") != 0 && strcmp(leaf, "dram_copy_bandwidth_gbps") != 0;
+    /* the row geometry's counts stay integers; the rest are rates */
+    bool integer = row_key(f->key) && strcmp(leaf, "dram_activate_window_ns") != 0;
     json_t *nf = parent ? field_json(f, integer) : NULL;
     if (!nf) {
       oom = parent != NULL;
@@ -215,13 +219,14 @@ wgp_status calib_apply(const char *base_file, const wgb_fit *fit, const char *de
   json_t *root = json_load_file(base_file, JSON_REJECT_DUPLICATES, &jerr);
   if (!root)
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s:%d: %s", base_file, jerr.line, jerr.text);
-  if (apply_group(root, fit, row_key, name, r) || apply_group(root, fit, copy_key, name, r)) {
+  if (apply_group(root, fit, row_key, name, r) || apply_group(root, fit, copy_key, name, r) ||
+      apply_group(root, fit, port_key, name, r)) {
     json_decref(root);
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   for (size_t i = 0; i < fit->n; i++) {
     const wgb_field *f = &fit->fields[i];
-    if (row_key(f->key) || copy_key(f->key))
+    if (optional_key(f->key))
       continue;
     const char *leaf;
     json_t *parent = parent_of(root, f->key, &leaf);

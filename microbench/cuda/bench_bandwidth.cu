@@ -3,6 +3,9 @@
  *   bw_dram_read/write/copy  grid-stride over large buffers with 16-byte accesses,
  *                            full occupancy; copy counts bytes read + written
  *   bw_l2_read               buffer of 1/4 of L2 read repeatedly with ld.global.cg
+ *   bw_l2_port               the same reads by one block of 1024 threads on one SM:
+ *                            bytes per cycle one SM can take from L2 (its port,
+ *                            memory.l2_port_bytes_per_cycle), from its own clock64()
  *   bw_shared                conflict-free 32-bit LDS stream per thread, full occupancy;
  *                            bytes per cycle per SM from the blocks' own clock64()
  *   bw_dram_scatter          one 4-byte load per 32-byte sector, the sectors in random
@@ -339,6 +342,73 @@ int bench_bw_l2(void)
            "buffer = L2/4 read repeatedly; uint4 ld.global.cg; 2048 threads/SM");
   else
     wgb_error_row("bw_l2_read", param, "sum of the buffer is wrong");
+  return 0;
+}
+
+/* One block reads A (within L2) PASSES times with 4 loads in flight per
+ * thread; thread 0 records the SM's clock64() span around the reads. */
+__global__ void __launch_bounds__(1024) l2_port_kernel(const uint4 *a, long n, int passes, unsigned *sums, u64 *cycles)
+{
+  unsigned acc = 0;
+  __syncthreads();
+  long long t0 = clock64();
+  for (int p = 0; p < passes; ++p) {
+    long i = threadIdx.x, g = blockDim.x;
+    for (; i + 3 * g < n; i += 4 * g) {
+      uint4 v0 = ld_cg4(a + i), v1 = ld_cg4(a + i + g), v2 = ld_cg4(a + i + 2 * g),
+            v3 = ld_cg4(a + i + 3 * g);
+      acc += sum4(v0) + sum4(v1) + sum4(v2) + sum4(v3);
+    }
+    for (; i < n; i += g)
+      acc += sum4(ld_cg4(a + i));
+  }
+  block_sum(acc, sums);
+  __syncthreads();
+  long long t1 = clock64();
+  if (threadIdx.x == 0)
+    cycles[0] = (u64)(t1 - t0);
+}
+
+int bench_bw_l2_port(void)
+{
+  /* within L2 and far beyond L1 (the loads bypass it anyway) */
+  long bytes = (g_dev.l2_bytes > 0 ? g_dev.l2_bytes : (32 << 20)) / 4;
+  if (bytes > (8l << 20))
+    bytes = 8l << 20;
+  bytes = bytes / 65536 * 65536;
+  long n = bytes / 16;
+  uint4 *a;
+  unsigned *sums;
+  u64 *cyc;
+  if (dev_alloc((void **)&a, (size_t)bytes) || dev_alloc((void **)&sums, 16) || dev_alloc((void **)&cyc, 16))
+    return -1;
+  CK(cudaMemset(a, 1, (size_t)bytes));
+  int passes = g_quick ? 4 : 16;
+  double bpc[WGB_MAX_REPEATS];
+  int ok = 1;
+  for (int r = -1; r < g_repeats; ++r) {
+    CK(cudaMemset(sums, 0, 16));
+    l2_port_kernel<<<1, 1024>>>(a, n, passes, sums, cyc);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    unsigned h;
+    u64 c;
+    CK(cudaMemcpy(&h, sums, sizeof h, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(&c, cyc, sizeof c, cudaMemcpyDeviceToHost));
+    ok &= h == (unsigned)((unsigned long long)n * 4u * 0x01010101u * (unsigned)passes) && c > 0;
+    if (r >= 0)
+      bpc[r] = c > 0 ? (double)bytes * passes / (double)c : 0;
+  }
+  char param[64];
+  snprintf(param, sizeof param, "bytes=%ld;passes=%d;block=1024", bytes, passes);
+  if (!ok) {
+    wgb_error_row("bw_l2_port", param, "sum of the buffer is wrong");
+    return 0;
+  }
+  struct wgb_stats s;
+  wgb_stats_of(bpc, g_repeats, &s);
+  wgb_row("bw_l2_port", param, "B/cycle/SM", &s,
+          "one block of 1024 threads on one SM; uint4 ld.global.cg, 4 in flight; cycles = its clock64() span");
   return 0;
 }
 

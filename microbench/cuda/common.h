@@ -118,6 +118,7 @@ int bench_geom_l2(void);
 int bench_geom_stride(void);
 int bench_bw_dram(void);
 int bench_bw_l2(void);
+int bench_bw_l2_port(void);
 int bench_bw_shared(void);
 int bench_bw_occupancy(void);
 int bench_arith(void);

@@ -38,6 +38,7 @@ static const struct bench g_benches[] = {
     {"geom_stride", "geometry", bench_geom_stride, "stride sweeps: L1 line, L2 granule"},
     {"bw_dram", "bandwidth", bench_bw_dram, "DRAM read, write, copy bandwidth; row activations (random sectors)"},
     {"bw_l2", "bandwidth", bench_bw_l2, "L2 read bandwidth"},
+    {"bw_l2_port", "bandwidth", bench_bw_l2_port, "L2 bytes per cycle into one SM"},
     {"bw_shared", "bandwidth", bench_bw_shared, "shared memory bandwidth"},
     {"bw_occupancy", "bandwidth", bench_bw_occupancy, "DRAM read vs warps per SM"},
     {"arith", "arith", bench_arith, "latency and throughput of 26 operations"},

@@ -512,6 +512,9 @@ static void fit_bandwidth(ctx *c) {
   }
   if ((r = row(c, "bw_l2_read", NULL, NULL)))
     set_num(c, "memory.l2_bandwidth_gbps", r->median, "bw_l2_read: a buffer within L2 read repeatedly", NULL);
+  if ((r = row(c, "bw_l2_port", NULL, NULL)))
+    set_num(c, "memory.l2_port_bytes_per_cycle", r->median,
+            "bw_l2_port: one SM's block reading a buffer within L2, bytes per cycle of that SM", NULL);
   if ((r = row(c, "bw_shared", NULL, NULL)))
     set_num(c, "memory.shared_bandwidth_bytes_per_cycle", r->median,
             "bw_shared: conflict-free 32-bit local/shared loads, all compute units busy", NULL);

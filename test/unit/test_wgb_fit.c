@@ -203,6 +203,8 @@ static void test_fit_synthetic(void **state) {
     snprintf(p, sizeof p, "warps_per_sm=%d;ilp=4;bytes_per_lane=16", w);
     add(&t, "bw_dram_occupancy", p, "GB/s", 1); /* ilp 4: ignored */
   }
+  /* one SM's reads from L2: its port, bytes per cycle as measured */
+  add(&t, "bw_l2_port", "bytes=8388608;passes=16;block=1024", "B/cycle/SM", 29.5);
   /* random sectors at 2 per ns; no bus width yet: no row geometry */
   add(&t, "bw_dram_scatter", "bytes=1073741824;loads=1048576", "sectors/ns", 2);
   wgb_fit fit;
@@ -215,6 +217,8 @@ static void test_fit_synthetic(void **state) {
   assert_int_equal(wgb_table_set_header(&t, "bus_width_bits", "384"), 0);
   assert_int_equal(wgb_fit_run(&t, "unit test", &o, &fit), 0);
   assert_true(wgb_fit_get(&fit, "memory.dram_devices")->value == 12);
+  assert_true(wgb_fit_get(&fit, "memory.l2_port_bytes_per_cycle")->value == 29.5);
+  assert_non_null(strstr(wgb_fit_get(&fit, "memory.l2_port_bytes_per_cycle")->source, "bw_l2_port"));
   assert_true(fabs(wgb_fit_get(&fit, "memory.dram_activate_window_ns")->value - 24) < 1e-9);
   assert_non_null(strstr(wgb_fit_get(&fit, "memory.dram_activate_window_ns")->source, "bw_dram_scatter"));
   assert_true(wgb_fit_get(&fit, "memory.dram_banks_per_device")->value == 16);
