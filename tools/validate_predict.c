@@ -496,7 +496,7 @@ static int cmp_double(const void *a, const void *b) {
 
 void vpredict_row(vpredictor *p, const vrow *row, vresult *res) {
   memset(res, 0, sizeof *res);
-  res->pred_s = res->bsp_raw_s = res->roofline_s = NAN;
+  res->pred_s = res->bsp_raw_s = res->roofline_s = res->pipeline_s = NAN;
   for (int c = 0; c < WGP_NUM_COUNTERS; c++)
     res->counters[c] = NAN;
   double *ctr = NULL; /* per simulated launch, WGP_NUM_COUNTERS each */
@@ -528,7 +528,7 @@ void vpredict_row(vpredictor *p, const vrow *row, vresult *res) {
   /* Which launches to simulate: all, or an even spread of at most max_launches. */
   int ns = p->o.max_launches > 0 && nl > p->o.max_launches ? p->o.max_launches : nl;
   res->launches_simulated = ns;
-  double sum = 0, overhead = 0, bsp_sum = 0, roof_sum = 0;
+  double sum = 0, overhead = 0, bsp_sum = 0, roof_sum = 0, pipe_sum = 0;
   uint64_t threads = (uint64_t)(row->r.grid[0] * row->r.block[0]) * (uint64_t)(row->r.grid[1] * row->r.block[1]) *
                      (uint64_t)(row->r.grid[2] * row->r.block[2]);
   unsigned dims = row->r.block[2] > 1 || row->r.grid[2] > 1 ? 3 : row->r.block[1] > 1 || row->r.grid[1] > 1 ? 2 : 1;
@@ -641,6 +641,7 @@ void vpredict_row(vpredictor *p, const vrow *row, vresult *res) {
       roof_sum += roof.time_s;
       res->regs = wgp_estimate_registers(e, NULL);
       sum += r.time_us * 1e-6;
+      pipe_sum += r.pipeline_us * 1e-6;
       overhead += r.launch_overhead_us * 1e-6;
       snprintf(res->bound, sizeof res->bound, "%s", r.bound ? r.bound : "pipeline");
     }
@@ -658,12 +659,14 @@ void vpredict_row(vpredictor *p, const vrow *row, vresult *res) {
     res->overhead_s = overhead * scale;
     res->bsp_raw_s = bsp_sum * scale;
     res->roofline_s = roof_sum * scale;
+    res->pipeline_s = pipe_sum * scale;
     /* one launch's figure when the measurement is one launch's (no run sum) */
     if (nl > 1 && !(row->launches_per_run > 1 && isfinite(row->duration_sum_s))) {
       res->pred_s /= nl;
       res->overhead_s /= nl;
       res->bsp_raw_s /= nl;
       res->roofline_s /= nl;
+      res->pipeline_s /= nl;
     }
     if (p->o.no_overhead)
       res->pred_s -= res->overhead_s;

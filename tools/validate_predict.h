@@ -38,6 +38,7 @@ typedef struct vresult {
   double overhead_s;       /* the launch overhead included in pred_s (all launches) */
   double bsp_raw_s;        /* seeds/003 BSP time with lambda = 1 */
   double roofline_s;       /* seeds/002-style data-volume roofline */
+  double pipeline_s;       /* the simulated pipeline alone, without the floors and the overhead */
   double counters[WGP_NUM_COUNTERS]; /* predicted for one launch (the median over a run's launches) */
   int counter_rules;       /* wgp_counter_rules */
   unsigned regs;           /* registers per thread used */

@@ -846,7 +846,7 @@ static void csv_num(FILE *f, double v) {
 void vreport_csv(const vreport *r, FILE *f) {
   const vreport_input *in = &r->in;
   fprintf(f, "line,gpu,kernel,input_size,grid_x,grid_y,grid_z,block_x,block_y,block_z,measured_s,predicted_s,"
-             "error_pct,bsp_s,roofline_s,bound,regs,launches,launches_simulated,status,reason");
+             "error_pct,bsp_s,roofline_s,bound,pipeline_s,regs,launches,launches_simulated,status,reason");
   for (int c = 0; c < WGP_NUM_COUNTERS; c++)
     fprintf(f, ",%s_measured,%s_predicted", wgp_counter_name((wgp_counter)c), wgp_counter_name((wgp_counter)c));
   fprintf(f, "\n");
@@ -867,6 +867,7 @@ void vreport_csv(const vreport *r, FILE *f) {
     csv_num(f, r->pred[VR_BSP][i]);
     csv_num(f, r->pred[VR_ROOFLINE][i]);
     fprintf(f, ",%s", res->ok ? res->bound : "");
+    csv_num(f, res->ok ? res->pipeline_s : NAN);
     if (res->ok)
       fprintf(f, ",%u,%d,%d,ok,", res->regs, res->launches, res->launches_simulated);
     else {

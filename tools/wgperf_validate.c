@@ -412,7 +412,7 @@ static void run_rows(vpredictor *pr, const vrow *rows, const size_t *idx, size_t
         memset(&res[i], 0, sizeof res[i]);
         snprintf(res[i].reason, sizeof res[i].reason, "the worker predicting it was killed by signal %d",
                  WTERMSIG(status[w]));
-        res[i].pred_s = res[i].bsp_raw_s = res[i].roofline_s = 0.0 / 0.0;
+        res[i].pred_s = res[i].bsp_raw_s = res[i].roofline_s = res[i].pipeline_s = 0.0 / 0.0;
         progress_step(pg, 1);
       } else {
         vpredict_row(pr, &rows[idx[i]], &res[i]);
