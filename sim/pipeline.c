@@ -563,7 +563,7 @@ static wgp_status issue_insn(round_t *r, swarp *w, double *finish) {
   }
   if (i->unit != WGP_UNIT_NONE)
     *unit_slot(r, w->sched, i->unit) = t + i->occupancy * sc;
-  double start = t; /* when the instruction's own work begins: after its turn in shared memory's pipe */
+  double start = t; /* when the instruction's own work begins: after its turn in its queue (shared memory's pipe, the L2 port) */
   if (i->queue > 0) {
     double *q = unit_slot(r, w->sched, i->queue_unit);
     start = dmax(t, *q);
@@ -1010,7 +1010,9 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
   for (int l = 0; l < 4; l++)
     out->mem_stall_cycles[l] = head->acc[ACC_STALL0 + l] / nw;
   out->barrier_cycles = head->acc[ACC_BARRIER] / nw;
-  out->l2_port_busy = head->cycles > 0 ? dmax(head->acc[ACC_PORT_IN], head->acc[ACC_PORT_OUT]) / head->cycles : 0;
+  /* (a store's last turn may end after its warp, and so after the round) */
+  out->l2_port_busy =
+      head->cycles > 0 ? dmin(1, dmax(head->acc[ACC_PORT_IN], head->acc[ACC_PORT_OUT]) / head->cycles) : 0;
 
   double mhz = wgp_gpu_core_clock_mhz(g);
   out->dram_bytes = dram;
