@@ -286,10 +286,10 @@ int bench_bw_dram(void)
   return 0;
 }
 
-__global__ void l2_read_kernel(const uint4 *a, long n, int passes, unsigned *sums)
+/* PASSES reads of A by the threads I0, I0 + G, ... with 4 loads in flight
+ * per thread; the sum of what they read. */
+__device__ unsigned l2_read_passes(const uint4 *a, long n, int passes, long i0, long g)
 {
-  long g = (long)gridDim.x * blockDim.x;
-  long i0 = blockIdx.x * (long)blockDim.x + threadIdx.x;
   unsigned acc = 0;
   for (int p = 0; p < passes; ++p) {
     long i = i0;
@@ -301,7 +301,13 @@ __global__ void l2_read_kernel(const uint4 *a, long n, int passes, unsigned *sum
     for (; i < n; i += g)
       acc += sum4(ld_cg4(a + i));
   }
-  block_sum(acc, sums);
+  return acc;
+}
+
+__global__ void l2_read_kernel(const uint4 *a, long n, int passes, unsigned *sums)
+{
+  block_sum(l2_read_passes(a, n, passes, blockIdx.x * (long)blockDim.x + threadIdx.x, (long)gridDim.x * blockDim.x),
+            sums);
 }
 
 int bench_bw_l2(void)
@@ -349,19 +355,9 @@ int bench_bw_l2(void)
  * thread; thread 0 records the SM's clock64() span around the reads. */
 __global__ void __launch_bounds__(1024) l2_port_kernel(const uint4 *a, long n, int passes, unsigned *sums, u64 *cycles)
 {
-  unsigned acc = 0;
   __syncthreads();
   long long t0 = clock64();
-  for (int p = 0; p < passes; ++p) {
-    long i = threadIdx.x, g = blockDim.x;
-    for (; i + 3 * g < n; i += 4 * g) {
-      uint4 v0 = ld_cg4(a + i), v1 = ld_cg4(a + i + g), v2 = ld_cg4(a + i + 2 * g),
-            v3 = ld_cg4(a + i + 3 * g);
-      acc += sum4(v0) + sum4(v1) + sum4(v2) + sum4(v3);
-    }
-    for (; i < n; i += g)
-      acc += sum4(ld_cg4(a + i));
-  }
+  unsigned acc = l2_read_passes(a, n, passes, threadIdx.x, blockDim.x);
   block_sum(acc, sums);
   __syncthreads();
   long long t1 = clock64();
