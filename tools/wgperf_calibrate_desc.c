@@ -149,7 +149,6 @@ static bool copy_key(const char *key) { return strcmp(key, "memory.dram_copy_ban
 static bool port_key(const char *key) { return strcmp(key, "memory.l2_port_bytes_per_cycle") == 0; }
 static bool optional_key(const char *key) { return row_key(key) || copy_key(key) || port_key(key); }
 
-
 static json_t *field_json(const wgb_field *f, bool integer) {
   json_t *nf = json_object();
   json_t *v = f->is_string ? json_string(f->str)
