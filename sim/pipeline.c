@@ -569,8 +569,10 @@ static wgp_status issue_insn(round_t *r, swarp *w, double *finish) {
     start = dmax(t, *q);
     *q = start + i->queue * sc;
     r->acc[ACC_STALL0 + (i->queue_unit == WGP_UNIT_SHARED ? WGP_STALL_SHARED_L1 : WGP_STALL_L2)] += start - t;
-    if (i->queue_unit == WGP_UNIT_L2_IN || i->queue_unit == WGP_UNIT_L2_OUT)
-      r->acc[i->queue_unit == WGP_UNIT_L2_IN ? ACC_PORT_IN : ACC_PORT_OUT] += i->queue * sc;
+    if (i->queue_unit == WGP_UNIT_L2_IN)
+      r->acc[ACC_PORT_IN] += i->queue * sc;
+    else if (i->queue_unit == WGP_UNIT_L2_OUT)
+      r->acc[ACC_PORT_OUT] += i->queue * sc;
   }
   w->ready = start + i->latency * sc;
   if (i->kind == WGP_INSN_ALU)

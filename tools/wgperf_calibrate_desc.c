@@ -147,7 +147,17 @@ static bool row_key(const char *key) {
 
 static bool copy_key(const char *key) { return strcmp(key, "memory.dram_copy_bandwidth_gbps") == 0; }
 static bool port_key(const char *key) { return strcmp(key, "memory.l2_port_bytes_per_cycle") == 0; }
-static bool optional_key(const char *key) { return row_key(key) || copy_key(key) || port_key(key); }
+
+/* the groups, each applied as one */
+static bool (*const optional_groups[])(const char *) = {row_key, copy_key, port_key};
+#define NUM_OPTIONAL_GROUPS (sizeof optional_groups / sizeof *optional_groups)
+
+static bool optional_key(const char *key) {
+  for (size_t g = 0; g < NUM_OPTIONAL_GROUPS; g++)
+    if (optional_groups[g](key))
+      return true;
+  return false;
+}
 
 static json_t *field_json(const wgb_field *f, bool integer) {
   json_t *nf = json_object();
@@ -218,11 +228,11 @@ wgp_status calib_apply(const char *base_file, const wgb_fit *fit, const char *de
   json_t *root = json_load_file(base_file, JSON_REJECT_DUPLICATES, &jerr);
   if (!root)
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s:%d: %s", base_file, jerr.line, jerr.text);
-  if (apply_group(root, fit, row_key, name, r) || apply_group(root, fit, copy_key, name, r) ||
-      apply_group(root, fit, port_key, name, r)) {
-    json_decref(root);
-    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
-  }
+  for (size_t g = 0; g < NUM_OPTIONAL_GROUPS; g++)
+    if (apply_group(root, fit, optional_groups[g], name, r)) {
+      json_decref(root);
+      return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    }
   for (size_t i = 0; i < fit->n; i++) {
     const wgb_field *f = &fit->fields[i];
     if (optional_key(f->key))
