@@ -708,10 +708,17 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   out->l1_hit = malloc((nacc ? nacc : 1) * sizeof *out->l1_hit);
   out->l2_hit = malloc((nacc ? nacc : 1) * sizeof *out->l2_hit);
   out->dram_rows = malloc((nacc ? nacc : 1) * sizeof *out->dram_rows);
+  out->last_l1 = malloc((nacc ? nacc : 1) * sizeof *out->last_l1);
+  out->last_dram = malloc((nacc ? nacc : 1) * sizeof *out->last_dram);
+  /* per load: requests, those served by L1 alone, those waiting on DRAM */
+  double *req = calloc(nacc ? nacc : 1, sizeof *req), *req1 = calloc(nacc ? nacc : 1, sizeof *req1);
+  double *req3 = calloc(nacc ? nacc : 1, sizeof *req3);
   double *sect = calloc(nacc ? nacc : 1, sizeof *sect), *h1 = calloc(nacc ? nacc : 1, sizeof *h1);
   double *to2 = calloc(nacc ? nacc : 1, sizeof *to2), *h2 = calloc(nacc ? nacc : 1, sizeof *h2);
   double *dsec = calloc(nacc ? nacc : 1, sizeof *dsec), *acts = calloc(nacc ? nacc : 1, sizeof *acts);
-  if (!out->l1_hit || !out->l2_hit || !out->dram_rows || !sect || !h1 || !to2 || !h2 || !dsec || !acts) {
+  if (!out->l1_hit || !out->l2_hit || !out->dram_rows || !out->last_l1 || !out->last_dram || !req || !req1 ||
+      !req3 || !sect || !h1 || !to2 || !h2 || !dsec || !acts) {
+    free(req), free(req1), free(req3);
     free(sect), free(h1), free(to2), free(h2), free(dsec), free(acts);
     wgp_cache_result_free(out);
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
@@ -840,6 +847,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
         more = true;
         const event *e = &streams[w].ev[pos[w]++];
         lru *c1 = &l1[w / (warps_per_group ? warps_per_group : 1)];
+        int slowest = 0; /* of a load's sectors: 0 all from L1, 1 some from L2, 2 some from DRAM */
         for (uint32_t j = 0; j < e->n; j++) {
           uint64_t s = rec.sec[e->first + j];
           sect[e->access] += e->weight;
@@ -868,12 +876,19 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
           to2[e->access] += e->weight;
           if (lru_access(&l2, s, true, &oom)) {
             h2[e->access] += e->weight;
+            slowest = slowest > 1 ? slowest : 1;
           } else {
+            slowest = 2;
             out->dram_read_bytes_per_group += e->weight * sector;
             dsec[e->access] += e->weight;
             if (rows.on && !dram_rows_note(&rows, w, s, e->weight, e->access))
               oom = true;
           }
+        }
+        if (!e->store && e->n > 0) {
+          req[e->access] += e->weight;
+          req1[e->access] += slowest == 0 ? e->weight : 0;
+          req3[e->access] += slowest == 2 ? e->weight : 0;
         }
       }
       if (rows.on)
@@ -892,6 +907,8 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
     out->l1_hit[i] = global && load && sect[i] > 0 ? (use_l1 ? h1[i] / sect[i] : 0.0) : -1;
     out->l2_hit[i] = global && to2[i] > 0 ? h2[i] / to2[i] : -1;
     out->dram_rows[i] = rows.on && dsec[i] > 0 ? acts[i] / dsec[i] : -1;
+    out->last_l1[i] = global && load && req[i] > 0 ? req1[i] / req[i] : -1;
+    out->last_dram[i] = global && load && req[i] > 0 ? req3[i] / req[i] : -1;
   }
   if (S) {
     out->dram_read_bytes_per_group /= (double)S;
@@ -910,6 +927,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   free(rec.sec);
   free(pick);
   wgp_layout_free(layout);
+  free(req), free(req1), free(req3);
   free(sect), free(h1), free(to2), free(h2), free(dsec), free(acts);
   if (st != WGP_OK)
     wgp_cache_result_free(out);
@@ -920,8 +938,10 @@ void wgp_cache_result_free(wgp_cache_result *r) {
   free(r->l1_hit);
   free(r->l2_hit);
   free(r->dram_rows);
+  free(r->last_l1);
+  free(r->last_dram);
   free(r->distinct);
-  r->l1_hit = r->l2_hit = r->dram_rows = r->distinct = NULL;
+  r->l1_hit = r->l2_hit = r->dram_rows = r->last_l1 = r->last_dram = r->distinct = NULL;
 }
 
 bool wgp_cache_warm_l2(wgp_cache_result *r, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_mem_stats *totals) {
@@ -938,7 +958,10 @@ bool wgp_cache_warm_l2(wgp_cache_result *r, const wgp_kernel *k, const wgp_gpu *
   r->footprint_bytes = f;
   r->l2_warm = f > 0 && f <= 0.75 * (double)wgp_gpu_l2_bytes(gpu);
   for (size_t i = 0; r->l2_warm && i < r->num_accesses; i++)
-    if (r->l2_hit[i] >= 0)
+    if (r->l2_hit[i] >= 0) {
       r->l2_hit[i] = 1;
+      if (r->last_dram && r->last_dram[i] > 0)
+        r->last_dram[i] = 0;
+    }
   return r->l2_warm;
 }

@@ -290,6 +290,9 @@ wgp_status fuzz_estimate(const wgp_launch *l, const wgp_kernel *k, const wgp_gpu
     for (size_t i = 0; i < c->num_accesses; i++)
       if (c->l1_hit[i] > 1 || c->l2_hit[i] > 1 || isnan(c->l1_hit[i]) || isnan(c->l2_hit[i]))
         fuzz_fail("access %zu: hit rates %g / %g", i, c->l1_hit[i], c->l2_hit[i]);
+      else if ((c->last_l1[i] >= 0) != (c->last_dram[i] >= 0) || c->last_l1[i] + c->last_dram[i] > 1 + 1e-9 ||
+               isnan(c->last_l1[i]) || isnan(c->last_dram[i]))
+        fuzz_fail("access %zu: shares of requests from L1 / DRAM %g / %g", i, c->last_l1[i], c->last_dram[i]);
     wgp_sim_result r;
     st = wgp_estimate_simulate(e, 0, &r, &d);
     fuzz_check_diag(st, &d, "", "wgp_estimate_simulate");

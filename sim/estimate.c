@@ -56,6 +56,9 @@ wgp_access_cost *wgp_access_costs_new(const wgp_kernel *k, const wgp_mem_stats *
     c[i].l1_hit = cache ? cache->l1_hit[i] : hit;
     c[i].l2_hit = cache ? cache->l2_hit[i] : hit;
     c[i].dram_rows = cache && cache->dram_rows && cache->dram_rows[i] > 0 ? cache->dram_rows[i] : 0;
+    c[i].last_known = cache && cache->last_l1 && cache->last_l1[i] >= 0 && cache->last_dram[i] >= 0;
+    c[i].last_l1 = c[i].last_known ? cache->last_l1[i] : 0;
+    c[i].last_dram = c[i].last_known ? cache->last_dram[i] : 0;
   }
   return c;
 }

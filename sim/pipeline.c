@@ -927,6 +927,10 @@ static wgp_status check_input(const wgp_sim_input *in, wgp_diag *diag) {
                               i, a);
       if (c->l1_hit > 1 || c->l2_hit > 1 || isnan(c->l1_hit) || isnan(c->l2_hit))
         return wgp_sim_fail(diag, WGP_ERR_INPUT, "warp class %zu, access M%zu: a hit rate above 1", i, a);
+      if (c->last_known && !(c->last_l1 >= 0 && c->last_dram >= 0 && c->last_l1 + c->last_dram <= 1 + 1e-9))
+        return wgp_sim_fail(diag, WGP_ERR_INPUT,
+                            "warp class %zu, access M%zu: shares of requests served by L1 and DRAM must be in 0..1",
+                            i, a);
       if (!(c->dram_rows >= 0 && c->dram_rows <= 1))
         return wgp_sim_fail(diag, WGP_ERR_INPUT,
                             "warp class %zu, access M%zu: DRAM row activations per sector must be in 0..1", i, a);

@@ -941,6 +941,8 @@ static uint64_t key_with_cache(const cand *c) {
     h = mix(h, dbits(r->l1_hit[a]));
     h = mix(h, dbits(r->l2_hit[a]));
     h = mix(h, dbits(r->dram_rows ? r->dram_rows[a] : -1));
+    h = mix(h, dbits(r->last_l1 ? r->last_l1[a] : -1));
+    h = mix(h, dbits(r->last_dram ? r->last_dram[a] : -1));
   }
   return h;
 }

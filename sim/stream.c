@@ -161,8 +161,16 @@ static void memory_insn(const wgp_sim_ctx *c, const wgp_access *a, const wgp_acc
       lat = wgp_gpu_latency_l2_hit_cycles(g);
       out->stall[WGP_STALL_L2] = 1;
     } else {
-      double p1 = h1 * wgp_gpu_latency_l1_hit_cycles(g), p2 = (1 - h1) * h2 * wgp_gpu_latency_l2_hit_cycles(g),
-             p3 = (1 - h1) * (1 - h2) * wgp_gpu_latency_dram_cycles(g);
+      /* a request's data arrive with its slowest sector: weighted by the
+       * requests that waited on each level when the cache simulation counted
+       * them, else by the sectors */
+      double w1 = h1, w3 = (1 - h1) * (1 - h2);
+      if (ac->last_known && kind == WGP_ACCESS_LOAD) {
+        w1 = wgp_gpu_l1_caches_global_loads(g) ? ac->last_l1 : 0;
+        w3 = ac->last_dram;
+      }
+      double p1 = w1 * wgp_gpu_latency_l1_hit_cycles(g), p2 = fmax(0, 1 - w1 - w3) * wgp_gpu_latency_l2_hit_cycles(g),
+             p3 = w3 * wgp_gpu_latency_dram_cycles(g);
       lat = p1 + p2 + p3;
       if (lat > 0) {
         out->stall[WGP_STALL_SHARED_L1] = p1 / lat;

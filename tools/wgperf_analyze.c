@@ -298,6 +298,8 @@ static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
     json_object_set_new(m, "outside_local_array_executions", json_real(s->outside));
     json_object_set_new(m, "l1_hit_rate", num_or_null(cache->l1_hit[i], cache->l1_hit[i] >= 0));
     json_object_set_new(m, "l2_hit_rate", num_or_null(cache->l2_hit[i], cache->l2_hit[i] >= 0));
+    json_object_set_new(m, "requests_served_by_l1", num_or_null(cache->last_l1[i], cache->last_l1[i] >= 0));
+    json_object_set_new(m, "requests_waiting_on_dram", num_or_null(cache->last_dram[i], cache->last_dram[i] >= 0));
     bool dram = sp == WGP_SPACE_GLOBAL || sp == WGP_SPACE_GENERIC;
     json_object_set_new(m, "footprint",
                         dram ? footprint_json(k, fp, tot, cache, wgp_gpu_l2_sector_bytes(gpu), i) : json_null());
@@ -449,9 +451,16 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
                  s->phases > 0 ? s->wavefronts / s->phases : 0);
       else if (sp == WGP_SPACE_CONSTANT)
         snprintf(cost, sizeof cost, "%.2f distinct addresses", s->wavefronts / s->requests);
-      else if (cache->l2_hit[i] >= 0 && cache->l1_hit[i] >= 0)
-        snprintf(cost, sizeof cost, "%.2f sectors, %.2f lines, L1 hit %.0f%%, L2 hit %.0f%%", s->sectors / s->requests,
-                 s->lines / s->requests, 100 * cache->l1_hit[i], 100 * cache->l2_hit[i]);
+      else if (cache->l2_hit[i] >= 0 && cache->l1_hit[i] >= 0) {
+        int n = snprintf(cost, sizeof cost, "%.2f sectors, %.2f lines, L1 hit %.0f%%, L2 hit %.0f%%",
+                         s->sectors / s->requests, s->lines / s->requests, 100 * cache->l1_hit[i],
+                         100 * cache->l2_hit[i]);
+        /* a request waits for its slowest sector: say so where that is DRAM
+         * clearly more often than the sectors miss */
+        double miss = (1 - cache->l1_hit[i]) * (1 - cache->l2_hit[i]);
+        if (n > 0 && (size_t)n < sizeof cost && cache->last_dram[i] > miss + 0.05)
+          snprintf(cost + n, sizeof cost - (size_t)n, ", %.0f%% of requests wait on DRAM", 100 * cache->last_dram[i]);
+      }
       else if (cache->l2_hit[i] >= 0 && wgp_access_get_kind(a) == WGP_ACCESS_STORE)
         /* a store's L2 "hit": its sector was written already, so it adds no
          * write-back (cache.h) */

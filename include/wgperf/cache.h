@@ -98,6 +98,11 @@ typedef struct wgp_cache_result {
   size_t num_accesses;
   double *l1_hit; /* per access: fraction of sectors hitting L1, -1 where not applicable */
   double *l2_hit; /* per access: fraction of the sectors that reach L2 hitting there, -1 where not applicable */
+  /* per global load: of its warp requests, the share whose every sector hit
+   * L1 (last_l1) and the share with a sector from DRAM (last_dram): a
+   * request completes when its last sector arrives, so its latency is that
+   * of the slowest level it touched; -1 where not applicable */
+  double *last_l1, *last_dram;
   double *dram_rows; /* per access: DRAM row activations per sector it moves to or from DRAM (0..1), -1 where
                       * it moves none in the sample or the GPU has no row geometry */
   double dram_read_bytes_per_group, dram_write_bytes_per_group; /* in the sample, per work-group */

@@ -38,6 +38,12 @@ typedef struct wgp_access_cost {
                   * on 4 B banks); wavefronts beyond them are bank conflicts. 0 = unknown: taken as requests */
   double dram_rows; /* global: DRAM row activations per sector it moves to or from DRAM, 0..1 (cache.h); 0 =
                      * none or unknown: DRAM is then a bandwidth only */
+  /* global loads: the share of warp requests all of whose sectors hit L1 and
+   * the share with a sector from DRAM (cache.h); a request waits for its
+   * slowest sector.  Used only when last_known (otherwise the latency is
+   * the sector-weighted mean of the levels) */
+  double last_l1, last_dram;
+  bool last_known;
 } wgp_access_cost;
 
 /* One distinct warp and how many warps of the launch it stands for. */

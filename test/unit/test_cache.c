@@ -204,6 +204,49 @@ static void read_modify_write_writes_back(void **state) {
   }
 }
 
+/* A request completes with its slowest sector: a read 16 B off the lines
+ * touches five sectors, the first brought in by the warp before it, so a
+ * fifth of its sectors hit (L1 on the H100, where the warps of a group share
+ * it, else L2) but every request waits on DRAM for the other four; a
+ * coalesced read of data already read waits on none. */
+static void requests_wait_for_their_slowest_sector(void **state) {
+  (void)state;
+  wgp_diag d;
+  const launch_case c = {"mem_kernels.json", "offset16", "1048576", "256", {NULL, NULL, NULL}, 0};
+  bound b;
+  bind(&b, &c);
+  wgp_cache_result r;
+  assert_int_equal(wgp_cache_analyze(&b.in, b.resident, b.smem, &r, &d), WGP_OK);
+  size_t loads = 0;
+  for (size_t a = 0; a < r.num_accesses; a++) {
+    const wgp_access *acc = wgp_kernel_access(b.in.kernel, a);
+    if (wgp_access_get_kind(acc) != WGP_ACCESS_LOAD) {
+      assert_true(r.last_l1[a] == -1 && r.last_dram[a] == -1);
+      continue;
+    }
+    loads++;
+    double hit = r.l1_hit[a] + (1 - r.l1_hit[a]) * r.l2_hit[a];
+    printf("offset16 M%zu: sectors hit %.3f (L1 %.3f), requests served by L1 alone %.3f, waiting on DRAM %.3f\n", a,
+           hit, r.l1_hit[a], r.last_l1[a], r.last_dram[a]);
+    assert_true(hit > 0.15 && hit < 0.25);
+    assert_true(r.last_l1[a] == 0);
+    assert_true(r.last_dram[a] == 1);
+  }
+  assert_int_equal(loads, 1);
+  /* data in L2 before the launch: no request waits on DRAM */
+  wgp_mem_stats *tot = calloc(r.num_accesses, sizeof *tot);
+  assert_non_null(tot);
+  for (size_t a = 0; a < r.num_accesses; a++)
+    tot[a].sectors = 1024;
+  assert_true(wgp_cache_warm_l2(&r, b.in.kernel, h100, tot));
+  for (size_t a = 0; a < r.num_accesses; a++)
+    if (r.last_dram[a] >= 0)
+      assert_true(r.last_dram[a] == 0);
+  free(tot);
+  wgp_cache_result_free(&r);
+  unbind(&b);
+}
+
 static void under_budget_is_exact(void **state) {
   (void)state;
   wgp_diag d;
@@ -348,6 +391,7 @@ int main(void) {
       cmocka_unit_test(twins_change_nothing),
       cmocka_unit_test(under_budget_is_exact),
       cmocka_unit_test(dram_rows_of_a_transpose),
+      cmocka_unit_test(requests_wait_for_their_slowest_sector),
       cmocka_unit_test(read_modify_write_writes_back),
       cmocka_unit_test(sampled_within_tolerance),
   };

@@ -598,6 +598,46 @@ static void test_l2_port_serves_in_turn(void **state) {
   wgp_gpu_free(wide);
 }
 
+/* A load completes with its slowest sector: with the cache analysis' count
+ * of requests that waited on DRAM (last_known), eight sectors of which one
+ * misses wait as long as eight that all miss, not the sector-weighted mean
+ * of L2 and DRAM; none waiting on DRAM is the L2 latency alone.  (32 warps
+ * per SM, a latency-bound loop, hits L1 nowhere.) */
+static void test_requests_wait_for_their_slowest_sector(void **state) {
+  (void)state;
+  double round[4];
+  for (int v = 0; v < 4; v++) {
+    launch l;
+    /* 0: 7/8 of the sectors hit L2, by sector; 1: the same, every request
+     * waiting on DRAM; 2: none hits; 3: 7/8 hit, no request waits on DRAM */
+    launch_make(&l, "gridstride", 1 << 14, 128, 1 << 18, (costs_spec){8, 1, 0, v == 2 ? 0 : 0.875});
+    for (size_t a = 0; a < wgp_kernel_num_accesses(l.k); a++)
+      if (v == 1 || v == 3) {
+        l.costs[a].last_known = true;
+        l.costs[a].last_dram = v == 1 ? 1 : 0;
+      }
+    wgp_sim_result r = run_ok(&l.in);
+    round[v] = r.round_cycles;
+    launch_free(&l);
+  }
+  print_message("gridstride rounds: by sector %.0f, all waiting on DRAM %.0f, all missing %.0f, none waiting %.0f\n",
+                round[0], round[1], round[2], round[3]);
+  assert_true(fabs(round[1] - round[2]) < 0.02 * round[2]);
+  assert_true(round[0] < 0.8 * round[1]);
+  assert_true(round[3] < round[0]);
+  /* shares that cannot be */
+  launch l;
+  launch_make(&l, "gridstride", 1 << 14, 128, 1 << 18, (costs_spec){8, 1, 0, 0.875});
+  for (size_t a = 0; a < wgp_kernel_num_accesses(l.k); a++)
+    l.costs[a] = (wgp_access_cost){.requests = 1, .sectors = 8, .l1_hit = 0.5, .l2_hit = 0.5, .last_known = true,
+                                   .last_l1 = 0.7, .last_dram = 0.6};
+  wgp_sim_result r;
+  wgp_diag d;
+  assert_int_equal(wgp_simulate(&l.in, &r, &d), WGP_ERR_INPUT);
+  assert_non_null(strstr(d.message, "shares of requests served by L1 and DRAM"));
+  launch_free(&l);
+}
+
 /* An operation of several machine instructions takes as many issue slots:
  * on a K40 a 64-bit address is two (ops.addr.instructions), so every warp
  * issues one more slot per address operation than with one. */
@@ -790,6 +830,7 @@ int main(void) {
       cmocka_unit_test(test_shared_replays_lengthen_the_wait),
       cmocka_unit_test(test_shared_pipe_overlaps_global),
       cmocka_unit_test(test_l2_port_serves_in_turn),
+      cmocka_unit_test(test_requests_wait_for_their_slowest_sector),
       cmocka_unit_test(test_multi_instruction_ops_take_issue_slots),
       cmocka_unit_test(test_bounds_hold_on_many_launches),
       cmocka_unit_test(test_warps_in_different_loops),

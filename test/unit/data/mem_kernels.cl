@@ -45,3 +45,10 @@ __kernel void transpose2d(__global const float *in, __global float *out, int w, 
   int x = get_global_id(0), y = get_global_id(1);
   out[x * h + y] = in[y * w + x];
 }
+
+/* a read 16 B off the warp's lines: each request touches five sectors, the
+ * first of which the warp before it brought in (test_cache.c) */
+__kernel void offset16(__global const float *a, __global float *out) {
+  int i = get_global_id(0);
+  out[i] = a[i + 4];
+}
