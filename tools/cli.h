@@ -8,6 +8,7 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 extern const char *cli_usage; /* the usage text usage_error prints (a tool other than wgperf sets its own) */
 int usage_error(const char *fmt, ...);
 int input_error(const char *fmt, ...);
+typedef enum input_kind { IN_OPENCL, IN_CUDA, IN_IR } input_kind;
 /* The input kind of FILE by its suffix (.cl, .cu, .bc/.ll), or -1. */
 int kind_of(const char *file);
 /* Extracts the kernel model of FILE into OUT; an exit code. */
@@ -25,6 +26,20 @@ const char *find_ptxas(void);
 #include <stddef.h>
 /* A hint "L3=100" / "B2=0.25": PREFIX, an index and a value; 0, or -1 when malformed. */
 int parse_hint(const char *text, char prefix, size_t *index, double *value);
+
+/* Compiler flags for a .cl/.cu source.  cli_source_flag takes the
+ * preprocessor flags a GPU programmer gives on the command line itself:
+ * -DNAME[=VALUE], -UNAME and -IDIR, each also with its value as the next
+ * argument.  It returns how many arguments of ARGV from I it took (1 or 2),
+ * 0 when ARGV[I] is not one, -1 when the value is missing or memory ran out.
+ * cli_source_flags_rest takes every argument after "--" as it is (-1: out of
+ * memory).  The flags point into ARGV; free FLAGS->v. */
+typedef struct cli_flags {
+  char **v;
+  int n, cap;
+} cli_flags;
+int cli_source_flag(int argc, char **argv, int i, cli_flags *flags);
+int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags);
 
 /* "--jobs N": threads, 1 to WGP_MAX_THREADS; 0, or -1 when malformed. */
 int parse_jobs(const char *text, unsigned *jobs);

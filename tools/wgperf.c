@@ -43,7 +43,8 @@
 #include "cli.h"
 
 static const char usage_text[] =
-    "usage: wgperf extract FILE.cl|FILE.cu|FILE.bc|FILE.ll [-o OUT.json] [-O N] [--print] [-- CLANG-FLAGS...]\n"
+    "usage: wgperf extract FILE.cl|FILE.cu|FILE.bc|FILE.ll [-o OUT.json] [-O N] [-DNAME=V] [-IDIR] [--print]\n"
+    "                      [-- CLANG-FLAGS...]\n"
     "       wgperf show MODEL.json [--kernel NAME] [--print]\n"
     "       wgperf analyze INPUT [--kernel NAME] --global X[,Y[,Z]] --local X[,Y[,Z]] [LAUNCH OPTIONS]\n"
     "                      [--launch FILE.json] [--gpu NAME|FILE] [--json] [--trace] [-- CLANG-FLAGS...]\n"
@@ -68,7 +69,9 @@ static const char help_text[] =
     "  -O N        optimization level for clang (0-3, s, z; default 3, as nvcc)\n"
     "  --print     print the whole model instead of the summary\n"
     "  --kernel K  show only kernel K (name or IR symbol)\n"
-    "  -- FLAGS    pass the remaining arguments to clang\n"
+    "  -DNAME[=VALUE], -UNAME, -IDIR  preprocessor flags for a .cl/.cu source (extract, analyze,\n"
+    "              predict), as for nvcc or clang: -DTW=16, -D TW=16\n"
+    "  -- FLAGS    pass the remaining arguments to clang (to opt for .bc/.ll)\n"
     "\n"
     "launch options (analyze, predict): --global X,Y,Z --local X,Y,Z (or CUDA's --grid X,Y,Z --block X,Y,Z)\n"
     "  [--offset X,Y,Z] --arg NAME=VALUE\n"
@@ -551,7 +554,6 @@ static int show_model(const char *file, const char *kernel, int full) {
 /* Commands                                                                 */
 /* ------------------------------------------------------------------------ */
 
-typedef enum input_kind { IN_OPENCL, IN_CUDA, IN_IR } input_kind;
 
 static int ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), m = strlen(suffix);
@@ -721,6 +723,37 @@ done:
   return rc;
 }
 
+static int flags_push(cli_flags *f, char *a) {
+  if (f->n == f->cap) {
+    int cap = f->cap ? 2 * f->cap : 8;
+    char **v = realloc(f->v, (size_t)cap * sizeof *v);
+    if (!v)
+      return -1;
+    f->v = v;
+    f->cap = cap;
+  }
+  f->v[f->n++] = a;
+  return 0;
+}
+
+int cli_source_flag(int argc, char **argv, int i, cli_flags *flags) {
+  const char *a = argv[i];
+  if (a[0] != '-' || !strchr("DUI", a[1]))
+    return 0;
+  if (a[2]) /* -DNAME=VALUE */
+    return flags_push(flags, argv[i]) ? -1 : 1;
+  if (i + 1 == argc || argv[i + 1][0] == '-')
+    return -1;
+  return flags_push(flags, argv[i]) || flags_push(flags, argv[i + 1]) ? -1 : 2;
+}
+
+int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags) {
+  for (; i < argc; i++)
+    if (flags_push(flags, argv[i]))
+      return -1;
+  return 0;
+}
+
 /* The kind of an input file from its name, or -1. */
 int kind_of(const char *file) {
   if (ends_with(file, ".cl"))
@@ -732,16 +765,24 @@ int kind_of(const char *file) {
   return -1;
 }
 
+static int extract_checked(const char *file, const char *olevel, const cli_flags *fl, int direct, const char *out,
+                           int full);
+
 static int cmd_extract(int argc, char **argv) {
   const char *file = NULL, *out = NULL, *olevel = NULL;
-  int full = 0, nextra = 0;
-  char **extra = NULL;
+  int full = 0, took, direct = -1;
+  cli_flags fl = {0};
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--") == 0) {
-      extra = argv + i + 1;
-      nextra = argc - i - 1;
+      direct = fl.n;
+      if (cli_source_flags_rest(argc, argv, i + 1, &fl))
+        return free(fl.v), input_error("out of memory");
       break;
+    } else if ((took = cli_source_flag(argc, argv, i, &fl)) != 0) {
+      if (took < 0)
+        return free(fl.v), usage_error("'%s' needs a value (-DNAME[=VALUE], -UNAME or -IDIR)", a);
+      i += took - 1;
     } else if (strcmp(a, "-o") == 0) {
       if (++i == argc)
         return usage_error("'-o' needs a file name");
@@ -755,13 +796,22 @@ static int cmd_extract(int argc, char **argv) {
     } else if (strcmp(a, "--print") == 0) {
       full = 1;
     } else if (a[0] == '-' && a[1] != '\0') {
-      return usage_error("unknown option '%s' for 'extract'", a);
+      return free(fl.v), usage_error("unknown option '%s' for 'extract'", a);
     } else if (file) {
-      return usage_error("'extract' takes one input file, got '%s' and '%s'", file, a);
+      return free(fl.v), usage_error("'extract' takes one input file, got '%s' and '%s'", file, a);
     } else {
       file = a;
     }
   }
+  int rc = extract_checked(file, olevel, &fl, direct < 0 ? fl.n : direct, out, full);
+  free(fl.v);
+  return rc;
+}
+
+/* Extracts FILE with the compiler flags FL (the first DIRECT of them given
+ * before "--") into OUT (a name from FILE's when NULL), then shows it. */
+static int extract_checked(const char *file, const char *olevel, const cli_flags *fl, int direct, const char *out,
+                           int full) {
   if (!file)
     return usage_error("'extract' needs an input file");
   if (olevel && !(strlen(olevel) == 1 && strchr("0123sz", olevel[0])))
@@ -774,8 +824,10 @@ static int cmd_extract(int argc, char **argv) {
   if (!is_file(file))
     return input_error("%s: not a regular file", file);
 
+  if (kind == IN_IR && direct > 0)
+    return usage_error("%s: compiler flags ('%s') apply to .cl and .cu sources, not to LLVM IR", file, fl->v[0]);
   char *output = out ? xstrdup(out) : default_output(file);
-  int rc = extract_to(file, kind, olevel, extra, nextra, output);
+  int rc = extract_to(file, kind, olevel, fl->v, fl->n, output);
   if (rc == EXIT_OK)
     rc = show_model(output, NULL, full);
   free(output);

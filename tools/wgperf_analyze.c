@@ -22,8 +22,8 @@ typedef struct opts {
   const char *input, *kernel, *gpu, *launch_file;
   bool json, trace, cold_l2;
   unsigned regs;
-  char **extra;
-  int nextra;
+  cli_flags flags; /* for a .cl/.cu input */
+  int direct;      /* of them, given before "--" (-D, -U, -I) */
   size_t trip_loop[MAX_HINTS], taken_block[MAX_HINTS];
   uint64_t trip[MAX_HINTS];
   double taken[MAX_HINTS];
@@ -549,6 +549,7 @@ static void session_close(session *S) {
   wgp_gpu_free(S->gpu);
   wgp_model_free(S->m);
   wgp_launch_free(S->l);
+  free(S->o.flags.v);
   if (S->made)
     unlink(S->tmpl);
 }
@@ -564,13 +565,21 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
     return input_error("out of memory");
   int rc = EXIT_OK;
   const char *first_launch_opt = NULL; /* a launch given as options */
+  op->direct = -1;
+  int took;
   for (int i = 0; i < argc && rc == EXIT_OK; i++) {
     const char *a = argv[i];
     bool val;
     if (strcmp(a, "--") == 0) {
-      op->extra = argv + i + 1;
-      op->nextra = argc - i - 1;
+      op->direct = op->flags.n;
+      if (cli_source_flags_rest(argc, argv, i + 1, &op->flags))
+        rc = input_error("out of memory");
       break;
+    } else if ((took = cli_source_flag(argc, argv, i, &op->flags)) != 0) {
+      if (took < 0)
+        rc = usage_error("'%s' needs a value (-DNAME[=VALUE], -UNAME or -IDIR)", a);
+      else
+        i += took - 1;
     } else if (wgp_launch_is_option(a, &val)) {
       if (val && i + 1 == argc)
         rc = usage_error("'%s' needs a value", a);
@@ -652,17 +661,25 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
   /* The model: given, or extracted into a temporary file. */
   const char *model_path = op->input;
   size_t n = strlen(op->input);
+  if (op->direct < 0)
+    op->direct = op->flags.n;
+  if (n > 5 && strcmp(op->input + n - 5, ".json") == 0 && op->flags.n > 0)
+    return usage_error("%s: compiler flags ('%s') apply to .cl and .cu sources, not to a kernel model", op->input,
+                       op->flags.v[0]);
   if (!(n > 5 && strcmp(op->input + n - 5, ".json") == 0)) {
     int kind = kind_of(op->input);
     if (kind < 0)
       return usage_error("%s: unknown input kind (expected .json, .cl, .cu, .bc or .ll)", op->input);
+    if (kind == IN_IR && op->direct > 0)
+      return usage_error("%s: compiler flags ('%s') apply to .cl and .cu sources, not to LLVM IR", op->input,
+                         op->flags.v[0]);
     snprintf(S->tmpl, sizeof S->tmpl, "/tmp/wgperf-%s-XXXXXX.json", cmd);
     int fd = mkstemps(S->tmpl, 5);
     if (fd < 0)
       return input_error("cannot make a temporary file: %s", strerror(errno));
     close(fd);
     S->made = true;
-    rc = extract_to(op->input, kind, NULL, op->extra, op->nextra, S->tmpl);
+    rc = extract_to(op->input, kind, NULL, op->flags.v, op->flags.n, S->tmpl);
     model_path = S->tmpl;
   }
   if (rc == EXIT_OK && wgp_model_load_file(model_path, &S->m, &d) != WGP_OK)

@@ -367,12 +367,13 @@ static const char usage_text[] =
     "               [--nonuniform] [--gpu NAME|FILE]\n"
     "               [--regs N] [--trip L<n>=COUNT] [--taken B<n>=FRACTION] [--cold-l2]\n"
     "               [--exhaustive] [--study] [--top N] [--json | --csv] [--plot FILE.svg]\n"
-    "               [--emit-kernel-tuner FILE.json] [--jobs N] [-- CLANG-FLAGS]\n"
+    "               [--emit-kernel-tuner FILE.json] [--jobs N] [-DNAME=V] [-IDIR] [-- CLANG-FLAGS]\n"
     "       wgprune --help\n";
 
 static const char help_text[] =
     "  INPUT is a kernel model (.json) or a .cl/.cu/.bc/.ll file; EXPR uses lx, ly, lz,\n"
     "  integers, + - * / % and parentheses, e.g. --local-arg tile=4*lx*ly\n"
+    "  -DNAME[=VALUE], -UNAME, -IDIR: preprocessor flags for a .cl/.cu source, as for nvcc or clang\n"
     "  --restrict COND: search only the sizes for which COND holds (every --restrict given), an\n"
     "  EXPR with == != < <= > >= && || !, e.g. --restrict 'lx == 16 && ly == 16' for a kernel\n"
     "  written for 16x16 tiles, --restrict 'lx * ly % 64 == 0'\n"
@@ -399,8 +400,8 @@ int main(int argc, char **argv) {
   bool json = false, csv = false, exhaustive = false, do_study = false, cold = false;
   const char *plot_file = NULL, *kt_file = NULL;
   unsigned regs_opt = 0, jobs = 0;
-  char **extra = NULL;
-  int nextra = 0;
+  cli_flags flags = {0}; /* for a .cl/.cu input */
+  int direct = -1, took; /* of them, given before "--" */
   wgp_diag d;
   if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
     printf("%s%s", usage_text, help_text);
@@ -414,11 +415,17 @@ int main(int argc, char **argv) {
     const char *a = argv[i];
     bool val;
     if (strcmp(a, "--") == 0) {
-      extra = argv + i + 1;
-      nextra = argc - i - 1;
+      direct = flags.n;
+      if (cli_source_flags_rest(argc, argv, i + 1, &flags))
+        rc = input_error("out of memory");
       break;
     }
-    if (strcmp(a, "--local") == 0 || strcmp(a, "--block") == 0) {
+    if ((took = cli_source_flag(argc, argv, i, &flags)) != 0) {
+      if (took < 0)
+        rc = usage_error("'%s' needs a value (-DNAME[=VALUE], -UNAME or -IDIR)", a);
+      else
+        i += took - 1;
+    } else if (strcmp(a, "--local") == 0 || strcmp(a, "--block") == 0) {
       rc = usage_error("wgprune chooses the work-group size: no %s", a);
     } else if (strcmp(a, "--offset") == 0) {
       rc = usage_error("wgprune searches launches without a global offset: no --offset");
@@ -504,10 +511,19 @@ int main(int argc, char **argv) {
     rc = usage();
   if (rc == EXIT_OK && wgp_launch_dims(l) == 0)
     rc = usage_error("give the global size with --global X[,Y[,Z]]");
+  if (direct < 0)
+    direct = flags.n;
+  size_t len = input ? strlen(input) : 0;
+  if (rc == EXIT_OK && flags.n > 0 && len > 5 && strcmp(input + len - 5, ".json") == 0)
+    rc = usage_error("%s: compiler flags ('%s') apply to .cl and .cu sources, not to a kernel model", input,
+                     flags.v[0]);
+  if (rc == EXIT_OK && direct > 0 && kind_of(input) == IN_IR)
+    rc = usage_error("%s: compiler flags ('%s') apply to .cl and .cu sources, not to LLVM IR", input, flags.v[0]);
   if (rc != EXIT_OK) {
     for (size_t i = 0; i < nlocal; i++)
       free((void *)local_names[i]);
     wgp_launch_free(l);
+    free(flags.v);
     return rc;
   }
   /* the model */
@@ -525,7 +541,7 @@ int main(int argc, char **argv) {
     if (rc == EXIT_OK) {
       close(fd);
       made = true;
-      rc = extract_to(input, kind, NULL, extra, nextra, tmpl);
+      rc = extract_to(input, kind, NULL, flags.v, flags.n, tmpl);
       model_path = tmpl;
     }
   }
@@ -628,5 +644,6 @@ int main(int argc, char **argv) {
   wgp_gpu_free(gpu);
   wgp_model_free(m);
   wgp_launch_free(l);
+  free(flags.v);
   return rc;
 }
