@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <strings.h>
 #include <dirent.h>
 
@@ -866,15 +867,27 @@ static char **json_files(const char *dir, size_t *n) {
   return names;
 }
 
+/* Whether a shipped description file NAME.json exists in one of the directories. */
+static bool builtin_exists(const char *name, const char *const *dirs, size_t ndirs) {
+  for (size_t i = 0; i < ndirs; i++) {
+    char path[4096];
+    int n = snprintf(path, sizeof path, "%s/%s.json", dirs[i], name);
+    if (dirs[i][0] && n > 0 && (size_t)n < sizeof path && access(path, F_OK) == 0)
+      return true;
+  }
+  return false;
+}
+
 wgp_status wgp_gpu_find(const char *name, wgp_gpu **out, wgp_diag *diag) {
   *out = NULL;
-  if (valid_builtin_name(name)) {
-    wgp_status st = wgp_gpu_load_builtin(name, out, NULL);
-    if (st == WGP_OK)
-      return st;
-  }
   const char *env = getenv("WGPERF_GPU_DIR");
   const char *dirs[] = {env ? env : "", WGPERF_GPU_SOURCE_DIR, WGPERF_GPU_INSTALL_DIR};
+  if (valid_builtin_name(name)) {
+    /* a file of that name that does not load is reported as it is, not
+     * looked past for an alias */
+    if (builtin_exists(name, dirs, WGP_COUNT(dirs)))
+      return wgp_gpu_load_builtin(name, out, diag);
+  }
   for (size_t i = 0; i < WGP_COUNT(dirs); i++) {
     if (!dirs[i][0])
       continue;
@@ -907,6 +920,55 @@ wgp_status wgp_gpu_find(const char *name, wgp_gpu **out, wgp_diag *diag) {
     snprintf(diag->message, sizeof diag->message,
              "wgperf: error: no GPU description named '%s' or listing it in 'identity.aliases'", name);
   return WGP_ERR_INPUT;
+}
+
+size_t wgp_gpu_list_builtin(char *buf, size_t size) {
+  const char *env = getenv("WGPERF_GPU_DIR");
+  const char *dirs[] = {env ? env : "", WGPERF_GPU_SOURCE_DIR, WGPERF_GPU_INSTALL_DIR};
+  size_t used = 0, count = 0;
+  if (size)
+    buf[0] = '\0';
+  for (size_t i = 0; i < WGP_COUNT(dirs); i++) {
+    if (!dirs[i][0])
+      continue;
+    size_t n;
+    char **files = json_files(dirs[i], &n);
+    for (size_t f = 0; f < n; f++) {
+      size_t len = strlen(files[f]) - 5; /* without .json */
+      files[f][len] = '\0';
+      /* listed once, the first directory's (the one a lookup finds) */
+      bool seen = builtin_exists(files[f], dirs, i);
+      if (!seen && valid_builtin_name(files[f])) {
+        count++;
+        if (size && used < size) {
+          int k = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", files[f]);
+          used = k > 0 && (size_t)k < size - used ? used + (size_t)k : size;
+        }
+      }
+      free(files[f]);
+    }
+    free(files);
+  }
+  return count;
+}
+
+wgp_status wgp_gpu_open(const char *spec, wgp_gpu **out, wgp_diag *diag) {
+  *out = NULL;
+  if (!spec)
+    return wgp_gpu_load_builtin(NULL, out, diag);
+  size_t n = strlen(spec);
+  if (strchr(spec, '/') || (n >= 5 && strcmp(spec + n - 5, ".json") == 0))
+    return wgp_gpu_load_file(spec, out, diag);
+  wgp_status st = wgp_gpu_find(spec, out, diag);
+  if (st != WGP_OK && diag && strstr(diag->message, "no GPU description named")) {
+    char names[512];
+    if (wgp_gpu_list_builtin(names, sizeof names) > 0) {
+      size_t used = strlen(diag->message);
+      snprintf(diag->message + used, sizeof diag->message - used,
+               "; shipped: %s; or give a description file (NAME.json or a path)", names);
+    }
+  }
+  return st;
 }
 
 void wgp_gpu_free(wgp_gpu *g) {

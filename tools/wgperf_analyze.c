@@ -699,9 +699,7 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
     }
   }
   if (rc == EXIT_OK) {
-    const char *g = op->gpu ? op->gpu : "h100-sxm";
-    wgp_status st = strchr(g, '/') || strstr(g, ".json") ? wgp_gpu_load_file(g, &S->gpu, &d)
-                                                         : wgp_gpu_load_builtin(g, &S->gpu, &d);
+    wgp_status st = wgp_gpu_open(op->gpu, &S->gpu, &d);
     if (st != WGP_OK)
       rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
   }

@@ -566,8 +566,7 @@ int main(int argc, char **argv) {
     }
   }
   if (rc == EXIT_OK) {
-    wgp_status st = strchr(gname, '/') || strstr(gname, ".json") ? wgp_gpu_load_file(gname, &gpu, &d)
-                                                                 : wgp_gpu_load_builtin(gname, &gpu, &d);
+    wgp_status st = wgp_gpu_open(gname, &gpu, &d);
     if (st != WGP_OK) {
       fprintf(stderr, "%s\n", d.message);
       rc = EXIT_INPUT;

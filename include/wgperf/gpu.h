@@ -97,6 +97,14 @@ wgp_status wgp_gpu_load_builtin(const char *name, wgp_gpu **out, wgp_diag *diag)
  * whose identity.aliases lists NAME, compared without regard to case: the
  * short names measurement files use ("GTX-980", "H100-SXM"). */
 wgp_status wgp_gpu_find(const char *name, wgp_gpu **out, wgp_diag *diag);
+/* What a --gpu option names: a description file (a path with '/' or a name
+ * ending in .json), else a shipped description by name or alias
+ * (wgp_gpu_find; NULL: WGP_GPU_DEFAULT).  An unknown name's message lists
+ * the shipped names. */
+wgp_status wgp_gpu_open(const char *spec, wgp_gpu **out, wgp_diag *diag);
+/* The shipped descriptions' names, sorted per directory and each once,
+ * written "a100, gtx-680, ..." into BUF (cut at SIZE); the number of names. */
+size_t wgp_gpu_list_builtin(char *buf, size_t size);
 void wgp_gpu_free(wgp_gpu *g); /* take; NULL is ignored */
 
 /* The file the description came from (its diagnostics name). */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -382,6 +383,65 @@ static void aliases(void **state) {
   assert_non_null(strstr(d.message, "no GPU description named 'GTX-1080' or listing it in 'identity.aliases'"));
 }
 
+/* What --gpu takes: a file, a shipped name, an alias; an unknown name gets
+ * the shipped names listed, a broken file of the name asked for is reported
+ * as it is. */
+static void open_spec(void **state) {
+  (void)state;
+  wgp_gpu *g;
+  wgp_diag d;
+  setenv("WGPERF_GPU_DIR", GPU_DIR, 1);
+  assert_int_equal(wgp_gpu_open(NULL, &g, &d), WGP_OK);
+  assert_string_equal(wgp_gpu_name(g), "NVIDIA H100 SXM");
+  wgp_gpu_free(g);
+  assert_int_equal(wgp_gpu_open("gtx-980", &g, &d), WGP_OK);
+  assert_string_equal(wgp_gpu_name(g), "NVIDIA GeForce GTX 980");
+  wgp_gpu_free(g);
+  assert_int_equal(wgp_gpu_open("TitanBlack", &g, &d), WGP_OK);
+  assert_string_equal(wgp_gpu_name(g), "NVIDIA GeForce GTX TITAN Black");
+  wgp_gpu_free(g);
+  assert_int_equal(wgp_gpu_open(GPU_DIR "/titan.json", &g, &d), WGP_OK);
+  assert_string_equal(wgp_gpu_name(g), "NVIDIA GeForce GTX TITAN");
+  wgp_gpu_free(g);
+
+  char names[1024];
+  size_t n = wgp_gpu_list_builtin(names, sizeof names);
+  assert_true(n >= 2);
+  assert_non_null(strstr(names, "h100-sxm, "));
+  assert_non_null(strstr(names, "gtx-980"));
+  assert_null(strstr(names, ".json"));
+  char cut[8];
+  assert_int_equal(wgp_gpu_list_builtin(cut, sizeof cut), n); /* cut, still counted */
+  assert_true(strlen(cut) < sizeof cut);
+
+  assert_int_equal(wgp_gpu_open("rtx-4090", &g, &d), WGP_ERR_INPUT);
+  assert_null(g);
+  assert_non_null(strstr(d.message, "no GPU description named 'rtx-4090'"));
+  assert_non_null(strstr(d.message, "; shipped: "));
+  assert_non_null(strstr(d.message, "h100-sxm"));
+  assert_int_equal(wgp_gpu_open("missing.json", &g, &d), WGP_ERR_IO);
+  assert_non_null(strstr(d.message, "missing.json"));
+
+  /* a broken description of the name asked for: its own error */
+  char dir[] = "/tmp/wgperf-test-gpu-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char path[256];
+  snprintf(path, sizeof path, "%s/broken.json", dir);
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs("{\"version\": 1,", f);
+  fclose(f);
+  setenv("WGPERF_GPU_DIR", dir, 1);
+  assert_int_equal(wgp_gpu_open("broken", &g, &d), WGP_ERR_INPUT);
+  assert_non_null(strstr(d.message, "broken.json:1:"));
+  assert_null(strstr(d.message, "shipped"));
+  assert_int_equal(wgp_gpu_find("broken", &g, &d), WGP_ERR_INPUT);
+  assert_non_null(strstr(d.message, "broken.json:1:"));
+  unlink(path);
+  rmdir(dir);
+  setenv("WGPERF_GPU_DIR", GPU_DIR, 1);
+}
+
 /* latencies.shared_replay_cycles (optional): 0 when absent (H100 ships
  * without it: no replays since Volta), the Kepler and Maxwell descriptions
  * give theirs with its evidence. */
@@ -610,6 +670,7 @@ int main(void) {
       cmocka_unit_test(geometry),
       cmocka_unit_test(whole_file),
       cmocka_unit_test(aliases),
+      cmocka_unit_test(open_spec),
       cmocka_unit_test(compiler_section),
       cmocka_unit_test(shared_replay_latency),
       cmocka_unit_test(shared_own_pipe_key),
