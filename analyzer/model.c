@@ -66,7 +66,7 @@ static const char *const cost_classes[] = {
     "fp16_add", "fp16_mul", "fp16_fma", "fp16_div", "int_add", "int64_add", "int_mul", "int64_mul",
     "int_div", "int64_div", "int_logic", "cmp_select", "conv", "addr", "sfu_sqrt", "sfu_rsqrt",
     "sfu_sin", "sfu_cos", "sfu_tan", "sfu_exp", "sfu_log", "sfu_pow", "fp64_special", "barrier",
-    "fence", "branch", "call", "other", "sreg", "reconverge"};
+    "fence", "branch", "call", "other", "sreg", "reconverge", "shfl"};
 
 static bool is_space_name(const char *s, size_t n) {
   for (size_t i = 0; i < WGP_COUNT(space_names); i++)

@@ -326,6 +326,15 @@ static CallClass classifyCall(const CallBase &CB) {
     }
     if (Name.starts_with("llvm.nvvm.")) {
       StringRef N = Name.drop_front(strlen("llvm.nvvm."));
+      // __syncwarp: the lanes of one warp, not the block's barrier
+      if (N.starts_with("bar.warp"))
+        return {CallKind::Counted, "other", ""};
+      // warp shuffles cross the lanes through the shared-memory crossbar
+      if (N.starts_with("shfl"))
+        return {CallKind::Counted, "shfl", ""};
+      // votes (__ballot_sync, __any_sync, __all_sync), __activemask, __match_*_sync
+      if (N.starts_with("vote") || N.starts_with("activemask") || N.starts_with("match"))
+        return {CallKind::Counted, "int_logic", ""};
       if (N.starts_with("barrier") || N.starts_with("bar."))
         return {CallKind::Barrier, "barrier", ""};
       if (N.starts_with("membar") || N.starts_with("fence"))

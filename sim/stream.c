@@ -242,6 +242,25 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
                              .latency = fmax(slots, wgp_gpu_op_latency_cycles(g, op))};
       left[nalu++] = n;
       total_alu += n;
+    } else if (strcmp(name, "shfl") == 0) {
+      if (nalu == MAXC)
+        return wgp_sim_fail(diag, WGP_ERR_INPUT, "block %zu has more than %d cost classes", bid, MAXC);
+      /* A warp shuffle moves the lanes' values through the shared-memory
+       * crossbar: one conflict-free wavefront on the load/store path (in
+       * shared memory's own pipe where it has one), a shared load's latency;
+       * among the arithmetic, as the values it exchanges are. */
+      double wave = wgp_gpu_shared_banks(g) * (double)wgp_gpu_shared_bank_width_bytes(g) /
+                    wgp_gpu_shared_bandwidth_bytes_per_cycle(g);
+      alu[nalu] = (wgp_insn){.kind = WGP_INSN_ALU,
+                             .unit = WGP_UNIT_LSU,
+                             .occupancy = wave,
+                             .latency = fmax(1, wgp_gpu_latency_shared_cycles(g))};
+      if (wgp_gpu_shared_own_pipe(g)) {
+        alu[nalu].queue = wave;
+        alu[nalu].queue_unit = WGP_UNIT_SHARED;
+      }
+      left[nalu++] = n;
+      total_alu += n;
     } else if (strcmp(name, "barrier") == 0) {
       barriers += n;
     } else if (strncmp(name, "ld.", 3) && strncmp(name, "st.", 3) && strncmp(name, "atom.", 5)) {

@@ -8,7 +8,8 @@
  *            -nocudalib -include cuda_compat.h -fpass-plugin=libwgperf.so k.cu
  *
  * It provides the execution-space attributes, the built-in index variables,
- * __syncthreads, atomics and the common fp32/fp64 math functions (mapped to
+ * __syncthreads, fences, atomics, warp shuffles and votes, bit intrinsics,
+ * __ldg and the common fp32/fp64 math functions (mapped to
  * clang builtins so the plugin sees llvm.sqrt, llvm.sin, ... or libdevice-
  * style calls it can classify).  Kernels that need more of CUDA than this
  * should include their own declarations.
@@ -187,5 +188,60 @@ static __device__ __forceinline__ int min(int a, int b) { return a < b ? a : b; 
 static __device__ __forceinline__ int max(int a, int b) { return a > b ? a : b; }
 static __device__ __forceinline__ unsigned int min(unsigned int a, unsigned int b) { return a < b ? a : b; }
 static __device__ __forceinline__ unsigned int max(unsigned int a, unsigned int b) { return a > b ? a : b; }
+
+/* Warp-level primitives (CUDA 9 and later), through clang's NVVM builtins:
+ * shuffles become llvm.nvvm.shfl.sync.*, votes llvm.nvvm.vote.*.  The last
+ * operand of a shuffle packs the segment mask ((32 - width) << 8) and the
+ * clamp (31 for idx/down/xor, 0 for up), as CUDA's own headers do.  64-bit
+ * values move as two 32-bit halves. */
+#define __WGPERF_SHFL(name, kind, clamp)                                                    \
+  static __device__ __forceinline__ int name(unsigned m, int v, int o, int w = 32) {         \
+    return __nvvm_shfl_sync_##kind##_i32(m, v, o, ((32 - w) << 8) | (clamp));                \
+  }                                                                                          \
+  static __device__ __forceinline__ unsigned name(unsigned m, unsigned v, int o, int w = 32) { \
+    return (unsigned)__nvvm_shfl_sync_##kind##_i32(m, (int)v, o, ((32 - w) << 8) | (clamp)); \
+  }                                                                                          \
+  static __device__ __forceinline__ float name(unsigned m, float v, int o, int w = 32) {     \
+    return __nvvm_shfl_sync_##kind##_f32(m, v, o, ((32 - w) << 8) | (clamp));                \
+  }                                                                                          \
+  static __device__ __forceinline__ long long name(unsigned m, long long v, int o, int w = 32) { \
+    int lo = name(m, (int)v, o, w), hi = name(m, (int)(v >> 32), o, w);                      \
+    return ((long long)hi << 32) | (unsigned)lo;                                             \
+  }                                                                                          \
+  static __device__ __forceinline__ unsigned long long name(unsigned m, unsigned long long v, int o, int w = 32) { \
+    return (unsigned long long)name(m, (long long)v, o, w);                                  \
+  }                                                                                          \
+  static __device__ __forceinline__ double name(unsigned m, double v, int o, int w = 32) {   \
+    return __builtin_bit_cast(double, name(m, __builtin_bit_cast(long long, v), o, w));     \
+  }
+__WGPERF_SHFL(__shfl_sync, idx, 0x1f)
+__WGPERF_SHFL(__shfl_up_sync, up, 0)
+__WGPERF_SHFL(__shfl_down_sync, down, 0x1f)
+__WGPERF_SHFL(__shfl_xor_sync, bfly, 0x1f)
+#undef __WGPERF_SHFL
+static __device__ __forceinline__ unsigned __ballot_sync(unsigned m, int p) { return __nvvm_vote_ballot_sync(m, p); }
+static __device__ __forceinline__ int __any_sync(unsigned m, int p) { return __nvvm_vote_any_sync(m, p); }
+static __device__ __forceinline__ int __all_sync(unsigned m, int p) { return __nvvm_vote_all_sync(m, p); }
+static __device__ __forceinline__ unsigned __activemask(void) { return __nvvm_activemask(); }
+static __device__ __forceinline__ void __syncwarp(unsigned m = 0xffffffffu) { __nvvm_bar_warp_sync(m); }
+
+/* Bit and integer intrinsics: LLVM's own operations, which the model counts. */
+static __device__ __forceinline__ int __popc(unsigned x) { return __builtin_popcount(x); }
+static __device__ __forceinline__ int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static __device__ __forceinline__ int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
+static __device__ __forceinline__ int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
+static __device__ __forceinline__ int __ffs(int x) { return __builtin_ffs(x); }
+static __device__ __forceinline__ int __ffsll(long long x) { return __builtin_ffsll(x); }
+static __device__ __forceinline__ unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }
+static __device__ __forceinline__ unsigned __umulhi(unsigned a, unsigned b) {
+  return (unsigned)(((unsigned long long)a * b) >> 32);
+}
+static __device__ __forceinline__ int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
+static __device__ __forceinline__ int __mul24(int a, int b) { return ((a << 8) >> 8) * ((b << 8) >> 8); }
+static __device__ __forceinline__ unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffffu) * (b & 0xffffffu); }
+static __device__ __forceinline__ float __saturatef(float x) { return __builtin_fminf(__builtin_fmaxf(x, 0.0f), 1.0f); }
+
+/* __ldg: a load through the read-only path; to the model a global load. */
+template <typename T> static __device__ __forceinline__ T __ldg(const T *p) { return *p; }
 
 #endif /* WGPERF_CUDA_COMPAT_H */

@@ -19,7 +19,7 @@
 #include "wgperf/pipeline.h"
 #include "wgperf/warps.h"
 
-static wgp_model *model, *model2, *cur;
+static wgp_model *model, *model2, *model3, *cur;
 static wgp_gpu *h100;
 static int64_t arg_n;
 
@@ -40,6 +40,8 @@ static int setup(void **state) {
     return -1;
   if (wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/pipeline_kernels.json", &model2, &d) != WGP_OK)
     return -1;
+  if (wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/warp_kernels.json", &model3, &d) != WGP_OK)
+    return -1;
   cur = model;
   return wgp_gpu_load_builtin("h100-sxm", &h100, &d) == WGP_OK ? 0 : -1;
 }
@@ -48,6 +50,7 @@ static int teardown(void **state) {
   (void)state;
   wgp_model_free(model);
   wgp_model_free(model2);
+  wgp_model_free(model3);
   wgp_gpu_free(h100);
   return 0;
 }
@@ -76,6 +79,8 @@ static void launch_make(launch *l, const char *kernel, uint64_t global, uint64_t
   l->k = wgp_model_find_kernel(model, kernel);
   if (!l->k)
     l->k = wgp_model_find_kernel(model2, kernel);
+  if (!l->k)
+    l->k = wgp_model_find_kernel(model3, kernel);
   assert_non_null(l->k);
   l->L = (wgp_trace_launch){1, {global, 1, 1}, {local, 1, 1}, {0, 0, 0}, 32, args, NULL};
   assert_int_equal(wgp_tracer_new(l->k, &l->L, &l->tracer, &d), WGP_OK);
@@ -757,6 +762,36 @@ static void test_gather_waits_for_its_indices(void **state) {
   assert_true(cycles[1] < 1.5 * dram);
 }
 
+/* A warp shuffle waits as long as a shared load (it crosses the lanes through
+ * the shared-memory crossbar): one warp's chain of shuffle + add per
+ * iteration is longer than the add alone by the shared latency, on the H100
+ * and on the GTX 980, whose shuffles queue in shared memory's own pipe. */
+static void test_shuffle_waits_like_shared_memory(void **state) {
+  (void)state;
+  wgp_gpu *gm;
+  wgp_diag d;
+  assert_int_equal(wgp_gpu_load_builtin("gtx-980", &gm, &d), WGP_OK);
+  const wgp_gpu *gpus[] = {h100, gm};
+  const int64_t iters = 2000;
+  for (int gi = 0; gi < 2; gi++) {
+    double cycles[2];
+    const char *ks[] = {"shfl_chain", "add_chain"};
+    for (int k = 0; k < 2; k++) {
+      launch l;
+      launch_make(&l, ks[k], 32, 32, iters, coalesced);
+      l.in.gpu = gpus[gi];
+      wgp_sim_result r = run_ok(&l.in);
+      cycles[k] = r.round_cycles;
+      launch_free(&l);
+    }
+    double per = (cycles[0] - cycles[1]) / (double)iters, lat = wgp_gpu_latency_shared_cycles(gpus[gi]);
+    print_message("%s: shuffle chain %.0f, add chain %.0f cycles: %.2f more per iteration (shared latency %.0f)\n",
+                  wgp_gpu_name(gpus[gi]), cycles[0], cycles[1], per, lat);
+    assert_true(fabs(per - lat) < 0.05 * lat);
+  }
+  wgp_gpu_free(gm);
+}
+
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -836,6 +871,7 @@ int main(void) {
       cmocka_unit_test(test_warps_in_different_loops),
       cmocka_unit_test(test_round_without_steady_state_stops),
       cmocka_unit_test(test_gather_waits_for_its_indices),
+      cmocka_unit_test(test_shuffle_waits_like_shared_memory),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
