@@ -600,7 +600,7 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
   char *tmp = concat(output, pidbuf, "");
   /* Keep the bitcode when ptxas can count registers from it. */
   char *bitcode = find_ptxas() && kind != IN_IR ? concat(tmp, ".bc", "") : NULL;
-  char *plugin_flag = NULL, *oflag = NULL, *header = NULL, *tool = NULL, *passes = NULL;
+  char *plugin_flag = NULL, *oflag = NULL, *header = NULL, *hostdir = NULL, *tool = NULL, *passes = NULL;
   const char *args[64 + 1];
   int n = 0, rc;
   const char **argvx = NULL;
@@ -636,8 +636,14 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
         rc = input_error("cannot find include/wgperf/cuda_compat.h");
         goto done;
       }
-      const char *cu[] = {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80", "-nocudainc", "-nocudalib",
-                          "-Wno-unknown-cuda-version", "-include", header};
+      /* include/wgperf/cuda/: the runtime's host API as declarations, so
+       * that a whole program (main, cudaMalloc, <<<...>>>) parses */
+      size_t hl = strlen(header) - strlen("cuda_compat.h");
+      hostdir = concat(header, "", "");
+      strcpy(hostdir + hl, "cuda");
+      const char *cu[] = {"-x",        "cuda",         "--cuda-device-only",        "--cuda-gpu-arch=sm_80",
+                          "-nocudainc", "-nocudalib",   "-Wno-unknown-cuda-version", "-include",
+                          header,      "-isystem",     hostdir};
       for (size_t i = 0; i < sizeof cu / sizeof cu[0]; i++)
         args[n++] = cu[i];
     }
@@ -719,6 +725,7 @@ done:
   free(plugin_flag);
   free(oflag);
   free(header);
+  free(hostdir);
   free(tool);
   free(passes);
   return rc;

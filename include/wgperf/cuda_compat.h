@@ -57,7 +57,8 @@ __WGPERF_SREG(blockDim, ntid)
 __WGPERF_SREG(gridDim, nctaid)
 #undef __WGPERF_SREG
 
-#define warpSize 32
+/* a constant, not a macro: host code names cudaDeviceProp::warpSize */
+static constexpr int warpSize = 32;
 
 /* Vector types.  CUDA's are structs with .x .y .z .w and the alignment of
  * their size; clang's extended vectors have the same layout and members, and
