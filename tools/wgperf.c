@@ -778,40 +778,43 @@ static int extract_checked(const char *file, const char *olevel, const cli_flags
 
 static int cmd_extract(int argc, char **argv) {
   const char *file = NULL, *out = NULL, *olevel = NULL;
-  int full = 0, took, direct = -1;
+  int full = 0, took, direct = -1, rc = EXIT_OK;
   cli_flags fl = {0};
-  for (int i = 0; i < argc; i++) {
+  for (int i = 0; i < argc && rc == EXIT_OK; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--") == 0) {
       direct = fl.n;
       if (cli_source_flags_rest(argc, argv, i + 1, &fl))
-        return free(fl.v), input_error("out of memory");
+        rc = input_error("out of memory");
       break;
     } else if ((took = cli_source_flag(argc, argv, i, &fl)) != 0) {
       if (took < 0)
-        return free(fl.v), usage_error("'%s' needs a value (-DNAME[=VALUE], -UNAME or -IDIR)", a);
+        rc = usage_error("'%s' needs a value (-DNAME[=VALUE], -UNAME or -IDIR)", a);
       i += took - 1;
     } else if (strcmp(a, "-o") == 0) {
       if (++i == argc)
-        return usage_error("'-o' needs a file name");
-      out = argv[i];
+        rc = usage_error("'-o' needs a file name");
+      else
+        out = argv[i];
     } else if (strcmp(a, "-O") == 0) {
       if (++i == argc)
-        return usage_error("'-O' needs a level");
-      olevel = argv[i];
+        rc = usage_error("'-O' needs a level");
+      else
+        olevel = argv[i];
     } else if (strncmp(a, "-O", 2) == 0) {
       olevel = a + 2;
     } else if (strcmp(a, "--print") == 0) {
       full = 1;
     } else if (a[0] == '-' && a[1] != '\0') {
-      return free(fl.v), usage_error("unknown option '%s' for 'extract'", a);
+      rc = usage_error("unknown option '%s' for 'extract'", a);
     } else if (file) {
-      return free(fl.v), usage_error("'extract' takes one input file, got '%s' and '%s'", file, a);
+      rc = usage_error("'extract' takes one input file, got '%s' and '%s'", file, a);
     } else {
       file = a;
     }
   }
-  int rc = extract_checked(file, olevel, &fl, direct < 0 ? fl.n : direct, out, full);
+  if (rc == EXIT_OK)
+    rc = extract_checked(file, olevel, &fl, direct < 0 ? fl.n : direct, out, full);
   free(fl.v);
   return rc;
 }
