@@ -368,6 +368,10 @@ static CallClass classifyCall(const CallBase &CB) {
     return {CallKind::Counted, "fence", ""};
   if (PN.starts_with("atomic_") || PN.starts_with("atom_") || PN.starts_with("atomic"))
     return {CallKind::Atomic, nullptr, PN.str()};
+  // CUDA's device printf (lowered to vprintf) and failed assert: the driver's
+  // own calls, a call's issue slot each; what they write is not modelled
+  if (PN == "vprintf" || PN == "__assertfail")
+    return {CallKind::Counted, "call", ""};
   if (const char *C = mathClass(PN, T->isVoidTy() ? ArgT : T))
     return {CallKind::Counted, C, ""};
   // OpenCL conversions (convert_float4, convert_uchar4_sat, ...): libclc

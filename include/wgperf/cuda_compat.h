@@ -242,6 +242,16 @@ static __device__ __forceinline__ int __mul24(int a, int b) { return ((a << 8) >
 static __device__ __forceinline__ unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffffu) * (b & 0xffffffu); }
 static __device__ __forceinline__ float __saturatef(float x) { return __builtin_fminf(__builtin_fmaxf(x, 0.0f), 1.0f); }
 
+/* Device printf (clang lowers it to vprintf, as nvcc does) and assert
+ * (glibc's macro calls __assert_fail): the host declarations of <cstdio> and
+ * <cassert> are not callable from a kernel. */
+extern "C" __device__ int printf(const char *, ...);
+extern "C" __device__ void __assertfail(const char *, const char *, unsigned, const char *, size_t);
+extern "C" __device__ __forceinline__ void __assert_fail(const char *msg, const char *file, unsigned line,
+                                                        const char *func) {
+  __assertfail(msg, file, line, func, sizeof(char));
+}
+
 /* __ldg: a load through the read-only path; to the model a global load. */
 template <typename T> static __device__ __forceinline__ T __ldg(const T *p) { return *p; }
 

@@ -4,6 +4,9 @@
 // barrier, and the bit intrinsics are LLVM's own operations.
 // RUN: %clang_cu -O2 -c -emit-llvm %s -o %t.bc
 // RUN: %opt -load-pass-plugin=%plugin -passes='print<wgperf>' -disable-output %t.bc | FileCheck %s
+// RUN: %opt -load-pass-plugin=%plugin -passes='print<wgperf>' -disable-output %t.bc 2>&1 >/dev/null \
+// RUN:   | FileCheck %s --allow-empty --check-prefix=NOWARN
+// NOWARN-NOT: unresolved
 // (the kernels print in name order)
 
 // Every shuffle form, on 32- and 64-bit values (two shuffles for a double: five).
@@ -42,3 +45,17 @@ extern "C" __global__ void warp_sum(const float *in, float *out) {
     out[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = v;
 }
 
+
+// Device printf and assert compile (with the host's <cstdio> and <cassert>)
+// and count as one call each, without a warning.
+// CHECK-LABEL: kernel with_printf
+// CHECK: totals: {{.*}}call=2
+#include <cassert>
+#include <cstdio>
+extern "C" __global__ void with_printf(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i == 0)
+    printf("n=%d\n", n);
+  assert(n > 0);
+  a[i] *= 2.0f;
+}
