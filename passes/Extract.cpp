@@ -240,7 +240,11 @@ static const char *mathClass(StringRef N, Type *T) {
       {"divide", "div"},      {"fdividef", "div"},    {"fdiv_rn", "div"},
       {"sincos", "sfu_sin"},  {"atan", "sfu_tan"},    {"atan2", "sfu_tan"},
       {"asin", "sfu_tan"},    {"acos", "sfu_tan"},    {"tanh", "sfu_exp"},
-      {"erf", "sfu_exp"},
+      {"erf", "sfu_exp"},     {"erfc", "sfu_exp"},    {"erfinv", "sfu_exp"},
+      {"erfcinv", "sfu_exp"}, {"sinh", "sfu_exp"},    {"cosh", "sfu_exp"},
+      {"asinh", "sfu_log"},   {"acosh", "sfu_log"},   {"atanh", "sfu_log"},
+      {"lgamma", "sfu_log"},  {"tgamma", "sfu_exp"},  {"logb", "sfu_log"},
+      {"hypot", "sfu_sqrt"},  {"remainder", "div"},
   };
   StringRef Base = N;
   for (StringRef P : {"native_", "half_", "__nv_", "__", "fast_"})
@@ -266,7 +270,7 @@ static const char *mathClass(StringRef N, Type *T) {
       return T->isIntegerTy() ? "int_mul" : (F64 ? "fp64_fma" : "fp32_fma");
   for (StringRef AddLike : {"fabs", "fmin", "fmax", "min", "max", "clamp", "floor",
                             "ceil", "trunc", "round", "rint", "copysign", "fmod",
-                            "abs", "mix", "sign"})
+                            "abs", "mix", "sign", "fdim", "nextafter", "ldexp", "nearbyint"})
     if (Base == AddLike)
       return T->isIntegerTy() ? "int_add" : (F64 ? "fp64_add" : "fp32_add");
   return nullptr;

@@ -159,9 +159,35 @@ __WGPERF_MATH_BUILTIN(sqrt) __WGPERF_MATH_BUILTIN(fabs) __WGPERF_MATH_BUILTIN(fl
 __WGPERF_MATH_BUILTIN(ceil) __WGPERF_MATH_BUILTIN(trunc) __WGPERF_MATH_BUILTIN(round)
 __WGPERF_MATH_NV(sin) __WGPERF_MATH_NV(cos) __WGPERF_MATH_NV(tan) __WGPERF_MATH_NV(exp)
 __WGPERF_MATH_NV(exp2) __WGPERF_MATH_NV(log) __WGPERF_MATH_NV(log2) __WGPERF_MATH_NV(log10)
-__WGPERF_MATH_NV(atan) __WGPERF_MATH_NV(tanh)
+__WGPERF_MATH_NV(atan) __WGPERF_MATH_NV(tanh) __WGPERF_MATH_NV(asin) __WGPERF_MATH_NV(acos)
+__WGPERF_MATH_NV(sinh) __WGPERF_MATH_NV(cosh) __WGPERF_MATH_NV(asinh) __WGPERF_MATH_NV(acosh)
+__WGPERF_MATH_NV(atanh) __WGPERF_MATH_NV(erf) __WGPERF_MATH_NV(erfc) __WGPERF_MATH_NV(erfinv)
+__WGPERF_MATH_NV(erfcinv) __WGPERF_MATH_NV(expm1) __WGPERF_MATH_NV(log1p) __WGPERF_MATH_NV(cbrt)
+__WGPERF_MATH_NV(lgamma) __WGPERF_MATH_NV(tgamma) __WGPERF_MATH_NV(exp10) __WGPERF_MATH_NV(logb)
+__WGPERF_MATH_BUILTIN(rint) __WGPERF_MATH_BUILTIN(nearbyint)
+#define __WGPERF_MATH_NV2(fn)                                                            \
+  extern "C" __device__ __attribute__((const)) float __nv_##fn##f(float, float);        \
+  extern "C" __device__ __attribute__((const)) double __nv_##fn(double, double);        \
+  static __device__ __forceinline__ float fn##f(float x, float y) { return __nv_##fn##f(x, y); } \
+  static __device__ __forceinline__ double fn(double x, double y) { return __nv_##fn(x, y); }    \
+  static __device__ __forceinline__ float fn(float x, float y) { return __nv_##fn##f(x, y); }
+__WGPERF_MATH_NV2(atan2) __WGPERF_MATH_NV2(hypot) __WGPERF_MATH_NV2(fmod) __WGPERF_MATH_NV2(remainder)
+__WGPERF_MATH_NV2(fdim) __WGPERF_MATH_NV2(nextafter)
 #undef __WGPERF_MATH_BUILTIN
 #undef __WGPERF_MATH_NV
+#undef __WGPERF_MATH_NV2
+static __device__ __forceinline__ float copysignf(float x, float y) { return __builtin_copysignf(x, y); }
+static __device__ __forceinline__ double copysign(double x, double y) { return __builtin_copysign(x, y); }
+static __device__ __forceinline__ float ldexpf(float x, int e) { return __builtin_ldexpf(x, e); }
+static __device__ __forceinline__ double ldexp(double x, int e) { return __builtin_ldexp(x, e); }
+extern "C" __device__ void __nv_sincosf(float, float *, float *);
+extern "C" __device__ void __nv_sincos(double, double *, double *);
+static __device__ __forceinline__ void sincosf(float x, float *s, float *c) { __nv_sincosf(x, s, c); }
+static __device__ __forceinline__ void sincos(double x, double *s, double *c) { __nv_sincos(x, s, c); }
+static __device__ __forceinline__ void __sincosf(float x, float *s, float *c) {
+  *s = __nvvm_sin_approx_f(x);
+  *c = __nvvm_cos_approx_f(x);
+}
 extern "C" __device__ __attribute__((const)) float __nv_powf(float, float);
 extern "C" __device__ __attribute__((const)) double __nv_pow(double, double);
 static __device__ __forceinline__ float powf(float x, float y) { return __nv_powf(x, y); }
