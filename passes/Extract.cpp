@@ -383,6 +383,32 @@ static CallClass classifyCall(const CallBase &CB) {
   // per element, as the backend emits them.
   if (PN.starts_with("convert_"))
     return {CallKind::Counted, "conv", ""};
+  // OpenCL's integer and relational built-ins (libclc is not linked into the
+  // model): one instruction of their class per lane, as the backend emits
+  // most of them (a 32-bit mul_hi is one IMAD.HI, popcount one POPC, a
+  // select one SEL)
+  {
+    struct Builtin {
+      const char *Name, *Class;
+    };
+    static const Builtin Table[] = {
+        {"select", "cmp_select"},  {"bitselect", "int_logic"}, {"popcount", "int_logic"},
+        {"clz", "int_logic"},      {"ctz", "int_logic"},       {"rotate", "int_logic"},
+        {"upsample", "int_logic"}, {"abs_diff", "int_add"},    {"add_sat", "int_add"},
+        {"sub_sat", "int_add"},    {"hadd", "int_add"},        {"rhadd", "int_add"},
+        {"mul_hi", "int_mul"},     {"mad_hi", "int_mul"},      {"mad_sat", "int_mul"},
+        {"mul24", "int_mul"},      {"step", "cmp_select"},     {"isnan", "cmp_select"},
+        {"isinf", "cmp_select"},   {"isfinite", "cmp_select"}, {"signbit", "int_logic"},
+        {"any", "int_logic"},      {"all", "int_logic"},
+    };
+    for (const Builtin &B : Table)
+      if (PN == B.Name)
+        return {CallKind::Counted, B.Class, ""};
+    if (PN == "degrees" || PN == "radians")
+      return {CallKind::Counted, fpClass(T, "mul"), ""};
+    if (PN == "smoothstep" || PN == "fract")
+      return {CallKind::Counted, fpClass(T, "fma"), ""};
+  }
   R.Class = "call";
   return R;
 }

@@ -161,13 +161,14 @@ static char *find_plugin(void) {
   return NULL;
 }
 
-static char *find_cuda_header(void) {
-  char *p = concat(WGPERF_SOURCE_DIR, "/include/wgperf/", "cuda_compat.h");
+/* include/wgperf/NAME: in the source tree, else beside the installed tools. */
+static char *find_header(const char *name) {
+  char *p = concat(WGPERF_SOURCE_DIR, "/include/wgperf/", name);
   if (*WGPERF_SOURCE_DIR && is_file(p))
     return p;
   free(p);
   char *dir = exe_dir();
-  p = concat(dir, "/../include/wgperf/", "cuda_compat.h");
+  p = concat(dir, "/../include/wgperf/", name);
   free(dir);
   if (is_file(p))
     return p;
@@ -626,12 +627,20 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
     oflag = concat("-O", olevel ? olevel : "3", "");
     args[n++] = tool;
     if (kind == IN_OPENCL) {
-      const char *cl[] = {"-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header", "-cl-kernel-arg-info",
-                          "-target", "nvptx64-nvidia-nvcl"};
+      /* opencl_compat.h: the built-ins that are memory accesses or plain
+       * arithmetic (vloadN, vstoreN, dot, length, ...), defined so that the
+       * plugin sees their work */
+      header = find_header("opencl_compat.h");
+      if (!header) {
+        rc = input_error("cannot find include/wgperf/opencl_compat.h");
+        goto done;
+      }
+      const char *cl[] = {"-x",        "cl",          "-cl-std=CL1.2", "-Xclang", "-finclude-default-header",
+                          "-cl-kernel-arg-info", "-target", "nvptx64-nvidia-nvcl", "-include", header};
       for (size_t i = 0; i < sizeof cl / sizeof cl[0]; i++)
         args[n++] = cl[i];
     } else {
-      header = find_cuda_header();
+      header = find_header("cuda_compat.h");
       if (!header) {
         rc = input_error("cannot find include/wgperf/cuda_compat.h");
         goto done;
