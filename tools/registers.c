@@ -104,6 +104,74 @@ static bool find_libdevice(const char *ptxas, char *out, size_t n) {
   return access(out, R_OK) == 0;
 }
 
+/* libclc leaves OpenCL's exp, log, pow, sin, ... as LLVM math intrinsics,
+ * which the NVPTX backend cannot lower (llc: "no libcall available for
+ * fexp"); NVIDIA's OpenCL compiler calls its libdevice functions.  The
+ * textual module IN with those intrinsics renamed to the __nv_* functions is
+ * written to OUT; the count of calls renamed, -1 on a file error. */
+static int rename_math_intrinsics(const char *in, const char *out) {
+  static const char *const map[][2] = {
+      {"@llvm.exp.f32(", "@__nv_expf("},     {"@llvm.exp.f64(", "@__nv_exp("},
+      {"@llvm.exp2.f64(", "@__nv_exp2("},    {"@llvm.exp10.f32(", "@__nv_exp10f("},
+      {"@llvm.exp10.f64(", "@__nv_exp10("}, {"@llvm.log.f32(", "@__nv_logf("},
+      {"@llvm.log.f64(", "@__nv_log("},     {"@llvm.log2.f64(", "@__nv_log2("},
+      {"@llvm.log10.f32(", "@__nv_log10f("}, {"@llvm.log10.f64(", "@__nv_log10("},
+      {"@llvm.pow.f32(", "@__nv_powf("},     {"@llvm.pow.f64(", "@__nv_pow("},
+      {"@llvm.sin.f32(", "@__nv_sinf("},     {"@llvm.sin.f64(", "@__nv_sin("},
+      {"@llvm.cos.f32(", "@__nv_cosf("},     {"@llvm.cos.f64(", "@__nv_cos("},
+  };
+  FILE *f = fopen(in, "rb");
+  if (!f)
+    return -1;
+  char *text = NULL;
+  size_t len = 0, cap = 0;
+  for (;;) {
+    if (len + 4096 + 1 > cap) {
+      cap = cap ? 2 * cap : 1 << 16;
+      char *t = realloc(text, cap);
+      if (!t) {
+        free(text);
+        fclose(f);
+        return -1;
+      }
+      text = t;
+    }
+    size_t got = fread(text + len, 1, 4096, f);
+    len += got;
+    if (got < 4096)
+      break;
+  }
+  fclose(f);
+  text[len] = '\0';
+  FILE *o = fopen(out, "wb");
+  if (!o) {
+    free(text);
+    return -1;
+  }
+  int renamed = 0;
+  for (const char *p = text; *p;) {
+    const char *at = strchr(p, '@');
+    if (!at) {
+      fputs(p, o);
+      break;
+    }
+    fwrite(p, 1, (size_t)(at - p), o);
+    size_t k = 0, nm = sizeof map / sizeof map[0];
+    while (k < nm && strncmp(at, map[k][0], strlen(map[k][0])) != 0)
+      k++;
+    if (k < nm) {
+      fputs(map[k][1], o);
+      p = at + strlen(map[k][0]);
+      renamed++;
+    } else {
+      fputc('@', o);
+      p = at + 1;
+    }
+  }
+  free(text);
+  return fclose(o) == 0 ? renamed : -1;
+}
+
 /* The first line of LOG that says "error" (else its first line), for a
  * warning that says why ptxas gave no count. */
 static void first_error(const char *log, char *out, size_t n) {
@@ -212,6 +280,28 @@ int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, con
     ok = run_quiet(argv, log);
     from = clean;
   }
+  /* OpenCL: libclc's math intrinsics to libdevice calls, where a toolkit has it */
+  char text[64], renamed[64], relinked[64];
+  snprintf(text, sizeof text, "%s/k.ll", base);
+  snprintf(renamed, sizeof renamed, "%s/r.ll", base);
+  snprintf(relinked, sizeof relinked, "%s/r.bc", base);
+  char *dis = sibling(clang, "llvm-dis");
+  if (ok && opencl && dis && find_libdevice(ptxas, libdevice, sizeof libdevice)) {
+    char *argv[] = {dis, (char *)from, "-o", text, NULL};
+    step = "llvm-dis";
+    ok = run_quiet(argv, log);
+    int n = ok ? rename_math_intrinsics(text, renamed) : 0;
+    ok = ok && n >= 0;
+    if (ok && n > 0) {
+      char *largv[] = {link, renamed, "--only-needed", libdevice, "-o", relinked, NULL};
+      char *oargv[] = {opt, "-passes=default<O2>", relinked, "-o", clean, NULL};
+      step = "llvm-link";
+      ok = run_quiet(largv, log);
+      step = "opt";
+      ok = ok && run_quiet(oargv, log);
+    }
+  }
+  free(dis);
   if (ok) {
     char *argv[] = {llc, "-march=nvptx64", "-mcpu=" PTX_ARCH, (char *)from, "-o", ptx, NULL};
     step = "llc";
@@ -267,6 +357,7 @@ int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, con
   char cmd_rm[96];
   snprintf(cmd_rm, sizeof cmd_rm, "%s/version", base);
   unlink(cmd_rm), unlink(linked), unlink(clean), unlink(ptx), unlink(log);
+  unlink(text), unlink(renamed), unlink(relinked);
   rmdir(base);
   free(link);
   free(llc);
