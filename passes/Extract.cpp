@@ -388,10 +388,7 @@ static CallClass classifyCall(const CallBase &CB) {
   // most of them (a 32-bit mul_hi is one IMAD.HI, popcount one POPC, a
   // select one SEL)
   {
-    struct Builtin {
-      const char *Name, *Class;
-    };
-    static const Builtin Table[] = {
+    static const MathFn Table[] = {
         {"select", "cmp_select"},  {"bitselect", "int_logic"}, {"popcount", "int_logic"},
         {"clz", "int_logic"},      {"ctz", "int_logic"},       {"rotate", "int_logic"},
         {"upsample", "int_logic"}, {"abs_diff", "int_add"},    {"add_sat", "int_add"},
@@ -401,7 +398,7 @@ static CallClass classifyCall(const CallBase &CB) {
         {"isinf", "cmp_select"},   {"isfinite", "cmp_select"}, {"signbit", "int_logic"},
         {"any", "int_logic"},      {"all", "int_logic"},
     };
-    for (const Builtin &B : Table)
+    for (const MathFn &B : Table)
       if (PN == B.Name)
         return {CallKind::Counted, B.Class, ""};
     if (PN == "degrees" || PN == "radians")

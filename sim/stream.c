@@ -98,6 +98,12 @@ static bool push(builder *b, const wgp_insn *i) {
   return true;
 }
 
+/* Cycles one shared-memory wavefront (a word from every bank) takes. */
+static double shared_wave_cycles(const wgp_gpu *g) {
+  return wgp_gpu_shared_banks(g) * (double)wgp_gpu_shared_bank_width_bytes(g) /
+         wgp_gpu_shared_bandwidth_bytes_per_cycle(g);
+}
+
 /* The instruction for one execution of access ID, and its chip traffic. */
 static void memory_insn(const wgp_sim_ctx *c, const wgp_access *a, const wgp_access_cost *ac, wgp_insn *out,
                         double *dram, double *l2, double *acts) {
@@ -114,8 +120,7 @@ static void memory_insn(const wgp_sim_ctx *c, const wgp_access *a, const wgp_acc
     return;
   }
   if (sp == WGP_SPACE_LOCAL) {
-    double wave = wgp_gpu_shared_banks(g) * (double)wgp_gpu_shared_bank_width_bytes(g) /
-                  wgp_gpu_shared_bandwidth_bytes_per_cycle(g);
+    double wave = shared_wave_cycles(g);
     out->occupancy = fmax(ac->requests, ac->wavefronts) * wave;
     if (wgp_gpu_shared_own_pipe(g)) {
       /* the request's issue on the load/store path, its wavefronts in
@@ -249,8 +254,7 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
        * crossbar: one conflict-free wavefront on the load/store path (in
        * shared memory's own pipe where it has one), a shared load's latency;
        * among the arithmetic, as the values it exchanges are. */
-      double wave = wgp_gpu_shared_banks(g) * (double)wgp_gpu_shared_bank_width_bytes(g) /
-                    wgp_gpu_shared_bandwidth_bytes_per_cycle(g);
+      double wave = shared_wave_cycles(g);
       alu[nalu] = (wgp_insn){.kind = WGP_INSN_ALU,
                              .unit = WGP_UNIT_LSU,
                              .occupancy = wave,
