@@ -853,6 +853,13 @@ static void bottleneck(char *buf, size_t size, const session *S, const wgp_sim_r
              wgp_gpu_l2_bandwidth_gbps(S->gpu));
     return;
   }
+  if (r->bound && strcmp(r->bound, "block_dispatch") == 0) {
+    snprintf(buf, size,
+             "work-group dispatch: the GPU starts one work-group every %.3g ns (launch.per_block_ns) and these "
+             "finish sooner than that; larger work-groups would need fewer starts",
+             wgp_gpu_launch_per_block_ns(S->gpu));
+    return;
+  }
   if (occ < 0.25) {
     snprintf(buf, size, "low occupancy: %u of %u warps per SM, limited by %s", r->active_warps_per_sm,
              wgp_gpu_max_warps_per_sm(S->gpu), lim);
