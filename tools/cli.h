@@ -33,13 +33,18 @@ int parse_hint(const char *text, char prefix, size_t *index, double *value);
  * argument.  It returns how many arguments of ARGV from I it took (1 or 2),
  * 0 when ARGV[I] is not one, -1 when the value is missing or memory ran out.
  * cli_source_flags_rest takes every argument after "--" as it is (-1: out of
- * memory).  The flags point into ARGV; free FLAGS->v. */
+ * memory).  The flags point into ARGV; free FLAGS->v.  cli_source_flags_check
+ * says, as a usage error, that flags given for INPUT cannot apply: any with a
+ * kernel model, those before "--" with LLVM IR (after it they go to opt);
+ * EXIT_OK otherwise. */
 typedef struct cli_flags {
   char **v;
   int n, cap;
+  int after; /* of the N, those given after "--" */
 } cli_flags;
 int cli_source_flag(int argc, char **argv, int i, cli_flags *flags);
 int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags);
+int cli_source_flags_check(const char *input, const cli_flags *flags);
 
 /* "--jobs N": threads, 1 to WGP_MAX_THREADS; 0, or -1 when malformed. */
 int parse_jobs(const char *text, unsigned *jobs);

@@ -765,10 +765,20 @@ int cli_source_flag(int argc, char **argv, int i, cli_flags *flags) {
 }
 
 int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags) {
-  for (; i < argc; i++)
+  for (; i < argc; i++, flags->after++)
     if (flags_push(flags, argv[i]))
       return -1;
   return 0;
+}
+
+int cli_source_flags_check(const char *input, const cli_flags *flags) {
+  if (flags->n > 0 && ends_with(input, ".json"))
+    return usage_error("%s: compiler flags ('%s') apply to .cl and .cu sources, not to a kernel model", input,
+                       flags->v[0]);
+  if (flags->n > flags->after && kind_of(input) == IN_IR)
+    return usage_error("%s: compiler flags ('%s') apply to .cl and .cu sources, not to LLVM IR", input,
+                       flags->v[0]);
+  return EXIT_OK;
 }
 
 /* The kind of an input file from its name, or -1. */
@@ -782,17 +792,15 @@ int kind_of(const char *file) {
   return -1;
 }
 
-static int extract_checked(const char *file, const char *olevel, const cli_flags *fl, int direct, const char *out,
-                           int full);
+static int extract_checked(const char *file, const char *olevel, const cli_flags *fl, const char *out, int full);
 
 static int cmd_extract(int argc, char **argv) {
   const char *file = NULL, *out = NULL, *olevel = NULL;
-  int full = 0, took, direct = -1, rc = EXIT_OK;
+  int full = 0, took, rc = EXIT_OK;
   cli_flags fl = {0};
   for (int i = 0; i < argc && rc == EXIT_OK; i++) {
     const char *a = argv[i];
     if (strcmp(a, "--") == 0) {
-      direct = fl.n;
       if (cli_source_flags_rest(argc, argv, i + 1, &fl))
         rc = input_error("out of memory");
       break;
@@ -823,15 +831,14 @@ static int cmd_extract(int argc, char **argv) {
     }
   }
   if (rc == EXIT_OK)
-    rc = extract_checked(file, olevel, &fl, direct < 0 ? fl.n : direct, out, full);
+    rc = extract_checked(file, olevel, &fl, out, full);
   free(fl.v);
   return rc;
 }
 
-/* Extracts FILE with the compiler flags FL (the first DIRECT of them given
- * before "--") into OUT (a name from FILE's when NULL), then shows it. */
-static int extract_checked(const char *file, const char *olevel, const cli_flags *fl, int direct, const char *out,
-                           int full) {
+/* Extracts FILE with the compiler flags FL into OUT (a name from FILE's when
+ * NULL), then shows it. */
+static int extract_checked(const char *file, const char *olevel, const cli_flags *fl, const char *out, int full) {
   if (!file)
     return usage_error("'extract' needs an input file");
   if (olevel && !(strlen(olevel) == 1 && strchr("0123sz", olevel[0])))
@@ -844,10 +851,11 @@ static int extract_checked(const char *file, const char *olevel, const cli_flags
   if (!is_file(file))
     return input_error("%s: not a regular file", file);
 
-  if (kind == IN_IR && direct > 0)
-    return usage_error("%s: compiler flags ('%s') apply to .cl and .cu sources, not to LLVM IR", file, fl->v[0]);
+  int rc = cli_source_flags_check(file, fl);
+  if (rc != EXIT_OK)
+    return rc;
   char *output = out ? xstrdup(out) : default_output(file);
-  int rc = extract_to(file, kind, olevel, fl->v, fl->n, output);
+  rc = extract_to(file, kind, olevel, fl->v, fl->n, output);
   if (rc == EXIT_OK)
     rc = show_model(output, NULL, full);
   free(output);

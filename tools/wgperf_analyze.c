@@ -23,7 +23,6 @@ typedef struct opts {
   bool json, trace, cold_l2;
   unsigned regs;
   cli_flags flags; /* for a .cl/.cu input */
-  int direct;      /* of them, given before "--" (-D, -U, -I) */
   size_t trip_loop[MAX_HINTS], taken_block[MAX_HINTS];
   uint64_t trip[MAX_HINTS];
   double taken[MAX_HINTS];
@@ -565,13 +564,11 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
     return input_error("out of memory");
   int rc = EXIT_OK;
   const char *first_launch_opt = NULL; /* a launch given as options */
-  op->direct = -1;
   int took;
   for (int i = 0; i < argc && rc == EXIT_OK; i++) {
     const char *a = argv[i];
     bool val;
     if (strcmp(a, "--") == 0) {
-      op->direct = op->flags.n;
       if (cli_source_flags_rest(argc, argv, i + 1, &op->flags))
         rc = input_error("out of memory");
       break;
@@ -661,18 +658,13 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
   /* The model: given, or extracted into a temporary file. */
   const char *model_path = op->input;
   size_t n = strlen(op->input);
-  if (op->direct < 0)
-    op->direct = op->flags.n;
-  if (n > 5 && strcmp(op->input + n - 5, ".json") == 0 && op->flags.n > 0)
-    return usage_error("%s: compiler flags ('%s') apply to .cl and .cu sources, not to a kernel model", op->input,
-                       op->flags.v[0]);
+  rc = cli_source_flags_check(op->input, &op->flags);
+  if (rc != EXIT_OK)
+    return rc;
   if (!(n > 5 && strcmp(op->input + n - 5, ".json") == 0)) {
     int kind = kind_of(op->input);
     if (kind < 0)
       return usage_error("%s: unknown input kind (expected .json, .cl, .cu, .bc or .ll)", op->input);
-    if (kind == IN_IR && op->direct > 0)
-      return usage_error("%s: compiler flags ('%s') apply to .cl and .cu sources, not to LLVM IR", op->input,
-                         op->flags.v[0]);
     snprintf(S->tmpl, sizeof S->tmpl, "/tmp/wgperf-%s-XXXXXX.json", cmd);
     int fd = mkstemps(S->tmpl, 5);
     if (fd < 0)

@@ -401,7 +401,7 @@ int main(int argc, char **argv) {
   const char *plot_file = NULL, *kt_file = NULL;
   unsigned regs_opt = 0, jobs = 0;
   cli_flags flags = {0}; /* for a .cl/.cu input */
-  int direct = -1, took; /* of them, given before "--" */
+  int took;
   wgp_diag d;
   if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
     printf("%s%s", usage_text, help_text);
@@ -415,7 +415,6 @@ int main(int argc, char **argv) {
     const char *a = argv[i];
     bool val;
     if (strcmp(a, "--") == 0) {
-      direct = flags.n;
       if (cli_source_flags_rest(argc, argv, i + 1, &flags))
         rc = input_error("out of memory");
       break;
@@ -511,14 +510,8 @@ int main(int argc, char **argv) {
     rc = usage();
   if (rc == EXIT_OK && wgp_launch_dims(l) == 0)
     rc = usage_error("give the global size with --global X[,Y[,Z]]");
-  if (direct < 0)
-    direct = flags.n;
-  size_t len = input ? strlen(input) : 0;
-  if (rc == EXIT_OK && flags.n > 0 && len > 5 && strcmp(input + len - 5, ".json") == 0)
-    rc = usage_error("%s: compiler flags ('%s') apply to .cl and .cu sources, not to a kernel model", input,
-                     flags.v[0]);
-  if (rc == EXIT_OK && direct > 0 && kind_of(input) == IN_IR)
-    rc = usage_error("%s: compiler flags ('%s') apply to .cl and .cu sources, not to LLVM IR", input, flags.v[0]);
+  if (rc == EXIT_OK)
+    rc = cli_source_flags_check(input, &flags);
   if (rc != EXIT_OK) {
     for (size_t i = 0; i < nlocal; i++)
       free((void *)local_names[i]);
