@@ -18,7 +18,8 @@
 static const char *const names[WGP_NUM_COUNTERS] = {
     "gld_transactions_per_request", "gst_transactions_per_request", "shared_ld_transactions_per_request",
     "shared_st_transactions_per_request", "shared_ld_bank_conflict", "shared_st_bank_conflict",
-    "l2_read_transactions", "l2_write_transactions", "dram_read_transactions", "dram_write_transactions"};
+    "l2_read_transactions", "l2_write_transactions", "dram_read_transactions", "dram_write_transactions",
+    "inst_executed"};
 
 const char *wgp_counter_name(wgp_counter c) { return (size_t)c < WGP_NUM_COUNTERS ? names[c] : "?"; }
 
@@ -208,6 +209,34 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
 
 static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
+/* Warp instructions the launch issues, counted as sim/stream.c issues them:
+ * an arithmetic cost class takes the GPU's machine instructions per operation
+ * (three XMADs for a Maxwell 32-bit multiply), everything else one, loop
+ * blocks with the compiler's strength-reduced counts where the GPU's compiler
+ * reduces them.  nvprof's inst_executed counts the same warp-level issues. */
+static double instructions_executed(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_analysis *an) {
+  bool reduced = wgp_gpu_strength_reduces_loop_addresses(gpu);
+  const wgp_warp_set *ws = wgp_analysis_warps(an);
+  double n = 0;
+  for (size_t b = 0; b < wgp_kernel_num_blocks(k); b++) {
+    const wgp_block *blk = wgp_kernel_block(k, b);
+    double per = 0;
+    for (size_t i = 0; i < wgp_block_num_counts_in(blk, reduced); i++) {
+      const char *name;
+      uint64_t cnt = wgp_block_count_in(blk, reduced, i, &name);
+      wgp_op_class op;
+      per += (double)cnt * (wgp_op_class_from_name(name, &op) ? wgp_gpu_op_instructions(gpu, op) : 1);
+    }
+    if (per == 0)
+      continue;
+    for (size_t w = 0; w < wgp_warp_set_size(ws); w++) {
+      const wgp_warp_class *wc = wgp_warp_set_class(ws, w);
+      n += wc->count * wgp_trace_block_executions(wc->trace, b) * per;
+    }
+  }
+  return n;
+}
+
 wgp_status wgp_counters_compute(const wgp_analysis_input *in, const wgp_analysis *an, const wgp_cache_result *cache,
                                 uint64_t groups, wgp_counter_values *out, wgp_diag *diag) {
   memset(out, 0, sizeof *out);
@@ -297,6 +326,7 @@ wgp_status wgp_counters_compute(const wgp_analysis_input *in, const wgp_analysis
     v[WGP_CTR_L2_WRITE_TRANSACTIONS] = l2w;
     v[WGP_CTR_DRAM_READ_TRANSACTIONS] = cache->dram_read_bytes_per_group * (double)groups / sector;
     v[WGP_CTR_DRAM_WRITE_TRANSACTIONS] = cache->dram_write_bytes_per_group * (double)groups / sector;
+    v[WGP_CTR_INST_EXECUTED] = instructions_executed(k, in->gpu, an);
   }
   wgp_tracer_free(t);
   wgp_layout_free(layout);

@@ -592,6 +592,11 @@ static bool opencl_ir(const char *file) {
 }
 
 int extract_to(const char *file, int kind, const char *olevel, char **extra, int nextra, const char *out) {
+  /* say so ourselves rather than leave it to clang's two lines and its exit status */
+  FILE *probe = fopen(file, "rb");
+  if (!probe)
+    return input_error("%s: %s", file, strerror(errno));
+  fclose(probe);
   char *plugin = find_plugin();
   if (!plugin)
     return input_error("cannot find the pass plugin libwgperf.so (set WGPERF_PLUGIN)");
@@ -898,6 +903,12 @@ int main(int argc, char **argv) {
     printf("%s%s", usage_text, help_text);
     return EXIT_OK;
   }
+  /* 'wgperf predict --help' (anywhere before '--', which starts clang's flags) */
+  for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      printf("%s%s", usage_text, help_text);
+      return EXIT_OK;
+    }
   if (strcmp(cmd, "--version") == 0) {
     printf("wgperf %s (kernel model version %d)\n", WGPERF_VERSION, WGP_MODEL_VERSION);
     return EXIT_OK;

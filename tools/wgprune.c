@@ -403,10 +403,12 @@ int main(int argc, char **argv) {
   cli_flags flags = {0}; /* for a .cl/.cu input */
   int took;
   wgp_diag d;
-  if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-    printf("%s%s", usage_text, help_text);
-    return EXIT_OK;
-  }
+  /* --help anywhere before '--' (which starts clang's flags) */
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      printf("%s%s", usage_text, help_text);
+      return EXIT_OK;
+    }
   wgp_launch *l = wgp_launch_new();
   if (!l)
     return input_error("out of memory");

@@ -50,6 +50,7 @@ typedef enum wgp_counter {
   WGP_CTR_L2_WRITE_TRANSACTIONS,
   WGP_CTR_DRAM_READ_TRANSACTIONS,
   WGP_CTR_DRAM_WRITE_TRANSACTIONS,
+  WGP_CTR_INST_EXECUTED, /* warp instructions issued, as the simulator issues them */
   WGP_NUM_COUNTERS
 } wgp_counter;
 
