@@ -176,15 +176,22 @@ static void whole_launch(void **state) {
   /* compulsory DRAM traffic, 12 B per element */
   assert_true(fabs(v.value[WGP_CTR_DRAM_READ_TRANSACTIONS] - 8 * warps) <= 0.01 * 8 * warps);
   assert_true(fabs(v.value[WGP_CTR_DRAM_WRITE_TRANSACTIONS] - 4 * warps) <= 0.01 * 4 * warps);
+  /* instructions per warp: entry 4 (branch, compare, add, multiply), body 10 (three
+   * 64-bit addresses of two instructions each before Volta, the add, 2 loads, a store) */
+  assert_true(v.value[WGP_CTR_INST_EXECUTED] == 14 * warps);
   /* GTX 980 (Maxwell): 8 / 4 as every GTX 980 vectorAdd row */
   vadd_on(WGPERF_SOURCE_DIR "/gpus/gtx-980.json", &v);
   assert_int_equal(v.rules, WGP_RULES_MAXWELL);
   assert_true(v.value[WGP_CTR_GLD_PER_REQUEST] == 8 && v.value[WGP_CTR_GST_PER_REQUEST] == 4);
   assert_true(v.value[WGP_CTR_L2_WRITE_TRANSACTIONS] == 4 * warps);
+  /* the 32-bit multiply is three XMADs on Maxwell */
+  assert_true(v.value[WGP_CTR_INST_EXECUTED] == 16 * warps);
   /* H100: sectors */
   vadd_on(WGPERF_SOURCE_DIR "/gpus/h100-sxm.json", &v);
   assert_int_equal(v.rules, WGP_RULES_SECTORS);
   assert_true(v.value[WGP_CTR_GLD_PER_REQUEST] == 4 && v.value[WGP_CTR_GST_PER_REQUEST] == 4);
+  /* one instruction per operation */
+  assert_true(v.value[WGP_CTR_INST_EXECUTED] == 11 * warps);
 }
 
 int main(void) {
