@@ -595,6 +595,8 @@ wgp_status wgp_launch_bind(const wgp_launch *l, const wgp_kernel *k, wgp_trace_l
     local_bytes[i] = 0;
     if (wgp_arg_get_kind(a) == WGP_ARG_SCALAR) {
       const named *v = find(l->args, l->nargs, name);
+      if (!v && !wgp_kernel_uses_arg(k, name))
+        continue; /* no address, branch or loop count reads it: any value gives the same analysis */
       if (!v)
         return fail(diag, "wgperf: error: kernel '%s' needs a value for its argument '%s' (--arg %s=VALUE)", kn, name,
                     name);

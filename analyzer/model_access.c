@@ -17,6 +17,20 @@ const char *wgp_model_diagnostic(const wgp_model *m, size_t i) { return i < m->n
 size_t wgp_model_num_kernels(const wgp_model *m) { return m->nkernels; }
 const wgp_kernel *wgp_model_kernel(const wgp_model *m, size_t i) { return i < m->nkernels ? &m->kernels[i] : NULL; }
 
+static bool same_but_spaces(const char *a, const char *b) {
+  for (;;) {
+    while (*a == ' ')
+      a++;
+    while (*b == ' ')
+      b++;
+    if (*a != *b)
+      return false;
+    if (!*a)
+      return true;
+    a++, b++;
+  }
+}
+
 const wgp_kernel *wgp_model_find_kernel(const wgp_model *m, const char *name) {
   for (size_t i = 0; i < m->nkernels; i++)
     if (strcmp(m->kernels[i].name, name) == 0)
@@ -24,7 +38,20 @@ const wgp_kernel *wgp_model_find_kernel(const wgp_model *m, const char *name) {
   for (size_t i = 0; i < m->nkernels; i++)
     if (strcmp(m->kernels[i].symbol, name) == 0)
       return &m->kernels[i];
-  return NULL;
+  /* a template instance as typed: "scale<float,256>" for "scale<float, 256>", or the
+   * template's name alone when one instance has it */
+  for (size_t i = 0; i < m->nkernels; i++)
+    if (same_but_spaces(m->kernels[i].name, name))
+      return &m->kernels[i];
+  const wgp_kernel *only = NULL;
+  size_t len = strlen(name);
+  for (size_t i = 0; i < m->nkernels; i++)
+    if (strncmp(m->kernels[i].name, name, len) == 0 && m->kernels[i].name[len] == '<') {
+      if (only)
+        return NULL;
+      only = &m->kernels[i];
+    }
+  return only;
 }
 
 const char *wgp_kernel_name(const wgp_kernel *k) { return k->name; }
@@ -56,6 +83,40 @@ size_t wgp_kernel_num_accesses(const wgp_kernel *k) { return k->naccesses; }
 const wgp_access *wgp_kernel_access(const wgp_kernel *k, size_t i) {
   return i < k->naccesses ? &k->accesses[i] : NULL;
 }
+static bool expr_reads_arg(const wgp_expr *e, const char *name) {
+  if (!e)
+    return false;
+  const wgp_sym *sym = wgp_expr_symbol(e);
+  if (sym)
+    return sym->kind == WGP_SYM_ARG && sym->name && strcmp(sym->name, name) == 0;
+  for (size_t i = 0; i < wgp_expr_num_operands(e); i++)
+    if (expr_reads_arg(wgp_expr_operand(e, i), name))
+      return true;
+  return false;
+}
+
+bool wgp_kernel_uses_arg(const wgp_kernel *k, const char *name) {
+  for (size_t b = 0; b < k->nblocks; b++)
+    if (k->blocks[b].branch && expr_reads_arg(k->blocks[b].branch->cond, name))
+      return true;
+  for (size_t i = 0; i < k->nloops; i++) {
+    const wgp_loop *l = &k->loops[i];
+    if (expr_reads_arg(l->backedge, name) || expr_reads_arg(l->trip_count, name) ||
+        expr_reads_arg(l->max_trip, name))
+      return true;
+    for (size_t r = 0; r < l->nrec; r++)
+      if (expr_reads_arg(l->rec[r].init, name) || expr_reads_arg(l->rec[r].next, name))
+        return true;
+    for (size_t x = 0; x < l->nexits; x++)
+      if (expr_reads_arg(l->exits[x].when, name))
+        return true;
+  }
+  for (size_t i = 0; i < k->naccesses; i++)
+    if (expr_reads_arg(k->accesses[i].offset, name))
+      return true;
+  return false;
+}
+
 size_t wgp_kernel_num_calls(const wgp_kernel *k) { return k->ncalls; }
 void wgp_kernel_call(const wgp_kernel *k, size_t i, size_t *block, const char **callee, const char **reason) {
   if (i >= k->ncalls)

@@ -46,6 +46,11 @@ int cli_source_flag(int argc, char **argv, int i, cli_flags *flags);
 int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags);
 int cli_source_flags_check(const char *input, const cli_flags *flags);
 
+/* The error for a --kernel NAME the model lacks (NULL: the model has several and none was
+ * picked), listing its kernels; returns the exit status. */
+struct wgp_model;
+int cli_no_kernel(const char *input, const char *name, const struct wgp_model *m);
+
 /* "--jobs N": threads, 1 to WGP_MAX_THREADS; 0, or -1 when malformed. */
 int parse_jobs(const char *text, unsigned *jobs);
 

@@ -776,6 +776,27 @@ int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags) {
   return 0;
 }
 
+int cli_no_kernel(const char *input, const char *name, const wgp_model *m) {
+  size_t n = wgp_model_num_kernels(m), instances = 0;
+  for (size_t i = 0; name && i < n; i++) {
+    const char *kn = wgp_kernel_name(wgp_model_kernel(m, i));
+    instances += strncmp(kn, name, strlen(name)) == 0 && kn[strlen(name)] == '<';
+  }
+  if (!name)
+    fprintf(stderr, "wgperf: error: %s: %zu kernels, pick one with --kernel:", input, n);
+  else if (instances > 1)
+    fprintf(stderr, "wgperf: error: %s: '%s' is a template with %zu instances, pick one with --kernel:", input, name,
+            instances);
+  else
+    fprintf(stderr, "wgperf: error: %s: no kernel '%s'; kernels:", input, name);
+  for (size_t i = 0; i < n; i++) {
+    const char *kn = wgp_kernel_name(wgp_model_kernel(m, i));
+    fprintf(stderr, strchr(kn, ' ') ? " '%s'" : " %s", kn);
+  }
+  fprintf(stderr, "\n");
+  return name ? EXIT_INPUT : EXIT_USAGE;
+}
+
 int cli_source_flags_check(const char *input, const cli_flags *flags) {
   if (flags->n > 0 && ends_with(input, ".json"))
     return usage_error("%s: compiler flags ('%s') apply to .cl and .cu sources, not to a kernel model", input,

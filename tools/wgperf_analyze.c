@@ -681,14 +681,8 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
       S->k = wgp_model_find_kernel(S->m, op->kernel);
     else if (wgp_model_num_kernels(S->m) == 1)
       S->k = wgp_model_kernel(S->m, 0);
-    if (!S->k) {
-      fprintf(stderr, "wgperf: error: %s: %s; kernels:", op->input,
-              op->kernel ? "no such kernel" : "pick one with --kernel");
-      for (size_t i = 0; i < wgp_model_num_kernels(S->m); i++)
-        fprintf(stderr, " %s", wgp_kernel_name(wgp_model_kernel(S->m, i)));
-      fprintf(stderr, "\n");
-      rc = op->kernel ? EXIT_INPUT : EXIT_USAGE;
-    }
+    if (!S->k)
+      rc = cli_no_kernel(op->input, op->kernel, S->m);
   }
   if (rc == EXIT_OK) {
     wgp_status st = wgp_gpu_open(op->gpu, &S->gpu, &d);

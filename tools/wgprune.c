@@ -552,13 +552,8 @@ int main(int argc, char **argv) {
     unlink(tmpl);
   if (rc == EXIT_OK) {
     k = kname ? wgp_model_find_kernel(m, kname) : wgp_model_num_kernels(m) == 1 ? wgp_model_kernel(m, 0) : NULL;
-    if (!k) {
-      fprintf(stderr, "wgperf: error: %s: %s; kernels:", input, kname ? "no such kernel" : "pick one with --kernel");
-      for (size_t i = 0; i < wgp_model_num_kernels(m); i++)
-        fprintf(stderr, " %s", wgp_kernel_name(wgp_model_kernel(m, i)));
-      fprintf(stderr, "\n");
-      rc = kname ? EXIT_INPUT : EXIT_USAGE;
-    }
+    if (!k)
+      rc = cli_no_kernel(input, kname, m);
   }
   if (rc == EXIT_OK) {
     wgp_status st = wgp_gpu_open(gname, &gpu, &d);

@@ -105,6 +105,10 @@ size_t wgp_kernel_num_loops(const wgp_kernel *k);
 const wgp_loop *wgp_kernel_loop(const wgp_kernel *k, size_t i);
 size_t wgp_kernel_num_accesses(const wgp_kernel *k);
 const wgp_access *wgp_kernel_access(const wgp_kernel *k, size_t i);
+/* Whether any expression of the model (branch conditions, loop counts, recurrences and
+ * exits, access offsets) reads scalar argument NAME: one that none reads cannot change
+ * the analysis, so a launch need not give it. */
+bool wgp_kernel_uses_arg(const wgp_kernel *k, const char *name);
 size_t wgp_kernel_num_calls(const wgp_kernel *k);
 /* Unresolved call I: its block, callee and reason (any pointer may be NULL). */
 void wgp_kernel_call(const wgp_kernel *k, size_t i, size_t *block, const char **callee, const char **reason);
