@@ -632,7 +632,13 @@ static std::vector<std::string> signatureParams(const std::string &Sig) {
   return Out;
 }
 
+// Per kernel of the clone whose struct arguments were flattened (flattenByvalArgs below):
+// its arguments, which collectArgs returns.
+static std::map<const Function *, std::vector<ArgInfo>> FlattenedArgs;
+
 static std::vector<ArgInfo> collectArgs(const Module &M, const Function &F, bool CL) {
+  if (auto It = FlattenedArgs.find(&F); It != FlattenedArgs.end())
+    return It->second;
   std::vector<ArgInfo> Out;
   std::vector<std::string> SigTypes = signatureParams(demangle(F.getName().str()));
   if (SigTypes.size() != F.arg_size())
@@ -1413,6 +1419,225 @@ void KernelExtractor::run() {
     K.Source = SP->getFilename().str() + ":" + std::to_string(SP->getLine());
 }
 
+// ---------------------------------------------------------------------------
+// Struct arguments passed by value
+// ---------------------------------------------------------------------------
+//
+// A kernel taking a struct by value (`__global__ void k(Params p)`) gets it as a
+// byval pointer to parameter memory, and reads its fields with loads at constant
+// offsets. Left so, the fields would be global loads, a bound `i < p.n` data-
+// dependent and `p.x[i]` an access through a loaded pointer. On the clone, each
+// field the kernel reads becomes an argument of its own, named after the member
+// ("p.n", "p.x"; "p.8" without debug info), so a launch gives it with --arg or
+// --buffer as any other. Arguments used otherwise (their address taken, indexed
+// by a variable) are left as they are.
+
+namespace {
+struct FieldUse {
+  uint64_t Offset;
+  Type *Ty;
+  std::vector<LoadInst *> Loads;
+};
+} // namespace
+
+// The loads of byval argument P at constant offsets; false when P has another use.
+static bool byvalFieldLoads(Argument &P, const DataLayout &DL, std::vector<FieldUse> &Fields,
+                            std::vector<Instruction *> &Geps) {
+  SmallVector<std::pair<Value *, uint64_t>, 8> Work{{&P, 0}};
+  while (!Work.empty()) {
+    auto [V, Base] = Work.pop_back_val();
+    for (User *U : V->users()) {
+      if (auto *L = dyn_cast<LoadInst>(U)) {
+        if (!L->isSimple() || L->getType()->isAggregateType())
+          return false;
+        auto It = llvm::find_if(Fields, [&](const FieldUse &F) { return F.Offset == Base && F.Ty == L->getType(); });
+        if (It == Fields.end())
+          Fields.push_back({Base, L->getType(), {L}});
+        else
+          It->Loads.push_back(L);
+        continue;
+      }
+      auto *G = dyn_cast<GetElementPtrInst>(U);
+      if (!G || G->getPointerOperand() != V)
+        return false;
+      APInt Off(DL.getIndexTypeSizeInBits(G->getType()), 0);
+      if (!G->accumulateConstantOffset(DL, Off) || Off.isNegative())
+        return false;
+      Geps.push_back(G);
+      Work.push_back({G, Base + Off.getZExtValue()});
+    }
+  }
+  return true;
+}
+
+static const DIType *stripDIType(const DIType *T) {
+  while (auto *D = dyn_cast_or_null<DIDerivedType>(T)) {
+    unsigned Tag = D->getTag();
+    if (Tag != dwarf::DW_TAG_typedef && Tag != dwarf::DW_TAG_const_type && Tag != dwarf::DW_TAG_volatile_type &&
+        Tag != dwarf::DW_TAG_restrict_type)
+      break;
+    T = D->getBaseType();
+  }
+  return T;
+}
+
+// The member path of the field at OFFSET of BYTES bytes in struct T ("n", "in.x"), and
+// the member's type; empty when the debug info does not say.
+static std::string memberPath(const DIType *T, uint64_t Offset, uint64_t Bytes, const DIType *&Member) {
+  auto *C = dyn_cast_or_null<DICompositeType>(stripDIType(T));
+  if (!C)
+    return "";
+  for (const DINode *N : C->getElements()) {
+    auto *M = dyn_cast<DIDerivedType>(N);
+    if (!M || M->getTag() != dwarf::DW_TAG_member || M->isStaticMember())
+      continue;
+    uint64_t Start = M->getOffsetInBits() / 8, Size = M->getSizeInBits() / 8;
+    if (Offset < Start || Offset + Bytes > Start + Size)
+      continue;
+    const DIType *MT = stripDIType(M->getBaseType());
+    if (Offset == Start && Size == Bytes) {
+      Member = M->getBaseType();
+      return M->getName().str();
+    }
+    std::string Inner = memberPath(MT, Offset - Start, Bytes, Member);
+    if (!Inner.empty())
+      return M->getName().str() + "." + Inner;
+    if (auto *Arr = dyn_cast_or_null<DICompositeType>(MT); Arr && Arr->getTag() == dwarf::DW_TAG_array_type) {
+      const DIType *E = stripDIType(Arr->getBaseType());
+      uint64_t EB = E ? E->getSizeInBits() / 8 : 0;
+      if (EB && (Offset - Start) % EB == 0 && EB == Bytes) {
+        Member = Arr->getBaseType();
+        return M->getName().str() + "[" + std::to_string((Offset - Start) / EB) + "]";
+      }
+    }
+  }
+  return "";
+}
+
+static Function *flattenByvalArgs(Module &M, Function &F, bool CL, std::vector<std::string> &Notes) {
+  const DataLayout &DL = M.getDataLayout();
+  struct Plan {
+    bool Flat = false;
+    std::vector<FieldUse> Fields;
+    std::vector<Instruction *> Geps;
+  };
+  std::vector<Plan> Plans(F.arg_size());
+  bool Any = false;
+  for (Argument &A : F.args()) {
+    if (!A.hasByValAttr())
+      continue;
+    Plan &P = Plans[A.getArgNo()];
+    if (byvalFieldLoads(A, DL, P.Fields, P.Geps)) {
+      P.Flat = true;
+      Any = true;
+      llvm::sort(P.Fields, [](const FieldUse &X, const FieldUse &Y) { return X.Offset < Y.Offset; });
+    }
+  }
+  std::vector<ArgInfo> Old = collectArgs(M, F, CL), New;
+  for (Argument &A : F.args())
+    if (A.hasByValAttr() && !Plans[A.getArgNo()].Flat)
+      Notes.push_back("note: struct argument '" + Old[A.getArgNo()].Name +
+                      "' is used other than by reading its fields (its address escapes or a variable indexes "
+                      "it): its loads are modelled as global memory");
+  if (!Any)
+    return &F;
+  const DISubprogram *SP = F.getSubprogram();
+  std::vector<Type *> Params;
+  std::vector<AttributeSet> ParamAttrs;
+  AttributeList AL = F.getAttributes();
+  for (Argument &A : F.args()) {
+    Plan &P = Plans[A.getArgNo()];
+    if (!P.Flat) {
+      ArgInfo AI = Old[A.getArgNo()];
+      AI.Index = Params.size();
+      New.push_back(AI);
+      Params.push_back(A.getType());
+      ParamAttrs.push_back(AL.getParamAttrs(A.getArgNo()));
+      continue;
+    }
+    const DIType *DT = nullptr;
+    if (const DILocalVariable *DV = argDebugVar(F, A.getArgNo()))
+      DT = DV->getType();
+    if (!DT && SP && SP->getType() && A.getArgNo() + 1 < SP->getType()->getTypeArray().size())
+      DT = SP->getType()->getTypeArray()[A.getArgNo() + 1];
+    std::set<std::string> Used;
+    for (const FieldUse &Fd : P.Fields) {
+      ArgInfo AI;
+      AI.Index = Params.size();
+      uint64_t Bytes = DL.getTypeStoreSize(Fd.Ty);
+      const DIType *Member = nullptr;
+      // one load of the whole struct (a wrapper such as __half): the argument itself
+      bool Whole = Fd.Offset == 0 && Bytes == DL.getTypeAllocSize(A.getParamByValType());
+      std::string Path = Whole ? "" : memberPath(DT, Fd.Offset, Bytes, Member);
+      std::string Base = Old[A.getArgNo()].Name;
+      if (!Whole)
+        Base += "." + (Path.empty() ? std::to_string(Fd.Offset) : Path);
+      AI.Name = Base;
+      for (int N = 2; Used.count(AI.Name); N++)
+        AI.Name = Base + "#" + std::to_string(N);
+      Used.insert(AI.Name);
+      uint64_t PointeeBytes = 0;
+      if (Member)
+        AI.Type = diTypeName(Member, PointeeBytes, AI.IsConst);
+      else if (Whole)
+        AI.Type = Old[A.getArgNo()].Type;
+      if (Fd.Ty->isPointerTy()) {
+        AI.Kind = "pointer";
+        AI.Space = CL ? spaceName(M, Fd.Ty->getPointerAddressSpace()) : "global";
+        if (AI.Space == "generic" || AI.Space == "private")
+          AI.Space = "global";
+        AI.ElemBytes = PointeeBytes;
+        AI.ElemBytesSource = PointeeBytes ? "type" : "unknown";
+      } else {
+        AI.Kind = "scalar";
+        AI.Space = "private";
+        AI.IsConst = false;
+        AI.ElemBytes = Bytes;
+        AI.ElemBytesSource = "type";
+      }
+      if (AI.Type.empty()) {
+        raw_string_ostream OS(AI.Type);
+        Fd.Ty->print(OS);
+      }
+      New.push_back(AI);
+      Params.push_back(Fd.Ty);
+      ParamAttrs.push_back(AttributeSet());
+    }
+  }
+  FunctionType *FT = FunctionType::get(F.getReturnType(), Params, false);
+  Function *NF = Function::Create(FT, F.getLinkage(), F.getAddressSpace(), "", &M);
+  NF->setCallingConv(F.getCallingConv());
+  NF->setAttributes(AttributeList::get(M.getContext(), AL.getFnAttrs(), AL.getRetAttrs(), ParamAttrs));
+  NF->copyMetadata(&F, 0);
+  NF->splice(NF->begin(), &F);
+  unsigned J = 0;
+  for (Argument &A : F.args()) {
+    Plan &P = Plans[A.getArgNo()];
+    if (!P.Flat) {
+      Argument *NA = NF->getArg(J++);
+      NA->takeName(&A);
+      A.replaceAllUsesWith(NA);
+      continue;
+    }
+    for (const FieldUse &Fd : P.Fields) {
+      Argument *NA = NF->getArg(J++);
+      NA->setName(New[NA->getArgNo()].Name);
+      for (LoadInst *L : Fd.Loads) {
+        L->replaceAllUsesWith(NA);
+        L->eraseFromParent();
+      }
+    }
+    for (auto It = P.Geps.rbegin(); It != P.Geps.rend(); ++It)
+      (*It)->eraseFromParent();
+    A.replaceAllUsesWith(PoisonValue::get(A.getType())); // debug records only
+  }
+  F.replaceAllUsesWith(NF); // nvvm.annotations
+  NF->takeName(&F);
+  F.eraseFromParent();
+  FlattenedArgs[NF] = New;
+  return NF;
+}
+
 // "_Z4vaddPKfS0_Pfi" -> "vadd"; "ns::k<int>(...)" keeps "ns::k<int>".
 static std::string baseName(const std::string &Symbol) {
   ItaniumPartialDemangler D;
@@ -1459,10 +1684,19 @@ ModuleModel extractModel(Module &Orig, bool Normalize) {
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
 
-  for (Function &F : *Clone) {
-    if (!KernelNames.count(F.getName().str()) || F.isDeclaration())
-      continue;
+  FlattenedArgs.clear();
+  std::vector<Function *> Kernels;
+  for (Function &F : *Clone)
+    if (KernelNames.count(F.getName().str()) && !F.isDeclaration())
+      Kernels.push_back(&F);
+  std::vector<std::vector<std::string>> Notes(Kernels.size());
+  for (size_t I = 0; I < Kernels.size(); I++)
+    Kernels[I] = flattenByvalArgs(*Clone, *Kernels[I], isOpenCL(*Clone, *Kernels[I]), Notes[I]);
+
+  for (size_t I = 0; I < Kernels.size(); I++) {
+    Function &F = *Kernels[I];
     KernelInfo K;
+    K.Diagnostics = Notes[I];
     K.Symbol = F.getName().str();
     K.Signature = demangle(K.Symbol);
     K.Name = baseName(K.Symbol);
@@ -1472,6 +1706,7 @@ ModuleModel extractModel(Module &Orig, bool Normalize) {
     X.run();
     MM.Kernels.push_back(std::move(K));
   }
+  FlattenedArgs.clear();
   llvm::sort(MM.Kernels, [](const KernelInfo &A, const KernelInfo &B) { return A.Name < B.Name; });
   return MM;
 }

@@ -657,7 +657,10 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
       strcpy(hostdir + hl, "cuda");
       const char *cu[] = {"-x",        "cuda",         "--cuda-device-only",        "--cuda-gpu-arch=sm_80",
                           "-nocudainc", "-nocudalib",   "-Wno-unknown-cuda-version", "-include",
-                          header,      "-isystem",     hostdir};
+                          header,      "-isystem",     hostdir,
+                          /* clang keeps only line tables of optimized device code; the
+                           * plugin names the fields of a struct argument from its type */
+                          "-Xclang",   "-debug-info-kind=constructor"};
       for (size_t i = 0; i < sizeof cu / sizeof cu[0]; i++)
         args[n++] = cu[i];
     }
