@@ -336,7 +336,7 @@ static json_t *element_object(loader *ld, json_t *arr, size_t i, const char *wha
 }
 
 static bool check_id(loader *ld, json_t *obj, size_t expected) {
-  int64_t id;
+  int64_t id = 0;
   if (!get_uint(ld, obj, "id", false, SIZE_MAX / 4, &id))
     return false;
   if ((size_t)id != expected)
@@ -554,8 +554,8 @@ static bool load_block(loader *ld, json_t *o, size_t i, wgp_block *b, size_t nbl
 }
 
 static bool load_loop(loader *ld, json_t *o, size_t i, wgp_loop *l, size_t nblocks, size_t nloops) {
-  int64_t header, parent, depth;
-  int trip;
+  int64_t header = 0, parent = 0, depth = 0;
+  int trip = 0;
   bool ok;
   snprintf(ld->item, sizeof ld->item, "loop %zu: ", i);
   l->id = i;
@@ -629,8 +629,8 @@ static bool load_loop(loader *ld, json_t *o, size_t i, wgp_loop *l, size_t nbloc
 }
 
 static bool load_access(loader *ld, json_t *o, size_t i, wgp_access *m, const wgp_kernel *k) {
-  int64_t block, bytes, arg;
-  int kind, space, base_kind;
+  int64_t block = 0, bytes = 0, arg = 0;
+  int kind = 0, space = 0, base_kind = 0;
   bool ok;
   snprintf(ld->item, sizeof ld->item, "access M%zu: ", i);
   m->id = i;
@@ -678,6 +678,37 @@ static bool load_access(loader *ld, json_t *o, size_t i, wgp_access *m, const wg
   if (!wgp_ids_contain(b->mem, b->nmem, i))
     return fail(ld, "not listed in the 'memory' of its block %zu", m->block);
   return true;
+}
+
+/* Whether E reads the value loaded by access ID. */
+static bool reads_load(const wgp_expr *e, size_t id) {
+  if (!e)
+    return false;
+  if (wgp_expr_get_op(e) == WGP_OP_LOAD)
+    return wgp_expr_int(e) == (int64_t)id;
+  for (size_t i = 0; i < wgp_expr_num_operands(e); i++)
+    if (reads_load(wgp_expr_operand(e, i), id))
+      return true;
+  return false;
+}
+
+/* wgp_access_load_level of every access, block by block in program order. */
+static void set_load_levels(wgp_kernel *k) {
+  for (size_t i = 0; i < k->nblocks; i++) {
+    const wgp_block *b = &k->blocks[i];
+    for (size_t q = 0; q < b->nmem; q++) {
+      wgp_access *a = &k->accesses[b->mem[q]];
+      a->load_level = 0;
+      if (a->kind != WGP_ACCESS_LOAD || a->space == WGP_SPACE_PRIVATE)
+        continue;
+      for (size_t j = 0; j < q; j++) {
+        const wgp_access *e = &k->accesses[b->mem[j]];
+        if (e->kind == WGP_ACCESS_LOAD && e->space != WGP_SPACE_PRIVATE && e->load_level + 1 > a->load_level &&
+            reads_load(a->offset, e->id))
+          a->load_level = e->load_level + 1;
+      }
+    }
+  }
 }
 
 /* Cross checks that need every block, loop and access loaded. */
@@ -819,7 +850,10 @@ static bool load_kernel(loader *ld, json_t *o, size_t index, wgp_kernel *k) {
       return false;
     k->calls[i].block = (size_t)blk;
   }
-  return check_kernel(ld, k);
+  if (!check_kernel(ld, k))
+    return false;
+  set_load_levels(k);
+  return true;
 }
 
 static bool load_model(loader *ld, json_t *root, wgp_model *m) {

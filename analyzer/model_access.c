@@ -267,6 +267,7 @@ wgp_base_kind wgp_access_base_kind(const wgp_access *a) { return a->base_kind; }
 const char *wgp_access_base_name(const wgp_access *a) { return a->base_name; }
 long wgp_access_base_arg(const wgp_access *a) { return a->base_arg; }
 const wgp_expr *wgp_access_offset(const wgp_access *a) { return a->offset; }
+unsigned wgp_access_load_level(const wgp_access *a) { return a->load_level; }
 bool wgp_access_affine(const wgp_access *a) { return a->affine; }
 const char *wgp_access_non_affine(const wgp_access *a) { return a->non_affine; }
 const char *wgp_access_source(const wgp_access *a) { return a->source; }

@@ -91,6 +91,7 @@ struct wgp_access {
   const wgp_expr *offset;
   bool affine;
   const char *non_affine, *source;
+  unsigned load_level; /* wgp_access_load_level */
 };
 
 typedef struct call_rec {

@@ -191,18 +191,6 @@ static void memory_insn(const wgp_sim_ctx *c, const wgp_access *a, const wgp_acc
     out->latency = 1;
 }
 
-/* Whether E reads the value loaded by access ID. */
-static bool uses_load(const wgp_expr *e, size_t id) {
-  if (!e)
-    return false;
-  if (wgp_expr_get_op(e) == WGP_OP_LOAD)
-    return wgp_expr_int(e) == (int64_t)id;
-  for (size_t i = 0; i < wgp_expr_num_operands(e); i++)
-    if (uses_load(wgp_expr_operand(e, i), id))
-      return true;
-  return false;
-}
-
 static void account(wgp_block_stream *s, const wgp_insn *i) {
   s->issue += wgp_insn_slots(i);
   s->chain += i->latency;
@@ -299,10 +287,7 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
       others[na++] = id;
       continue;
     }
-    unsigned lv = 0;
-    for (size_t j = 0; j < nl; j++)
-      if (level[j] + 1 > lv && uses_load(wgp_access_offset(acc), loads[j]))
-        lv = level[j] + 1;
+    unsigned lv = wgp_access_load_level(acc);
     loads[nl] = id, level[nl++] = lv;
     top = lv > top ? lv : top;
   }

@@ -186,7 +186,7 @@ static int apply_group(json_t *root, const wgb_fit *fit, bool (*in)(const char *
   bool oom = false;
   for (size_t j = 0; j < n; j++) {
     const wgb_field *f = &fit->fields[idx[j]];
-    const char *leaf;
+    const char *leaf = NULL;
     json_t *parent = parent_of(root, f->key, &leaf);
     /* the row geometry's counts stay integers; the rest are rates */
     bool integer = row_key(f->key) && strcmp(leaf, "dram_activate_window_ns") != 0;
@@ -206,7 +206,7 @@ static int apply_group(json_t *root, const wgb_fit *fit, bool (*in)(const char *
     return 0;
   }
   for (size_t j = 0; j < n; j++) { /* back to the base's fields (or none) */
-    const char *leaf;
+    const char *leaf = NULL;
     json_t *parent = parent_of(root, fit->fields[idx[j]].key, &leaf);
     if (parent && old[j])
       json_object_set_new(parent, leaf, old[j]);
@@ -237,7 +237,7 @@ wgp_status calib_apply(const char *base_file, const wgb_fit *fit, const char *de
     const wgb_field *f = &fit->fields[i];
     if (optional_key(f->key))
       continue;
-    const char *leaf;
+    const char *leaf = NULL;
     json_t *parent = parent_of(root, f->key, &leaf);
     json_t *old = parent ? json_object_get(parent, leaf) : NULL;
     json_t *oldval = json_is_object(old) ? json_object_get(old, "value") : NULL;

@@ -221,6 +221,10 @@ const char *wgp_access_base_name(const wgp_access *a); /* NULL when none */
 long wgp_access_base_arg(const wgp_access *a);         /* argument index, -1 when none */
 const wgp_expr *wgp_access_offset(const wgp_access *a); /* NULL when not computable */
 bool wgp_access_affine(const wgp_access *a);
+/* For a load (not private): 0 when its address reads no value loaded earlier in its
+ * block, else one more than the deepest such load's level (a gather x[col[j]] waits
+ * for col[j]); 0 for other accesses. Computed when the model is loaded. */
+unsigned wgp_access_load_level(const wgp_access *a);
 const char *wgp_access_non_affine(const wgp_access *a); /* NULL when affine */
 const char *wgp_access_source(const wgp_access *a);
 

@@ -231,7 +231,8 @@ cl_program wgb_build(const wgb_dev *d, const char *src, const char *opts, char *
     for (char *c = line; *c; c++)
       if (*c == '\n')
         *c = ' ';
-    snprintf(err, errlen, "clBuildProgram (%s): %s: %s", opts ? opts : "", wgb_cl_error(e), line);
+    if (snprintf(err, errlen, "clBuildProgram (%s): %s: %s", opts ? opts : "", wgb_cl_error(e), line) >= (int)errlen)
+      err[errlen - 1] = '\0'; /* cut short: the head of the log is what says most */
     free(log);
     clReleaseProgram(p);
     return NULL;
