@@ -691,6 +691,8 @@ static std::vector<ArgInfo> collectArgs(const Module &M, const Function &F, bool
       }
       if (AI.Space == "generic" || (!CL && AI.Space == "private"))
         AI.Space = "global"; // CUDA kernel pointers are global memory
+      if (A.hasByValAttr())
+        AI.Space = "global"; // a struct by value not flattened: its reads taken as global loads
       if (!AI.Type.empty()) {
         StringRef Ty(AI.Type);
         if (Ty.ends_with("*"))
@@ -1521,13 +1523,15 @@ static Function *flattenByvalArgs(Module &M, Function &F, bool CL, std::vector<s
     std::vector<FieldUse> Fields;
     std::vector<Instruction *> Geps;
   };
+  // An OpenCL kernel may call another: a call site would need its arguments rebuilt too.
+  bool Called = llvm::any_of(F.users(), [](const User *U) { return isa<CallBase>(U); });
   std::vector<Plan> Plans(F.arg_size());
   bool Any = false;
   for (Argument &A : F.args()) {
     if (!A.hasByValAttr())
       continue;
     Plan &P = Plans[A.getArgNo()];
-    if (byvalFieldLoads(A, DL, P.Fields, P.Geps)) {
+    if (!Called && byvalFieldLoads(A, DL, P.Fields, P.Geps)) {
       P.Flat = true;
       Any = true;
       llvm::sort(P.Fields, [](const FieldUse &X, const FieldUse &Y) { return X.Offset < Y.Offset; });
@@ -1537,8 +1541,8 @@ static Function *flattenByvalArgs(Module &M, Function &F, bool CL, std::vector<s
   for (Argument &A : F.args())
     if (A.hasByValAttr() && !Plans[A.getArgNo()].Flat)
       Notes.push_back("note: struct argument '" + Old[A.getArgNo()].Name +
-                      "' is used other than by reading its fields (its address escapes or a variable indexes "
-                      "it): its loads are modelled as global memory");
+                      "' is used other than by reading its fields (its address escapes, a variable indexes "
+                      "it or another kernel calls this one): its loads are modelled as global memory");
   if (!Any)
     return &F;
   const DISubprogram *SP = F.getSubprogram();

@@ -58,3 +58,15 @@ __global__ void whole_copy(Params q, float *out, int k) {
   const float *f = (const float *)&q;
   out[threadIdx.x] = f[k & 3];
 }
+
+// OpenCL: the same for a struct argument (OpenCL C allows no pointers in it); before,
+// such a kernel's model was refused (a pointer argument in private space).
+// RUN: %wgperf extract %S/Inputs/struct/params.cl -o %t.cl.json 2>&1 | FileCheck %s --check-prefix=CL
+// CL: kernel inner
+// CL-NEXT: args    x: global float* (4 B elements), p: global P
+// CL: note: struct argument 'p' is used other than by reading its fields
+// CL: kernel scale_strided
+// CL-NEXT: args    x: global float* (4 B elements), p.n: int (4 B), p.a: float (4 B), p.stride: int (4 B)
+// RUN: %wgperf analyze %t.cl.json --kernel scale_strided --global 4096 --local 128 --arg p.n=4096 \
+// RUN:   --arg p.stride=2 | FileCheck %s --check-prefix=CLAN
+// CLAN: M0 {{.*}} 8.00 sectors
