@@ -281,4 +281,21 @@ extern "C" __device__ __forceinline__ void __assert_fail(const char *msg, const 
 /* __ldg: a load through the read-only path; to the model a global load. */
 template <typename T> static __device__ __forceinline__ T __ldg(const T *p) { return *p; }
 
+/* Texture objects.  tex1Dfetch reads element I of the linear memory the object was
+ * made on: to the model a global load through the object, which a launch sizes with
+ * --buffer NAME=BYTES like a pointer (the handle is a pointer here, an unsigned long long
+ * in CUDA: host code that assigns 0, passes it or takes its address reads the same).  The
+ * filtered reads of CUDA arrays (tex1D, tex2D, tex3D, their layered and LOD forms) have an
+ * opaque memory layout: declared only, they are calls the model reports as not modelled. */
+typedef const struct __wgp_texture_object *cudaTextureObject_t;
+template <typename T> static __device__ __forceinline__ T tex1Dfetch(cudaTextureObject_t t, int i) {
+  return ((const T *)t)[i];
+}
+template <typename T> __device__ T tex1D(cudaTextureObject_t t, float x);
+template <typename T> __device__ T tex2D(cudaTextureObject_t t, float x, float y);
+template <typename T> __device__ T tex3D(cudaTextureObject_t t, float x, float y, float z);
+template <typename T> __device__ T tex1DLayered(cudaTextureObject_t t, float x, int layer);
+template <typename T> __device__ T tex2DLayered(cudaTextureObject_t t, float x, float y, int layer);
+template <typename T> __device__ T tex2DLod(cudaTextureObject_t t, float x, float y, float level);
+
 #endif /* WGPERF_CUDA_COMPAT_H */
