@@ -17,7 +17,7 @@ unsigned wgp_kernel_choose_registers(const wgp_kernel *k, unsigned override, con
     regs = wgp_kernel_registers(k, &src);
   if (!regs) {
     regs = wgp_kernel_register_pressure(k);
-    src = "the IR estimate (no CUDA toolkit: ptxas not run)";
+    src = "the IR estimate (no count from ptxas: no CUDA toolkit, or ptxas failed when the model was extracted)";
   }
   if (source)
     *source = src;
