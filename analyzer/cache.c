@@ -65,9 +65,11 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
                          (__int128)wgp_layout_access_base(r->layout, r->k, tw)
                    : 0,
              top = (__int128)1 << 62;
-    if (x && x->stamp == r->visits && d % r->sector == 0 && (__int128)x->lo + d >= 0 && (__int128)x->hi + d < top) {
+    /* sectors are powers of two: a mask and a shift, not a 128-bit division */
+    if (x && x->stamp == r->visits && (d & (__int128)(r->sector - 1)) == 0 && (__int128)x->lo + d >= 0 &&
+        (__int128)x->hi + d < top) {
       /* the twin's addresses moved by D: its sectors moved by D / sector */
-      uint64_t shift = (uint64_t)(int64_t)(d / r->sector);
+      uint64_t shift = (uint64_t)(int64_t)(d >> __builtin_ctz(r->sector));
       for (uint32_t j = 0; j < x->n; j++)
         s[u++] = r->sec[x->first + j] + shift;
     } else {
