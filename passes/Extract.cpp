@@ -632,13 +632,7 @@ static std::vector<std::string> signatureParams(const std::string &Sig) {
   return Out;
 }
 
-// Per kernel of the clone whose struct arguments were flattened (flattenByvalArgs below):
-// its arguments, which collectArgs returns.
-static std::map<const Function *, std::vector<ArgInfo>> FlattenedArgs;
-
 static std::vector<ArgInfo> collectArgs(const Module &M, const Function &F, bool CL) {
-  if (auto It = FlattenedArgs.find(&F); It != FlattenedArgs.end())
-    return It->second;
   std::vector<ArgInfo> Out;
   std::vector<std::string> SigTypes = signatureParams(demangle(F.getName().str()));
   if (SigTypes.size() != F.arg_size())
@@ -1516,7 +1510,10 @@ static std::string memberPath(const DIType *T, uint64_t Offset, uint64_t Bytes, 
   return "";
 }
 
-static Function *flattenByvalArgs(Module &M, Function &F, bool CL, std::vector<std::string> &Notes) {
+// Flattens F's struct arguments; returns the kernel (F itself when none is) and sets ARGS
+// to its arguments' descriptions (the debug info names the old function's arguments).
+static Function *flattenByvalArgs(Module &M, Function &F, bool CL, std::vector<ArgInfo> &Args,
+                                  std::vector<std::string> &Notes) {
   const DataLayout &DL = M.getDataLayout();
   struct Plan {
     bool Flat = false;
@@ -1543,8 +1540,10 @@ static Function *flattenByvalArgs(Module &M, Function &F, bool CL, std::vector<s
       Notes.push_back("note: struct argument '" + Old[A.getArgNo()].Name +
                       "' is used other than by reading its fields (its address escapes, a variable indexes "
                       "it or another kernel calls this one): its loads are modelled as global memory");
-  if (!Any)
+  if (!Any) {
+    Args = std::move(Old);
     return &F;
+  }
   const DISubprogram *SP = F.getSubprogram();
   std::vector<Type *> Params;
   std::vector<AttributeSet> ParamAttrs;
@@ -1638,7 +1637,7 @@ static Function *flattenByvalArgs(Module &M, Function &F, bool CL, std::vector<s
   F.replaceAllUsesWith(NF); // nvvm.annotations
   NF->takeName(&F);
   F.eraseFromParent();
-  FlattenedArgs[NF] = New;
+  Args = std::move(New);
   return NF;
 }
 
@@ -1688,14 +1687,14 @@ ModuleModel extractModel(Module &Orig, bool Normalize) {
   PB.registerLoopAnalyses(LAM);
   PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
 
-  FlattenedArgs.clear();
   std::vector<Function *> Kernels;
   for (Function &F : *Clone)
     if (KernelNames.count(F.getName().str()) && !F.isDeclaration())
       Kernels.push_back(&F);
+  std::vector<std::vector<ArgInfo>> Args(Kernels.size());
   std::vector<std::vector<std::string>> Notes(Kernels.size());
   for (size_t I = 0; I < Kernels.size(); I++)
-    Kernels[I] = flattenByvalArgs(*Clone, *Kernels[I], isOpenCL(*Clone, *Kernels[I]), Notes[I]);
+    Kernels[I] = flattenByvalArgs(*Clone, *Kernels[I], isOpenCL(*Clone, *Kernels[I]), Args[I], Notes[I]);
 
   for (size_t I = 0; I < Kernels.size(); I++) {
     Function &F = *Kernels[I];
@@ -1705,12 +1704,11 @@ ModuleModel extractModel(Module &Orig, bool Normalize) {
     K.Signature = demangle(K.Symbol);
     K.Name = baseName(K.Symbol);
     K.Language = isOpenCL(*Clone, F) ? "opencl" : "cuda";
-    K.Args = collectArgs(*Clone, F, K.Language == "opencl");
+    K.Args = std::move(Args[I]);
     KernelExtractor X(*Clone, F, FAM, K);
     X.run();
     MM.Kernels.push_back(std::move(K));
   }
-  FlattenedArgs.clear();
   llvm::sort(MM.Kernels, [](const KernelInfo &A, const KernelInfo &B) { return A.Name < B.Name; });
   return MM;
 }
