@@ -184,10 +184,6 @@ extern "C" __device__ void __nv_sincosf(float, float *, float *);
 extern "C" __device__ void __nv_sincos(double, double *, double *);
 static __device__ __forceinline__ void sincosf(float x, float *s, float *c) { __nv_sincosf(x, s, c); }
 static __device__ __forceinline__ void sincos(double x, double *s, double *c) { __nv_sincos(x, s, c); }
-static __device__ __forceinline__ void __sincosf(float x, float *s, float *c) {
-  *s = __nvvm_sin_approx_f(x);
-  *c = __nvvm_cos_approx_f(x);
-}
 extern "C" __device__ __attribute__((const)) float __nv_powf(float, float);
 extern "C" __device__ __attribute__((const)) double __nv_pow(double, double);
 static __device__ __forceinline__ float powf(float x, float y) { return __nv_powf(x, y); }
@@ -280,6 +276,145 @@ extern "C" __device__ __forceinline__ void __assert_fail(const char *msg, const 
 
 /* __ldg: a load through the read-only path; to the model a global load. */
 template <typename T> static __device__ __forceinline__ T __ldg(const T *p) { return *p; }
+
+/* More atomics: 64-bit min/max/exchange/compare-and-swap, float exchange, the _block and
+ * _system scopes (the same operation to the model), and atomicInc/atomicDec, which are
+ * one read-modify-write of a word as an add is: their wrap-around only changes the value
+ * returned, which the model takes as loaded data in any case. */
+#define __WGPERF_ATOMIC(name, builtin, T)                                               \
+  static __device__ __forceinline__ T name(T *p, T v) { return builtin(p, v, __ATOMIC_RELAXED); }
+__WGPERF_ATOMIC(atomicMin, __atomic_fetch_min, long long)
+__WGPERF_ATOMIC(atomicMin, __atomic_fetch_min, unsigned long long)
+__WGPERF_ATOMIC(atomicMax, __atomic_fetch_max, long long)
+__WGPERF_ATOMIC(atomicMax, __atomic_fetch_max, unsigned long long)
+__WGPERF_ATOMIC(atomicAnd, __atomic_fetch_and, unsigned long long)
+__WGPERF_ATOMIC(atomicOr, __atomic_fetch_or, unsigned long long)
+__WGPERF_ATOMIC(atomicXor, __atomic_fetch_xor, unsigned long long)
+__WGPERF_ATOMIC(atomicExch, __atomic_exchange_n, unsigned long long)
+#undef __WGPERF_ATOMIC
+static __device__ __forceinline__ float atomicExch(float *p, float v) {
+  return __builtin_bit_cast(float, __atomic_exchange_n((int *)p, __builtin_bit_cast(int, v), __ATOMIC_RELAXED));
+}
+static __device__ __forceinline__ unsigned long long atomicCAS(unsigned long long *p, unsigned long long cmp,
+                                                               unsigned long long v) {
+  __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return cmp;
+}
+static __device__ __forceinline__ unsigned int atomicInc(unsigned int *p, unsigned int) {
+  return __atomic_fetch_add(p, 1u, __ATOMIC_RELAXED);
+}
+static __device__ __forceinline__ unsigned int atomicDec(unsigned int *p, unsigned int) {
+  return __atomic_fetch_sub(p, 1u, __ATOMIC_RELAXED);
+}
+#define __WGPERF_SCOPED(op)                                                                          \
+  template <typename T, typename U> static __device__ __forceinline__ T op##_block(T *p, U v) {      \
+    return op(p, (T)v);                                                                              \
+  }                                                                                                  \
+  template <typename T, typename U> static __device__ __forceinline__ T op##_system(T *p, U v) {     \
+    return op(p, (T)v);                                                                              \
+  }
+__WGPERF_SCOPED(atomicAdd) __WGPERF_SCOPED(atomicSub) __WGPERF_SCOPED(atomicMin) __WGPERF_SCOPED(atomicMax)
+__WGPERF_SCOPED(atomicAnd) __WGPERF_SCOPED(atomicOr) __WGPERF_SCOPED(atomicXor) __WGPERF_SCOPED(atomicExch)
+#undef __WGPERF_SCOPED
+
+/* Reinterpretation (free), conversions with a rounding mode, and the rounding-mode
+ * arithmetic intrinsics: the operation itself (the rounding mode changes no cost). */
+static __device__ __forceinline__ int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
+static __device__ __forceinline__ unsigned __float_as_uint(float x) { return __builtin_bit_cast(unsigned, x); }
+static __device__ __forceinline__ float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
+static __device__ __forceinline__ float __uint_as_float(unsigned x) { return __builtin_bit_cast(float, x); }
+static __device__ __forceinline__ long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
+static __device__ __forceinline__ double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
+static __device__ __forceinline__ int __double2hiint(double x) { return (int)(__double_as_longlong(x) >> 32); }
+static __device__ __forceinline__ int __double2loint(double x) { return (int)__double_as_longlong(x); }
+static __device__ __forceinline__ double __hiloint2double(int hi, int lo) {
+  return __longlong_as_double((long long)((unsigned long long)(unsigned)hi << 32 | (unsigned)lo));
+}
+#define __WGPERF_CVT(name, From, To)                                                    \
+  static __device__ __forceinline__ To name##_rn(From x) { return (To)__builtin_rint((double)x); } \
+  static __device__ __forceinline__ To name##_rz(From x) { return (To)x; }              \
+  static __device__ __forceinline__ To name##_rd(From x) { return (To)__builtin_floor((double)x); } \
+  static __device__ __forceinline__ To name##_ru(From x) { return (To)__builtin_ceil((double)x); }
+#define __WGPERF_CVTF(name, From, To)                                                   \
+  static __device__ __forceinline__ To name##_rn(From x) { return (To)__builtin_rintf(x); } \
+  static __device__ __forceinline__ To name##_rz(From x) { return (To)x; }              \
+  static __device__ __forceinline__ To name##_rd(From x) { return (To)__builtin_floorf(x); } \
+  static __device__ __forceinline__ To name##_ru(From x) { return (To)__builtin_ceilf(x); }
+#define __WGPERF_CVTI(name, From, To)                                                   \
+  static __device__ __forceinline__ To name##_rn(From x) { return (To)x; }              \
+  static __device__ __forceinline__ To name##_rz(From x) { return (To)x; }              \
+  static __device__ __forceinline__ To name##_rd(From x) { return (To)x; }              \
+  static __device__ __forceinline__ To name##_ru(From x) { return (To)x; }
+__WGPERF_CVTF(__float2int, float, int) __WGPERF_CVTF(__float2uint, float, unsigned)
+__WGPERF_CVTF(__float2ll, float, long long) __WGPERF_CVTF(__float2ull, float, unsigned long long)
+__WGPERF_CVT(__double2int, double, int) __WGPERF_CVT(__double2uint, double, unsigned)
+__WGPERF_CVT(__double2ll, double, long long) __WGPERF_CVT(__double2ull, double, unsigned long long)
+__WGPERF_CVTI(__int2float, int, float) __WGPERF_CVTI(__uint2float, unsigned, float)
+__WGPERF_CVTI(__ll2float, long long, float) __WGPERF_CVTI(__ull2float, unsigned long long, float)
+__WGPERF_CVTI(__double2float, double, float) __WGPERF_CVTI(__ll2double, long long, double)
+__WGPERF_CVTI(__ull2double, unsigned long long, double)
+#undef __WGPERF_CVT
+#undef __WGPERF_CVTF
+#undef __WGPERF_CVTI
+static __device__ __forceinline__ double __int2double_rn(int x) { return (double)x; }
+static __device__ __forceinline__ double __uint2double_rn(unsigned x) { return (double)x; }
+static __device__ __forceinline__ float __float2float_rn(float x) { return x; }
+#define __WGPERF_RND(sfx)                                                                \
+  static __device__ __forceinline__ float __fadd_##sfx(float a, float b) { return a + b; } \
+  static __device__ __forceinline__ float __fsub_##sfx(float a, float b) { return a - b; } \
+  static __device__ __forceinline__ float __fmul_##sfx(float a, float b) { return a * b; } \
+  static __device__ __forceinline__ float __fdiv_##sfx(float a, float b) { return a / b; } \
+  static __device__ __forceinline__ float __fmaf_##sfx(float a, float b, float c) { return __builtin_fmaf(a, b, c); } \
+  static __device__ __forceinline__ float __frcp_##sfx(float a) { return 1.0f / a; }    \
+  static __device__ __forceinline__ float __fsqrt_##sfx(float a) { return __builtin_sqrtf(a); } \
+  static __device__ __forceinline__ double __dadd_##sfx(double a, double b) { return a + b; } \
+  static __device__ __forceinline__ double __dsub_##sfx(double a, double b) { return a - b; } \
+  static __device__ __forceinline__ double __dmul_##sfx(double a, double b) { return a * b; } \
+  static __device__ __forceinline__ double __ddiv_##sfx(double a, double b) { return a / b; } \
+  static __device__ __forceinline__ double __fma_##sfx(double a, double b, double c) { return __builtin_fma(a, b, c); } \
+  static __device__ __forceinline__ double __drcp_##sfx(double a) { return 1.0 / a; }   \
+  static __device__ __forceinline__ double __dsqrt_##sfx(double a) { return __builtin_sqrt(a); }
+__WGPERF_RND(rn) __WGPERF_RND(rz) __WGPERF_RND(rd) __WGPERF_RND(ru)
+#undef __WGPERF_RND
+static __device__ __forceinline__ float __frsqrt_rn(float a) { return rsqrtf(a); }
+
+/* Fast-math intrinsics on the special-function unit, as CUDA defines them. */
+static __device__ __forceinline__ float __log2f(float x) { return __nvvm_lg2_approx_f(x); }
+static __device__ __forceinline__ float __log10f(float x) { return __nvvm_lg2_approx_f(x) * 0.30102999566398120f; }
+static __device__ __forceinline__ float __exp10f(float x) { return __nvvm_ex2_approx_f(x * 3.3219280948873623f); }
+static __device__ __forceinline__ float __powf(float x, float y) {
+  return __nvvm_ex2_approx_f(y * __nvvm_lg2_approx_f(x));
+}
+static __device__ __forceinline__ float __tanf(float x) { return __nvvm_sin_approx_f(x) / __nvvm_cos_approx_f(x); }
+static __device__ __forceinline__ void __sincosf(float x, float *s, float *c) {
+  *s = __nvvm_sin_approx_f(x);
+  *c = __nvvm_cos_approx_f(x);
+}
+
+/* min and max for the other types CUDA overloads them for */
+#define __WGPERF_MINMAX(T)                                                               \
+  static __device__ __forceinline__ T min(T a, T b) { return a < b ? a : b; }           \
+  static __device__ __forceinline__ T max(T a, T b) { return a > b ? a : b; }
+__WGPERF_MINMAX(long) __WGPERF_MINMAX(unsigned long) __WGPERF_MINMAX(long long)
+__WGPERF_MINMAX(unsigned long long)
+#undef __WGPERF_MINMAX
+static __device__ __forceinline__ float min(float a, float b) { return __builtin_fminf(a, b); }
+static __device__ __forceinline__ float max(float a, float b) { return __builtin_fmaxf(a, b); }
+static __device__ __forceinline__ double min(double a, double b) { return __builtin_fmin(a, b); }
+static __device__ __forceinline__ double max(double a, double b) { return __builtin_fmax(a, b); }
+static __device__ __forceinline__ unsigned min(int a, unsigned b) { return min((unsigned)a, b); }
+static __device__ __forceinline__ unsigned min(unsigned a, int b) { return min(a, (unsigned)b); }
+static __device__ __forceinline__ unsigned max(int a, unsigned b) { return max((unsigned)a, b); }
+static __device__ __forceinline__ unsigned max(unsigned a, int b) { return max(a, (unsigned)b); }
+static __device__ __forceinline__ double min(float a, double b) { return min((double)a, b); }
+static __device__ __forceinline__ double min(double a, float b) { return min(a, (double)b); }
+static __device__ __forceinline__ double max(float a, double b) { return max((double)a, b); }
+static __device__ __forceinline__ double max(double a, float b) { return max(a, (double)b); }
+
+/* The SM's cycle counter: special-register reads.  __nanosleep's wait is not modelled. */
+static __device__ __forceinline__ long long clock64(void) { return (long long)__nvvm_read_ptx_sreg_clock64(); }
+static __device__ __forceinline__ long clock(void) { return (long)__nvvm_read_ptx_sreg_clock(); }
+static __device__ __forceinline__ void __nanosleep(unsigned) {}
 
 /* Texture objects.  tex1Dfetch reads element I of the linear memory the object was
  * made on: to the model a global load through the object, which a launch sizes with
