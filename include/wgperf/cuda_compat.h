@@ -274,6 +274,12 @@ extern "C" __device__ __forceinline__ void __assert_fail(const char *msg, const 
   __assertfail(msg, file, line, func, sizeof(char));
 }
 
+/* Device-side malloc and free (the heap calls the driver provides; the model reports them
+ * as calls it does not cost).  clang's wrapper of <new>, which <algorithm>, <vector> and
+ * the other C++ headers include, needs them declared. */
+extern "C" __device__ void *malloc(__SIZE_TYPE__) __attribute__((nothrow)) __attribute__((malloc));
+extern "C" __device__ void free(void *) __attribute__((nothrow));
+
 /* __ldg: a load through the read-only path; to the model a global load. */
 template <typename T> static __device__ __forceinline__ T __ldg(const T *p) { return *p; }
 

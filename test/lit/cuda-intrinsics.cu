@@ -37,3 +37,7 @@ __global__ void __launch_bounds__(256, 2) k1(const float *__restrict__ a, float 
   if (i == 0) printf("%f %d\n", v, INT_MAX);
   int64_t q = (int64_t)i * 3; uint32_t r = (uint32_t)q; b[r % n] = __double2float_rn((double)q) + __int2float_rn(r) + __uint2float_rn(r) + __float2int_rn(v);
 }
+
+// RUN: %wgperf extract %S/Inputs/cxx/program.cu -o %t.cxx.json 2>&1 | FileCheck %s --check-prefix=CXX
+// CXX-NOT: error
+// CXX: kernel clamp_scale
