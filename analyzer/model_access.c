@@ -31,6 +31,12 @@ static bool same_but_spaces(const char *a, const char *b) {
   }
 }
 
+/* Whether kernel name KN is an instance of template NAME ("scale<float, 256>" of "scale"). */
+static bool is_instance_of(const char *kn, const char *name) {
+  size_t len = strlen(name);
+  return strncmp(kn, name, len) == 0 && kn[len] == '<';
+}
+
 const wgp_kernel *wgp_model_find_kernel(const wgp_model *m, const char *name) {
   for (size_t i = 0; i < m->nkernels; i++)
     if (strcmp(m->kernels[i].name, name) == 0)
@@ -43,15 +49,19 @@ const wgp_kernel *wgp_model_find_kernel(const wgp_model *m, const char *name) {
   for (size_t i = 0; i < m->nkernels; i++)
     if (same_but_spaces(m->kernels[i].name, name))
       return &m->kernels[i];
-  const wgp_kernel *only = NULL;
-  size_t len = strlen(name);
+  if (wgp_model_template_instances(m, name) != 1)
+    return NULL;
   for (size_t i = 0; i < m->nkernels; i++)
-    if (strncmp(m->kernels[i].name, name, len) == 0 && m->kernels[i].name[len] == '<') {
-      if (only)
-        return NULL;
-      only = &m->kernels[i];
-    }
-  return only;
+    if (is_instance_of(m->kernels[i].name, name))
+      return &m->kernels[i];
+  return NULL;
+}
+
+size_t wgp_model_template_instances(const wgp_model *m, const char *name) {
+  size_t n = 0;
+  for (size_t i = 0; i < m->nkernels; i++)
+    n += is_instance_of(m->kernels[i].name, name);
+  return n;
 }
 
 const char *wgp_kernel_name(const wgp_kernel *k) { return k->name; }

@@ -780,11 +780,7 @@ int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags) {
 }
 
 int cli_no_kernel(const char *input, const char *name, const wgp_model *m) {
-  size_t n = wgp_model_num_kernels(m), instances = 0;
-  for (size_t i = 0; name && i < n; i++) {
-    const char *kn = wgp_kernel_name(wgp_model_kernel(m, i));
-    instances += strncmp(kn, name, strlen(name)) == 0 && kn[strlen(name)] == '<';
-  }
+  size_t n = wgp_model_num_kernels(m), instances = name ? wgp_model_template_instances(m, name) : 0;
   if (!name)
     fprintf(stderr, "wgperf: error: %s: %zu kernels, pick one with --kernel:", input, n);
   else if (instances > 1)

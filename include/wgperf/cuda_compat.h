@@ -119,6 +119,14 @@ __WGPERF_ATOMIC(atomicXor, __atomic_fetch_xor, int)
 __WGPERF_ATOMIC(atomicXor, __atomic_fetch_xor, unsigned int)
 __WGPERF_ATOMIC(atomicExch, __atomic_exchange_n, int)
 __WGPERF_ATOMIC(atomicExch, __atomic_exchange_n, unsigned int)
+__WGPERF_ATOMIC(atomicMin, __atomic_fetch_min, long long)
+__WGPERF_ATOMIC(atomicMin, __atomic_fetch_min, unsigned long long)
+__WGPERF_ATOMIC(atomicMax, __atomic_fetch_max, long long)
+__WGPERF_ATOMIC(atomicMax, __atomic_fetch_max, unsigned long long)
+__WGPERF_ATOMIC(atomicAnd, __atomic_fetch_and, unsigned long long)
+__WGPERF_ATOMIC(atomicOr, __atomic_fetch_or, unsigned long long)
+__WGPERF_ATOMIC(atomicXor, __atomic_fetch_xor, unsigned long long)
+__WGPERF_ATOMIC(atomicExch, __atomic_exchange_n, unsigned long long)
 #undef __WGPERF_ATOMIC
 static __device__ __forceinline__ float atomicAdd(float *p, float v) {
   return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
@@ -283,21 +291,11 @@ extern "C" __device__ void free(void *) __attribute__((nothrow));
 /* __ldg: a load through the read-only path; to the model a global load. */
 template <typename T> static __device__ __forceinline__ T __ldg(const T *p) { return *p; }
 
-/* More atomics: 64-bit min/max/exchange/compare-and-swap, float exchange, the _block and
- * _system scopes (the same operation to the model), and atomicInc/atomicDec, which are
- * one read-modify-write of a word as an add is: their wrap-around only changes the value
- * returned, which the model takes as loaded data in any case. */
-#define __WGPERF_ATOMIC(name, builtin, T)                                               \
-  static __device__ __forceinline__ T name(T *p, T v) { return builtin(p, v, __ATOMIC_RELAXED); }
-__WGPERF_ATOMIC(atomicMin, __atomic_fetch_min, long long)
-__WGPERF_ATOMIC(atomicMin, __atomic_fetch_min, unsigned long long)
-__WGPERF_ATOMIC(atomicMax, __atomic_fetch_max, long long)
-__WGPERF_ATOMIC(atomicMax, __atomic_fetch_max, unsigned long long)
-__WGPERF_ATOMIC(atomicAnd, __atomic_fetch_and, unsigned long long)
-__WGPERF_ATOMIC(atomicOr, __atomic_fetch_or, unsigned long long)
-__WGPERF_ATOMIC(atomicXor, __atomic_fetch_xor, unsigned long long)
-__WGPERF_ATOMIC(atomicExch, __atomic_exchange_n, unsigned long long)
-#undef __WGPERF_ATOMIC
+/* More atomics (the 64-bit min/max/and/or/xor/exchange are with the 32-bit ones above):
+ * 64-bit compare-and-swap, float exchange, the _block and _system scopes (the same
+ * operation to the model), and atomicInc/atomicDec, which are one read-modify-write of a
+ * word as an add is: their wrap-around only changes the value returned, which the model
+ * takes as loaded data in any case. */
 static __device__ __forceinline__ float atomicExch(float *p, float v) {
   return __builtin_bit_cast(float, __atomic_exchange_n((int *)p, __builtin_bit_cast(int, v), __ATOMIC_RELAXED));
 }

@@ -85,7 +85,11 @@ const char *wgp_model_diagnostic(const wgp_model *m, size_t i);
 size_t wgp_model_num_kernels(const wgp_model *m);
 const wgp_kernel *wgp_model_kernel(const wgp_model *m, size_t i);
 /* By name, else by IR symbol; NULL when none matches. */
+/* By name or IR symbol; also an instance typed without its spaces ("scale<float,256>"),
+ * or a template's name when the model has exactly one instance of it. */
 const wgp_kernel *wgp_model_find_kernel(const wgp_model *m, const char *name);
+/* The kernels that are instances of template NAME ("scale" for "scale<float, 256>"). */
+size_t wgp_model_template_instances(const wgp_model *m, const char *name);
 
 /* Kernel. */
 const char *wgp_kernel_name(const wgp_kernel *k);
