@@ -479,6 +479,41 @@ static void memo_store(memo *mm, const double *cost) {
   mm->fvalid = mm->fpending;
 }
 
+/* A shared-memory request some of whose lanes (those of MASK not in KNOWN)
+ * have addresses known only at run time (a histogram's bins, a table looked
+ * up by a loaded value): its expected cost when those lanes fall uniformly
+ * at random on the BYTES-aligned elements of their array [START, START +
+ * LIMIT), the mean over a fixed set of draws (so the same request always
+ * costs the same).  Giving every unknown lane one bank, as for a known
+ * pattern, would charge a full serialisation that random bins do not have. */
+#define SPREAD_DRAWS 32
+static void count_shared_spread(const wgp_gpu *gpu, const uint64_t *addr, const uint64_t mask, uint64_t known,
+                                unsigned lanes, unsigned bytes, uint64_t start, uint64_t limit, double *c) {
+  unsigned w = bytes ? bytes : 1;
+  uint64_t slots = limit / w, a[WGP_TRACE_MAX_WARP], x = 0x9e3779b97f4a7c15ull;
+  double sum[3] = {0, 0, 0}, worst = 0;
+  for (int d = 0; d < SPREAD_DRAWS; d++) {
+    for (unsigned l = 0; l < lanes; l++) {
+      a[l] = addr[l];
+      if ((mask >> l & 1) && !(known >> l & 1)) {
+        /* splitmix64: a fixed sequence, the same in every run */
+        uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        a[l] = start + (z % slots) * w;
+      }
+    }
+    double e[3];
+    wgp_count_shared_for(gpu, a, mask, lanes, bytes, &e[0], &e[1], &e[2]);
+    sum[0] += e[0], sum[1] += e[1];
+    worst = e[2] > worst ? e[2] : worst;
+  }
+  c[0] = sum[0] / SPREAD_DRAWS;
+  c[1] = sum[1] / SPREAD_DRAWS;
+  c[2] = c[1] > 0 ? c[0] / c[1] : worst;
+}
+
 static void visit(void *user, size_t block, uint64_t mask, double weight, double mult, wgp_tracer *t) {
   wgp_metrics *m = user;
   const wgp_block *b = wgp_kernel_block(m->k, block);
@@ -511,13 +546,16 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
     } else if (space == WGP_SPACE_LOCAL) {
       memo *mm = &m->last[id];
       uint64_t limit = wgp_layout_access_limit(m->layout, id);
+      uint64_t start = access_base(m->layout, m->k, a);
       if (!lookup(m, t, a, mm, mask, lanes, bytes, shared_period, addr, &known, c, limit ? range : NULL)) {
-        wgp_count_shared_for(m->gpu, addr, mask, lanes, bytes, &c[0], &c[1], &c[2]);
+        if (known != mask && limit >= 2 * (uint64_t)(bytes ? bytes : 1))
+          count_shared_spread(m->gpu, addr, mask, known, lanes, bytes, start, limit, c);
+        else
+          wgp_count_shared_for(m->gpu, addr, mask, lanes, bytes, &c[0], &c[1], &c[2]);
         memo_store(mm, c);
       }
       /* a known lane's bytes outside its __local array (of known size):
        * the kernel is not written for this work-group size */
-      uint64_t start = access_base(m->layout, m->k, a);
       if (limit && range[0] <= range[1]) {
         double before = range[0] < start ? (double)(start - range[0]) : 0;
         double after = (double)range[1] + bytes > (double)start + (double)limit

@@ -479,7 +479,10 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
     fprintf(f, "  M%-3zu %-22s %-8s %-6s %-14s %3llu %12.6g %s%s\n", i, src ? (slash ? slash + 1 : src) : "-",
             space_of(a), wgp_access_kind_name(wgp_access_get_kind(a)),
             wgp_access_base_name(a) ? wgp_access_base_name(a) : "?", (unsigned long long)wgp_access_bytes(a),
-            s->executions, cost, s->unknown > 0 ? " (address unknown: one sector per lane assumed)" : "");
+            s->executions, cost,
+            s->unknown <= 0                         ? ""
+            : wgp_access_space(a) != WGP_SPACE_LOCAL ? " (address unknown: one sector per lane assumed)"
+                                                    : " (address unknown: lanes assumed at random places in the array)");
   }
   char words[256];
   cache_words(words, sizeof words, cache);
@@ -797,15 +800,26 @@ static void bottleneck(char *buf, size_t size, const session *S, const wgp_sim_r
   const wgp_mem_stats *tot = wgp_analysis_total_stats(S->an);
   const wgp_kernel *k = S->k;
   size_t worst = (size_t)-1;
-  double worst_moved = 0;
+  double worst_moved = 0, used = 0;
   for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
     double moved = tot[i].sectors * wgp_gpu_l2_sector_bytes(S->gpu);
-    if (wgp_access_space(wgp_kernel_access(k, i)) != WGP_SPACE_LOCAL && moved > worst_moved)
-      worst_moved = moved, worst = i;
+    /* what L1 serves moves no further: the sectors of vload4's four
+     * element loads, of a structure's fields read one after the other */
+    if (S->cache && i < S->cache->num_accesses && S->cache->l1_hit[i] > 0)
+      moved *= 1 - S->cache->l1_hit[i];
+    if (wgp_access_space(wgp_kernel_access(k, i)) != WGP_SPACE_LOCAL) {
+      used += tot[i].lane_bytes;
+      if (moved > worst_moved)
+        worst_moved = moved, worst = i;
+    }
   }
   const char *lim = r->limiter ? r->limiter : "warps";
   double occ = (double)r->active_warps_per_sm / wgp_gpu_max_warps_per_sm(S->gpu);
-  if (worst != (size_t)-1 && tot[worst].lane_bytes > 0 && worst_moved > 2 * tot[worst].lane_bytes) {
+  /* bound by DRAM bandwidth with no more DRAM traffic than the bytes the
+   * lanes use (the sectors one access wastes, its neighbours use: vstore4's
+   * four element stores), coalescing would not make it faster */
+  bool dram_useful = r->bound && strcmp(r->bound, "dram_bandwidth") == 0 && r->dram_bytes <= 1.25 * used;
+  if (worst != (size_t)-1 && !dram_useful && tot[worst].lane_bytes > 0 && worst_moved > 2 * tot[worst].lane_bytes) {
     const wgp_access *a = wgp_kernel_access(k, worst);
     snprintf(buf, size, "global %ss at %s move %.1fx the bytes they use: uncoalesced",
              wgp_access_kind_name(wgp_access_get_kind(a)), wgp_access_source(a) ? wgp_access_source(a) : "?",
@@ -815,9 +829,10 @@ static void bottleneck(char *buf, size_t size, const session *S, const wgp_sim_r
   for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++)
     if (wgp_access_space(wgp_kernel_access(k, i)) == WGP_SPACE_LOCAL && tot[i].worst_degree >= 4) {
       const wgp_access *a = wgp_kernel_access(k, i);
-      snprintf(buf, size, "shared-memory %ss at %s have %.0f-way bank conflicts",
+      snprintf(buf, size, "shared-memory %ss at %s have %.0f-way bank conflicts%s",
                wgp_access_kind_name(wgp_access_get_kind(a)), wgp_access_source(a) ? wgp_access_source(a) : "?",
-               tot[i].worst_degree);
+               tot[i].worst_degree,
+               tot[i].unknown > 0 ? " (addresses known only at run time: expected for random ones)" : "");
       return;
     }
   if (r->bound && strcmp(r->bound, "dram_bandwidth") == 0) {
