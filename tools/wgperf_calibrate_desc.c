@@ -32,8 +32,11 @@ const char *calib_pick_base(const char *device_name, const char *cc, char *why, 
   static const struct {
     const char *fragment, *name;
   } by_name[] = {
-      {"H100 PCIe", "h100-pcie"}, {"H100", "h100-sxm"},         {"A100", "a100"},
-      {"V100", "v100"},           {"TITAN X", "titan-x"},       {"TITAN Black", "titan-black"},
+      {"H100 PCIe", "h100-pcie"}, {"H100", "h100-sxm"},         {"H200", "h200"},
+      {"A100", "a100"},           {"V100", "v100"},             {"P100", "p100"},
+      {"L40S", "l40s"},           {"RTX 4090", "rtx-4090"},     {"RTX 3090", "rtx-3090"},
+      {"RTX 2080 Ti", "rtx-2080-ti"}, {"GTX 1080 Ti", "gtx-1080-ti"}, {"Tesla T4", "t4"},
+      {"TITAN X", "titan-x"},     {"TITAN Black", "titan-black"},
       {"GTX 980", "gtx-980"},     {"GTX 970", "gtx-970"},       {"GTX 750", "gtx-750"},
       {"GTX 680", "gtx-680"},     {"GTX 645", "gtx-645"},       {"K5200", "quadro-k5200"},
       {"K620", "quadro-k620"},    {"K600", "quadro-k600"},      {"K40", "tesla-k40"},
@@ -48,13 +51,13 @@ const char *calib_pick_base(const char *device_name, const char *cc, char *why, 
   unsigned major = 0, minor = 0;
   if (cc && sscanf(cc, "%u.%u", &major, &minor) >= 1) {
     static const struct {
-      unsigned major;
+      unsigned major, minor; /* minor 99: any */
       const char *name;
-    } by_cc[] = {{9, "h100-sxm"}, {8, "a100"}, {7, "v100"}, {6, "gtx-980"}, {5, "gtx-980"}, {3, "tesla-k40"}};
+    } by_cc[] = {{9, 99, "h100-sxm"}, {8, 9, "rtx-4090"}, {8, 6, "rtx-3090"}, {8, 99, "a100"},  {7, 5, "t4"},
+                 {7, 99, "v100"},     {6, 0, "p100"},     {6, 99, "gtx-1080-ti"}, {5, 99, "gtx-980"}, {3, 99, "tesla-k40"}};
     for (size_t i = 0; i < sizeof by_cc / sizeof by_cc[0]; i++)
-      if (by_cc[i].major == major) {
-        snprintf(why, whylen, "compute capability %u.%u%s", major, minor,
-                 major == 6 ? " (no Pascal description is shipped: the nearest, Maxwell)" : "");
+      if (by_cc[i].major == major && (by_cc[i].minor == 99 || by_cc[i].minor == minor)) {
+        snprintf(why, whylen, "compute capability %u.%u", major, minor);
         return by_cc[i].name;
       }
   }
