@@ -8,8 +8,8 @@
  *            -nocudalib -include cuda_compat.h -fpass-plugin=libwgperf.so k.cu
  *
  * It provides the execution-space attributes, the built-in index variables,
- * __syncthreads, fences, atomics, warp shuffles and votes, bit intrinsics,
- * __ldg and the common fp32/fp64 math functions (mapped to
+ * __syncthreads, fences, atomics, warp shuffles, votes, matches and reductions,
+ * bit intrinsics, __ldg and the common fp32/fp64 math functions (mapped to
  * clang builtins so the plugin sees llvm.sqrt, llvm.sin, ... or libdevice-
  * style calls it can classify).  Kernels that need more of CUDA than this
  * should include their own declarations.
@@ -255,6 +255,55 @@ static __device__ __forceinline__ int __any_sync(unsigned m, int p) { return __n
 static __device__ __forceinline__ int __all_sync(unsigned m, int p) { return __nvvm_vote_all_sync(m, p); }
 static __device__ __forceinline__ unsigned __activemask(void) { return __nvvm_activemask(); }
 static __device__ __forceinline__ void __syncwarp(unsigned m = 0xffffffffu) { __nvvm_bar_warp_sync(m); }
+
+/* Warp matches (sm_70 and later): the lanes of the mask that hold the same value as this
+ * one, or the mask when all of them do (and *pred set), one MATCH each
+ * (llvm.nvvm.match.*).  Values compare as 32 or 64 bits, floats and doubles by their
+ * bits.  Warp reductions (sm_80 and later) over the lanes of the mask, one REDUX each
+ * (llvm.nvvm.redux.sync.*): add, min and max of int or unsigned, and, or and xor of
+ * unsigned.  As CUDA's, they are declared only for the GPUs that have them. */
+#if __CUDA_ARCH__ >= 700
+#define __WGPERF_MATCH(T, bits, As)                                                                  \
+  static __device__ __forceinline__ unsigned __match_any_sync(unsigned m, T v) {                     \
+    return __nvvm_match_any_sync_i##bits(m, As(v));                                                  \
+  }                                                                                                  \
+  static __device__ __forceinline__ unsigned __match_all_sync(unsigned m, T v, int *pred) {          \
+    return __nvvm_match_all_sync_i##bits##p(m, As(v), pred);                                         \
+  }
+#define __WGPERF_AS_INT(v) ((int)(v))
+#define __WGPERF_AS_LL(v) ((long long)(v))
+#define __WGPERF_BITS_INT(v) __builtin_bit_cast(int, v)
+#define __WGPERF_BITS_LL(v) __builtin_bit_cast(long long, v)
+__WGPERF_MATCH(int, 32, __WGPERF_AS_INT) __WGPERF_MATCH(unsigned int, 32, __WGPERF_AS_INT)
+__WGPERF_MATCH(long, 64, __WGPERF_AS_LL) __WGPERF_MATCH(unsigned long, 64, __WGPERF_AS_LL)
+__WGPERF_MATCH(long long, 64, __WGPERF_AS_LL) __WGPERF_MATCH(unsigned long long, 64, __WGPERF_AS_LL)
+__WGPERF_MATCH(float, 32, __WGPERF_BITS_INT) __WGPERF_MATCH(double, 64, __WGPERF_BITS_LL)
+#undef __WGPERF_MATCH
+#undef __WGPERF_AS_INT
+#undef __WGPERF_AS_LL
+#undef __WGPERF_BITS_INT
+#undef __WGPERF_BITS_LL
+#endif
+#if __CUDA_ARCH__ >= 800
+#define __WGPERF_REDUX(name, sop, uop)                                                               \
+  static __device__ __forceinline__ int name(unsigned m, int v) { return __nvvm_redux_sync_##sop(v, m); } \
+  static __device__ __forceinline__ unsigned name(unsigned m, unsigned v) {                          \
+    return (unsigned)__nvvm_redux_sync_##uop(v, m);                                                  \
+  }
+__WGPERF_REDUX(__reduce_add_sync, add, add)
+__WGPERF_REDUX(__reduce_min_sync, min, umin)
+__WGPERF_REDUX(__reduce_max_sync, max, umax)
+#undef __WGPERF_REDUX
+static __device__ __forceinline__ unsigned __reduce_and_sync(unsigned m, unsigned v) {
+  return (unsigned)__nvvm_redux_sync_and((int)v, m);
+}
+static __device__ __forceinline__ unsigned __reduce_or_sync(unsigned m, unsigned v) {
+  return (unsigned)__nvvm_redux_sync_or((int)v, m);
+}
+static __device__ __forceinline__ unsigned __reduce_xor_sync(unsigned m, unsigned v) {
+  return (unsigned)__nvvm_redux_sync_xor((int)v, m);
+}
+#endif
 
 /* Bit and integer intrinsics: LLVM's own operations, which the model counts. */
 static __device__ __forceinline__ int __popc(unsigned x) { return __builtin_popcount(x); }

@@ -193,6 +193,17 @@ __WGP_H__ __half2 &operator-=(__half2 &a, __half2 b) { return a = __hsub2(a, b);
 __WGP_H__ __half2 &operator*=(__half2 &a, __half2 b) { return a = __hmul2(a, b); }
 __WGP_H__ __half2 &operator/=(__half2 &a, __half2 b) { return a = __h2div(a, b); }
 
+/* Atomic adds: one read-modify-write of the 2-byte value (an atomicrmw fadd, the GPU's
+ * atom.add.noftz.f16).  For a __half2 CUDA makes each half atomic by itself, not the
+ * 4-byte word: two adds here, where sm_60 and later issue one f16x2 atomic. */
+static __device__ __forceinline__ __half atomicAdd(__half *p, __half v) {
+  return __half(__atomic_fetch_add(&p->__x, v.__x, __ATOMIC_RELAXED));
+}
+static __device__ __forceinline__ __half2 atomicAdd(__half2 *p, __half2 v) {
+  __half lo = atomicAdd(&p->x, v.x), hi = atomicAdd(&p->y, v.y);
+  return __half2(lo, hi);
+}
+
 /* warp shuffles: a half moves in the low 16 bits, a half2 as one 32-bit word (__ldg is
  * cuda_compat.h's template) */
 #define __WGP_HSHFL(name, Off)                                                                                    \
