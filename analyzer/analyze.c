@@ -157,6 +157,15 @@ static wgp_status check_group(const wgp_analysis_input *in, wgp_diag *diag) {
     return wgp_diag_set(diag, WGP_ERR_INPUT,
                         "wgperf: error: a work-group of %.0f work-items exceeds the maximum of %u on %s", threads,
                         wgp_gpu_max_threads_per_block(g), wgp_gpu_name(g));
+  /* what the kernel's source allows (reqd_work_group_size, __launch_bounds__):
+   * the driver refuses any other launch */
+  char why[400];
+  if (!wgp_kernel_allows_local_size(in->kernel, in->launch.local, why, sizeof why))
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s", why);
+  /* the grid: at most 2^31-1 groups in x and 65535 in y and z (CUDA's
+   * gridDim; NVIDIA's OpenCL launches through the same limits) */
+  if (!wgp_gpu_grid_fits(g, in->launch.global, in->launch.local, why, sizeof why))
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s", why);
   return WGP_OK;
 }
 

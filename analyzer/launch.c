@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,8 @@ typedef struct named {
   double real;   /* args: the value as given, fraction included */
   uint64_t align;
   bool is_float;
+  bool integral; /* is_float, but an exact integer (1e6, 2.5e3): value holds it */
+  char text[40]; /* is_float: the value as given, for messages */
 } named;
 
 struct wgp_launch {
@@ -89,6 +92,27 @@ bool wgp_parse_size(const char *s, uint64_t *out) {
  * report it as unknown); it is kept truncated where it fits, else 0, since
  * converting an out-of-range double is undefined. */
 static int64_t float_value(double d) { return d > -9.2e18 && d < 9.2e18 ? (int64_t)d : 0; }
+
+/* Whether D, a value written with a fraction or an exponent, is exactly an
+ * integer that a double holds exactly (|D| <= 2^53): "1e6" and "2.5e3" are,
+ * "1.5" and "1e30" are not. */
+static bool exact_integer(double d) {
+  return d >= -9007199254740992.0 && d <= 9007199254740992.0 && d == (double)(int64_t)d;
+}
+
+/* Sets the value of the argument just added (the last of L's) to the
+ * floating-point R, written TEXT (NULL: R's shortest form). */
+static void set_real(wgp_launch *l, double r, const char *text) {
+  named *a = &l->args[l->nargs - 1];
+  a->real = r;
+  if (text)
+    snprintf(a->text, sizeof a->text, "%s", text);
+  else
+    snprintf(a->text, sizeof a->text, "%.17g", r);
+  a->integral = exact_integer(r);
+  if (a->integral)
+    a->value = (int64_t)r;
+}
 
 /* An integer (decimal, 0x hex or 0 octal) or a floating-point number.  An
  * integer past 64 bits sets *too_big and fails rather than becoming a
@@ -270,7 +294,7 @@ wgp_status wgp_launch_set_option(wgp_launch *l, const char *opt, const char *val
       st = fail(diag, "%s--arg %s=%s: %s", where(l, w, sizeof w), name, val,
                 too_big ? "out of the 64-bit integer range" : "not a number");
     else if ((st = add_named(l, l->args, &l->nargs, "argument", name, v, 0, is_float, diag)) == WGP_OK && is_float)
-      l->args[l->nargs - 1].real = strtod(val, NULL);
+      set_real(l, strtod(val, NULL), val);
   } else if (strcmp(opt, "--buffer") == 0) {
     st = set_buffer(l, name, val, diag);
   } else if (strcmp(opt, "--local-mem") == 0) {
@@ -365,7 +389,7 @@ static wgp_status from_json(wgp_launch *l, json_t *root, wgp_diag *diag) {
       else if (json_is_real(val)) {
         st = add_named(l, l->args, &l->nargs, "argument", key, float_value(json_real_value(val)), 0, true, diag);
         if (st == WGP_OK)
-          l->args[l->nargs - 1].real = json_real_value(val);
+          set_real(l, json_real_value(val), NULL);
       }
       else
         st = fail(diag, "%sargs.%s must be a number", where(l, w, sizeof w), key);
@@ -491,7 +515,7 @@ static wgp_eval_status lookup(void *user, const wgp_sym *sym, int64_t *value, ch
   const wgp_launch *l = user;
   if (sym->kind == WGP_SYM_ARG) {
     const named *a = find(l->args, l->nargs, sym->name);
-    if (a && !a->is_float) {
+    if (a && (!a->is_float || a->integral)) {
       *value = a->value;
       return WGP_EVAL_OK;
     }
@@ -511,11 +535,14 @@ wgp_status wgp_launch_bind(const wgp_launch *l, const wgp_kernel *k, wgp_trace_l
     return fail(diag, "wgperf: error: the launch has no global size (--global X[,Y[,Z]], or CUDA's --grid X[,Y[,Z]])");
   if (!l->has_local)
     return fail(diag, "wgperf: error: the launch has no work-group size (--local X[,Y[,Z]], or CUDA's --block)");
-  if (l->has_grid && l->grid_dims != l->local_dims)
-    return fail(diag, "wgperf: error: the grid has %u dimensions but the block has %u", l->grid_dims, l->local_dims);
-  if (l->local_dims != wgp_launch_dims(l))
-    return fail(diag, "wgperf: error: global size has %u dimensions but work-group size has %u", l->dims,
-                l->local_dims);
+  /* CUDA: dim3(256) is 256,1,1, so the shorter of --grid and --block is
+   * padded with 1s (wgp_launch_dims); OpenCL's clEnqueueNDRangeKernel takes
+   * one work_dim for both sizes */
+  if (!l->has_grid && l->local_dims != l->dims)
+    return fail(diag,
+                "wgperf: error: the global size has %u dimension%s but the work-group size has %u (OpenCL gives both "
+                "the same number)",
+                l->dims, l->dims == 1 ? "" : "s", l->local_dims);
   if (l->offset_dims > l->dims)
     return fail(diag, "wgperf: error: offset has %u dimensions but the launch has %u", l->offset_dims, l->dims);
   uint64_t items = 1, group = 1;
@@ -600,8 +627,18 @@ wgp_status wgp_launch_bind(const wgp_launch *l, const wgp_kernel *k, wgp_trace_l
       if (!v)
         return fail(diag, "wgperf: error: kernel '%s' needs a value for its argument '%s' (--arg %s=VALUE)", kn, name,
                     name);
+      if (v->is_float && !v->integral && !wgp_arg_is_floating(a))
+        return fail(diag, "wgperf: error: argument '%s' of kernel '%s' is an integer (%s): --arg %s=%s is %s", name,
+                    kn, wgp_arg_type(a), name, v->text,
+                    v->real == v->real && v->real - v->real == 0 && v->real == floor(v->real)
+                        ? "not an integer a 64-bit value holds exactly (at most 2^53 in scientific notation; "
+                          "write it in digits)"
+                        : "not an integer");
+      if (v->value < 0 && !wgp_arg_is_floating(a) && wgp_arg_is_unsigned(a))
+        return fail(diag, "wgperf: error: argument '%s' of kernel '%s' is unsigned (%s): --arg %s=%lld is negative",
+                    name, kn, wgp_arg_type(a), name, (long long)v->value);
       uint64_t bits = wgp_arg_bytes(a) * 8;
-      if (!v->is_float && bits < 64) {
+      if ((!v->is_float || v->integral) && !wgp_arg_is_floating(a) && bits < 64) {
         int64_t lo = -(int64_t)(1ull << (bits - 1)), hi = (int64_t)((1ull << bits) - 1);
         if (v->value < lo || v->value > hi)
           return fail(diag, "wgperf: error: value %lld of argument '%s' does not fit its %llu-bit type",
@@ -633,7 +670,11 @@ wgp_status wgp_launch_bind(const wgp_launch *l, const wgp_kernel *k, wgp_trace_l
   return WGP_OK;
 }
 
-unsigned wgp_launch_dims(const wgp_launch *l) { return l->has_grid ? l->grid_dims : l->dims; }
+unsigned wgp_launch_dims(const wgp_launch *l) {
+  if (l->has_grid)
+    return l->grid_dims > l->local_dims ? l->grid_dims : l->local_dims;
+  return l->dims;
+}
 uint64_t wgp_launch_global(const wgp_launch *l, unsigned d) {
   if (d >= 3)
     return 1;

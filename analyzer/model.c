@@ -747,6 +747,41 @@ static bool check_kernel(loader *ld, wgp_kernel *k) {
   return true;
 }
 
+/* launch_attributes (optional; absent in models of before it, and for a
+ * kernel whose source says nothing): OpenCL's reqd_work_group_size, CUDA's
+ * __launch_bounds__ (docs/kernel-model.md, "Launch attributes"). */
+static bool load_launch_attributes(loader *ld, json_t *o, wgp_kernel *k) {
+  json_t *la = json_object_get(o, "launch_attributes");
+  if (!la || json_is_null(la))
+    return true;
+  if (!json_is_object(la))
+    return fail(ld, "'launch_attributes' must be an object, got %s", type_name(la));
+  json_t *reqd = json_object_get(la, "reqd_work_group_size");
+  if (reqd) {
+    if (!json_is_array(reqd) || json_array_size(reqd) != 3)
+      return fail(ld, "'launch_attributes.reqd_work_group_size' must be a list of 3 sizes");
+    for (size_t d = 0; d < 3; d++) {
+      json_t *x = json_array_get(reqd, d);
+      if (!json_is_integer(x) || json_integer_value(x) < 1 || json_integer_value(x) > (1ll << 31))
+        return fail(ld, "'launch_attributes.reqd_work_group_size'[%zu] must be an integer from 1 to 2^31", d);
+      k->reqd[d] = (uint64_t)json_integer_value(x);
+    }
+  }
+  static const char *const keys[2] = {"max_threads_per_block", "min_blocks_per_sm"};
+  uint64_t *dst[2] = {&k->max_threads, &k->min_blocks};
+  for (int i = 0; i < 2; i++) {
+    json_t *x = json_object_get(la, keys[i]);
+    if (!x)
+      continue;
+    if (!json_is_integer(x) || json_integer_value(x) < 1 || json_integer_value(x) > (1ll << 31))
+      return fail(ld, "'launch_attributes.%s' must be an integer from 1 to 2^31", keys[i]);
+    *dst[i] = (uint64_t)json_integer_value(x);
+  }
+  if (json_object_get(la, "attribute") && !get_string(ld, la, "attribute", true, &k->attribute))
+    return false;
+  return true;
+}
+
 static bool load_kernel(loader *ld, json_t *o, size_t index, wgp_kernel *k) {
   int lang;
   bool ok;
@@ -779,6 +814,9 @@ static bool load_kernel(loader *ld, json_t *o, size_t index, wgp_kernel *k) {
     if (!k->registers_source)
       return nomem(ld);
   }
+
+  if (!load_launch_attributes(ld, o, k))
+    return false;
 
   json_t *args = get_array(ld, o, "args", &ok);
   json_t *arrays = ok ? get_array(ld, o, "arrays", &ok) : NULL;

@@ -2,6 +2,7 @@
  * loader (model.c) has checked every id, so these only guard indexes. */
 #include "model_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ------------------------------------------------------------------------ */
@@ -93,38 +94,56 @@ size_t wgp_kernel_num_accesses(const wgp_kernel *k) { return k->naccesses; }
 const wgp_access *wgp_kernel_access(const wgp_kernel *k, size_t i) {
   return i < k->naccesses ? &k->accesses[i] : NULL;
 }
-static bool expr_reads_arg(const wgp_expr *e, const char *name) {
+/* Whether a symbol of E satisfies PRED. */
+static bool expr_has(const wgp_expr *e, bool (*pred)(const wgp_sym *, const void *), const void *ctx) {
   if (!e)
     return false;
   const wgp_sym *sym = wgp_expr_symbol(e);
   if (sym)
-    return sym->kind == WGP_SYM_ARG && sym->name && strcmp(sym->name, name) == 0;
+    return pred(sym, ctx);
   for (size_t i = 0; i < wgp_expr_num_operands(e); i++)
-    if (expr_reads_arg(wgp_expr_operand(e, i), name))
+    if (expr_has(wgp_expr_operand(e, i), pred, ctx))
       return true;
   return false;
 }
 
-bool wgp_kernel_uses_arg(const wgp_kernel *k, const char *name) {
+/* Whether an expression of K (branch, loop, access) has a symbol that
+ * satisfies PRED. */
+static bool kernel_has(const wgp_kernel *k, bool (*pred)(const wgp_sym *, const void *), const void *ctx) {
   for (size_t b = 0; b < k->nblocks; b++)
-    if (k->blocks[b].branch && expr_reads_arg(k->blocks[b].branch->cond, name))
+    if (k->blocks[b].branch && expr_has(k->blocks[b].branch->cond, pred, ctx))
       return true;
   for (size_t i = 0; i < k->nloops; i++) {
     const wgp_loop *l = &k->loops[i];
-    if (expr_reads_arg(l->backedge, name) || expr_reads_arg(l->trip_count, name) ||
-        expr_reads_arg(l->max_trip, name))
+    if (expr_has(l->backedge, pred, ctx) || expr_has(l->trip_count, pred, ctx) || expr_has(l->max_trip, pred, ctx))
       return true;
     for (size_t r = 0; r < l->nrec; r++)
-      if (expr_reads_arg(l->rec[r].init, name) || expr_reads_arg(l->rec[r].next, name))
+      if (expr_has(l->rec[r].init, pred, ctx) || expr_has(l->rec[r].next, pred, ctx))
         return true;
     for (size_t x = 0; x < l->nexits; x++)
-      if (expr_reads_arg(l->exits[x].when, name))
+      if (expr_has(l->exits[x].when, pred, ctx))
         return true;
   }
   for (size_t i = 0; i < k->naccesses; i++)
-    if (expr_reads_arg(k->accesses[i].offset, name))
+    if (expr_has(k->accesses[i].offset, pred, ctx))
       return true;
   return false;
+}
+
+static bool is_arg(const wgp_sym *s, const void *name) {
+  return s->kind == WGP_SYM_ARG && s->name && strcmp(s->name, name) == 0;
+}
+
+bool wgp_kernel_uses_arg(const wgp_kernel *k, const char *name) { return kernel_has(k, is_arg, name); }
+
+/* the lane's id in dimension *D, or an id that mixes the dimensions */
+static bool is_lane_id(const wgp_sym *s, const void *d) {
+  return ((s->kind == WGP_SYM_LID || s->kind == WGP_SYM_GID) && s->dim == *(const unsigned *)d) ||
+         s->kind == WGP_SYM_LANEID || s->kind == WGP_SYM_UNKNOWN;
+}
+
+bool wgp_kernel_reads_local_id(const wgp_kernel *k, unsigned dim) {
+  return kernel_has(k, is_lane_id, &dim) || k->ncalls > 0;
 }
 
 size_t wgp_kernel_num_calls(const wgp_kernel *k) { return k->ncalls; }
@@ -161,6 +180,40 @@ unsigned wgp_kernel_registers(const wgp_kernel *k, const char **source) {
     *source = k->registers_source;
   return k->registers;
 }
+bool wgp_kernel_reqd_work_group_size(const wgp_kernel *k, uint64_t size[3]) {
+  if (!k->reqd[0])
+    return false;
+  memcpy(size, k->reqd, sizeof k->reqd);
+  return true;
+}
+uint64_t wgp_kernel_max_threads_per_block(const wgp_kernel *k) { return k->max_threads; }
+uint64_t wgp_kernel_min_blocks_per_sm(const wgp_kernel *k) { return k->min_blocks; }
+const char *wgp_kernel_launch_attribute(const wgp_kernel *k) {
+  return k->attribute ? k->attribute : k->reqd[0] || k->max_threads || k->min_blocks ? "launch attributes" : NULL;
+}
+
+bool wgp_kernel_allows_local_size(const wgp_kernel *k, const uint64_t local[3], char *why, size_t size) {
+  const char *attr = wgp_kernel_launch_attribute(k);
+  if (k->reqd[0] && (local[0] != k->reqd[0] || local[1] != k->reqd[1] || local[2] != k->reqd[2])) {
+    if (why && size)
+      snprintf(why, size, "kernel '%s' requires work-groups of %llux%llux%llu (%s), got %llux%llux%llu", k->name,
+               (unsigned long long)k->reqd[0], (unsigned long long)k->reqd[1], (unsigned long long)k->reqd[2], attr,
+               (unsigned long long)local[0], (unsigned long long)local[1], (unsigned long long)local[2]);
+    return false;
+  }
+  double threads = (double)local[0] * (double)local[1] * (double)local[2];
+  if (k->max_threads && threads > (double)k->max_threads) {
+    if (why && size)
+      snprintf(why, size,
+               "kernel '%s' allows at most %llu threads per block (%s), got %.0f (%llux%llux%llu): a launch with more "
+               "fails",
+               k->name, (unsigned long long)k->max_threads, attr, threads, (unsigned long long)local[0],
+               (unsigned long long)local[1], (unsigned long long)local[2]);
+    return false;
+  }
+  return true;
+}
+
 size_t wgp_kernel_num_diagnostics(const wgp_kernel *k) { return k->ndiags; }
 const char *wgp_kernel_diagnostic(const wgp_kernel *k, size_t i) { return i < k->ndiags ? k->diags[i] : NULL; }
 
@@ -173,6 +226,34 @@ uint64_t wgp_arg_elem_bytes(const wgp_arg *a) { return a->kind == WGP_ARG_POINTE
 uint64_t wgp_arg_bytes(const wgp_arg *a) { return a->kind == WGP_ARG_SCALAR ? a->bytes : 0; }
 const char *wgp_arg_elem_bytes_from(const wgp_arg *a) { return a->from; }
 bool wgp_arg_is_const(const wgp_arg *a) { return a->is_const; }
+
+/* Whether the words of TYPE (split at spaces) include one of WORDS. */
+static bool type_has_word(const char *type, const char *const *words, size_t n) {
+  for (const char *p = type ? type : ""; *p;) {
+    while (*p == ' ')
+      p++;
+    size_t len = strcspn(p, " ");
+    for (size_t i = 0; i < n; i++)
+      if (len && strlen(words[i]) == len && strncmp(p, words[i], len) == 0)
+        return true;
+    p += len;
+  }
+  return false;
+}
+
+bool wgp_arg_is_floating(const wgp_arg *a) {
+  static const char *const words[] = {"float",  "double",   "half",     "__half", "_Float16",
+                                      "bfloat", "bfloat16", "__bf16",   "__nv_bfloat16"};
+  return a->kind == WGP_ARG_SCALAR && type_has_word(a->type, words, sizeof words / sizeof *words);
+}
+
+bool wgp_arg_is_unsigned(const wgp_arg *a) {
+  static const char *const words[] = {"unsigned", "size_t",   "uint",     "ulong",     "ushort",   "uchar",
+                                      "uint8_t",  "uint16_t", "uint32_t", "uint64_t",  "uintptr_t", "u8",
+                                      "u16",      "u32",      "u64",      "uint_fast32_t"};
+  return a->kind == WGP_ARG_SCALAR && !wgp_arg_is_floating(a) &&
+         type_has_word(a->type, words, sizeof words / sizeof *words);
+}
 
 const char *wgp_array_name(const wgp_array *a) { return a->name; }
 wgp_space wgp_array_space(const wgp_array *a) { return a->space; }

@@ -59,6 +59,20 @@ void writeJSON(const ModuleModel &MM, raw_ostream &OS) {
           J.attribute("signature", K.Signature);
           J.attribute("language", K.Language);
           strOrNull(J, "source", K.Source);
+          const LaunchAttrs &LA = K.Launch;
+          if (LA.Reqd[0] || LA.MaxThreads || LA.MinBlocks)
+            J.attributeObject("launch_attributes", [&] {
+              if (LA.Reqd[0])
+                J.attributeArray("reqd_work_group_size", [&] {
+                  for (uint64_t D : LA.Reqd)
+                    J.value((int64_t)D);
+                });
+              if (LA.MaxThreads)
+                J.attribute("max_threads_per_block", (int64_t)LA.MaxThreads);
+              if (LA.MinBlocks)
+                J.attribute("min_blocks_per_sm", (int64_t)LA.MinBlocks);
+              J.attribute("attribute", LA.From);
+            });
           J.attributeArray("args", [&] {
             for (const ArgInfo &A : K.Args)
               J.object([&] {
@@ -231,6 +245,8 @@ void writeText(const ModuleModel &MM, raw_ostream &OS) {
     if (!K.Source.empty())
       OS << " at " << K.Source;
     OS << "\n";
+    if (!K.Launch.From.empty())
+      OS << "  launch " << K.Launch.From << "\n";
     for (const ArgInfo &A : K.Args) {
       OS << "  arg " << A.Index << " " << A.Name << ": " << A.Kind << " " << A.Space << " '"
          << A.Type << "'";

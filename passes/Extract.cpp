@@ -14,6 +14,7 @@
 #include "Backend.h"
 #include "Expr.h"
 #include "KernelModel.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/Demangle/Demangle.h"
@@ -21,6 +22,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/BinaryFormat/Dwarf.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
@@ -77,6 +79,90 @@ static bool isOpenCL(const Module &M, const Function &F) {
          F.getCallingConv() == CallingConv::SPIR_KERNEL;
 }
 
+// What the source says about the sizes kernel F may be launched with.  clang
+// writes OpenCL's reqd_work_group_size(X,Y,Z) as function metadata and, in
+// LLVM 19, CUDA's __launch_bounds__(MAXT, MINB) as nvvm.annotations
+// "maxntidx" and "minctasm" (later LLVMs as the function attributes
+// "nvvm.maxntid" and "nvvm.minctasm"; both are read).  IR from elsewhere
+// may carry "maxntid{x,y,z}" or "reqntid{x,y,z}" annotations.
+static LaunchAttrs launchAttrs(const Module &M, const Function &F, bool OpenCL) {
+  LaunchAttrs A;
+  uint64_t MaxNtid[3] = {0, 0, 0}, ReqNtid[3] = {0, 0, 0};
+  if (MDNode *N = F.getMetadata("reqd_work_group_size"))
+    for (unsigned I = 0; I < 3 && I < N->getNumOperands(); ++I)
+      if (auto *C = mdconst::dyn_extract_or_null<ConstantInt>(N->getOperand(I)))
+        A.Reqd[I] = C->getZExtValue();
+  if (const NamedMDNode *NMD = M.getNamedMetadata("nvvm.annotations"))
+    for (const MDNode *N : NMD->operands()) {
+      auto *VM = N->getNumOperands() ? dyn_cast_or_null<ValueAsMetadata>(N->getOperand(0)) : nullptr;
+      if (!VM || VM->getValue() != &F)
+        continue;
+      // {ptr @f, !"key", i32 value, !"key", i32 value, ...}
+      for (unsigned I = 1; I + 1 < N->getNumOperands(); I += 2) {
+        auto *Key = dyn_cast_or_null<MDString>(N->getOperand(I));
+        auto *Val = mdconst::dyn_extract_or_null<ConstantInt>(N->getOperand(I + 1));
+        if (!Key || !Val)
+          continue;
+        StringRef K = Key->getString();
+        uint64_t V = Val->getZExtValue();
+        if (K.size() == 8 && K.starts_with("maxntid") && K[7] >= 'x' && K[7] <= 'z')
+          MaxNtid[K[7] - 'x'] = V;
+        else if (K.size() == 8 && K.starts_with("reqntid") && K[7] >= 'x' && K[7] <= 'z')
+          ReqNtid[K[7] - 'x'] = V;
+        else if (K == "minctasm")
+          A.MinBlocks = V;
+      }
+    }
+  auto ListAttr = [&](StringRef Name, uint64_t Out[3]) {
+    Attribute At = F.getFnAttribute(Name);
+    if (!At.isStringAttribute())
+      return;
+    SmallVector<StringRef, 3> Parts;
+    At.getValueAsString().split(Parts, ',');
+    for (unsigned I = 0; I < 3 && I < Parts.size(); ++I) {
+      uint64_t V;
+      if (!Parts[I].trim().getAsInteger(10, V))
+        Out[I] = V;
+    }
+  };
+  ListAttr("nvvm.maxntid", MaxNtid);
+  ListAttr("nvvm.reqntid", ReqNtid);
+  uint64_t MinB[3] = {0, 0, 0};
+  ListAttr("nvvm.minctasm", MinB);
+  if (MinB[0])
+    A.MinBlocks = MinB[0];
+  if (MaxNtid[0] || MaxNtid[1] || MaxNtid[2]) {
+    A.MaxThreads = 1;
+    for (uint64_t D : MaxNtid)
+      A.MaxThreads *= D ? D : 1;
+  }
+  if (!A.Reqd[0] && (ReqNtid[0] || ReqNtid[1] || ReqNtid[2]))
+    for (unsigned I = 0; I < 3; ++I)
+      A.Reqd[I] = ReqNtid[I] ? ReqNtid[I] : 1;
+  // How the source spells it, for messages.
+  raw_string_ostream OS(A.From);
+  if (A.Reqd[0])
+    OS << (OpenCL ? "reqd_work_group_size(" : "reqntid(") << A.Reqd[0] << ", " << (A.Reqd[1] ? A.Reqd[1] : 1)
+       << ", " << (A.Reqd[2] ? A.Reqd[2] : 1) << ")";
+  if (A.MaxThreads) {
+    OS << (A.Reqd[0] ? ", " : "");
+    if (!OpenCL && !MaxNtid[1] && !MaxNtid[2])
+      OS << "__launch_bounds__(" << A.MaxThreads;
+    else
+      OS << "maxntid(" << (MaxNtid[0] ? MaxNtid[0] : 1) << ", " << (MaxNtid[1] ? MaxNtid[1] : 1) << ", "
+         << (MaxNtid[2] ? MaxNtid[2] : 1);
+    if (A.MinBlocks)
+      OS << ", " << A.MinBlocks;
+    OS << ")";
+  } else if (A.MinBlocks) {
+    OS << (A.Reqd[0] ? ", " : "") << "minctasm(" << A.MinBlocks << ")";
+  }
+  if (A.Reqd[0])
+    for (uint64_t &D : A.Reqd)
+      D = D ? D : 1;
+  return A;
+}
+
 // Address spaces differ between targets; map to the OpenCL names.
 static std::string spaceName(const Module &M, unsigned AS) {
   Triple T(M.getTargetTriple());
@@ -105,6 +191,34 @@ static std::string spaceName(const Module &M, unsigned AS) {
   case 5: return "private";
   default: return "generic";
   }
+}
+
+// The first instruction of an inline assembly string (braces, declarations
+// such as .reg and comments skipped), on one line and short enough for a
+// diagnostic, with "..." when more follows.
+static std::string asmSummary(StringRef Asm) {
+  std::string S;
+  bool More = false;
+  while (!Asm.empty()) {
+    size_t End = Asm.find_first_of(";\n");
+    StringRef P = Asm.take_front(End).trim(" \t\r{}");
+    Asm = Asm.drop_front(End == StringRef::npos ? Asm.size() : End + 1);
+    if (P.empty() || P.starts_with(".") || P.starts_with("//"))
+      continue;
+    if (!S.empty()) {
+      More = true;
+      break;
+    }
+    for (char Ch : P)
+      if (!isSpace(Ch) || S.back() != ' ')
+        S += isSpace(Ch) ? ' ' : Ch;
+  }
+  const size_t Max = 48;
+  if (S.size() > Max) {
+    S.resize(Max);
+    More = true;
+  }
+  return More ? S + " ..." : S;
 }
 
 // The outermost location of an inlined instruction: the line in the kernel
@@ -336,8 +450,10 @@ static CallClass classifyCall(const CallBase &CB) {
       // warp shuffles cross the lanes through the shared-memory crossbar
       if (N.starts_with("shfl"))
         return {CallKind::Counted, "shfl", ""};
-      // votes (__ballot_sync, __any_sync, __all_sync), __activemask, __match_*_sync
-      if (N.starts_with("vote") || N.starts_with("activemask") || N.starts_with("match"))
+      // votes (__ballot_sync, __any_sync, __all_sync), __activemask, __match_*_sync,
+      // __reduce_*_sync: one instruction each (VOTE, MATCH, REDUX)
+      if (N.starts_with("vote") || N.starts_with("activemask") || N.starts_with("match") ||
+          N.starts_with("redux"))
         return {CallKind::Counted, "int_logic", ""};
       if (N.starts_with("barrier") || N.starts_with("bar."))
         return {CallKind::Barrier, "barrier", ""};
@@ -1034,6 +1150,18 @@ void KernelExtractor::collectBlocks() {
           C.Block = BI.Id;
           C.Callee = Callee ? demangle(Callee->getName().str()) : "<indirect>";
           C.Source = srcLoc(I.getDebugLoc());
+          if (const auto *IA = dyn_cast<InlineAsm>(CB->getCalledOperand())) {
+            // asm("..."): the same issue slot as a call; the expressions
+            // take its outputs as unknown values
+            std::string Text = asmSummary(IA->getAsmString());
+            C.Callee = "asm \"" + Text + "\"";
+            C.Reason = "inline assembly";
+            warn("inline assembly '" + Text + "'" + (C.Source.empty() ? "" : " at " + C.Source) +
+                 " left unmodelled (counted as one instruction); its result and any memory it "
+                 "accesses are not modelled");
+            K.Calls.push_back(C);
+            break;
+          }
           if (!Callee)
             C.Reason = "indirect call";
           else if (Callee->isIntrinsic())
@@ -1704,6 +1832,8 @@ ModuleModel extractModel(Module &Orig, bool Normalize) {
     K.Signature = demangle(K.Symbol);
     K.Name = baseName(K.Symbol);
     K.Language = isOpenCL(*Clone, F) ? "opencl" : "cuda";
+    if (const Function *OF = Orig.getFunction(K.Symbol))
+      K.Launch = launchAttrs(Orig, *OF, K.Language == "opencl");
     K.Args = std::move(Args[I]);
     KernelExtractor X(*Clone, F, FAM, K);
     X.run();

@@ -117,12 +117,22 @@ struct CallInfo {
   std::string Source;
 };
 
+// What the source says about the sizes a kernel may be launched with
+// (docs/kernel-model.md, "Launch attributes"); 0 where it says nothing.
+struct LaunchAttrs {
+  uint64_t Reqd[3] = {0, 0, 0}; // OpenCL reqd_work_group_size(X,Y,Z), nvvm reqntid
+  uint64_t MaxThreads = 0;      // CUDA __launch_bounds__(MAXT, ...), nvvm maxntid (x*y*z)
+  uint64_t MinBlocks = 0;       // CUDA __launch_bounds__(MAXT, MINB), nvvm minctasm
+  std::string From;             // the attribute as the source spells it
+};
+
 struct KernelInfo {
   std::string Name;      // what users type: "vadd"
   std::string Symbol;    // the IR symbol: "_Z4vaddPKfS0_Pfi"
   std::string Signature; // demangled: "vadd(float const*, float const*, float*, int)"
   std::string Language; // opencl / cuda
   std::string Source;
+  LaunchAttrs Launch;
   std::vector<ArgInfo> Args;
   std::vector<ArrayInfo> Arrays;
   std::vector<BlockInfo> Blocks;

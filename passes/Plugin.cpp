@@ -9,7 +9,9 @@
 //   else "<source stem>.wgperf.json" in the current directory.  A PATH that
 //   names a directory (or ends in '/') receives "<source stem>.wgperf.json".
 // $WGPERF_QUIET=1 silences warnings; $WGPERF_NO_NORMALIZE=1 analyses the IR
-// as given (no inlining or mem2reg on the private clone).
+// as given (no inlining or mem2reg on the private clone).  The wgperf tools
+// run the plugin with $WGPERF_TOOL=1: they report a module without kernels
+// themselves, so the plugin's warning would say it twice.
 //
 //===----------------------------------------------------------------------===//
 #include "KernelModel.h"
@@ -39,8 +41,10 @@ bool envSet(const char *Name) {
 void report(const wgperf::ModuleModel &MM) {
   if (envSet("WGPERF_QUIET"))
     return;
+  bool Tool = envSet("WGPERF_TOOL");
   for (const std::string &D : MM.Diagnostics)
-    errs() << "wgperf: " << D << "\n";
+    if (!(Tool && MM.Kernels.empty() && StringRef(D).starts_with("warning: no kernels found")))
+      errs() << "wgperf: " << D << "\n";
   for (const wgperf::KernelInfo &K : MM.Kernels)
     for (const std::string &D : K.Diagnostics)
       if (StringRef(D).starts_with("warning:"))

@@ -65,6 +65,51 @@ wgp_access_cost *wgp_access_costs_new(const wgp_kernel *k, const wgp_mem_stats *
 
 static uint64_t threads_per_group(const wgp_trace_launch *l) { return l->local[0] * l->local[1] * l->local[2]; }
 
+/* Where an address expression varies: 2 from lane to lane (or with a loop,
+ * a loaded value, anything unknown), 1 from group to group only, 0 not at
+ * all. */
+static int address_variation(const wgp_expr *e) {
+  const wgp_sym *s = wgp_expr_symbol(e);
+  if (s)
+    switch (s->kind) {
+    case WGP_SYM_GRP: return 1;
+    case WGP_SYM_LID: case WGP_SYM_GID: case WGP_SYM_LANEID: case WGP_SYM_ITER: case WGP_SYM_RECUR:
+    case WGP_SYM_LOAD: case WGP_SYM_UNKNOWN: return 2;
+    default: return 0;
+    }
+  if (wgp_expr_get_op(e) == WGP_OP_LOAD || wgp_expr_get_op(e) == WGP_OP_FLOAT)
+    return 2;
+  int v = 0;
+  for (size_t i = 0; i < wgp_expr_num_operands(e) && v < 2; i++) {
+    int x = address_variation(wgp_expr_operand(e, i));
+    v = x > v ? x : v;
+  }
+  return v;
+}
+
+/* wgp_sim_input.atomic_hot_ops: of the global atomics whose address is
+ * the same for every thread of the launch (a sum every thread adds into),
+ * or of a group (a group's partial sum), the most lane-level operations
+ * on one address. */
+static double atomic_hot_ops(const wgp_kernel *k, const wgp_mem_stats *tot, uint64_t groups) {
+  double hot = 0;
+  for (size_t i = 0; tot && i < wgp_kernel_num_accesses(k); i++) {
+    const wgp_access *a = wgp_kernel_access(k, i);
+    wgp_space sp = wgp_access_space(a);
+    uint64_t bytes = wgp_access_bytes(a);
+    if (wgp_access_get_kind(a) != WGP_ACCESS_ATOMIC || (sp != WGP_SPACE_GLOBAL && sp != WGP_SPACE_GENERIC) || !bytes ||
+        !wgp_access_offset(a) || wgp_access_base_kind(a) == WGP_BASE_UNKNOWN)
+      continue;
+    int v = address_variation(wgp_access_offset(a));
+    double ops = tot[i].lane_bytes / (double)bytes;
+    if (v == 0 && ops > hot)
+      hot = ops;
+    else if (v == 1 && groups && ops / (double)groups > hot)
+      hot = ops / (double)groups;
+  }
+  return hot;
+}
+
 static uint64_t groups_of(const wgp_trace_launch *l) {
   uint64_t g = 1;
   for (unsigned d = 0; d < 3; d++)
@@ -100,7 +145,8 @@ wgp_status wgp_simulate_analysis(const wgp_analysis_input *in, const wgp_analysi
                         regs,
                         wgp_analysis_local_bytes(an),
                         threads,
-                        flags};
+                        flags,
+                        atomic_hot_ops(in->kernel, wgp_analysis_total_stats(an), groups_of(&in->launch))};
     st = wgp_simulate(&si, out, diag);
   } else {
     wgp_diag_set(diag, st, "wgperf: error: out of memory");

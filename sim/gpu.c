@@ -103,7 +103,9 @@ typedef struct field_desc {
  * (check_dram_rows). */
 static bool field_optional(size_t f) {
   return f == WGP_GF_LATENCIES_SHARED_REPLAY_CYCLES || f == WGP_GF_MEMORY_SHARED_OWN_PIPE ||
+         (f >= WGP_GF_LIMITS_MAX_GRID_DIM_X && f <= WGP_GF_LIMITS_MAX_GRID_DIM_Z) ||
          f == WGP_GF_MEMORY_DRAM_COPY_BANDWIDTH_GBPS || f == WGP_GF_MEMORY_L2_PORT_BYTES_PER_CYCLE ||
+         f == WGP_GF_MEMORY_ATOMIC_SAME_ADDRESS_PER_CYCLE ||
          (f >= WGP_GF_MEMORY_DRAM_DEVICES && f <= WGP_GF_MEMORY_DRAM_ACTIVATE_WINDOW_NS);
 }
 
@@ -119,6 +121,9 @@ static const field_desc fields[WGP_GF_COUNT] = {
     [WGP_GF_LIMITS_MAX_BLOCK_DIM_X] = {"limits", "max_block_dim_x", FK_COUNT},
     [WGP_GF_LIMITS_MAX_BLOCK_DIM_Y] = {"limits", "max_block_dim_y", FK_COUNT},
     [WGP_GF_LIMITS_MAX_BLOCK_DIM_Z] = {"limits", "max_block_dim_z", FK_COUNT},
+    [WGP_GF_LIMITS_MAX_GRID_DIM_X] = {"limits", "max_grid_dim_x", FK_COUNT},
+    [WGP_GF_LIMITS_MAX_GRID_DIM_Y] = {"limits", "max_grid_dim_y", FK_COUNT},
+    [WGP_GF_LIMITS_MAX_GRID_DIM_Z] = {"limits", "max_grid_dim_z", FK_COUNT},
     [WGP_GF_LIMITS_MAX_WARPS_PER_SM] = {"limits", "max_warps_per_sm", FK_COUNT},
     [WGP_GF_LIMITS_MAX_BLOCKS_PER_SM] = {"limits", "max_blocks_per_sm", FK_COUNT},
     [WGP_GF_LIMITS_REGISTERS_PER_SM] = {"limits", "registers_per_sm", FK_COUNT},
@@ -143,6 +148,7 @@ static const field_desc fields[WGP_GF_COUNT] = {
     [WGP_GF_MEMORY_DRAM_COPY_BANDWIDTH_GBPS] = {"memory", "dram_copy_bandwidth_gbps", FK_PNUM},
     [WGP_GF_MEMORY_L2_BANDWIDTH_GBPS] = {"memory", "l2_bandwidth_gbps", FK_PNUM},
     [WGP_GF_MEMORY_L2_PORT_BYTES_PER_CYCLE] = {"memory", "l2_port_bytes_per_cycle", FK_PNUM},
+    [WGP_GF_MEMORY_ATOMIC_SAME_ADDRESS_PER_CYCLE] = {"memory", "atomic_same_address_per_cycle", FK_PNUM},
     [WGP_GF_MEMORY_GLOBAL_LINE_CYCLES] = {"memory", "global_line_cycles", FK_PNUM},
     [WGP_GF_MEMORY_SHARED_BANKS] = {"memory", "shared_banks", FK_COUNT},
     [WGP_GF_MEMORY_SHARED_BANK_WIDTH_BYTES] = {"memory", "shared_bank_width_bytes", FK_COUNT},
@@ -878,6 +884,38 @@ static bool builtin_exists(const char *name, const char *const *dirs, size_t ndi
   return false;
 }
 
+/* NAME lower-cased without '-', '_' and white space into OUT: "GTX-980",
+ * "gtx980" and "GTX 980" are one name. */
+static void normalize_name(const char *name, char *out, size_t size) {
+  size_t k = 0;
+  for (const char *p = name; *p && k + 1 < size; p++) {
+    unsigned char c = (unsigned char)*p;
+    if (c == '-' || c == '_' || c == ' ' || c == '\t')
+      continue;
+    out[k++] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  }
+  out[k] = '\0';
+}
+
+/* Whether description G, whose file is STEM.json, goes by NORM (a
+ * normalized name): its file name, its identity.name with or without the
+ * leading "NVIDIA", or one of its aliases. */
+static bool goes_by(const wgp_gpu *g, const char *stem, const char *norm) {
+  char buf[256];
+  normalize_name(stem, buf, sizeof buf);
+  if (strcmp(buf, norm) == 0)
+    return true;
+  normalize_name(wgp_gpu_name(g), buf, sizeof buf);
+  if (strcmp(buf, norm) == 0 || (strncmp(buf, "nvidia", 6) == 0 && strcmp(buf + 6, norm) == 0))
+    return true;
+  for (size_t i = 0; i < g->naliases; i++) {
+    normalize_name(g->aliases[i], buf, sizeof buf);
+    if (strcmp(buf, norm) == 0)
+      return true;
+  }
+  return false;
+}
+
 wgp_status wgp_gpu_find(const char *name, wgp_gpu **out, wgp_diag *diag) {
   *out = NULL;
   const char *env = getenv("WGPERF_GPU_DIR");
@@ -888,35 +926,49 @@ wgp_status wgp_gpu_find(const char *name, wgp_gpu **out, wgp_diag *diag) {
     if (builtin_exists(name, dirs, WGP_COUNT(dirs)))
       return wgp_gpu_load_builtin(name, out, diag);
   }
-  for (size_t i = 0; i < WGP_COUNT(dirs); i++) {
+  char norm[256], matches[512] = "";
+  normalize_name(name, norm, sizeof norm);
+  size_t nmatch = 0;
+  for (size_t i = 0; i < WGP_COUNT(dirs) && norm[0]; i++) {
     if (!dirs[i][0])
       continue;
     size_t n;
     char **files = json_files(dirs[i], &n);
-    wgp_status st = WGP_ERR_INPUT;
     for (size_t f = 0; f < n; f++) {
       char path[4096];
       int len = snprintf(path, sizeof path, "%s/%s", dirs[i], files[f]);
-      if (st == WGP_OK || len < 0 || (size_t)len >= sizeof path)
+      files[f][strlen(files[f]) - 5] = '\0'; /* the stem */
+      /* a file an earlier directory's file of the same name hides is not
+       * what its name finds */
+      if (len < 0 || (size_t)len >= sizeof path || builtin_exists(files[f], dirs, i))
         continue;
       wgp_gpu *g;
       /* A broken file elsewhere in the directory is not this lookup's
        * business: loading it by its own name reports it. */
       if (wgp_gpu_load_file(path, &g, NULL) != WGP_OK)
         continue;
-      if (wgp_gpu_has_alias(g, name)) {
-        *out = g;
-        st = WGP_OK;
-      } else
-        wgp_gpu_free(g);
+      if (goes_by(g, files[f], norm)) {
+        size_t used = strlen(matches);
+        snprintf(matches + used, sizeof matches - used, "%s%s", used ? ", " : "", files[f]);
+        if (nmatch++ == 0) {
+          *out = g;
+          continue;
+        }
+      }
+      wgp_gpu_free(g);
     }
     for (size_t f = 0; f < n; f++)
       free(files[f]);
     free(files);
-    if (st == WGP_OK)
-      return st;
   }
-  if (diag)
+  if (nmatch == 1)
+    return WGP_OK;
+  wgp_gpu_free(*out);
+  *out = NULL;
+  if (diag && nmatch > 1)
+    snprintf(diag->message, sizeof diag->message,
+             "wgperf: error: '%s' names more than one GPU description: %s; give one of those names", name, matches);
+  else if (diag)
     snprintf(diag->message, sizeof diag->message,
              "wgperf: error: no GPU description named '%s' or listing it in 'identity.aliases'", name);
   return WGP_ERR_INPUT;
@@ -1052,6 +1104,32 @@ unsigned wgp_gpu_max_threads_per_block(const wgp_gpu *g) {
 unsigned wgp_gpu_max_block_dim_x(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_LIMITS_MAX_BLOCK_DIM_X]; }
 unsigned wgp_gpu_max_block_dim_y(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_LIMITS_MAX_BLOCK_DIM_Y]; }
 unsigned wgp_gpu_max_block_dim_z(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_LIMITS_MAX_BLOCK_DIM_Z]; }
+/* CUDA C++ Programming Guide, "Technical Specifications per Compute
+ * Capability": a grid of at most 2^31-1 blocks in x from compute capability
+ * 3.0 (65535 before), 65535 in y and z on every one. */
+unsigned wgp_gpu_max_grid_dim(const wgp_gpu *g, unsigned d) {
+  if (d > 2)
+    return 0;
+  unsigned v = (unsigned)g->num[WGP_GF_LIMITS_MAX_GRID_DIM_X + d];
+  if (v)
+    return v;
+  return d == 0 && g->cc_major >= 3 ? 2147483647u : 65535u;
+}
+bool wgp_gpu_grid_fits(const wgp_gpu *g, const uint64_t global[3], const uint64_t local[3], char *why, size_t size) {
+  for (unsigned d = 0; d < 3; d++) {
+    uint64_t groups = local[d] ? (global[d] + local[d] - 1) / local[d] : 0;
+    if (groups > wgp_gpu_max_grid_dim(g, d)) {
+      if (why && size)
+        snprintf(why, size,
+                 "the launch has %llu work-groups (blocks) in dimension %c (global %llu / local %llu), above %s's "
+                 "grid limit of %u (gridDim.%c)",
+                 (unsigned long long)groups, "xyz"[d], (unsigned long long)global[d], (unsigned long long)local[d],
+                 wgp_gpu_name(g), wgp_gpu_max_grid_dim(g, d), "xyz"[d]);
+      return false;
+    }
+  }
+  return true;
+}
 unsigned wgp_gpu_max_warps_per_sm(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_LIMITS_MAX_WARPS_PER_SM]; }
 unsigned wgp_gpu_max_blocks_per_sm(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_LIMITS_MAX_BLOCKS_PER_SM]; }
 unsigned wgp_gpu_registers_per_sm(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_LIMITS_REGISTERS_PER_SM]; }
@@ -1114,6 +1192,10 @@ double wgp_gpu_dram_write_ns_per_byte(const wgp_gpu *g) {
 }
 double wgp_gpu_l2_bandwidth_gbps(const wgp_gpu *g) { return g->num[WGP_GF_MEMORY_L2_BANDWIDTH_GBPS]; }
 double wgp_gpu_l2_port_bytes_per_cycle(const wgp_gpu *g) { return g->num[WGP_GF_MEMORY_L2_PORT_BYTES_PER_CYCLE]; }
+double wgp_gpu_atomic_same_address_per_cycle(const wgp_gpu *g) {
+  double v = g->num[WGP_GF_MEMORY_ATOMIC_SAME_ADDRESS_PER_CYCLE];
+  return v > 0 ? v : WGP_ATOMIC_SAME_ADDRESS_PER_CYCLE_DEFAULT;
+}
 double wgp_gpu_global_line_cycles(const wgp_gpu *g) { return g->num[WGP_GF_MEMORY_GLOBAL_LINE_CYCLES]; }
 unsigned wgp_gpu_shared_banks(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_SHARED_BANKS]; }
 unsigned wgp_gpu_shared_bank_width_bytes(const wgp_gpu *g) {

@@ -16,6 +16,9 @@ typedef enum wgp_gpu_field {
   WGP_GF_LIMITS_MAX_BLOCK_DIM_X,
   WGP_GF_LIMITS_MAX_BLOCK_DIM_Y,
   WGP_GF_LIMITS_MAX_BLOCK_DIM_Z,
+  WGP_GF_LIMITS_MAX_GRID_DIM_X, /* optional, with y and z: 0 when absent (the compute capability's limit) */
+  WGP_GF_LIMITS_MAX_GRID_DIM_Y,
+  WGP_GF_LIMITS_MAX_GRID_DIM_Z,
   WGP_GF_LIMITS_MAX_WARPS_PER_SM,
   WGP_GF_LIMITS_MAX_BLOCKS_PER_SM,
   WGP_GF_LIMITS_REGISTERS_PER_SM,
@@ -40,6 +43,7 @@ typedef enum wgp_gpu_field {
   WGP_GF_MEMORY_DRAM_COPY_BANDWIDTH_GBPS, /* optional: 0 when absent (writes cost what reads do) */
   WGP_GF_MEMORY_L2_BANDWIDTH_GBPS,
   WGP_GF_MEMORY_L2_PORT_BYTES_PER_CYCLE,
+  WGP_GF_MEMORY_ATOMIC_SAME_ADDRESS_PER_CYCLE, /* optional: 0 when absent (wgp_gpu_atomic_same_address_per_cycle) */
   WGP_GF_MEMORY_GLOBAL_LINE_CYCLES,
   WGP_GF_MEMORY_SHARED_BANKS,
   WGP_GF_MEMORY_SHARED_BANK_WIDTH_BYTES,

@@ -1048,6 +1048,14 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
     t = out->l2_us;
     out->bound = "l2_bandwidth";
   }
+  /* Atomics on one address are applied one at a time by the L2 slice that
+   * holds it (a throughput, as the bandwidths: it overlaps the rest) */
+  double per_cycle = wgp_gpu_atomic_same_address_per_cycle(g);
+  out->atomic_us = in->atomic_hot_ops > 0 && per_cycle > 0 ? in->atomic_hot_ops / per_cycle / mhz : 0;
+  if (out->atomic_us > t) {
+    t = out->atomic_us;
+    out->bound = "atomic_contention";
+  }
   /* Work-groups are dispatched at a measured rate (the growth of an empty
    * kernel's time with its block count): a throughput that overlaps the
    * work, so it bounds the time like the bandwidths, it does not add. */
@@ -1059,7 +1067,7 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
   out->launch_overhead_us = wgp_gpu_launch_overhead_us(g);
   out->time_us = t + out->launch_overhead_us;
   out->cycles = out->time_us * mhz;
-  double floor_us = dmax(dmax(dmax(out->dram_us, out->dram_rows_us), out->l2_us), dispatch_us);
+  double floor_us = dmax(dmax(dmax(dmax(out->dram_us, out->dram_rows_us), out->l2_us), dispatch_us), out->atomic_us);
   out->best_us = dmax(best / mhz, floor_us) + out->launch_overhead_us;
   out->worst_us = dmax(worst / mhz, floor_us) + out->launch_overhead_us;
 done:

@@ -571,9 +571,30 @@ static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_di
   free(ext);
   unsigned sms = wgp_gpu_sm_count(g), wsz = wgp_gpu_warp_size(g);
   double per_block_us = wgp_gpu_launch_per_block_ns(g) / 1e3, overhead = wgp_gpu_launch_overhead_us(g);
+  /* a dimension whose local id the kernel never reads: threads that differ
+   * only there repeat each other's work (a kernel that takes its row from
+   * blockIdx.y alone covers 1 / ly of the rows with ly > 1) */
+  bool reads[3];
+  for (unsigned d = 0; d < 3; d++)
+    reads[d] = wgp_kernel_reads_local_id(p->k, d);
   for (size_t i = 0; i < p->n; i++) {
     cand *c = &p->c[i];
     wgp_diag d;
+    unsigned unread = 3;
+    for (unsigned dd = 0; dd < 3 && unread == 3; dd++)
+      if (c->pub.local[dd] > 1 && !reads[dd])
+        unread = dd;
+    if (unread < 3) {
+      static const char *const ids[3][2] = {{"threadIdx.x", "get_local_id(0)"},
+                                            {"threadIdx.y", "get_local_id(1)"},
+                                            {"threadIdx.z", "get_local_id(2)"}};
+      char why[240];
+      snprintf(why, sizeof why,
+               "the kernel never reads %s: threads of a group that differ only in %c would repeat each other's work",
+               ids[unread][wgp_kernel_language(p->k) == WGP_LANG_OPENCL], "xyz"[unread]);
+      invalidate(c, why);
+      continue;
+    }
     c->local_bytes = malloc(p->num_local * sizeof *c->local_bytes);
     if (!c->local_bytes)
       return nomem(diag);

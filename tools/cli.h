@@ -2,12 +2,21 @@
 #ifndef WGPERF_TOOLS_CLI_H
 #define WGPERF_TOOLS_CLI_H
 
+#include <stdbool.h>
+
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
-/* Print "wgperf: error: ..." (plus usage for usage errors) and return the exit code. */
-extern const char *cli_usage; /* the usage text usage_error prints (a tool other than wgperf sets its own) */
+/* Print "PROG: error: ..." and return the exit code; a usage error adds one
+ * line that says where the usage is: "(see 'wgperf predict --help')". */
+extern const char *cli_usage;   /* the whole usage text (a tool other than wgperf sets its own) */
+extern const char *cli_prog;    /* the program messages start with: "wgperf" (default), "wgprune" */
+extern const char *cli_command; /* what --help follows in the hint: "wgperf predict", "wgprune" */
 int usage_error(const char *fmt, ...);
 int input_error(const char *fmt, ...);
+/* Prints a library diagnostic ("wgperf: error: ...") as cli_prog's own. */
+void cli_print_diag(const char *message);
+/* Whether LEVEL is an optimization level clang takes after -O (0-3, s, z). */
+bool cli_olevel_ok(const char *level);
 typedef enum input_kind { IN_OPENCL, IN_CUDA, IN_IR } input_kind;
 /* The input kind of FILE by its suffix (.cl, .cu, .bc/.ll), or -1. */
 int kind_of(const char *file);

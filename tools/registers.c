@@ -245,6 +245,79 @@ static int patch_model(const char *model, const char *log, const char *ptxas_ver
   return patched;
 }
 
+/* NVIDIA's OpenCL compiler gives ptxas a kernel's reqd_work_group_size as
+ * .reqntid, and ptxas then allocates registers for that many threads; llc
+ * 19 leaves OpenCL's !reqd_work_group_size metadata out of the PTX (it reads
+ * only nvvm.annotations, where clang puts CUDA's __launch_bounds__ as
+ * .maxntid and .minnctapersm).  So every kernel of MODEL with
+ * launch_attributes.reqd_work_group_size whose entry in PTX has no .reqntid
+ * gets one after its parameter list.  False on a file error. */
+static bool add_reqntid(const char *model, const char *ptx) {
+  json_error_t err;
+  json_t *root = json_load_file(model, 0, &err);
+  if (!root)
+    return false;
+  FILE *f = fopen(ptx, "rb");
+  char *text = NULL;
+  size_t len = 0;
+  if (f) {
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    text = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    len = text ? fread(text, 1, (size_t)n, f) : 0;
+    if (text)
+      text[len] = '\0';
+    fclose(f);
+  }
+  bool ok = text != NULL, changed = false;
+  size_t i;
+  json_t *k;
+  json_array_foreach(json_object_get(root, "kernels"), i, k) {
+    json_t *reqd = json_object_get(json_object_get(k, "launch_attributes"), "reqd_work_group_size");
+    const char *sym = json_string_value(json_object_get(k, "symbol"));
+    if (!ok || !sym || json_array_size(reqd) != 3)
+      continue;
+    char entry[600];
+    snprintf(entry, sizeof entry, ".entry %s(", sym);
+    char *at = strstr(text, entry), *close = at ? strstr(at, "\n)") : NULL, *body = close ? strchr(close, '{') : NULL;
+    if (!body)
+      continue;
+    bool has = false;
+    for (char *q = close; q < body && !has; q++)
+      has = strncmp(q, ".reqntid", 8) == 0;
+    if (has)
+      continue;
+    char directive[96];
+    int dn = snprintf(directive, sizeof directive, "\n.reqntid %lld, %lld, %lld",
+                      (long long)json_integer_value(json_array_get(reqd, 0)),
+                      (long long)json_integer_value(json_array_get(reqd, 1)),
+                      (long long)json_integer_value(json_array_get(reqd, 2)));
+    size_t pos = (size_t)(close - text) + 2; /* after "\n)" */
+    char *grown = malloc(len + (size_t)dn + 1);
+    if (!grown) {
+      ok = false;
+      continue;
+    }
+    memcpy(grown, text, pos);
+    memcpy(grown + pos, directive, (size_t)dn);
+    memcpy(grown + pos + dn, text + pos, len - pos + 1);
+    free(text);
+    text = grown;
+    len += (size_t)dn;
+    changed = true;
+  }
+  if (ok && changed) {
+    FILE *o = fopen(ptx, "wb");
+    ok = o && fwrite(text, 1, len, o) == len;
+    if (o)
+      ok = fclose(o) == 0 && ok;
+  }
+  free(text);
+  json_decref(root);
+  return ok;
+}
+
 int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, const char *clang, const char *model) {
   const char *ptxas = find_ptxas();
   if (!ptxas)
@@ -308,6 +381,10 @@ int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, con
     ok = run_quiet(argv, log);
   }
   if (ok) {
+    step = "adding .reqntid to the PTX";
+    ok = add_reqntid(model, ptx);
+  }
+  if (ok) {
     char *argv[] = {(char *)ptxas, "-v", "--gpu-name", PTX_ARCH, ptx, "-o", "/dev/null", NULL};
     step = "ptxas";
     ok = run_quiet(argv, log);
@@ -348,11 +425,11 @@ int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, con
   if (!ok) {
     char why[512];
     first_error(log, why, sizeof why);
-    fprintf(stderr, "wgperf: warning: %s: no register count from ptxas (%s failed%s%s); the IR estimate is used\n",
-            input, step, *why ? ": " : "", why);
+    fprintf(stderr, "%s: warning: %s: no register count from ptxas (%s failed%s%s); the IR estimate is used\n",
+            cli_prog, input, step, *why ? ": " : "", why);
   } else if (!patched) {
-    fprintf(stderr, "wgperf: warning: %s: no register count from ptxas (no kernel in its report); the IR estimate "
-                    "is used\n", input);
+    fprintf(stderr, "%s: warning: %s: no register count from ptxas (no kernel in its report); the IR estimate "
+                    "is used\n", cli_prog, input);
   }
   char cmd_rm[96];
   snprintf(cmd_rm, sizeof cmd_rm, "%s/version", base);

@@ -47,11 +47,13 @@ static const char usage_text[] =
     "                      [-- CLANG-FLAGS...]\n"
     "       wgperf show MODEL.json [--kernel NAME] [--print]\n"
     "       wgperf analyze INPUT [--kernel NAME] --global X[,Y[,Z]] --local X[,Y[,Z]] [LAUNCH OPTIONS]\n"
-    "                      [--launch FILE.json] [--gpu NAME|FILE] [--json] [--trace] [-- CLANG-FLAGS...]\n"
+    "                      [--launch FILE.json] [--gpu NAME|FILE] [--json] [--trace] [-O N] [-- CLANG-FLAGS...]\n"
     "       wgperf predict INPUT [--kernel NAME] --global ... --local ... [LAUNCH OPTIONS] [--regs N] [--json]\n"
     "       wgperf --help | --version\n";
 
 const char *cli_usage = usage_text;
+const char *cli_prog = "wgperf";
+const char *cli_command = "wgperf";
 
 static const char help_text[] =
     "\n"
@@ -66,17 +68,24 @@ static const char help_text[] =
     "\n"
     "options:\n"
     "  -o OUT      where extract writes the model\n"
-    "  -O N        optimization level for clang (0-3, s, z; default 3, as nvcc)\n"
+    "  -O N, -ON   optimization level for clang (0-3, s, z; default 3, as nvcc); extract, and\n"
+    "              analyze/predict of a .cl/.cu/.bc/.ll input\n"
     "  --print     print the whole model instead of the summary\n"
     "  --kernel K  show only kernel K (name or IR symbol)\n"
     "  -DNAME[=VALUE], -UNAME, -IDIR  preprocessor flags for a .cl/.cu source (extract, analyze,\n"
     "              predict), as for nvcc or clang: -DTW=16, -D TW=16\n"
     "  -- FLAGS    pass the remaining arguments to clang (to opt for .bc/.ll)\n"
     "\n"
-    "launch options (analyze, predict): --global X,Y,Z --local X,Y,Z (or CUDA's --grid X,Y,Z --block X,Y,Z)\n"
-    "  [--offset X,Y,Z] --arg NAME=VALUE\n"
+    "launch options (analyze, predict): --global X,Y,Z --local X,Y,Z (the same number of sizes), or CUDA's\n"
+    "  --grid X,Y,Z --block X,Y,Z (global = grid x block; the shorter is padded with 1s, as dim3(256) is\n"
+    "  256,1,1); [--offset X,Y,Z]\n"
+    "  --arg NAME=VALUE  a scalar argument; an integer argument takes an integer (1048576, 0x100000,\n"
+    "             or an exact integer in scientific notation: 1e6, 2.5e3), an unsigned one no negative value\n"
     "  --buffer NAME=BYTES[@ALIGN] --local-mem NAME=BYTES --nonuniform (or the same in --launch FILE.json)\n"
-    "  --gpu NAME|FILE  a shipped GPU description by name or alias (gtx-980, GTX-980; default\n"
+    "  a launch the driver would refuse is an error: a work-group size other than the kernel's\n"
+    "  reqd_work_group_size or above its __launch_bounds__, more than 65535 work-groups in y or z\n"
+    "  --gpu NAME|FILE  a shipped GPU description by file name, product name or alias, without regard\n"
+    "             to case, '-', '_' or spaces (h100, H100-SXM, a100, gtx980, 'GeForce GTX 980'; default\n"
     "             h100-sxm; an unknown name lists them) or a description file\n"
     "  --trip L<n>=COUNT, --taken B<n>=FRACTION  hints for loops and branches that need loaded values\n"
     "  --cold-l2  L2 holds none of the data at launch (default: a launch whose data fits in 3/4 of L2\n"
@@ -90,17 +99,37 @@ static const char help_text[] =
 
 int usage_error(const char *fmt, ...) {
   va_list ap;
+  fprintf(stderr, "%s: error: ", cli_prog);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\n(see '%s --help')\n", cli_command);
+  return EXIT_USAGE;
+}
+
+/* No command, or one wgperf does not have: the usage is the answer. */
+static int usage_text_error(const char *fmt, ...) {
+  va_list ap;
   fprintf(stderr, "wgperf: error: ");
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
   va_end(ap);
-  fprintf(stderr, "\n%s", cli_usage);
+  fprintf(stderr, "\n%s", usage_text);
   return EXIT_USAGE;
 }
 
+void cli_print_diag(const char *message) {
+  if (strncmp(message, "wgperf: ", 8) == 0)
+    fprintf(stderr, "%s: %s\n", cli_prog, message + 8);
+  else
+    fprintf(stderr, "%s\n", message);
+}
+
+bool cli_olevel_ok(const char *level) { return strlen(level) == 1 && strchr("0123sz", level[0]); }
+
 int input_error(const char *fmt, ...) {
   va_list ap;
-  fprintf(stderr, "wgperf: error: ");
+  fprintf(stderr, "%s: error: ", cli_prog);
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);
   va_end(ap);
@@ -111,7 +140,7 @@ int input_error(const char *fmt, ...) {
 static char *xstrdup(const char *s) {
   char *p = strdup(s);
   if (!p) {
-    fprintf(stderr, "wgperf: error: out of memory\n");
+    fprintf(stderr, "%s: error: out of memory\n", cli_prog);
     exit(EXIT_INPUT);
   }
   return p;
@@ -121,7 +150,7 @@ static char *concat(const char *a, const char *b, const char *c) {
   size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
   char *p = malloc(n);
   if (!p) {
-    fprintf(stderr, "wgperf: error: out of memory\n");
+    fprintf(stderr, "%s: error: out of memory\n", cli_prog);
     exit(EXIT_INPUT);
   }
   snprintf(p, n, "%s%s%s", a, b, c);
@@ -222,7 +251,8 @@ static int run_tool(const char *input, char *const argv[], const char *output) {
   }
   if (pid == 0) {
     close(pipefd[0]);
-    if (setenv("WGPERF_OUTPUT", output, 1) == 0)
+    /* WGPERF_TOOL: a module without kernels is ours to report (once) */
+    if (setenv("WGPERF_OUTPUT", output, 1) == 0 && setenv("WGPERF_TOOL", "1", 1) == 0)
       execvp(argv[0], argv);
     int err = errno;
     ssize_t unused = write(pipefd[1], &err, sizeof err);
@@ -264,6 +294,8 @@ static void summarize_kernel(FILE *f, const wgp_kernel *k) {
   if (wgp_kernel_source(k))
     fprintf(f, ", %s", wgp_kernel_source(k));
   fprintf(f, ")\n");
+  if (wgp_kernel_launch_attribute(k))
+    fprintf(f, "  launch  %s\n", wgp_kernel_launch_attribute(k));
 
   fprintf(f, "  args    ");
   if (wgp_kernel_num_args(k) == 0)
@@ -379,6 +411,8 @@ static void print_kernel(FILE *f, const wgp_kernel *k) {
   if (wgp_kernel_source(k))
     fprintf(f, " at %s", wgp_kernel_source(k));
   fprintf(f, "\n");
+  if (wgp_kernel_launch_attribute(k))
+    fprintf(f, "  launch %s\n", wgp_kernel_launch_attribute(k));
   for (size_t i = 0; i < wgp_kernel_num_args(k); i++) {
     const wgp_arg *a = wgp_kernel_arg(k, i);
     if (wgp_arg_get_kind(a) == WGP_ARG_POINTER)
@@ -720,7 +754,7 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
     goto done;
   }
   if (!is_file(tmp)) {
-    rc = input_error("%s: no kernels found, no model written", file);
+    rc = input_error("%s: no kernels found (no __kernel or __global__ function), no model written", file);
     goto done;
   }
   if (find_ptxas() && (kind == IN_IR || bitcode))
@@ -782,12 +816,12 @@ int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags) {
 int cli_no_kernel(const char *input, const char *name, const wgp_model *m) {
   size_t n = wgp_model_num_kernels(m), instances = name ? wgp_model_template_instances(m, name) : 0;
   if (!name)
-    fprintf(stderr, "wgperf: error: %s: %zu kernels, pick one with --kernel:", input, n);
+    fprintf(stderr, "%s: error: %s: %zu kernels, pick one with --kernel:", cli_prog, input, n);
   else if (instances > 1)
-    fprintf(stderr, "wgperf: error: %s: '%s' is a template with %zu instances, pick one with --kernel:", input, name,
-            instances);
+    fprintf(stderr, "%s: error: %s: '%s' is a template with %zu instances, pick one with --kernel:", cli_prog, input,
+            name, instances);
   else
-    fprintf(stderr, "wgperf: error: %s: no kernel '%s'; kernels:", input, name);
+    fprintf(stderr, "%s: error: %s: no kernel '%s'; kernels:", cli_prog, input, name);
   for (size_t i = 0; i < n; i++) {
     const char *kn = wgp_kernel_name(wgp_model_kernel(m, i));
     fprintf(stderr, strchr(kn, ' ') ? " '%s'" : " %s", kn);
@@ -866,7 +900,7 @@ static int cmd_extract(int argc, char **argv) {
 static int extract_checked(const char *file, const char *olevel, const cli_flags *fl, const char *out, int full) {
   if (!file)
     return usage_error("'extract' needs an input file");
-  if (olevel && !(strlen(olevel) == 1 && strchr("0123sz", olevel[0])))
+  if (olevel && !cli_olevel_ok(olevel))
     return usage_error("bad optimization level '%s' (0, 1, 2, 3, s or z)", olevel);
   int kind = kind_of(file);
   if (kind < 0)
@@ -917,7 +951,7 @@ static int cmd_show(int argc, char **argv) {
 int main(int argc, char **argv) {
   wgp_tune_allocator();
   if (argc < 2)
-    return usage_error("no command given");
+    return usage_text_error("no command given");
   const char *cmd = argv[1];
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
     printf("%s%s", usage_text, help_text);
@@ -933,6 +967,9 @@ int main(int argc, char **argv) {
     printf("wgperf %s (kernel model version %d)\n", WGPERF_VERSION, WGP_MODEL_VERSION);
     return EXIT_OK;
   }
+  static char command[32];
+  snprintf(command, sizeof command, "wgperf %.20s", cmd);
+  cli_command = command;
   if (strcmp(cmd, "extract") == 0)
     return cmd_extract(argc - 2, argv + 2);
   if (strcmp(cmd, "show") == 0)
@@ -941,6 +978,6 @@ int main(int argc, char **argv) {
     return cmd_analyze(argc - 2, argv + 2);
   if (strcmp(cmd, "predict") == 0)
     return cmd_predict(argc - 2, argv + 2);
-  return usage_error("unknown command '%s'", cmd);
+  return usage_text_error("unknown command '%s'", cmd);
 }
 #endif

@@ -19,7 +19,7 @@
 #define MAX_HINTS 64
 
 typedef struct opts {
-  const char *input, *kernel, *gpu, *launch_file;
+  const char *input, *kernel, *gpu, *launch_file, *olevel;
   bool json, trace, cold_l2;
   unsigned regs;
   cli_flags flags; /* for a .cl/.cu input */
@@ -587,6 +587,12 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
         rc = usage_error("%s", d.message + strlen("wgperf: error: "));
       else if (!first_launch_opt)
         first_launch_opt = a;
+    } else if (strncmp(a, "-O", 2) == 0) {
+      /* -O N or -ON, as for extract: the level a .cl/.cu source is compiled at */
+      if (!a[2] && i + 1 == argc)
+        rc = usage_error("'-O' needs a level (0, 1, 2, 3, s or z)");
+      else if (!cli_olevel_ok(op->olevel = a[2] ? a + 2 : argv[++i]))
+        rc = usage_error("bad optimization level '%s' (0, 1, 2, 3, s or z)", op->olevel);
     } else if (strcmp(a, "--kernel") == 0 || strcmp(a, "--gpu") == 0 || strcmp(a, "--launch") == 0 ||
                strcmp(a, "--trip") == 0 || strcmp(a, "--taken") == 0 || strcmp(a, "--regs") == 0 ||
                strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) {
@@ -633,6 +639,10 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
       op->cold_l2 = true;
     } else if (strcmp(a, "--trace") == 0 && strcmp(cmd, "analyze") == 0) {
       op->trace = true;
+    } else if (strcmp(a, "--local-arg") == 0 || strncmp(a, "--local-arg=", 12) == 0) {
+      rc = usage_error("--local-arg is wgprune's (a __local size as an expression of the work-group size); '%s' "
+                       "takes --local-mem NAME=BYTES",
+                       cmd);
     } else if (a[0] == '-' && a[1]) {
       rc = usage_error("unknown option '%s' for '%s'", a, cmd);
     } else if (op->input) {
@@ -664,6 +674,8 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
   rc = cli_source_flags_check(op->input, &op->flags);
   if (rc != EXIT_OK)
     return rc;
+  if (op->olevel && n > 5 && strcmp(op->input + n - 5, ".json") == 0)
+    return usage_error("%s: -O%s applies to .cl, .cu and IR inputs, not to a kernel model", op->input, op->olevel);
   if (!(n > 5 && strcmp(op->input + n - 5, ".json") == 0)) {
     int kind = kind_of(op->input);
     if (kind < 0)
@@ -674,7 +686,7 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
       return input_error("cannot make a temporary file: %s", strerror(errno));
     close(fd);
     S->made = true;
-    rc = extract_to(op->input, kind, NULL, op->flags.v, op->flags.n, S->tmpl);
+    rc = extract_to(op->input, kind, op->olevel, op->flags.v, op->flags.n, S->tmpl);
     model_path = S->tmpl;
   }
   if (rc == EXIT_OK && wgp_model_load_file(model_path, &S->m, &d) != WGP_OK)
@@ -815,6 +827,15 @@ static void bottleneck(char *buf, size_t size, const session *S, const wgp_sim_r
   }
   const char *lim = r->limiter ? r->limiter : "warps";
   double occ = (double)r->active_warps_per_sm / wgp_gpu_max_warps_per_sm(S->gpu);
+  if (r->bound && strcmp(r->bound, "atomic_contention") == 0) {
+    double rate = wgp_gpu_atomic_same_address_per_cycle(S->gpu);
+    snprintf(buf, size,
+             "atomics on one address: %.3g million atomic operations on the busiest address take their turn at "
+             "its L2 slice, %.2f per cycle; add within the work-group first (shared memory, warp shuffles) and "
+             "issue one atomic per group",
+             r->atomic_us * wgp_gpu_core_clock_mhz(S->gpu) * rate / 1e6, rate);
+    return;
+  }
   /* bound by DRAM bandwidth with no more DRAM traffic than the bytes the
    * lanes use (the sectors one access wastes, its neighbours use: vstore4's
    * four element stores), coalescing would not make it faster */
@@ -930,6 +951,7 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(br, "dram_us", json_real(r.dram_us));
       json_object_set_new(br, "dram_activations", json_real(r.dram_activations));
       json_object_set_new(br, "dram_rows_us", json_real(r.dram_rows_us));
+      json_object_set_new(br, "atomic_us", json_real(r.atomic_us));
       json_object_set_new(br, "l2_port_busy", json_real(r.l2_port_busy));
       json_object_set_new(br, "bound", json_string(r.bound ? r.bound : "pipeline"));
       json_object_set_new(br, "extrapolated", json_boolean(r.extrapolated));

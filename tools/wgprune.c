@@ -46,6 +46,41 @@ static void size_str(char *buf, size_t n, const uint64_t l[3], unsigned dims) {
 
 static const char *limiter_of(const wgp_sim_result *r) { return r->limiter && *r->limiter ? r->limiter : "warps"; }
 
+/* The GPU and launch of the search, for cannot_run. */
+static const wgp_gpu *search_gpu;
+static const wgp_launch *search_launch;
+
+/* Why candidate C cannot run, or NULL when it can.  The search's enumeration
+ * (sim/prune.c) checks the block and resource limits but not the grid's:
+ * the analysis of a size whose grid is too large fails (an invalid
+ * candidate with the reason), but a size the bounds prune before its
+ * analysis would pass for one that can run, so the grid is checked here for
+ * every size the output counts.  BUF (N bytes) may receive the reason. */
+static const char *cannot_run(const wgp_prune_candidate *c, char *buf, size_t n) {
+  if (c->stage == WGP_PRUNE_INVALID)
+    return c->why;
+  uint64_t g[3];
+  for (unsigned d = 0; d < 3; d++)
+    g[d] = d < wgp_launch_dims(search_launch) ? wgp_launch_global(search_launch, d) : 1;
+  return wgp_gpu_grid_fits(search_gpu, g, c->local, buf, n) ? NULL : buf;
+}
+
+/* The search's counts, the sizes cannot_run finds moved out of the valid. */
+static void get_counts(const wgp_prune *p, wgp_prune_counts *n) {
+  wgp_prune_get_counts(p, n);
+  for (size_t i = 0; i < wgp_prune_num_candidates(p); i++) {
+    const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
+    char buf[320];
+    if (c->stage == WGP_PRUNE_INVALID || !cannot_run(c, buf, sizeof buf))
+      continue;
+    n->valid--;
+    if (c->stage != WGP_PRUNE_DUPLICATE)
+      n->after_duplicates--;
+    if (c->stage == WGP_PRUNE_SURVIVOR)
+      n->after_bounds--;
+  }
+}
+
 /* ---- --plot: predicted time over the space, as SVG ------------------------- */
 
 /* Candidates on the x axis in enumeration order, log time on the y axis;
@@ -58,9 +93,10 @@ static int write_plot(const char *file, const wgp_prune *p, const char *kernel, 
   size_t nc = wgp_prune_num_candidates(p);
   unsigned dims = wgp_prune_dims(p);
   double lo = INFINITY, hi = 0;
+  char buf[320];
   for (size_t i = 0; i < nc; i++) {
     const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
-    if (c->stage == WGP_PRUNE_INVALID)
+    if (cannot_run(c, buf, sizeof buf))
       continue;
     double t = c->simulated ? c->sim.time_us : c->best_us;
     if (t > 0 && t < lo)
@@ -92,11 +128,11 @@ static int write_plot(const char *file, const wgp_prune *p, const char *kernel, 
   }
   size_t nv = 0;
   for (size_t i = 0; i < nc; i++)
-    nv += wgp_prune_candidate_at(p, i)->stage != WGP_PRUNE_INVALID;
+    nv += !cannot_run(wgp_prune_candidate_at(p, i), buf, sizeof buf);
   size_t k = 0;
   for (size_t i = 0; i < nc; i++) {
     const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
-    if (c->stage == WGP_PRUNE_INVALID)
+    if (cannot_run(c, buf, sizeof buf))
       continue;
     double t = c->simulated ? c->sim.time_us : c->best_us;
     double x = L + ((double)k + 0.5) / (double)nv * (W - L - R);
@@ -211,7 +247,7 @@ static json_t *counts_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_pr
 
 static void print_json(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *gpu, double wall, double t_extract) {
   wgp_prune_counts n;
-  wgp_prune_get_counts(p, &n);
+  get_counts(p, &n);
   double pruned = pruned_percent(&n);
   json_t *j = counts_json(k, gpu, &n);
   json_object_set_new(j, "simulated", json_integer((json_int_t)n.simulated));
@@ -239,6 +275,23 @@ static void print_json(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *g
   json_object_set_new(ph, "search", json_real(n.search_ms));
   json_object_set_new(ph, "exhaustive", json_real(n.exhaustive_ms));
   json_object_set_new(j, "phases_ms", ph);
+  const char *attr = wgp_kernel_launch_attribute(k);
+  json_object_set_new(j, "launch_attribute", attr ? json_string(attr) : json_null());
+  json_t *bad = json_array();
+  for (size_t i = 0; i < wgp_prune_num_candidates(p); i++) {
+    const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
+    char buf[320];
+    const char *why = cannot_run(c, buf, sizeof buf);
+    if (!why)
+      continue;
+    json_t *e = json_object(), *lc = json_array();
+    for (int d = 0; d < 3; d++)
+      json_array_append_new(lc, json_integer((json_int_t)c->local[d]));
+    json_object_set_new(e, "local", lc);
+    json_object_set_new(e, "why", json_string(why));
+    json_array_append_new(bad, e);
+  }
+  json_object_set_new(j, "cannot_run", bad);
   char *text = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(8));
   printf("%s\n", text ? text : "");
   free(text);
@@ -255,18 +308,45 @@ static void print_csv(const wgp_prune *p) {
   }
 }
 
-static void print_table(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *gpu, bool exhaustive, size_t top,
+static void print_table(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *gpu, bool exhaustive,
+                        bool user_restricted, size_t top,
                         double wall, double t_extract) {
   wgp_prune_counts n;
-  wgp_prune_get_counts(p, &n);
+  get_counts(p, &n);
   unsigned dims = wgp_prune_dims(p);
   double pruned = pruned_percent(&n);
   printf("kernel %s on %s, %u registers per thread\n", wgp_kernel_name(k), wgp_gpu_name(gpu), wgp_prune_registers(p));
+  const char *attr = wgp_kernel_launch_attribute(k);
+  uint64_t reqd[3];
+  if (wgp_kernel_reqd_work_group_size(k, reqd))
+    printf("restricted to %llux%llux%llu by the kernel's %s\n", (unsigned long long)reqd[0],
+           (unsigned long long)reqd[1], (unsigned long long)reqd[2], attr);
+  else if (wgp_kernel_max_threads_per_block(k))
+    printf("restricted to at most %llu work-items per group by the kernel's %s\n",
+           (unsigned long long)wgp_kernel_max_threads_per_block(k), attr);
+  bool by_attr = wgp_kernel_reqd_work_group_size(k, reqd) || wgp_kernel_max_threads_per_block(k);
   printf("candidates %zu (%zu can run", n.total, n.valid);
   if (n.restricted)
-    printf("; %zu more excluded by --restrict", n.restricted);
+    printf("; %zu more excluded by %s%s%s", n.restricted, user_restricted ? "--restrict" : "",
+           user_restricted && by_attr ? " and " : "", by_attr ? attr : "");
   printf("), after duplicate traces %zu, after bounds %zu: %.1f%% pruned%s\n", n.after_duplicates, n.after_bounds,
          pruned, exhaustive ? " (--exhaustive: all simulated)" : "");
+  /* the sizes that cannot run, and why (the first few) */
+  size_t ninvalid = 0;
+  for (size_t i = 0; i < wgp_prune_num_candidates(p); i++) {
+    const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
+    char buf[320];
+    const char *why = cannot_run(c, buf, sizeof buf);
+    if (!why)
+      continue;
+    if (ninvalid++ < 3) {
+      char sz[64];
+      size_str(sz, sizeof sz, c->local, dims);
+      printf("cannot run %s: %s\n", sz, why);
+    }
+  }
+  if (ninvalid > 3)
+    printf("cannot run %zu more sizes (--json lists them all)\n", ninvalid - 3);
   printf("%4s  %-14s %12s %10s %-14s %7s\n", "rank", "work-group", "time (us)", "warps/SM", "limiter", "rounds");
   size_t nr = wgp_prune_num_ranked(p), nc = wgp_prune_num_candidates(p);
   for (size_t i = 0; i < nr && i < (top ? top : nr); i++) {
@@ -292,6 +372,9 @@ static void print_table(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *
     }
     printf("\n");
   }
+  if (!exhaustive && nr > 1)
+    printf("rank 1 is the predicted fastest of all sizes that can run; the others are the sizes the search simulated on "
+           "its way, in order: a size it pruned may fall between them (--exhaustive ranks every size)\n");
   printf("wall time %.0f ms (extraction %.0f ms)\n", wall, t_extract);
 }
 
@@ -312,7 +395,7 @@ static const char *stage_name(wgp_prune_stage s) {
 static int study(const wgp_prune *pr, const wgp_prune *ex, double pruned_ms, double exhaustive_ms, bool json,
                  const wgp_kernel *k, const wgp_gpu *gpu) {
   wgp_prune_counts n;
-  wgp_prune_get_counts(pr, &n);
+  get_counts(pr, &n);
   unsigned dims = wgp_prune_dims(pr);
   size_t bp = best_of(pr), be = best_of(ex);
   if (bp == SIZE_MAX || be == SIZE_MAX)
@@ -339,6 +422,8 @@ static int study(const wgp_prune *pr, const wgp_prune *ex, double pruned_ms, dou
     json_object_set_new(j, "exhaustive_best_dropped_by", json_string(dropped));
     json_object_set_new(j, "pruned_wall_ms", json_real(pruned_ms));
     json_object_set_new(j, "exhaustive_wall_ms", json_real(exhaustive_ms));
+    const char *attr = wgp_kernel_launch_attribute(k);
+    json_object_set_new(j, "launch_attribute", attr ? json_string(attr) : json_null());
     char *text = json_dumps(j, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(8));
     printf("%s\n", text ? text : "");
     free(text);
@@ -367,13 +452,21 @@ static const char usage_text[] =
     "               [--nonuniform] [--gpu NAME|FILE]\n"
     "               [--regs N] [--trip L<n>=COUNT] [--taken B<n>=FRACTION] [--cold-l2]\n"
     "               [--exhaustive] [--study] [--top N] [--json | --csv] [--plot FILE.svg]\n"
-    "               [--emit-kernel-tuner FILE.json] [--jobs N] [-DNAME=V] [-IDIR] [-- CLANG-FLAGS]\n"
+    "               [--emit-kernel-tuner FILE.json] [--jobs N] [-O N] [-DNAME=V] [-IDIR] [-- CLANG-FLAGS]\n"
     "       wgprune --help\n";
 
 static const char help_text[] =
     "  INPUT is a kernel model (.json) or a .cl/.cu/.bc/.ll file; EXPR uses lx, ly, lz,\n"
     "  integers, + - * / % and parentheses, e.g. --local-arg tile=4*lx*ly\n"
-    "  -DNAME[=VALUE], -UNAME, -IDIR: preprocessor flags for a .cl/.cu source, as for nvcc or clang\n"
+    "  -DNAME[=VALUE], -UNAME, -IDIR: preprocessor flags for a .cl/.cu source, as for nvcc or clang;\n"
+    "  -O N (-ON): the level it is compiled at (default 3)\n"
+    "  every __local argument and extern __shared__ array needs a size: --local-arg NAME=EXPR (an\n"
+    "  expression of the work-group size) or --local-mem NAME=BYTES (the same for every size)\n"
+    "  --arg: an integer argument takes an integer (1e6 and 2.5e3 are taken as the integers they are)\n"
+    "  --gpu: a file name, product name or alias, without regard to case, '-', '_' or spaces (h100,\n"
+    "  a100, gtx980), or a description file\n"
+    "  the kernel's reqd_work_group_size or __launch_bounds__ restrict the sizes searched, as the\n"
+    "  GPU's limits do (65535 work-groups in y and z: sizes past them cannot run)\n"
     "  --restrict COND: search only the sizes for which COND holds (every --restrict given), an\n"
     "  EXPR with == != < <= > >= && || !, e.g. --restrict 'lx == 16 && ly == 16' for a kernel\n"
     "  written for 16x16 tiles, --restrict 'lx * ly % 64 == 0'\n"
@@ -381,6 +474,96 @@ static const char help_text[] =
     "  the same for any N\n"
     "  --study runs the pruned and the exhaustive search and prints one line: candidates, after\n"
     "  stage 1, after stage 2, pruned %, both best sizes, whether they match, the time ratio, wall ms\n";
+
+/* Every __local argument and dynamic shared array (CUDA's extern
+ * __shared__) of K needs a size, from --local-arg (an expression of the
+ * work-group size) or --local-mem (fixed): one error that names both. */
+static int check_local_sizes(const wgp_kernel *k, const wgp_launch *l, const char *const *names, size_t nnames) {
+  size_t na = wgp_kernel_num_args(k), nd = wgp_kernel_num_arrays(k);
+  for (size_t i = 0; i < na + nd; i++) {
+    const char *name;
+    bool dynamic = i >= na;
+    if (!dynamic) {
+      const wgp_arg *a = wgp_kernel_arg(k, i);
+      if (wgp_arg_get_kind(a) != WGP_ARG_POINTER || wgp_arg_space(a) != WGP_SPACE_LOCAL)
+        continue;
+      name = wgp_arg_name(a);
+    } else {
+      const wgp_array *a = wgp_kernel_array(k, i - na);
+      if (wgp_array_space(a) != WGP_SPACE_LOCAL || wgp_array_bytes(a) != 0)
+        continue;
+      const char *full = wgp_array_name(a), *cpp = strrchr(full, ':'), *cl = strrchr(full, '.');
+      name = cpp > cl ? cpp + 1 : cl ? cl + 1 : full;
+    }
+    bool given = false;
+    for (size_t j = 0; j < nnames && !given; j++)
+      given = strcmp(names[j], name) == 0;
+    for (size_t j = 0; j < wgp_launch_num_local_mem(l) && !given; j++) {
+      uint64_t bytes;
+      given = strcmp(wgp_launch_local_mem(l, j, &bytes), name) == 0;
+    }
+    if (given)
+      continue;
+    if (dynamic)
+      return input_error("kernel '%s' uses the dynamic shared array '%s' (extern __shared__, the third <<<>>> launch "
+                         "parameter): give its size as an expression of the block size, --local-arg %s=EXPR (e.g. "
+                         "%s=4*lx*ly*lz for a float per thread), or as a fixed size, --local-mem %s=BYTES",
+                         wgp_kernel_name(k), name, name, name, name);
+    return input_error("argument '%s' of kernel '%s' is a __local pointer: give its size as an expression of the "
+                       "work-group size, --local-arg %s=EXPR (e.g. %s=4*lx*ly*lz for a float per work-item), or as "
+                       "a fixed size, --local-mem %s=BYTES",
+                       name, wgp_kernel_name(k), name, name, name);
+  }
+  return EXIT_OK;
+}
+
+/* The sizes K's launch attributes allow, as conditions added to R (after
+ * its *N): reqd_work_group_size(X, Y, Z) the one size, __launch_bounds__(MAXT)
+ * at most MAXT work-items.  A required size the global size cannot take is
+ * an error. */
+static int attribute_restrictions(const wgp_kernel *k, const wgp_launch *l, const wgp_gpu *gpu, char cond[2][128],
+                                  const char **r, size_t *n) {
+  uint64_t reqd[3];
+  if (wgp_kernel_reqd_work_group_size(k, reqd)) {
+    const uint64_t lim[3] = {wgp_gpu_max_block_dim_x(gpu), wgp_gpu_max_block_dim_y(gpu), wgp_gpu_max_block_dim_z(gpu)};
+    if (reqd[0] > lim[0] || reqd[1] > lim[1] || reqd[2] > lim[2] ||
+        (double)reqd[0] * (double)reqd[1] * (double)reqd[2] > wgp_gpu_max_threads_per_block(gpu))
+      return input_error("kernel '%s' requires work-groups of %llux%llux%llu (%s), larger than %s allows (%u "
+                         "work-items, %llux%llux%llu)",
+                         wgp_kernel_name(k), (unsigned long long)reqd[0], (unsigned long long)reqd[1],
+                         (unsigned long long)reqd[2], wgp_kernel_launch_attribute(k), wgp_gpu_name(gpu),
+                         wgp_gpu_max_threads_per_block(gpu), (unsigned long long)lim[0], (unsigned long long)lim[1],
+                         (unsigned long long)lim[2]);
+    for (unsigned d = 0; d < 3; d++) {
+      uint64_t g = d < wgp_launch_dims(l) ? wgp_launch_global(l, d) : 1;
+      if (reqd[d] > g || (!wgp_launch_nonuniform(l) && g % reqd[d]))
+        return input_error("kernel '%s' requires work-groups of %llux%llux%llu (%s), which the global size %llu in "
+                           "dimension %c cannot take%s: no work-group size to search",
+                           wgp_kernel_name(k), (unsigned long long)reqd[0], (unsigned long long)reqd[1],
+                           (unsigned long long)reqd[2], wgp_kernel_launch_attribute(k), (unsigned long long)g,
+                           "xyz"[d],
+                           reqd[d] > g ? "" : " (not a multiple; --nonuniform allows a smaller last group)");
+    }
+    snprintf(cond[0], sizeof cond[0], "lx == %llu && ly == %llu && lz == %llu", (unsigned long long)reqd[0],
+             (unsigned long long)reqd[1], (unsigned long long)reqd[2]);
+    r[(*n)++] = cond[0];
+  }
+  if (wgp_kernel_max_threads_per_block(k)) {
+    snprintf(cond[1], sizeof cond[1], "lx * ly * lz <= %llu", (unsigned long long)wgp_kernel_max_threads_per_block(k));
+    r[(*n)++] = cond[1];
+  }
+  return EXIT_OK;
+}
+
+/* Whether wgprune's own option A takes a value. */
+static bool takes_value(const char *a) {
+  static const char *const with[] = {"--kernel",   "--gpu",  "--top",  "--jobs", "-j",   "--regs",
+                                     "--local-arg", "--restrict", "--trip", "--taken", "--plot", "--emit-kernel-tuner"};
+  for (size_t i = 0; i < sizeof with / sizeof *with; i++)
+    if (strcmp(a, with[i]) == 0)
+      return true;
+  return false;
+}
 
 static int usage(void) {
   fprintf(stderr, "%s%s", usage_text, help_text);
@@ -390,15 +573,18 @@ static int usage(void) {
 int main(int argc, char **argv) {
   wgp_tune_allocator();
   cli_usage = usage_text;
+  cli_prog = cli_command = "wgprune";
   double t0 = now_ms();
   const char *input = NULL, *kname = NULL, *gname = "h100-sxm";
-  const char *local_names[MAX_LOCAL_ARGS], *local_exprs[MAX_LOCAL_ARGS], *restrictions[MAX_RESTRICTIONS];
+  /* the --restrict conditions, then those of the kernel's launch attributes */
+  const char *local_names[MAX_LOCAL_ARGS], *local_exprs[MAX_LOCAL_ARGS], *restrictions[MAX_RESTRICTIONS + 2];
+  char attr_cond[2][128];
   size_t nlocal = 0, nrestrict = 0, top = 10;
   size_t trip_loop[MAX_HINTS], taken_block[MAX_HINTS], ntrip = 0, ntaken = 0;
   uint64_t trip[MAX_HINTS];
   double taken[MAX_HINTS];
   bool json = false, csv = false, exhaustive = false, do_study = false, cold = false;
-  const char *plot_file = NULL, *kt_file = NULL;
+  const char *plot_file = NULL, *kt_file = NULL, *olevel = NULL;
   unsigned regs_opt = 0, jobs = 0;
   cli_flags flags = {0}; /* for a .cl/.cu input */
   int took;
@@ -437,18 +623,36 @@ int main(int argc, char **argv) {
         rc = usage_error("'%s' needs a value", a);
       else if (wgp_launch_set_option(l, a, val ? argv[++i] : NULL, &d) != WGP_OK)
         rc = usage_error("%s", d.message + strlen("wgperf: error: "));
+    } else if (i + 1 == argc && takes_value(a)) {
+      rc = usage_error("'%s' needs a value", a);
+    } else if (strncmp(a, "-O", 2) == 0) {
+      /* -O N or -ON: the level a .cl/.cu source is compiled at */
+      if (!a[2] && i + 1 == argc)
+        rc = usage_error("'-O' needs a level (0, 1, 2, 3, s or z)");
+      else if (!cli_olevel_ok(olevel = a[2] ? a + 2 : argv[++i]))
+        rc = usage_error("bad optimization level '%s' (0, 1, 2, 3, s or z)", olevel);
     } else if (i + 1 < argc && strcmp(a, "--kernel") == 0) {
       kname = argv[++i];
     } else if (i + 1 < argc && strcmp(a, "--gpu") == 0) {
       gname = argv[++i];
     } else if (i + 1 < argc && strcmp(a, "--top") == 0) {
-      top = strtoul(argv[++i], NULL, 10);
+      const char *v = argv[++i];
+      char *end;
+      top = strtoul(v, &end, 10);
+      if (!*v || *end || v[0] == '-')
+        rc = usage_error("--top '%s': expected a number of sizes (0: all)", v);
     } else if (i + 1 < argc && (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0)) {
       const char *v = argv[++i];
       if (parse_jobs(v, &jobs))
         rc = usage_error("%s '%s': expected a number of threads, 1 to %u", a, v, WGP_MAX_THREADS);
     } else if (i + 1 < argc && strcmp(a, "--regs") == 0) {
-      regs_opt = (unsigned)strtoul(argv[++i], NULL, 10);
+      const char *v = argv[++i];
+      char *end;
+      unsigned long r = strtoul(v, &end, 10);
+      if (!*v || *end || r == 0 || r > 1024)
+        rc = usage_error("--regs '%s': expected registers per thread, 1 to 1024", v);
+      else
+        regs_opt = (unsigned)r;
     } else if (i + 1 < argc && strcmp(a, "--local-arg") == 0) {
       const char *v = argv[++i], *eq = strchr(v, '=');
       uint64_t probe[3] = {1, 1, 1}, x;
@@ -501,7 +705,7 @@ int main(int argc, char **argv) {
     } else if (strcmp(a, "--study") == 0) {
       do_study = true;
     } else if (a[0] == '-') {
-      rc = usage_error("unknown option '%s' (wgprune --help)", a);
+      rc = usage_error("unknown option '%s'", a);
     } else if (input) {
       rc = usage_error("one input only, got '%s' and '%s'", input, a);
     } else {
@@ -514,6 +718,8 @@ int main(int argc, char **argv) {
     rc = usage_error("give the global size with --global X[,Y[,Z]]");
   if (rc == EXIT_OK)
     rc = cli_source_flags_check(input, &flags);
+  if (rc == EXIT_OK && olevel && strlen(input) > 5 && strcmp(input + strlen(input) - 5, ".json") == 0)
+    rc = usage_error("%s: -O%s applies to .cl, .cu and IR inputs, not to a kernel model", input, olevel);
   if (rc != EXIT_OK) {
     for (size_t i = 0; i < nlocal; i++)
       free((void *)local_names[i]);
@@ -536,7 +742,7 @@ int main(int argc, char **argv) {
     if (rc == EXIT_OK) {
       close(fd);
       made = true;
-      rc = extract_to(input, kind, NULL, flags.v, flags.n, tmpl);
+      rc = extract_to(input, kind, olevel, flags.v, flags.n, tmpl);
       model_path = tmpl;
     }
   }
@@ -545,7 +751,7 @@ int main(int argc, char **argv) {
   wgp_gpu *gpu = NULL;
   const wgp_kernel *k = NULL;
   if (rc == EXIT_OK && wgp_model_load_file(model_path, &m, &d) != WGP_OK) {
-    fprintf(stderr, "%s\n", d.message);
+    cli_print_diag(d.message);
     rc = EXIT_INPUT;
   }
   if (made)
@@ -558,7 +764,7 @@ int main(int argc, char **argv) {
   if (rc == EXIT_OK) {
     wgp_status st = wgp_gpu_open(gname, &gpu, &d);
     if (st != WGP_OK) {
-      fprintf(stderr, "%s\n", d.message);
+      cli_print_diag(d.message);
       rc = EXIT_INPUT;
     }
   }
@@ -569,6 +775,11 @@ int main(int argc, char **argv) {
   for (size_t i = 0; rc == EXIT_OK && i < ntaken; i++)
     if (taken_block[i] >= wgp_kernel_num_blocks(k) || !wgp_block_branch(wgp_kernel_block(k, taken_block[i])))
       rc = usage_error("--taken B%zu: not a block of '%s' that ends in a branch", taken_block[i], wgp_kernel_name(k));
+  if (rc == EXIT_OK)
+    rc = check_local_sizes(k, l, local_names, nlocal);
+  size_t nall = nrestrict;
+  if (rc == EXIT_OK)
+    rc = attribute_restrictions(k, l, gpu, attr_cond, restrictions, &nall);
   wgp_prune *p = NULL, *ex = NULL;
   double wall = 0, wall_ex = 0;
   if (rc == EXIT_OK) {
@@ -577,7 +788,7 @@ int main(int argc, char **argv) {
                            .local_arg_exprs = local_exprs,
                            .num_local_args = nlocal,
                            .restrictions = restrictions,
-                           .num_restrictions = nrestrict,
+                           .num_restrictions = nall,
                            .regs = regs_opt,
                            .flags = exhaustive && !do_study ? WGP_PRUNE_EXHAUSTIVE : 0,
                            .trip_loops = trip_loop,
@@ -602,15 +813,15 @@ int main(int argc, char **argv) {
     if (o.progress)
       fprintf(stderr, "\r%60s\r", "");
     if (st != WGP_OK) {
-      fprintf(stderr, "%s\n", d.message);
-      if (strstr(d.message, "--local-mem"))
-        fprintf(stderr, "wgprune: give __local sizes as expressions of the work-group size: --local-arg NAME=EXPR\n");
+      cli_print_diag(d.message);
       rc = EXIT_INPUT;
     }
   }
+  search_gpu = gpu;
+  search_launch = l;
   if (rc == EXIT_OK) {
     wgp_prune_counts cn;
-    wgp_prune_get_counts(p, &cn);
+    get_counts(p, &cn);
     if (cn.truncated)
       fprintf(stderr, "wgprune: warning: only the first %zu work-group sizes were searched\n", cn.total);
     if (do_study)
@@ -620,7 +831,7 @@ int main(int argc, char **argv) {
     else if (csv)
       print_csv(p);
     else
-      print_table(p, k, gpu, exhaustive, top, wall, t_extract);
+      print_table(p, k, gpu, exhaustive, nrestrict > 0, top, wall, t_extract);
     if (plot_file && write_plot(plot_file, p, wgp_kernel_name(k), wgp_gpu_name(gpu)) != 0)
       rc = input_error("%s: cannot write: %s", plot_file, strerror(errno));
     if (kt_file && write_kernel_tuner(kt_file, p) != 0)

@@ -59,6 +59,10 @@ void wgp_set_default_threads(unsigned n); /* 0: back to the CPUs */
  * was the kernel mapping, clearing and unmapping pages). */
 void wgp_tune_allocator(void);
 
+/* Traces the launch.  A launch the GPU or the kernel would refuse is an
+ * error before anything is traced: a work-group past the GPU's block limits,
+ * one the kernel's launch attributes forbid (wgp_kernel_allows_local_size),
+ * a grid past the GPU's grid limits (wgp_gpu_grid_fits). */
 wgp_status wgp_analyze(const wgp_analysis_input *in, wgp_analysis **out, wgp_diag *diag);
 void wgp_analysis_free(wgp_analysis *a);
 

@@ -14,6 +14,7 @@
 #include "wgperf/diag.h"
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -93,9 +94,13 @@ wgp_status wgp_gpu_load_string(const char *text, size_t len, const char *name, w
  * then the installed share/wgperf/gpus/.  A name holds only [a-z0-9._-]. */
 wgp_status wgp_gpu_load_builtin(const char *name, wgp_gpu **out, wgp_diag *diag);
 /* A shipped description by file name (as wgp_gpu_load_builtin) or, failing
- * that, the first one (files in name order, directories in the same order)
- * whose identity.aliases lists NAME, compared without regard to case: the
- * short names measurement files use ("GTX-980", "H100-SXM"). */
+ * that, the one that goes by NAME compared without regard to case, '-', '_'
+ * and spaces: its file name ("gtx980" for gtx-980.json), its identity.name
+ * with or without "NVIDIA" ("GeForce GTX 980"), or one of its
+ * identity.aliases (the short names measurement files use, "GTX-980",
+ * "H100").  A name that more than one description goes by is an error that
+ * lists them (a file in $WGPERF_GPU_DIR hides a later directory's file of
+ * the same name). */
 wgp_status wgp_gpu_find(const char *name, wgp_gpu **out, wgp_diag *diag);
 /* What a --gpu option names: a description file (a path with '/' or a name
  * ending in .json), else a shipped description by name or alias
@@ -160,6 +165,14 @@ unsigned wgp_gpu_max_block_dim_x(const wgp_gpu *g);
 unsigned wgp_gpu_max_block_dim_y(const wgp_gpu *g);
 /* limits.max_block_dim_z: block size in z */
 unsigned wgp_gpu_max_block_dim_z(const wgp_gpu *g);
+/* limits.max_grid_dim_x, _y, _z (optional): work-groups (blocks) a launch may
+ * have in dimension D (0 x, 1 y, 2 z); absent, the compute capability's
+ * limit: 2^31-1 in x (65535 before 3.0), 65535 in y and z */
+unsigned wgp_gpu_max_grid_dim(const wgp_gpu *g, unsigned d);
+/* Whether a launch of GLOBAL work-items in groups of LOCAL (unused
+ * dimensions 1) has no more groups per dimension than the grid limits;
+ * when not, WHY (SIZE bytes, may be NULL) says which limit. */
+bool wgp_gpu_grid_fits(const wgp_gpu *g, const uint64_t global[3], const uint64_t local[3], char *why, size_t size);
 /* limits.max_warps_per_sm: resident warps per SM */
 unsigned wgp_gpu_max_warps_per_sm(const wgp_gpu *g);
 /* limits.max_blocks_per_sm: resident blocks per SM */
@@ -240,6 +253,15 @@ double wgp_gpu_l2_bandwidth_gbps(const wgp_gpu *g);
  * moves to or from L2 per core cycle, each direction (its port on the
  * crossbar): a floor on an SM's L2 traffic, whatever the whole L2 could do */
 double wgp_gpu_l2_port_bytes_per_cycle(const wgp_gpu *g);
+/* memory.atomic_same_address_per_cycle (optional): global atomics on one
+ * address applied per SM cycle, one after another at the L2 slice holding
+ * it; absent, WGP_ATOMIC_SAME_ADDRESS_PER_CYCLE_DEFAULT: 1.3633 per ns
+ * measured on the H100 SXM at its 1980 MHz (microbench/results/
+ * h100-2026-11-22, atomic_global contended=1: every thread of the GPU
+ * adding 1 into one word), the order of the one per clock NVIDIA's Kepler
+ * GK110 whitepaper gives for atomics to a common address */
+#define WGP_ATOMIC_SAME_ADDRESS_PER_CYCLE_DEFAULT 0.69
+double wgp_gpu_atomic_same_address_per_cycle(const wgp_gpu *g);
 /* memory.global_line_cycles: cycles the SM's load/store path spends on each
  * distinct L1 line (128 B) one global request touches */
 double wgp_gpu_global_line_cycles(const wgp_gpu *g);

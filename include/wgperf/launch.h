@@ -7,7 +7,9 @@
  *   `extern __shared__` arrays, the third <<<>>> launch parameter)
  *   [--nonuniform]
  *   CUDA users may write --grid X[,Y[,Z]] --block X[,Y[,Z]] instead: the
- *   global size is then grid x block (JSON: "grid", "block").
+ *   global size is then grid x block (JSON: "grid", "block"), the shorter
+ *   of the two padded with 1s as CUDA's dim3 is (--grid 8,8192 --block 256).
+ *   --global and --local give the same number of sizes, as OpenCL does.
  *   {"global": [1024, 1024], "local": [16, 16], "offset": [0, 0],
  *    "args": {"N": 1024}, "buffers": {"A": "4MiB", "B": {"bytes": 1048576, "align": 512}},
  *    "local_mem": {"tile": 4096}, "nonuniform": false}
@@ -45,7 +47,10 @@ wgp_status wgp_launch_load_string(const char *text, const char *name, wgp_launch
 /* Checks the launch (sizes, divisibility) and that it fits KERNEL: every
  * scalar argument has a value, every name exists, __local pointer arguments
  * and dynamic shared arrays (CUDA `extern __shared__`, size 0 in the model)
- * have a size, values fit their type.  Fills OUT (its lookup resolves the
+ * have a size, values fit their type: an integer argument has an integer
+ * (an exact one written with an exponent, "1e6", counts as that integer),
+ * an unsigned one no negative value.  The GPU's limits and the kernel's
+ * launch attributes are checked by the analysis (wgp_analyze).  Fills OUT (its lookup resolves the
  * arguments; keep L alive while it is used), BUFFER_ALIGN per argument index
  * (wgp_kernel_num_args entries) and LOCAL_BYTES: per argument index, then
  * per static array index (wgp_kernel_num_args + wgp_kernel_num_arrays

@@ -113,6 +113,12 @@ const wgp_access *wgp_kernel_access(const wgp_kernel *k, size_t i);
  * exits, access offsets) reads scalar argument NAME: one that none reads cannot change
  * the analysis, so a launch need not give it. */
 bool wgp_kernel_uses_arg(const wgp_kernel *k, const char *name);
+/* Whether anything the model evaluates (an address, a branch, a loop)
+ * reads the local id in dimension DIM (0..2: threadIdx.x/y/z,
+ * get_local_id(DIM), or the global id of that dimension), or a lane id that
+ * mixes the dimensions, or the kernel calls something left unmodelled.  When
+ * not, threads of a work-group that differ only in DIM do the same work. */
+bool wgp_kernel_reads_local_id(const wgp_kernel *k, unsigned dim);
 size_t wgp_kernel_num_calls(const wgp_kernel *k);
 /* Unresolved call I: its block, callee and reason (any pointer may be NULL). */
 void wgp_kernel_call(const wgp_kernel *k, size_t i, size_t *block, const char **callee, const char **reason);
@@ -131,6 +137,23 @@ uint64_t wgp_kernel_static_local_bytes(const wgp_kernel *k);
 unsigned wgp_kernel_registers(const wgp_kernel *k, const char **source);
 size_t wgp_kernel_num_diagnostics(const wgp_kernel *k);
 const char *wgp_kernel_diagnostic(const wgp_kernel *k, size_t i);
+/* The launch attributes (the optional 'launch_attributes' of the model;
+ * docs/kernel-model.md).  reqd_work_group_size: the one work-group size the
+ * kernel may be launched with (OpenCL's reqd_work_group_size(X,Y,Z)), false
+ * when the source gives none.  max_threads_per_block: the most work-items a
+ * group may have (CUDA's __launch_bounds__(MAXT, ...)), 0 when none;
+ * min_blocks_per_sm: __launch_bounds__' MINB, 0 when none.  attribute: the
+ * attribute as the source spells it ("__launch_bounds__(256, 2)"), NULL
+ * when there is none. */
+bool wgp_kernel_reqd_work_group_size(const wgp_kernel *k, uint64_t size[3]);
+uint64_t wgp_kernel_max_threads_per_block(const wgp_kernel *k);
+uint64_t wgp_kernel_min_blocks_per_sm(const wgp_kernel *k);
+const char *wgp_kernel_launch_attribute(const wgp_kernel *k);
+/* Whether LOCAL (unused dimensions 1) satisfies the launch attributes;
+ * when not, WHY (SIZE bytes, may be NULL) says which and how, e.g.
+ * "kernel 'tile' requires work-groups of 16x16x1 (reqd_work_group_size(16,
+ * 16, 1)), got 8x8x1". */
+bool wgp_kernel_allows_local_size(const wgp_kernel *k, const uint64_t local[3], char *why, size_t size);
 
 /* Argument. */
 size_t wgp_arg_index(const wgp_arg *a);
@@ -142,6 +165,13 @@ uint64_t wgp_arg_elem_bytes(const wgp_arg *a); /* pointers: element size (0 when
 uint64_t wgp_arg_bytes(const wgp_arg *a);      /* scalars: size */
 const char *wgp_arg_elem_bytes_from(const wgp_arg *a); /* pointers: "type", "accesses", "unknown"; else NULL */
 bool wgp_arg_is_const(const wgp_arg *a);
+/* Scalars, from the type's name (source names such as "unsigned int",
+ * "size_t", "uint", "float", or IR names such as "i32"): whether the type is
+ * floating point (float, double, half, bfloat16), and whether it is an
+ * unsigned integer type.  An IR integer type or an unknown typedef is
+ * neither (taken as a signed integer). */
+bool wgp_arg_is_floating(const wgp_arg *a);
+bool wgp_arg_is_unsigned(const wgp_arg *a);
 
 /* Static array. */
 const char *wgp_array_name(const wgp_array *a);

@@ -71,6 +71,10 @@ typedef struct wgp_sim_input {
   uint64_t smem_per_group_bytes;
   uint64_t threads_per_group;
   unsigned flags; /* WGP_SIM_* */
+  /* the most lane-level global atomics of the launch on one address (every
+   * thread adding into one sum): they take their turn at that address's L2
+   * slice one at a time (0: none known) */
+  double atomic_hot_ops;
 } wgp_sim_input;
 
 /* Indices of wgp_sim_result.mem_stall_cycles. */
@@ -92,13 +96,15 @@ typedef struct wgp_sim_result {
   double dram_activations;     /* whole kernel: DRAM rows opened (0 without the GPU's row geometry) */
   double dram_write_bytes;     /* whole kernel: the part of dram_bytes written */
   const char *bound; /* what limited the result: "pipeline", "dram_bandwidth", "dram_rows", "l2_bandwidth",
-                      * "block_dispatch" */
+                      * "block_dispatch", "atomic_contention" */
   bool extrapolated;           /* steady-state extrapolation of long loops was used */
   /* additions */
   double best_round_cycles, worst_round_cycles; /* the bounds of one full round (eq. 11, eq. 20) */
   double pipeline_us, dram_us, l2_us;           /* candidates for the kernel time, without overhead */
   double dram_rows_us; /* and the time the DRAM devices need to open those rows: activations / (devices x 4 /
                         * tFAW) (wgp_gpu_dram_activations_per_ns) */
+  double atomic_us; /* the time the atomics on the launch's busiest address take, one after another
+                     * (atomic_hot_ops / wgp_gpu_atomic_same_address_per_cycle) */
   uint64_t groups_per_sm;                       /* groups the busiest SM runs: ceil(groups / SMs) */
   double l2_port_busy; /* share of a round the SM's port to or from L2 is busy, the busier direction (0 without
                         * memory.l2_port_bytes_per_cycle) */

@@ -12,7 +12,7 @@ config.test_exec_root = os.path.join(config.wgperf_obj_root, "test", "lit")
 config.environment["PATH"] = os.pathsep.join(
     [config.wgperf_bin, config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.environment["WGPERF_QUIET"] = ""
-for var in ("WGPERF_OUTPUT", "WGPERF_NO_NORMALIZE"):
+for var in ("WGPERF_OUTPUT", "WGPERF_NO_NORMALIZE", "WGPERF_TOOL"):
     config.environment.pop(var, None)
 
 inc = os.path.join(config.wgperf_src_root, "include", "wgperf")

@@ -444,6 +444,67 @@ static void open_spec(void **state) {
   setenv("WGPERF_GPU_DIR", GPU_DIR, 1);
 }
 
+/* wgp_gpu_find is tolerant: case, '-', '_' and spaces do not matter, and the
+ * product name (with or without "NVIDIA") finds a description as its file
+ * name and aliases do. */
+static void tolerant_names(void **state) {
+  (void)state;
+  setenv("WGPERF_GPU_DIR", GPU_DIR, 1);
+  static const char *const names[][2] = {
+      {"H100", "NVIDIA H100 SXM"},           {"h100", "NVIDIA H100 SXM"},
+      {"h100_sxm", "NVIDIA H100 SXM"},       {"H100 PCIe", "NVIDIA H100 PCIe"},
+      {"A100", "NVIDIA A100"},               {"v100", "NVIDIA Tesla V100"},
+      {"gtx980", "NVIDIA GeForce GTX 980"},  {"GeForce GTX 980", "NVIDIA GeForce GTX 980"},
+      {"nvidia geforce gtx 980", "NVIDIA GeForce GTX 980"}, {"K40", "NVIDIA Tesla K40c"},
+      {"titan x", "NVIDIA GeForce GTX TITAN X"}};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    wgp_gpu *g;
+    wgp_diag d;
+    if (wgp_gpu_find(names[i][0], &g, &d) != WGP_OK)
+      fail_msg("%s: %s", names[i][0], d.message);
+    assert_string_equal(wgp_gpu_name(g), names[i][1]);
+    wgp_gpu_free(g);
+  }
+  wgp_gpu *g;
+  wgp_diag d;
+  assert_int_equal(wgp_gpu_find("", &g, &d), WGP_ERR_INPUT);
+  assert_int_equal(wgp_gpu_find("--", &g, &d), WGP_ERR_INPUT);
+  assert_null(g);
+}
+
+/* limits.max_grid_dim_{x,y,z} (optional): the compute capability's limits
+ * when absent; a launch past them does not fit. */
+static void grid_limits(void **state) {
+  (void)state;
+  char *text = edited("limits.max_grid_dim_y", NULL);
+  wgp_gpu *g;
+  wgp_diag d;
+  assert_int_equal(wgp_gpu_load_string(text, strlen(text), "h100.json", &g, &d), WGP_OK);
+  free(text);
+  assert_int_equal(wgp_gpu_max_grid_dim(g, 0), 2147483647u);
+  assert_int_equal(wgp_gpu_max_grid_dim(g, 1), 65535);
+  assert_int_equal(wgp_gpu_max_grid_dim(g, 2), 65535);
+  assert_null(wgp_gpu_source(g, "limits.max_grid_dim_y"));
+  uint64_t global[3] = {1024, 65535, 1}, local[3] = {256, 1, 1};
+  char why[256];
+  assert_true(wgp_gpu_grid_fits(g, global, local, why, sizeof why));
+  global[1] = 65536;
+  assert_false(wgp_gpu_grid_fits(g, global, local, why, sizeof why));
+  assert_non_null(strstr(why, "65536 work-groups (blocks) in dimension y"));
+  assert_non_null(strstr(why, "grid limit of 65535 (gridDim.y)"));
+  local[1] = 2; /* 32768 groups */
+  assert_true(wgp_gpu_grid_fits(g, global, local, NULL, 0));
+  wgp_gpu_free(g);
+  text = edited("limits.max_grid_dim_y", F("1024"));
+  assert_int_equal(wgp_gpu_load_string(text, strlen(text), "h100.json", &g, &d), WGP_OK);
+  free(text);
+  assert_int_equal(wgp_gpu_max_grid_dim(g, 1), 1024);
+  assert_string_equal(wgp_gpu_source(g, "limits.max_grid_dim_y"), "test");
+  assert_false(wgp_gpu_grid_fits(g, global, local, NULL, 0));
+  wgp_gpu_free(g);
+  expect_edit_error("limits.max_grid_dim_z", F("0"), "'limits.max_grid_dim_z' must be greater than 0");
+}
+
 /* latencies.shared_replay_cycles (optional): 0 when absent (H100 ships
  * without it: no replays since Volta), the Kepler and Maxwell descriptions
  * give theirs with its evidence. */
@@ -674,6 +735,8 @@ int main(void) {
       cmocka_unit_test(whole_file),
       cmocka_unit_test(aliases),
       cmocka_unit_test(open_spec),
+      cmocka_unit_test(tolerant_names),
+      cmocka_unit_test(grid_limits),
       cmocka_unit_test(compiler_section),
       cmocka_unit_test(shared_replay_latency),
       cmocka_unit_test(shared_own_pipe_key),

@@ -87,7 +87,9 @@ static void test_command_line_errors(void **state) {
   const char *d1[] = {"--global", "0", "--local", "1"};
   expect_error("vadd", d1, 4, "sizes must be between 1");
   const char *e[] = {"--global", "1024,1024", "--local", "256", "--arg", "n=1"};
-  expect_error("vadd", e, 6, "2 dimensions but work-group size has 1");
+  expect_error("vadd", e, 6, "the global size has 2 dimensions but the work-group size has 1");
+  const char *e1[] = {"--global", "1024", "--local", "256,1", "--arg", "n=1"};
+  expect_error("vadd", e1, 6, "the global size has 1 dimension but");
   const char *f[] = {"--global", "1,2,3,4"};
   expect_error("vadd", f, 2, "at most 3 dimensions");
   const char *g[] = {"--global", "1024", "--local", "256", "--arg", "n=99999999999"};
@@ -111,8 +113,36 @@ static void test_command_line_errors(void **state) {
   expect_error("vadd", n2, 6, "is a pointer");
   const char *both[] = {"--global", "1024", "--grid", "4", "--block", "256", "--arg", "n=1"};
   expect_error("vadd", both, 8, "not both");
+  /* an integer argument takes an integer; an unsigned one no negative value */
+  const char *frac[] = {"--global", "1024", "--local", "256", "--arg", "n=1.5"};
+  expect_error("vadd", frac, 6, "argument 'n' of kernel 'vadd' is an integer (int): --arg n=1.5 is not an integer");
+}
+
+static void test_cuda_dims_padded(void **state) {
+  (void)state;
+  wgp_trace_launch tl;
+  wgp_diag d;
+  /* dim3(256) is 256,1,1: the shorter of --grid and --block is padded with 1s */
   const char *gd[] = {"--grid", "4,4", "--block", "256", "--arg", "n=1"};
-  expect_error("vadd", gd, 6, "the grid has 2 dimensions but the block has 1");
+  assert_int_equal(cli("vadd", gd, 6, &tl, &d), WGP_OK);
+  assert_true(tl.dims == 2 && tl.global[0] == 1024 && tl.global[1] == 4 && tl.local[0] == 256 && tl.local[1] == 1);
+  const char *bd[] = {"--grid", "8", "--block", "16,16", "--arg", "n=1"};
+  assert_int_equal(cli("vadd", bd, 6, &tl, &d), WGP_OK);
+  assert_true(tl.dims == 2 && tl.global[0] == 128 && tl.global[1] == 16 && tl.local[1] == 16);
+  /* an exact integer in scientific notation is that integer, known to the
+   * analysis */
+  wgp_launch *l = wgp_launch_new();
+  assert_int_equal(wgp_launch_set_option(l, "--global", "1024", &d), WGP_OK);
+  assert_int_equal(wgp_launch_set_option(l, "--local", "256", &d), WGP_OK);
+  assert_int_equal(wgp_launch_set_option(l, "--arg", "n=2.5e3", &d), WGP_OK);
+  uint64_t align[8], local[32];
+  assert_int_equal(wgp_launch_bind(l, wgp_model_find_kernel(model, "vadd"), &tl, align, local, &d), WGP_OK);
+  wgp_sym n = {.kind = WGP_SYM_ARG, .name = "n"};
+  int64_t v = 0;
+  char why[128];
+  assert_int_equal(tl.lookup(tl.user, &n, &v, why, sizeof why), WGP_EVAL_OK);
+  assert_int_equal(v, 2500);
+  wgp_launch_free(l);
 }
 
 static void test_command_line_boundaries(void **state) {
@@ -128,9 +158,10 @@ static void test_command_line_boundaries(void **state) {
   /* an integer past 64 bits is an error, not a floating-point value (found by fuzz-launch_cli) */
   const char *huge[] = {"--global", "1024", "--local", "256", "--arg", "n=99999999999999999999"};
   expect_error("vadd", huge, 6, "--arg n=99999999999999999999: out of the 64-bit integer range");
-  /* floating-point values of any magnitude are taken (as unknown integers) */
+  /* a floating-point value of an integer argument must be an integer a
+   * double holds exactly */
   const char *fl[] = {"--global", "1024", "--local", "256", "--arg", "n=1e300"};
-  assert_int_equal(cli("vadd", fl, 6, &tl, &d), WGP_OK);
+  expect_error("vadd", fl, 6, "--arg n=1e300 is not an integer a 64-bit value holds exactly");
   const char *no_eq[] = {"--global", "1024", "--local", "256", "--arg", "n"};
   expect_error("vadd", no_eq, 6, "expected NAME=VALUE");
   const char *zero_buf[] = {"--global", "1024", "--local", "256", "--arg", "n=1", "--buffer", "a=0"};
@@ -162,7 +193,7 @@ static void test_json(void **state) {
   wgp_launch_free(l);
   const char *huge_real = "{\"global\": [1024], \"local\": [256], \"args\": {\"n\": -1e300}}";
   assert_int_equal(wgp_launch_load_string(huge_real, "l.json", &l, &d), WGP_OK);
-  assert_int_equal(wgp_launch_bind(l, wgp_model_find_kernel(model, "vadd"), &tl, align, local, &d), WGP_OK);
+  assert_int_equal(wgp_launch_bind(l, wgp_model_find_kernel(model, "vadd"), &tl, align, local, &d), WGP_ERR_INPUT);
   wgp_launch_free(l);
   struct { const char *text, *msg; } bad[] = {
       {"[1]", "l.json: a launch must be a JSON object"},
@@ -277,6 +308,7 @@ int main(void) {
       cmocka_unit_test(test_command_line_forms),
       cmocka_unit_test(test_command_line_errors),
       cmocka_unit_test(test_command_line_boundaries),
+      cmocka_unit_test(test_cuda_dims_padded),
       cmocka_unit_test(test_json),
       cmocka_unit_test(test_real_args_and_local_mem),
       cmocka_unit_test(test_dynamic_shared),

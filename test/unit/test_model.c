@@ -314,6 +314,55 @@ static void test_registers_from_ptxas(void **state) {
   wgp_model_free(m);
 }
 
+/* launch_attributes (optional): reqd_work_group_size and __launch_bounds__
+ * as the plugin writes them; absent: no constraint; malformed: refused. */
+static void test_launch_attributes(void **state) {
+  (void)state;
+  json_t *j = minimal_json();
+  char *text = json_dumps(j, 0);
+  wgp_model *m;
+  wgp_diag d;
+  assert_int_equal(wgp_model_load_string(text, strlen(text), "m.json", &m, &d), WGP_OK);
+  free(text);
+  const wgp_kernel *k = wgp_model_kernel(m, 0);
+  uint64_t reqd[3], local[3] = {1024, 1, 1};
+  assert_false(wgp_kernel_reqd_work_group_size(k, reqd));
+  assert_int_equal(wgp_kernel_max_threads_per_block(k), 0);
+  assert_null(wgp_kernel_launch_attribute(k));
+  assert_true(wgp_kernel_allows_local_size(k, local, NULL, 0));
+  wgp_model_free(m);
+
+  json_object_set_new(kernel0(j), "launch_attributes",
+                      json_pack("{s:[iii],s:i,s:i,s:s}", "reqd_work_group_size", 16, 8, 1, "max_threads_per_block", 128,
+                                "min_blocks_per_sm", 2, "attribute", "reqd_work_group_size(16, 8, 1)"));
+  text = json_dumps(j, 0);
+  assert_int_equal(wgp_model_load_string(text, strlen(text), "m.json", &m, &d), WGP_OK);
+  free(text);
+  k = wgp_model_kernel(m, 0);
+  assert_true(wgp_kernel_reqd_work_group_size(k, reqd));
+  assert_true(reqd[0] == 16 && reqd[1] == 8 && reqd[2] == 1);
+  assert_int_equal(wgp_kernel_max_threads_per_block(k), 128);
+  assert_int_equal(wgp_kernel_min_blocks_per_sm(k), 2);
+  assert_string_equal(wgp_kernel_launch_attribute(k), "reqd_work_group_size(16, 8, 1)");
+  char why[256];
+  uint64_t ok[3] = {16, 8, 1}, bad[3] = {8, 16, 1};
+  assert_true(wgp_kernel_allows_local_size(k, ok, why, sizeof why));
+  assert_false(wgp_kernel_allows_local_size(k, bad, why, sizeof why));
+  assert_string_equal(why, "kernel 'k' requires work-groups of 16x8x1 (reqd_work_group_size(16, 8, 1)), got 8x16x1");
+  wgp_model_free(m);
+  json_decref(j);
+
+  j = minimal_json();
+  json_object_set_new(kernel0(j), "launch_attributes", json_pack("{s:[ii]}", "reqd_work_group_size", 16, 8));
+  expect_rejected(j, "'launch_attributes.reqd_work_group_size' must be a list of 3 sizes");
+  j = minimal_json();
+  json_object_set_new(kernel0(j), "launch_attributes", json_pack("{s:i}", "max_threads_per_block", 0));
+  expect_rejected(j, "'launch_attributes.max_threads_per_block' must be an integer from 1 to 2^31");
+  j = minimal_json();
+  json_object_set_new(kernel0(j), "launch_attributes", json_integer(3));
+  expect_rejected(j, "'launch_attributes' must be an object");
+}
+
 /* A block's counts after loop strength reduction: less what it removes,
  * plus its pointer increments as addr; the counts themselves elsewhere;
  * removals the block does not have and more steps than accesses refused. */
@@ -515,6 +564,7 @@ int main(void) {
       cmocka_unit_test(test_reject_format_version),
       cmocka_unit_test(test_reject_missing_and_types),
       cmocka_unit_test(test_registers_from_ptxas),
+      cmocka_unit_test(test_launch_attributes),
       cmocka_unit_test(test_reject_ranges),
       cmocka_unit_test(test_strength_reduced_counts),
       cmocka_unit_test(test_reject_cross_references),
