@@ -580,6 +580,11 @@ static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_di
   for (size_t i = 0; i < p->n; i++) {
     cand *c = &p->c[i];
     wgp_diag d;
+    char why[320];
+    if (!wgp_gpu_grid_fits(g, p->tl.global, c->pub.local, why, sizeof why)) {
+      invalidate(c, why);
+      continue;
+    }
     unsigned unread = 3;
     for (unsigned dd = 0; dd < 3 && unread == 3; dd++)
       if (c->pub.local[dd] > 1 && !reads[dd])
@@ -588,7 +593,6 @@ static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_di
       static const char *const ids[3][2] = {{"threadIdx.x", "get_local_id(0)"},
                                             {"threadIdx.y", "get_local_id(1)"},
                                             {"threadIdx.z", "get_local_id(2)"}};
-      char why[240];
       snprintf(why, sizeof why,
                "the kernel never reads %s: threads of a group that differ only in %c would repeat each other's work",
                ids[unread][wgp_kernel_language(p->k) == WGP_LANG_OPENCL], "xyz"[unread]);
@@ -602,7 +606,6 @@ static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_di
     bool ok = true;
     for (size_t a = 0; ok && a < p->num_local_args; a++)
       if (!wgp_size_expr_eval(p->local_exprs[a], c->pub.local, &c->local_bytes[p->local_arg_index[a]])) {
-        char why[160];
         snprintf(why, sizeof why, "--local-arg %s cannot be evaluated for this size", p->local_exprs[a]);
         invalidate(c, why);
         ok = false;

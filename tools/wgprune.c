@@ -46,41 +46,6 @@ static void size_str(char *buf, size_t n, const uint64_t l[3], unsigned dims) {
 
 static const char *limiter_of(const wgp_sim_result *r) { return r->limiter && *r->limiter ? r->limiter : "warps"; }
 
-/* The GPU and launch of the search, for cannot_run. */
-static const wgp_gpu *search_gpu;
-static const wgp_launch *search_launch;
-
-/* Why candidate C cannot run, or NULL when it can.  The search's enumeration
- * (sim/prune.c) checks the block and resource limits but not the grid's:
- * the analysis of a size whose grid is too large fails (an invalid
- * candidate with the reason), but a size the bounds prune before its
- * analysis would pass for one that can run, so the grid is checked here for
- * every size the output counts.  BUF (N bytes) may receive the reason. */
-static const char *cannot_run(const wgp_prune_candidate *c, char *buf, size_t n) {
-  if (c->stage == WGP_PRUNE_INVALID)
-    return c->why;
-  uint64_t g[3];
-  for (unsigned d = 0; d < 3; d++)
-    g[d] = d < wgp_launch_dims(search_launch) ? wgp_launch_global(search_launch, d) : 1;
-  return wgp_gpu_grid_fits(search_gpu, g, c->local, buf, n) ? NULL : buf;
-}
-
-/* The search's counts, the sizes cannot_run finds moved out of the valid. */
-static void get_counts(const wgp_prune *p, wgp_prune_counts *n) {
-  wgp_prune_get_counts(p, n);
-  for (size_t i = 0; i < wgp_prune_num_candidates(p); i++) {
-    const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
-    char buf[320];
-    if (c->stage == WGP_PRUNE_INVALID || !cannot_run(c, buf, sizeof buf))
-      continue;
-    n->valid--;
-    if (c->stage != WGP_PRUNE_DUPLICATE)
-      n->after_duplicates--;
-    if (c->stage == WGP_PRUNE_SURVIVOR)
-      n->after_bounds--;
-  }
-}
-
 /* ---- --plot: predicted time over the space, as SVG ------------------------- */
 
 /* Candidates on the x axis in enumeration order, log time on the y axis;
@@ -93,10 +58,9 @@ static int write_plot(const char *file, const wgp_prune *p, const char *kernel, 
   size_t nc = wgp_prune_num_candidates(p);
   unsigned dims = wgp_prune_dims(p);
   double lo = INFINITY, hi = 0;
-  char buf[320];
   for (size_t i = 0; i < nc; i++) {
     const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
-    if (cannot_run(c, buf, sizeof buf))
+    if (c->stage == WGP_PRUNE_INVALID)
       continue;
     double t = c->simulated ? c->sim.time_us : c->best_us;
     if (t > 0 && t < lo)
@@ -128,11 +92,11 @@ static int write_plot(const char *file, const wgp_prune *p, const char *kernel, 
   }
   size_t nv = 0;
   for (size_t i = 0; i < nc; i++)
-    nv += !cannot_run(wgp_prune_candidate_at(p, i), buf, sizeof buf);
+    nv += wgp_prune_candidate_at(p, i)->stage != WGP_PRUNE_INVALID;
   size_t k = 0;
   for (size_t i = 0; i < nc; i++) {
     const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
-    if (cannot_run(c, buf, sizeof buf))
+    if (c->stage == WGP_PRUNE_INVALID)
       continue;
     double t = c->simulated ? c->sim.time_us : c->best_us;
     double x = L + ((double)k + 0.5) / (double)nv * (W - L - R);
@@ -247,7 +211,7 @@ static json_t *counts_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_pr
 
 static void print_json(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *gpu, double wall, double t_extract) {
   wgp_prune_counts n;
-  get_counts(p, &n);
+  wgp_prune_get_counts(p, &n);
   double pruned = pruned_percent(&n);
   json_t *j = counts_json(k, gpu, &n);
   json_object_set_new(j, "simulated", json_integer((json_int_t)n.simulated));
@@ -280,15 +244,13 @@ static void print_json(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *g
   json_t *bad = json_array();
   for (size_t i = 0; i < wgp_prune_num_candidates(p); i++) {
     const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
-    char buf[320];
-    const char *why = cannot_run(c, buf, sizeof buf);
-    if (!why)
+    if (c->stage != WGP_PRUNE_INVALID)
       continue;
     json_t *e = json_object(), *lc = json_array();
     for (int d = 0; d < 3; d++)
       json_array_append_new(lc, json_integer((json_int_t)c->local[d]));
     json_object_set_new(e, "local", lc);
-    json_object_set_new(e, "why", json_string(why));
+    json_object_set_new(e, "why", json_string(c->why));
     json_array_append_new(bad, e);
   }
   json_object_set_new(j, "cannot_run", bad);
@@ -312,7 +274,7 @@ static void print_table(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *
                         bool user_restricted, size_t top,
                         double wall, double t_extract) {
   wgp_prune_counts n;
-  get_counts(p, &n);
+  wgp_prune_get_counts(p, &n);
   unsigned dims = wgp_prune_dims(p);
   double pruned = pruned_percent(&n);
   printf("kernel %s on %s, %u registers per thread\n", wgp_kernel_name(k), wgp_gpu_name(gpu), wgp_prune_registers(p));
@@ -335,14 +297,12 @@ static void print_table(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *
   size_t ninvalid = 0;
   for (size_t i = 0; i < wgp_prune_num_candidates(p); i++) {
     const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
-    char buf[320];
-    const char *why = cannot_run(c, buf, sizeof buf);
-    if (!why)
+    if (c->stage != WGP_PRUNE_INVALID)
       continue;
     if (ninvalid++ < 3) {
       char sz[64];
       size_str(sz, sizeof sz, c->local, dims);
-      printf("cannot run %s: %s\n", sz, why);
+      printf("cannot run %s: %s\n", sz, c->why);
     }
   }
   if (ninvalid > 3)
@@ -395,7 +355,7 @@ static const char *stage_name(wgp_prune_stage s) {
 static int study(const wgp_prune *pr, const wgp_prune *ex, double pruned_ms, double exhaustive_ms, bool json,
                  const wgp_kernel *k, const wgp_gpu *gpu) {
   wgp_prune_counts n;
-  get_counts(pr, &n);
+  wgp_prune_get_counts(pr, &n);
   unsigned dims = wgp_prune_dims(pr);
   size_t bp = best_of(pr), be = best_of(ex);
   if (bp == SIZE_MAX || be == SIZE_MAX)
@@ -817,11 +777,9 @@ int main(int argc, char **argv) {
       rc = EXIT_INPUT;
     }
   }
-  search_gpu = gpu;
-  search_launch = l;
   if (rc == EXIT_OK) {
     wgp_prune_counts cn;
-    get_counts(p, &cn);
+    wgp_prune_get_counts(p, &cn);
     if (cn.truncated)
       fprintf(stderr, "wgprune: warning: only the first %zu work-group sizes were searched\n", cn.total);
     if (do_study)
