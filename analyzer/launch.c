@@ -486,14 +486,10 @@ static const named *find(const named *v, size_t n, const char *name) {
   return NULL;
 }
 
-/* Whether static array NAME ("kernel::buf" in CUDA, "kernel.buf" in OpenCL,
+/* Whether static array A ("kernel::buf" in CUDA, "kernel.buf" in OpenCL,
  * "buf" at file scope) is what the user calls USER. */
-static bool array_named(const char *name, const char *user) {
-  if (strcmp(name, user) == 0)
-    return true;
-  const char *cpp = strrchr(name, ':'), *cl = strrchr(name, '.');
-  const char *last = cpp > cl ? cpp : cl;
-  return last && strcmp(last + 1, user) == 0;
+static bool array_named(const wgp_array *a, const char *user) {
+  return strcmp(wgp_array_name(a), user) == 0 || strcmp(wgp_array_short_name(a), user) == 0;
 }
 
 /* The dynamic shared-memory array (CUDA `extern __shared__ T a[]`: local
@@ -502,7 +498,7 @@ static long dynamic_array(const wgp_kernel *k, const char *user, const wgp_array
   *found = NULL;
   for (size_t j = 0; j < wgp_kernel_num_arrays(k); j++) {
     const wgp_array *a = wgp_kernel_array(k, j);
-    if (wgp_array_space(a) == WGP_SPACE_LOCAL && array_named(wgp_array_name(a), user)) {
+    if (wgp_array_space(a) == WGP_SPACE_LOCAL && array_named(a, user)) {
       *found = a;
       if (wgp_array_bytes(a) == 0)
         return (long)j;
@@ -606,9 +602,7 @@ wgp_status wgp_launch_bind(const wgp_launch *l, const wgp_kernel *k, wgp_trace_l
   for (size_t j = 0; j < wgp_kernel_num_arrays(k); j++) {
     const wgp_array *a = wgp_kernel_array(k, j);
     if (wgp_array_space(a) == WGP_SPACE_LOCAL && wgp_array_bytes(a) == 0 && local_bytes[na + j] == 0) {
-      const char *short_name = wgp_array_name(a);
-      const char *cpp = strrchr(short_name, ':'), *cl = strrchr(short_name, '.');
-      short_name = cpp > cl ? cpp + 1 : cl ? cl + 1 : short_name;
+      const char *short_name = wgp_array_short_name(a);
       return fail(diag,
                   "wgperf: error: kernel '%s' uses the dynamic shared array '%s' (extern __shared__): give its size "
                   "with --local-mem %s=BYTES (the third <<<>>> launch parameter)",

@@ -256,6 +256,10 @@ bool wgp_arg_is_unsigned(const wgp_arg *a) {
 }
 
 const char *wgp_array_name(const wgp_array *a) { return a->name; }
+const char *wgp_array_short_name(const wgp_array *a) {
+  const char *name = wgp_array_name(a), *cpp = strrchr(name, ':'), *cl = strrchr(name, '.');
+  return cpp > cl ? cpp + 1 : cl ? cl + 1 : name;
+}
 wgp_space wgp_array_space(const wgp_array *a) { return a->space; }
 uint64_t wgp_array_bytes(const wgp_array *a) { return a->bytes; }
 uint64_t wgp_array_elem_bytes(const wgp_array *a) { return a->elem_bytes; }

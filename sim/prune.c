@@ -388,10 +388,8 @@ static wgp_status bind_template(wgp_prune *p, const wgp_prune_options *o, wgp_di
     size_t nargs = wgp_kernel_num_args(p->k);
     for (size_t j = 0; j < wgp_kernel_num_arrays(p->k); j++) {
       const wgp_array *arr = wgp_kernel_array(p->k, j);
-      const char *an = wgp_array_name(arr), *cpp = strrchr(an, ':'), *cl = strrchr(an, '.');
-      const char *last = cpp > cl ? cpp + 1 : cl ? cl + 1 : an;
       if (wgp_array_space(arr) == WGP_SPACE_LOCAL && wgp_array_bytes(arr) == 0 &&
-          strcmp(last, o->local_arg_names[a]) == 0)
+          strcmp(wgp_array_short_name(arr), o->local_arg_names[a]) == 0)
         p->local_arg_index[a] = nargs + j, p->fixed_local[nargs + j] = 0;
     }
   }

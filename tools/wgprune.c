@@ -452,8 +452,7 @@ static int check_local_sizes(const wgp_kernel *k, const wgp_launch *l, const cha
       const wgp_array *a = wgp_kernel_array(k, i - na);
       if (wgp_array_space(a) != WGP_SPACE_LOCAL || wgp_array_bytes(a) != 0)
         continue;
-      const char *full = wgp_array_name(a), *cpp = strrchr(full, ':'), *cl = strrchr(full, '.');
-      name = cpp > cl ? cpp + 1 : cl ? cl + 1 : full;
+      name = wgp_array_short_name(a);
     }
     bool given = false;
     for (size_t j = 0; j < nnames && !given; j++)

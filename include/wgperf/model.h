@@ -175,6 +175,9 @@ bool wgp_arg_is_unsigned(const wgp_arg *a);
 
 /* Static array. */
 const char *wgp_array_name(const wgp_array *a);
+/* The name a user calls array A by: its name without the kernel's prefix
+ * ("kernel::buf" in CUDA, "kernel.buf" in OpenCL: "buf"). */
+const char *wgp_array_short_name(const wgp_array *a);
 wgp_space wgp_array_space(const wgp_array *a);
 uint64_t wgp_array_bytes(const wgp_array *a);
 uint64_t wgp_array_elem_bytes(const wgp_array *a);
