@@ -104,6 +104,36 @@ static bool find_libdevice(const char *ptxas, char *out, size_t n) {
   return access(out, R_OK) == 0;
 }
 
+/* The whole of file PATH, NUL-terminated, its length in *LEN; NULL when it
+ * cannot be read or memory runs out. */
+static char *read_text(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  char *text = NULL;
+  size_t cap = 0;
+  *len = 0;
+  for (;;) {
+    if (*len + 4096 + 1 > cap) {
+      cap = cap ? 2 * cap : 1 << 16;
+      char *t = realloc(text, cap);
+      if (!t) {
+        free(text);
+        fclose(f);
+        return NULL;
+      }
+      text = t;
+    }
+    size_t got = fread(text + *len, 1, 4096, f);
+    *len += got;
+    if (got < 4096)
+      break;
+  }
+  fclose(f);
+  text[*len] = '\0';
+  return text;
+}
+
 /* libclc leaves OpenCL's exp, log, pow, sin, ... as LLVM math intrinsics,
  * which the NVPTX backend cannot lower (llc: "no libcall available for
  * fexp"); NVIDIA's OpenCL compiler calls its libdevice functions.  The
@@ -120,29 +150,10 @@ static int rename_math_intrinsics(const char *in, const char *out) {
       {"@llvm.sin.f32(", "@__nv_sinf("},     {"@llvm.sin.f64(", "@__nv_sin("},
       {"@llvm.cos.f32(", "@__nv_cosf("},     {"@llvm.cos.f64(", "@__nv_cos("},
   };
-  FILE *f = fopen(in, "rb");
-  if (!f)
+  size_t len;
+  char *text = read_text(in, &len);
+  if (!text)
     return -1;
-  char *text = NULL;
-  size_t len = 0, cap = 0;
-  for (;;) {
-    if (len + 4096 + 1 > cap) {
-      cap = cap ? 2 * cap : 1 << 16;
-      char *t = realloc(text, cap);
-      if (!t) {
-        free(text);
-        fclose(f);
-        return -1;
-      }
-      text = t;
-    }
-    size_t got = fread(text + len, 1, 4096, f);
-    len += got;
-    if (got < 4096)
-      break;
-  }
-  fclose(f);
-  text[len] = '\0';
   FILE *o = fopen(out, "wb");
   if (!o) {
     free(text);
@@ -257,19 +268,8 @@ static bool add_reqntid(const char *model, const char *ptx) {
   json_t *root = json_load_file(model, 0, &err);
   if (!root)
     return false;
-  FILE *f = fopen(ptx, "rb");
-  char *text = NULL;
   size_t len = 0;
-  if (f) {
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    text = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    len = text ? fread(text, 1, (size_t)n, f) : 0;
-    if (text)
-      text[len] = '\0';
-    fclose(f);
-  }
+  char *text = read_text(ptx, &len);
   bool ok = text != NULL, changed = false;
   size_t i;
   json_t *k;
