@@ -183,11 +183,16 @@ wgp_status wgp_analyze(const wgp_analysis_input *in, wgp_analysis **out, wgp_dia
     a->launch.warp_size = wgp_gpu_warp_size(in->gpu);
   a->nacc = wgp_kernel_num_accesses(in->kernel);
   wgp_status st = wgp_layout_new(in->kernel, in->buffer_align, in->local_bytes, &a->layout, diag);
+  if (st == WGP_OK && !wgp_layout_set_regions(a->layout, in->buffer_bytes, wgp_launch_items(&a->launch),
+                                              wgp_gpu_l2_sector_bytes(in->gpu)))
+    st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   if (st == WGP_OK)
     st = wgp_metrics_new(in->kernel, in->gpu, a->layout, &a->metrics, diag);
   wgp_tracer *t = NULL;
   if (st == WGP_OK)
     st = wgp_tracer_new(in->kernel, &a->launch, &t, diag);
+  if (st == WGP_OK && !wgp_tracer_track_loads(t))
+    st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   if (st == WGP_OK) {
     for (size_t i = 0; i < in->num_trip_hints; i++)
       wgp_tracer_set_trip_hint(t, in->trip_loops[i], in->trip_counts[i]);

@@ -16,8 +16,13 @@
 typedef struct event {
   uint32_t access;
   uint32_t first, n; /* sectors[first .. first+n) */
+  uint32_t ndata;    /* then sectors[first+n .. first+n+ndata): lanes whose address comes from loaded data */
+  uint32_t unknown;  /* sectors of lanes whose address the analysis cannot tell (not in sectors[]) */
   double weight;
+  uint32_t visit; /* the block visit it comes from (recorder.visits) */
   bool store;
+  bool flush;          /* the last event of a sample iteration with phantom lines: they go in after it */
+  uint32_t phantom[2]; /* lines of L1 and L2 the stretch it samples touches beyond it (phantom_lines) */
 } event;
 
 typedef struct stream {
@@ -27,9 +32,17 @@ typedef struct stream {
 
 typedef struct twin_state {
   size_t stamp;
-  uint32_t first, n;
+  uint32_t first, n, ndata, unknown;
   uint64_t lo, hi;
 } twin_state;
+
+/* An access's last event: its lanes' lowest address, the warp (recorder.gen)
+ * and the iterations it stood for (wgp_tracer_stretch). */
+typedef struct last_event {
+  uint64_t lo;
+  size_t gen;
+  double stretch;
+} last_event;
 
 typedef struct recorder {
   const wgp_kernel *k;
@@ -45,11 +58,61 @@ typedef struct recorder {
    * (stamp), its sectors and its lanes' lowest and highest address */
   const uint32_t *twin;
   twin_state *ts;
+  /* per access: its last event in the warp being traced (GEN: one per
+   * traced warp), for phantom_lines; the L1 and L2 line bytes */
+  last_event *last;
+  size_t gen;
+  unsigned line[2];
+  /* an event of this warp since the last flush (event.flush) has phantom
+   * lines; the stretch of its sample iteration */
+  bool pending;
+  double pstretch;
 } recorder;
+
+/* Lines of LINE bytes that K other iterations of a sampled stretch touch
+ * beyond its sample iteration's sectors S0[0..U) (in any order),
+ * when the access's lowest address moves by AD bytes an iteration.  Each run
+ * of consecutive sectors enters a new line every LINE / AD iterations, or
+ * all of its lines each iteration when it moves by that many lines or more:
+ * a coalesced row walk, a line an iteration; a column walk by 4 B, the
+ * warp's 32 lines every 32 iterations; a loop-invariant address, none.
+ * Lanes whose walks reach each other's places (rows 64 B apart walked by
+ * 4 B) bring no more than the region the stretch sweeps beyond the
+ * sample's span.  Rounded up: a stretch that moves at all touches a line. */
+static uint64_t phantom_lines(const uint64_t *s0, size_t u, unsigned sector, unsigned line, uint64_t ad, double k) {
+  uint64_t s[WGP_TRACE_MAX_WARP * 2];
+  if (!u || !ad || k <= 0 || u > sizeof s / sizeof *s)
+    return 0;
+  /* sorted and distinct (a copy: called only for sampled iterations) */
+  memcpy(s, s0, u * sizeof *s);
+  wgp_sort_u64(s, u);
+  size_t m = 0;
+  for (size_t j = 0; j < u; j++)
+    if (!j || s[j] != s[m - 1])
+      s[m++] = s[j];
+  u = m;
+  uint64_t per = line > sector ? line / sector : 1;
+  double step = (double)ad / line, rate = 0, lines = 0;
+  for (size_t j = 0; j < u;) {
+    size_t e = j + 1;
+    while (e < u && s[e] == s[e - 1] + 1)
+      e++;
+    double nl = (double)(s[e - 1] / per - s[j] / per + 1);
+    rate += step < nl ? step : nl;
+    j = e;
+  }
+  for (size_t j = 0; j < u; j++)
+    lines += !j || s[j] / per != s[j - 1] / per;
+  double p = k * rate, sweep = ((double)(s[u - 1] - s[0] + 1) * sector + k * (double)ad) / line - lines;
+  p = p < sweep ? p : sweep;
+  p = p < (double)UINT32_MAX ? p : (double)UINT32_MAX; /* the most an event holds */
+  return p > 0 ? (uint64_t)ceil(p - 1e-9) : 0;
+}
 
 static void record(void *user, size_t block, uint64_t mask, double weight, double mult, wgp_tracer *t) {
   recorder *r = user;
   const wgp_block *b = wgp_kernel_block(r->k, block);
+  double stretch = wgp_tracer_stretch(t);
   r->visits++;
   for (size_t i = 0; i < wgp_block_num_accesses(b) && !r->oom; i++) {
     size_t id = wgp_block_access(b, i);
@@ -59,6 +122,8 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
       continue;
     uint64_t addr[WGP_TRACE_MAX_WARP], s[WGP_TRACE_MAX_WARP * 2];
     size_t u = 0;
+    uint32_t unknown = 0, nd = 0;
+    uint64_t low = UINT64_MAX; /* the known lanes' lowest address */
     uint32_t tw = r->twin ? r->twin[id] : WGP_NO_TWIN;
     const twin_state *x = tw != WGP_NO_TWIN ? &r->ts[tw] : NULL;
     __int128 d = x ? (__int128)wgp_layout_access_base(r->layout, r->k, id) -
@@ -70,28 +135,47 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
         (__int128)x->hi + d < top) {
       /* the twin's addresses moved by D: its sectors moved by D / sector */
       uint64_t shift = (uint64_t)(int64_t)(d >> __builtin_ctz(r->sector));
-      for (uint32_t j = 0; j < x->n; j++)
+      for (uint32_t j = 0; j < x->n + x->ndata; j++)
         s[u++] = r->sec[x->first + j] + shift;
+      u -= x->ndata;
+      nd = x->ndata;
+      unknown = x->unknown; /* the same offset: the same lanes unknown */
+      low = (uint64_t)((__int128)x->lo + d);
     } else {
-      wgp_access_addresses(r->layout, r->k, r->lanes, t, a, mask, addr);
+      uint64_t data;
+      uint64_t known = wgp_access_addresses_data(r->layout, r->k, r->lanes, t, a, mask, addr, &data);
       size_t n = 0;
       unsigned bytes = (unsigned)wgp_access_bytes(a);
+      /* lanes of unknown address: counted, spread over their buffer when
+       * the caches are simulated (wgp_cache_analyze) */
+      uint64_t lanes_mask = r->lanes < 64 ? (1ull << r->lanes) - 1 : ~0ull;
+      unknown = (uint32_t)__builtin_popcountll(mask & ~known & lanes_mask) *
+                ((bytes ? bytes : 1) + r->sector - 1) / r->sector;
       /* sectors are powers of two (the GPU description checks): shifts, not
        * a division per lane */
       unsigned sh = (unsigned)__builtin_ctz(r->sector);
       uint64_t lo = UINT64_MAX, hi = 0;
-      for (unsigned l = 0; l < r->lanes; l++)
-        if (mask >> l & 1) {
-          lo = addr[l] < lo ? addr[l] : lo;
-          hi = addr[l] > hi ? addr[l] : hi;
-          for (uint64_t y = addr[l] >> sh; y <= (addr[l] + (bytes ? bytes : 1) - 1) >> sh && n < sizeof s / sizeof *s;
-               y++)
-            s[n++] = y;
-        }
-      wgp_sort_u64(s, n);
-      for (size_t j = 0; j < n; j++)
-        if (!j || s[j] != s[j - 1])
-          s[u++] = s[j];
+      /* the lanes of known address, then those from loaded data */
+      for (int pass = 0; pass < 2; pass++) {
+        uint64_t live = mask & known & (pass ? data : ~data);
+        size_t from = n, at = u;
+        for (unsigned l = 0; l < r->lanes; l++)
+          if (live >> l & 1) {
+            lo = addr[l] < lo ? addr[l] : lo;
+            hi = addr[l] > hi ? addr[l] : hi;
+            for (uint64_t y = addr[l] >> sh;
+                 y <= (addr[l] + (bytes ? bytes : 1) - 1) >> sh && n < sizeof s / sizeof *s; y++)
+              s[n++] = y;
+          }
+        wgp_sort_u64(s + from, n - from);
+        for (size_t j = from; j < n; j++)
+          if (j == from || s[j] != s[j - 1])
+            s[u++] = s[j];
+        if (pass)
+          nd = (uint32_t)(u - at);
+      }
+      u -= nd;
+      low = lo;
       if (r->ts) {
         /* a twin may translate these when every lane's bytes stay far from
          * both ends of the space (below 2^62) */
@@ -100,12 +184,14 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
         me->stamp = hi < lo || end >= top ? 0 : r->visits;
         me->first = (uint32_t)r->nsec;
         me->n = (uint32_t)u;
+        me->ndata = nd;
+        me->unknown = unknown;
         me->lo = lo;
         me->hi = (uint64_t)end;
       }
     }
-    if (r->nsec + u > r->capsec) {
-      size_t cap = (r->capsec + u) * 2;
+    if (r->nsec + u + nd > r->capsec) {
+      size_t cap = (r->capsec + u + nd) * 2;
       uint64_t *p = realloc(r->sec, cap * sizeof *p);
       if (!p) {
         r->oom = true;
@@ -114,7 +200,7 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
       r->sec = p;
       r->capsec = cap;
     }
-    memcpy(r->sec + r->nsec, s, u * sizeof *s);
+    memcpy(r->sec + r->nsec, s, (u + nd) * sizeof *s);
     stream *st = r->cur;
     if (st->nev == st->cap) {
       size_t cap = st->cap ? 2 * st->cap : 64;
@@ -126,9 +212,46 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
       st->ev = e;
       st->cap = cap;
     }
-    st->ev[st->nev++] = (event){(uint32_t)id, (uint32_t)r->nsec, (uint32_t)u, weight * mult,
-                                wgp_access_get_kind(a) != WGP_ACCESS_LOAD};
-    r->nsec += u;
+    /* a sampled middle iteration: the lines its stretch's iterations not
+     * traced touch (all but itself and, where the iteration before it was
+     * not sampled, that one: the warm one, wgp_tracer_warm_samples), from
+     * how far it moved since the iteration before it (cache.h) */
+    uint64_t ph[2] = {0, 0};
+    last_event *le = &r->last[id];
+    if (stretch > 1 && u + nd && le->gen == r->gen) {
+      uint64_t ad = low > le->lo ? low - le->lo : le->lo - low;
+      double skipped = stretch - 1 - (le->stretch < stretch);
+      for (unsigned c = 0; c < 2; c++) {
+        ph[c] = c && r->line[1] == r->line[0] ? ph[0] : phantom_lines(s, u + nd, r->sector, r->line[c], ad, skipped);
+        ph[c] = ph[c] < UINT32_MAX ? ph[c] : UINT32_MAX;
+      }
+    }
+    le->gen = u + nd ? r->gen : 0;
+    le->lo = low;
+    le->stretch = stretch;
+    /* phantom lines go in after the whole sample iteration (the reuse of
+     * one of its accesses by a later one hits), after both samples of an
+     * even middle (of one stretch): the event before the first of another
+     * stretch ends it */
+    if (r->pending && stretch != r->pstretch && st->nev) {
+      st->ev[st->nev - 1].flush = true;
+      r->pending = false;
+    }
+    if (ph[0] | ph[1]) {
+      r->pending = true;
+      r->pstretch = stretch;
+    }
+    st->ev[st->nev++] = (event){(uint32_t)id,
+                                (uint32_t)r->nsec,
+                                (uint32_t)u,
+                                nd,
+                                unknown,
+                                weight * mult,
+                                (uint32_t)r->visits,
+                                wgp_access_get_kind(a) != WGP_ACCESS_LOAD,
+                                false,
+                                {(uint32_t)ph[0], (uint32_t)ph[1]}};
+    r->nsec += u + nd;
   }
 }
 
@@ -136,9 +259,14 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
 
 /* Storage grows with the lines in use up to the capacity: a sample touches
  * far fewer lines than a 50 MB L2 holds, and allocating (and faulting in)
- * the whole capacity for every analysis cost more than the simulation. */
+ * the whole capacity for every analysis cost more than the simulation.
+ * A node of the recency list is a line or a batch of phantom lines (the
+ * data of the iterations a sampled stretch skips, cache.h): they take room
+ * and age the lines behind them, but nothing can hit them; eviction shrinks
+ * a batch at the least recent end before it reaches the lines before it. */
 typedef struct lru {
-  size_t cap, n;          /* lines */
+  size_t cap, n;          /* lines: capacity, in use (lines and phantom lines) */
+  size_t nodes;           /* nodes handed out (<= room): in the list or free */
   size_t room;            /* nodes allocated (<= cap) */
   unsigned per_line;      /* sectors per line */
   uint64_t *key;          /* hash table of line tags: slot -> tag+1 (0 empty) */
@@ -148,10 +276,14 @@ typedef struct lru {
   uint32_t *valid;        /* node -> sector bits */
   uint32_t *dirty;        /* node -> sector bits written since they came in (L2: to be written back) */
   uint32_t *prev, *next;  /* LRU list, head = most recent */
+  /* free_top: the nodes given back, linked through next */
   uint32_t head, tail, free_top;
 } lru;
 
 #define NIL UINT32_MAX
+/* A node's tag with this bit: a phantom batch, its line count in the other
+ * bits (line tags are addresses / line bytes, far below 2^63). */
+#define LRU_PHANTOM (UINT64_C(1) << 63)
 
 static bool lru_init(lru *c, size_t lines, unsigned per_line) {
   memset(c, 0, sizeof *c);
@@ -169,7 +301,7 @@ static bool lru_init(lru *c, size_t lines, unsigned per_line) {
   c->dirty = calloc(c->room, sizeof *c->dirty);
   c->prev = calloc(c->room, sizeof *c->prev);
   c->next = calloc(c->room, sizeof *c->next);
-  c->head = c->tail = NIL;
+  c->head = c->tail = c->free_top = NIL;
   return c->key && c->slot_node && c->tag && c->valid && c->dirty && c->prev && c->next;
 }
 
@@ -259,6 +391,157 @@ static void lru_erase_slot(lru *c, size_t s) {
   }
 }
 
+/* A node for a new line or batch: one given back, else a new one (NIL when
+ * the storage could not grow). */
+static uint32_t lru_node(lru *c) {
+  if (c->free_top != NIL) {
+    uint32_t n = c->free_top;
+    c->free_top = c->next[n];
+    return n;
+  }
+  if (c->nodes == c->room && (c->room == c->cap || !lru_grow(c)))
+    return NIL;
+  return (uint32_t)c->nodes++;
+}
+
+/* Evicts from the least recent end until NEED more lines fit: phantom
+ * batches shrink, and go when empty; lines go. */
+static void lru_evict(lru *c, size_t need) {
+  while (c->n + need > c->cap && c->tail != NIL) {
+    uint32_t t = c->tail;
+    if (c->tag[t] & LRU_PHANTOM) {
+      uint64_t k = c->tag[t] & ~LRU_PHANTOM, over = c->n + need - c->cap;
+      if (k > over) {
+        c->tag[t] -= over;
+        c->n -= over;
+        return;
+      }
+      c->n -= k;
+    } else {
+      lru_erase_slot(c, lru_find_slot(c, c->tag[t]));
+      c->n--;
+    }
+    lru_unlink(c, t);
+    c->next[t] = c->free_top;
+    c->free_top = t;
+  }
+}
+
+/* Puts K phantom lines at the most recent end (all of it flushed when K is
+ * the capacity or more): O(1), but for the lines they evict, which went in
+ * once each.  False when the storage could not grow. */
+static bool lru_phantom(lru *c, uint64_t k) {
+  if (!k)
+    return true;
+  k = k < c->cap ? k : c->cap;
+  lru_evict(c, k);
+  if (c->head != NIL && c->tag[c->head] & LRU_PHANTOM) {
+    c->tag[c->head] += k;
+  } else {
+    uint32_t n = lru_node(c);
+    if (n == NIL)
+      return false;
+    c->tag[n] = LRU_PHANTOM | k;
+    c->valid[n] = c->dirty[n] = 0;
+    lru_push_front(c, n);
+  }
+  c->n += k;
+  return true;
+}
+
+/* Phantom lines go in at the end of the round of the stream in which their
+ * sample iteration ends (event.flush): the sample iterations of every warp
+ * (the warps are in the same iteration in a round) are looked up before the
+ * iterations they stand for age the caches, so a sample finds what another
+ * warp's sample touched as a warp finds what another touched in the same
+ * iteration.  Warps whose samples start on the same line walk the same data
+ * (a column of a matrix every group of a column reads; a vector every warp
+ * reads): their batches for one cache are one, the largest. */
+typedef struct phantom_round {
+  /* (cache << 56 | line) + 1 (0: empty; a cache is a group's L1 or S, the
+   * L2; a line is the sample's lowest) -> the largest batch */
+  uint64_t *key;
+  uint32_t *lines;
+  size_t mask;         /* slots - 1 */
+  size_t *used, nused; /* the slots in use */
+  uint64_t *sum;       /* per cache (S + 1): its batches, one per line */
+} phantom_round;
+
+static bool phantom_init(phantom_round *p, size_t S) {
+  memset(p, 0, sizeof *p);
+  p->mask = 63;
+  p->key = calloc(p->mask + 1, sizeof *p->key);
+  p->lines = calloc(p->mask + 1, sizeof *p->lines);
+  p->used = calloc((p->mask + 1) / 2, sizeof *p->used);
+  p->sum = calloc(S + 1, sizeof *p->sum);
+  return p->key && p->lines && p->used && p->sum;
+}
+
+static void phantom_free(phantom_round *p) { free(p->key), free(p->lines), free(p->used), free(p->sum); }
+
+static size_t phantom_slot(const phantom_round *p, uint64_t k) {
+  size_t s = (size_t)((k * UINT64_C(0x9e3779b97f4a7c15)) >> 17) & p->mask;
+  while (p->key[s] && p->key[s] != k)
+    s = (s + 1) & p->mask;
+  return s;
+}
+
+/* Doubles the table (at most half full). */
+static bool phantom_grow(phantom_round *p) {
+  size_t slots = 2 * (p->mask + 1);
+  uint64_t *key = calloc(slots, sizeof *key);
+  uint32_t *lines = calloc(slots, sizeof *lines);
+  size_t *used = malloc(slots / 2 * sizeof *used);
+  if (!key || !lines || !used) {
+    free(key), free(lines), free(used);
+    return false;
+  }
+  uint64_t *ok = p->key;
+  uint32_t *ol = p->lines;
+  p->key = key, p->lines = lines, p->mask = slots - 1;
+  for (size_t i = 0; i < p->nused; i++) {
+    size_t t = phantom_slot(p, ok[p->used[i]]);
+    p->key[t] = ok[p->used[i]];
+    p->lines[t] = ol[p->used[i]];
+    used[i] = t;
+  }
+  free(ok), free(ol), free(p->used);
+  p->used = used;
+  return true;
+}
+
+static bool phantom_note(phantom_round *p, uint32_t cache, uint64_t line, uint32_t lines) {
+  if (2 * (p->nused + 1) > p->mask + 1 && !phantom_grow(p))
+    return false;
+  uint64_t k = ((uint64_t)cache << 56 | (line & ((UINT64_C(1) << 56) - 1))) + 1;
+  size_t s = phantom_slot(p, k);
+  if (!p->key[s]) {
+    p->key[s] = k;
+    p->lines[s] = lines;
+    p->used[p->nused++] = s;
+    p->sum[cache] += lines;
+  } else if (lines > p->lines[s]) {
+    p->sum[cache] += lines - p->lines[s];
+    p->lines[s] = lines;
+  }
+  return true;
+}
+
+/* Puts the round's batches in L1 (groups 0 .. S-1) and L2 (S); false when
+ * out of memory. */
+static bool phantom_flush(phantom_round *p, lru *l1, size_t S, lru *l2) {
+  bool ok = true;
+  for (size_t c = 0; c <= S; c++)
+    if (p->sum[c]) {
+      ok = lru_phantom(c < S ? &l1[c] : l2, p->sum[c]) && ok;
+      p->sum[c] = 0;
+    }
+  for (size_t i = 0; i < p->nused; i++)
+    p->key[p->used[i]] = 0;
+  p->nused = 0;
+  return ok;
+}
+
 /* Looks up SECTOR; true on a hit. On a miss with FILL, the sector is brought
  * in (*OOM set when the storage could not grow). */
 static bool lru_access(lru *c, uint64_t sector, bool fill, bool *oom) {
@@ -279,20 +562,24 @@ static bool lru_access(lru *c, uint64_t sector, bool fill, bool *oom) {
   if (!fill)
     return false;
   uint32_t n;
-  if (c->n < c->cap) {
-    if (c->n == c->room) {
-      if (!lru_grow(c)) {
-        *oom = true;
-        return false;
-      }
-      s = lru_find_slot(c, tag);
-    }
-    n = (uint32_t)c->n++;
-  } else {
+  if (c->n == c->cap && !(c->tag[c->tail] & LRU_PHANTOM)) {
+    /* full: the least recent line makes room */
     n = c->tail;
     lru_unlink(c, n);
     lru_erase_slot(c, lru_find_slot(c, c->tag[n]));
     s = lru_find_slot(c, tag);
+  } else {
+    /* room, or a line out of the least recent phantom batch (no line
+     * leaves the table: only growing it moves the slots) */
+    lru_evict(c, 1);
+    size_t mask = c->mask;
+    if ((n = lru_node(c)) == NIL) {
+      *oom = true;
+      return false;
+    }
+    if (mask != c->mask)
+      s = lru_find_slot(c, tag);
+    c->n++;
   }
   c->tag[n] = tag;
   c->valid[n] = bit;
@@ -561,6 +848,12 @@ static wgp_status sampler_open(sampler *s, wgp_diag *diag) {
   if (!wgp_tracer_skip_quiet_loops(s->t, 1u << WGP_SPACE_GLOBAL | 1u << WGP_SPACE_GENERIC))
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   wgp_tracer_warm_samples(s->t, true);
+  /* gathers read scattered places, walks from a loaded start stream */
+  if (!wgp_tracer_track_loads(s->t))
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  s->rec.last = calloc(wgp_kernel_num_accesses(in->kernel) + 1, sizeof *s->rec.last);
+  if (!s->rec.last)
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   wgp_tracer_set_visitor(s->t, record, &s->rec);
   s->wpg = wgp_tracer_num_warps(s->t);
   return WGP_OK;
@@ -573,6 +866,8 @@ static wgp_status sampler_run(sampler *s, wgp_diag *diag) {
     uint64_t gid[3] = {g % n0, g / n0 % n1, g / (n0 * n1)};
     for (size_t w = 0; w < s->wpg; w++) {
       s->rec.cur = &s->streams[s->nstreams];
+      s->rec.gen++; /* a new warp: no last events, no phantom lines pending */
+      s->rec.pending = false;
       wgp_trace *tr;
       wgp_diag d2;
       wgp_status ts = wgp_tracer_trace(s->t, gid, w, &tr, &d2);
@@ -608,6 +903,7 @@ static void sampler_close(sampler *s) {
   free(s->streams);
   free(s->rec.sec);
   free(s->rec.ts);
+  free(s->rec.last);
   wgp_tracer_free(s->t);
 }
 
@@ -661,6 +957,7 @@ static wgp_status sample_rest(sampler *m, size_t S, unsigned threads, wgp_diag *
     w->s.rec.sec = NULL;
     w->s.rec.nsec = w->s.rec.capsec = w->s.rec.visits = 0;
     w->s.rec.oom = false;
+    w->s.rec.last = NULL; /* sampler_open's own */
     w->s.rec.ts = m->rec.ts ? calloc(wgp_kernel_num_accesses(m->in->kernel) + 1, sizeof *w->s.rec.ts) : NULL;
     if (m->rec.ts && !w->s.rec.ts)
       w->s.rec.twin = NULL; /* no room: every access computes its sectors */
@@ -695,6 +992,99 @@ static wgp_status sample_rest(sampler *m, size_t S, unsigned threads, wgp_diag *
   return st;
 }
 
+/* A warp's sectors from loaded data in its current block visit. */
+#define FLIGHT_SECTORS 128
+typedef struct flight {
+  uint32_t visit, n;
+  uint64_t s[FLIGHT_SECTORS];
+} flight;
+
+/* Whether F holds S; if not, S goes in (while there is room). */
+static bool flight_seen(flight *f, uint64_t s) {
+  for (uint32_t i = 0; i < f->n; i++)
+    if (f->s[i] == s)
+      return true;
+  if (f->n < FLIGHT_SECTORS)
+    f->s[f->n++] = s;
+  return false;
+}
+
+/* A load's sector S from loaded data that missed the sample's L1: it hits
+ * L1 anyway with chance P1 (another group of the SM brought it in), else goes
+ * to L2 (the sample's L2 cache C2), and missing there hits with chance P2;
+ * adds weight W to the per-access sums and updates the request's chances
+ * of being served by L1 alone (*ALL1) and of waiting on no DRAM (*NODRAM). */
+static void data_sector(lru *c2, uint64_t s, double w, double p1, double p2, uint32_t access, unsigned sector,
+                        double *h1, double *to2, double *h2, double *dsec, double *dram_bytes, double *all1,
+                        double *nodram, bool *oom) {
+  h1[access] += w * p1;
+  *all1 *= p1;
+  to2[access] += w * (1 - p1);
+  if (lru_access(c2, s, true, oom)) {
+    h2[access] += w * (1 - p1);
+    return;
+  }
+  double miss = (1 - p1) * (1 - p2);
+  h2[access] += w * (1 - p1) * p2;
+  dsec[access] += w * miss;
+  *dram_bytes += w * miss * sector;
+  *nodram *= 1 - miss;
+}
+
+/* Addresses from loaded data (a gather x[col[j]]) fall at random places in
+ * a region (wgp_layout_set_regions: the buffer's --buffer size, else an
+ * element per work-item); those the analysis cannot tell at all are taken
+ * there too.  A random sector of a region of R bytes stays in a cache of C
+ * bytes with chance C / R (LRU under independent references): P1 for the
+ * SM's L1 (L1_BYTES, shared by the groups there, which all read the same
+ * region), P2 for the L2 (3/4 of it, as for data kept across launches,
+ * wgp_cache_warm_l2).  OUT->unknown_region gets each access's R. */
+/* Whether E varies with a work-item or an iteration other than through
+ * loaded values: val[rowptr[r] + i] (a row of its own, read once), not
+ * x[col[j]] (a gather, whose places other work-items read too). */
+static bool walks(const wgp_expr *e) {
+  if (!e)
+    return false;
+  const wgp_sym *sym = wgp_expr_get_op(e) == WGP_OP_SYM ? wgp_expr_symbol(e) : NULL;
+  if (sym)
+    return sym->kind == WGP_SYM_LID || sym->kind == WGP_SYM_GID || sym->kind == WGP_SYM_LANEID ||
+           sym->kind == WGP_SYM_ITER || sym->kind == WGP_SYM_RECUR;
+  for (size_t i = 0; i < wgp_expr_num_operands(e); i++)
+    if (walks(wgp_expr_operand(e, i)))
+      return true;
+  return false;
+}
+
+/* The chances P1, P2 (above) of access I, given the sectors of its random
+ * places the whole launch reads (N): only places read before can be there,
+ * and of N reads of S places, 1 - S (1 - e^-N/S) / N are re-reads.  For
+ * places from loaded data (P1[I], P2[I]) a walk (walks) reads each place
+ * once, its reuse along the walk is the LRU's: 0; lanes with no address at
+ * all (P1[NACC + I], P2[NACC + I]) keep the re-reads. */
+static void reread_chances(const wgp_kernel *k, size_t i, double region, double sector, double n, double *p1,
+                           double *p2) {
+  size_t nacc = wgp_kernel_num_accesses(k);
+  double places = region / sector;
+  double reread = n <= 0 || places <= 0 ? 0 : 1 - places * -expm1(-n / places) / n;
+  p1[nacc + i] = p1[i] * reread;
+  p2[nacc + i] = p2[i] * reread;
+  if (walks(wgp_access_offset(wgp_kernel_access(k, i))))
+    reread = 0;
+  p1[i] *= reread;
+  p2[i] *= reread;
+}
+
+static void unknown_hit_chances(const wgp_analysis_input *in, const wgp_layout *layout, double l1_bytes,
+                                wgp_cache_result *out, double *p1, double *p2) {
+  double l2 = 0.75 * (double)wgp_gpu_l2_bytes(in->gpu);
+  for (size_t i = 0; i < wgp_kernel_num_accesses(in->kernel); i++) {
+    double r = wgp_layout_region(layout, i);
+    out->unknown_region[i] = r;
+    p1[i] = r <= 0 || l1_bytes >= r ? 1 : l1_bytes / r;
+    p2[i] = r <= 0 || l2 >= r ? 1 : l2 / r;
+  }
+}
+
 wgp_status wgp_cache_analyze(const wgp_analysis_input *in, unsigned resident, uint64_t smem_per_group,
                              wgp_cache_result *out, wgp_diag *diag) {
   return wgp_cache_analyze_budget(in, resident, smem_per_group, WGP_CACHE_MAX_EVENTS, out, diag);
@@ -718,10 +1108,17 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   double *sect = calloc(nacc ? nacc : 1, sizeof *sect), *h1 = calloc(nacc ? nacc : 1, sizeof *h1);
   double *to2 = calloc(nacc ? nacc : 1, sizeof *to2), *h2 = calloc(nacc ? nacc : 1, sizeof *h2);
   double *dsec = calloc(nacc ? nacc : 1, sizeof *dsec), *acts = calloc(nacc ? nacc : 1, sizeof *acts);
+  /* per access: sectors of unknown address (in the sample), their chance
+   * to hit L1 and, missing it, L2 */
+  double *usec = calloc(nacc ? nacc : 1, sizeof *usec), *p1 = calloc(2 * (nacc + 1), sizeof *p1);
+  double *p2 = calloc(2 * (nacc + 1), sizeof *p2); /* then, from NACC on, of lanes with no address */
+  out->unknown_share = calloc(nacc ? nacc : 1, sizeof *out->unknown_share);
+  out->unknown_region = calloc(nacc ? nacc : 1, sizeof *out->unknown_region);
   if (!out->l1_hit || !out->l2_hit || !out->dram_rows || !out->last_l1 || !out->last_dram || !req || !req1 ||
-      !req3 || !sect || !h1 || !to2 || !h2 || !dsec || !acts) {
+      !req3 || !sect || !h1 || !to2 || !h2 || !dsec || !acts || !usec || !p1 || !p2 || !out->unknown_share ||
+      !out->unknown_region) {
     free(req), free(req1), free(req3);
-    free(sect), free(h1), free(to2), free(h2), free(dsec), free(acts);
+    free(sect), free(h1), free(to2), free(h2), free(dsec), free(acts), free(usec), free(p1), free(p2);
     wgp_cache_result_free(out);
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
@@ -742,7 +1139,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   size_t S = pick ? choose_groups(ngrp[0], wave, WGP_CACHE_MAX_GROUPS, pick) : 0;
   unsigned sector = wgp_gpu_l2_sector_bytes(gpu), line = wgp_gpu_l1_line_bytes(gpu);
   if (!sector || (sector & (sector - 1)) || !line) { /* the GPU loader checks: never true */
-    free(pick), free(sect), free(h1), free(to2), free(h2), free(dsec), free(acts);
+    free(pick), free(sect), free(h1), free(to2), free(h2), free(dsec), free(acts), free(usec), free(p1), free(p2);
     wgp_cache_result_free(out);
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: L2 sector of %u B is not a power of two",
                         wgp_gpu_name(gpu), sector);
@@ -756,9 +1153,12 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   uint32_t *twins = NULL;
   wgp_status st = pick ? wgp_layout_new(k, in->buffer_align, in->local_bytes, &layout, diag)
                        : wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  if (st == WGP_OK && !wgp_layout_set_regions(layout, in->buffer_bytes, wgp_launch_items(&L), sector))
+    st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   if (st == WGP_OK) {
     main_s = (sampler){in, &L, pick, ngrp, 0, 1, WGP_TRACE_EDGE_ITERATIONS, false, NULL, {0}, NULL, 0, 0, WGP_OK};
-    main_s.rec = (recorder){k, layout, L.warp_size, sector, NULL, NULL, 0, 0, 0, false, NULL, NULL};
+    main_s.rec = (recorder){k, layout, L.warp_size, sector, NULL, NULL, 0, 0, 0, false, NULL, NULL,
+                            NULL, 0, {line, wgp_gpu_l2_line_bytes(gpu)}, false, 0};
     /* accesses sharing an offset take their twin's sectors (without room
      * for that, each computes its own) */
     twins = wgp_offset_twins(k);
@@ -800,8 +1200,31 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   }
   if (st == WGP_OK && S > 1)
     st = sample_rest(&main_s, S, in->threads ? in->threads : wgp_default_threads(), diag);
+  /* A first wave that makes no global access at all (a 3-D stencil whose
+   * first wave is the z = 0 face it returns from) says nothing of the
+   * others: the wave in the middle of the grid instead, whole rows moved. */
+  bool silent = st == WGP_OK && S > 0 && total > wave;
+  for (size_t w = 0; silent && w < main_s.nstreams; w++)
+    silent = main_s.streams[w].nev == 0;
+  uint64_t first = silent ? total / 2 / ngrp[0] * ngrp[0] : 0, last = (total - wave) / ngrp[0] * ngrp[0];
+  first = first < last ? first : last;
+  if (first > 0) {
+    out->middle_wave = true;
+    for (size_t i = 0; i < S; i++)
+      pick[i] += first;
+    main_s.nstreams = 0;
+    main_s.rec.nsec = 0;
+    main_s.rec.visits = 0;
+    main_s.from = 0;
+    main_s.to = 1;
+    st = sampler_run(&main_s, diag);
+    if (st == WGP_OK && S > 1)
+      st = sample_rest(&main_s, S, in->threads ? in->threads : wgp_default_threads(), diag);
+  }
   rec = main_s.rec;
   free(rec.ts);
+  free(rec.last);
+  rec.last = NULL;
   free(twins);
   rec.ts = NULL;
   rec.twin = NULL;
@@ -819,6 +1242,19 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
     if (l1_bytes < line)
       l1_bytes = line;
     size_t l1_lines = (size_t)(l1_bytes / resident / line);
+    unknown_hit_chances(in, layout, use_l1 ? l1_bytes : 0, out, p1, p2);
+    /* the launch's reads of random places per access: the sample's, per
+     * group, times the groups */
+    double *nr = calloc(nacc ? nacc : 1, sizeof *nr);
+    for (size_t w = 0; nr && w < nstreams; w++)
+      for (size_t e = 0; e < streams[w].nev; e++) {
+        const event *ev = &streams[w].ev[e];
+        nr[ev->access] += ev->weight * (ev->ndata + ev->unknown);
+      }
+    for (size_t i = 0; i < nacc; i++)
+      reread_chances(k, i, out->unknown_region[i], sector, nr ? nr[i] / (double)(S ? S : 1) * (double)total : 0, p1,
+                     p2);
+    free(nr);
     double l2_bytes = (double)wgp_gpu_l2_bytes(gpu) * (double)S / (double)wave;
     size_t l2_lines = (size_t)(l2_bytes / wgp_gpu_l2_line_bytes(gpu));
     l1 = calloc(S ? S : 1, sizeof *l1);
@@ -832,7 +1268,18 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   if (st == WGP_OK) {
     size_t *pos = calloc(nstreams + 1, sizeof *pos);
     uint32_t *by_turn = NULL;
-    bool oom = !pos;
+    bool oom = !pos, data = false;
+    for (size_t w = 0; w < nstreams && !data; w++)
+      for (size_t e = 0; e < streams[w].nev && !data; e++)
+        data = streams[w].ev[e].ndata > 0;
+    flight none = {0}, *inflight = data ? calloc(nstreams + 1, sizeof *inflight) : NULL;
+    phantom_round pend;
+    /* per warp: its first event with phantom lines since the last flush */
+    size_t *pfrom = malloc((nstreams + 1) * sizeof *pfrom);
+    oom = !phantom_init(&pend, S) || !pfrom || oom;
+    for (size_t w = 0; pfrom && w < nstreams; w++)
+      pfrom[w] = SIZE_MAX;
+    oom = oom || (data && !inflight);
     if (rows.on && !oom) {
       rows.first = calloc(nstreams + 1, sizeof *rows.first);
       rows.count = calloc(nstreams + 1, sizeof *rows.count);
@@ -850,9 +1297,25 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
         const event *e = &streams[w].ev[pos[w]++];
         lru *c1 = &l1[w / (warps_per_group ? warps_per_group : 1)];
         int slowest = 0; /* of a load's sectors: 0 all from L1, 1 some from L2, 2 some from DRAM */
-        for (uint32_t j = 0; j < e->n; j++) {
+        /* of its sectors from loaded data: the chance that all came from
+         * L1 and that none came from DRAM */
+        double d_all1 = 1, d_nodram = 1;
+        flight *fl = inflight ? &inflight[w] : &none;
+        if (fl->visit != e->visit)
+          fl->visit = e->visit, fl->n = 0;
+        for (uint32_t j = 0; j < e->n + e->ndata; j++) {
           uint64_t s = rec.sec[e->first + j];
           sect[e->access] += e->weight;
+          if (j >= e->n) {
+            usec[e->access] += e->weight;
+            /* a warp's loads of one block go out back to back: a sector it
+             * asked for earlier in the block is in flight or in L1 (the
+             * round-robin stream would have other warps evict it between) */
+            if (!e->store && flight_seen(fl, s)) {
+              h1[e->access] += e->weight;
+              continue;
+            }
+          }
           if (e->store) {
             lru_invalidate(c1, s);
             to2[e->access] += e->weight;
@@ -875,6 +1338,14 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
             h1[e->access] += e->weight;
             continue;
           }
+          if (j >= e->n) {
+            /* a sector at a place from loaded data that the sample's LRU
+             * does not hold may still be there: other groups of the SM
+             * and of the GPU read the same region at random places */
+            data_sector(&l2, s, e->weight, p1[e->access], p2[e->access], e->access, sector, h1, to2, h2, dsec,
+                        &out->dram_read_bytes_per_group, &d_all1, &d_nodram, &oom);
+            continue;
+          }
           to2[e->access] += e->weight;
           if (lru_access(&l2, s, true, &oom)) {
             h2[e->access] += e->weight;
@@ -887,16 +1358,61 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
               oom = true;
           }
         }
-        if (!e->store && e->n > 0) {
+        /* the other iterations of a sampled stretch, after its sample
+         * iteration (event.flush) and the round's lookups (phantom_flush):
+         * new data that ages the caches it goes through (stores: L2 only)
+         * and counts in no statistic (cache.h) */
+        if ((e->phantom[0] | e->phantom[1]) && pfrom[w] == SIZE_MAX)
+          pfrom[w] = pos[w] - 1;
+        if (pfrom[w] != SIZE_MAX && (e->flush || pos[w] == streams[w].nev)) {
+          for (size_t i = pfrom[w]; i < pos[w]; i++) {
+            const event *x = &streams[w].ev[i];
+            if (!(x->phantom[0] | x->phantom[1]))
+              continue;
+            uint64_t lo = UINT64_MAX;
+            for (uint32_t j = 0; j < x->n + x->ndata; j++)
+              lo = rec.sec[x->first + j] < lo ? rec.sec[x->first + j] : lo;
+            size_t g = w / (warps_per_group ? warps_per_group : 1);
+            if (x->phantom[0] && use_l1 && !x->store &&
+                !phantom_note(&pend, (uint32_t)g, lo / c1->per_line, x->phantom[0]))
+              oom = true;
+            if (x->phantom[1] && !phantom_note(&pend, (uint32_t)S, lo / l2.per_line, x->phantom[1]))
+              oom = true;
+          }
+          pfrom[w] = SIZE_MAX;
+        }
+        double all1 = (slowest == 0) * d_all1, dram = slowest == 2 ? 1 : 1 - d_nodram;
+        if (e->unknown) {
+          /* sectors at random places in a region: each hits L1 with P1,
+           * missing it L2 with P2; the request waits on its slowest */
+          double u = e->unknown, wu = e->weight * u, a1 = p1[nacc + e->access], a2 = p2[nacc + e->access];
+          double miss = e->store ? 1 - a2 : (1 - a1) * (1 - a2);
+          sect[e->access] += wu;
+          usec[e->access] += wu;
+          h1[e->access] += e->store ? 0 : wu * a1;
+          to2[e->access] += e->store ? wu : wu * (1 - a1);
+          h2[e->access] += e->store ? wu * a2 : wu * (1 - a1) * a2;
+          dsec[e->access] += wu * miss;
+          acts[e->access] += rows.on ? wu * miss : 0; /* random sectors: a row each */
+          *(e->store ? &out->dram_write_bytes_per_group : &out->dram_read_bytes_per_group) += wu * miss * sector;
+          all1 *= pow(a1, u);
+          if (all1 < 1e-9) /* no underflowing residue of a sure miss */
+            all1 = 0;
+          dram = 1 - (1 - dram) * pow(1 - (1 - a1) * (1 - a2), u);
+        }
+        if (!e->store && (e->n > 0 || e->ndata || e->unknown)) {
           req[e->access] += e->weight;
-          req1[e->access] += slowest == 0 ? e->weight : 0;
-          req3[e->access] += slowest == 2 ? e->weight : 0;
+          req1[e->access] += e->weight * all1;
+          req3[e->access] += e->weight * dram;
         }
       }
+      if (pend.nused && !phantom_flush(&pend, l1, S, &l2))
+        oom = true;
       if (rows.on)
         dram_rows_round(&rows, by_turn, nstreams, acts);
     }
-    free(pos), free(by_turn);
+    free(pos), free(by_turn), free(inflight), free(pfrom);
+    phantom_free(&pend);
     if (oom && st == WGP_OK)
       st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
@@ -911,6 +1427,9 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
     out->dram_rows[i] = rows.on && dsec[i] > 0 ? acts[i] / dsec[i] : -1;
     out->last_l1[i] = global && load && req[i] > 0 ? req1[i] / req[i] : -1;
     out->last_dram[i] = global && load && req[i] > 0 ? req3[i] / req[i] : -1;
+    out->unknown_share[i] = global && sect[i] > 0 ? usec[i] / sect[i] : 0;
+    if (out->unknown_share[i] == 0)
+      out->unknown_region[i] = 0;
   }
   if (S) {
     out->dram_read_bytes_per_group /= (double)S;
@@ -930,7 +1449,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   free(pick);
   wgp_layout_free(layout);
   free(req), free(req1), free(req3);
-  free(sect), free(h1), free(to2), free(h2), free(dsec), free(acts);
+  free(sect), free(h1), free(to2), free(h2), free(dsec), free(acts), free(usec), free(p1), free(p2);
   if (st != WGP_OK)
     wgp_cache_result_free(out);
   return st;
@@ -943,20 +1462,40 @@ void wgp_cache_result_free(wgp_cache_result *r) {
   free(r->last_l1);
   free(r->last_dram);
   free(r->distinct);
+  free(r->unknown_share);
+  free(r->unknown_region);
   r->l1_hit = r->l2_hit = r->dram_rows = r->last_l1 = r->last_dram = r->distinct = NULL;
+  r->unknown_share = r->unknown_region = NULL;
 }
 
 bool wgp_cache_warm_l2(wgp_cache_result *r, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_mem_stats *totals) {
   double f = 0;
+  /* per buffer: traffic of lanes with unknown addresses and the region they
+   * are spread over; its footprint is the smaller */
+  size_t nb = r->num_bases;
+  double *ut = calloc(nb + 1, sizeof *ut), *ur = calloc(nb + 1, sizeof *ur);
   for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
     const wgp_access *a = wgp_kernel_access(k, i);
     if (wgp_access_space(a) != WGP_SPACE_GLOBAL && wgp_access_space(a) != WGP_SPACE_GENERIC)
       continue;
     size_t b = base_of(k, i);
     /* a buffer the sample never touched counts in full */
-    double share = b < r->num_bases && r->distinct[b] > 0 ? r->distinct[b] : 1;
-    f += totals[i].sectors * wgp_gpu_l2_sector_bytes(gpu) * share;
+    double share = b < nb && r->distinct[b] > 0 ? r->distinct[b] : 1;
+    double bytes = totals[i].sectors * wgp_gpu_l2_sector_bytes(gpu);
+    double us = r->unknown_share && i < r->num_accesses ? r->unknown_share[i] : 0;
+    if (us > 0 && ut && ur) {
+      size_t x = b < nb ? b : nb;
+      ut[x] += bytes * us;
+      ur[x] = r->unknown_region[i] > ur[x] ? r->unknown_region[i] : ur[x];
+      bytes *= 1 - us;
+    } else if (us > 0) {
+      bytes = INFINITY; /* no room to count it: taken as not fitting */
+    }
+    f += bytes * share;
   }
+  for (size_t x = 0; ut && ur && x <= nb; x++)
+    f += ut[x] < ur[x] ? ut[x] : ur[x];
+  free(ut), free(ur);
   r->footprint_bytes = f;
   r->l2_warm = f > 0 && f <= 0.75 * (double)wgp_gpu_l2_bytes(gpu);
   for (size_t i = 0; r->l2_warm && i < r->num_accesses; i++)

@@ -694,6 +694,12 @@ const char *wgp_launch_buffer(const wgp_launch *l, size_t i, uint64_t *bytes, ui
   *align = l->buffers[i].align;
   return l->buffers[i].name;
 }
+void wgp_launch_buffer_sizes(const wgp_launch *l, const wgp_kernel *k, uint64_t *bytes) {
+  for (size_t i = 0; i < wgp_kernel_num_args(k); i++) {
+    const named *v = find(l->buffers, l->nbuffers, wgp_arg_name(wgp_kernel_arg(k, i)));
+    bytes[i] = v ? (uint64_t)v->value : 0;
+  }
+}
 size_t wgp_launch_num_local_mem(const wgp_launch *l) { return l->nlocals; }
 const char *wgp_launch_local_mem(const wgp_launch *l, size_t i, uint64_t *bytes) {
   if (i >= l->nlocals)

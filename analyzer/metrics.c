@@ -22,6 +22,7 @@ struct wgp_layout {
   size_t nargs, narrays, naccesses;
   uint64_t *access_base; /* per access of K: its base_address */
   uint64_t *access_limit; /* per access of K: the bytes of its __local array, 0 unknown or not local */
+  double *region; /* per access of K: bytes its offsets from loaded data fall in (wgp_layout_set_regions) */
   uint64_t *arg_base;   /* per argument: global/constant address or local offset */
   uint64_t *array_base; /* per static array */
   uint64_t local_bytes;
@@ -172,6 +173,7 @@ void wgp_layout_free(wgp_layout *l) {
   free(l->array_base);
   free(l->access_base);
   free(l->access_limit);
+  free(l->region);
   free(l);
 }
 
@@ -339,6 +341,56 @@ uint64_t wgp_layout_access_limit(const wgp_layout *l, size_t id) {
   return id < l->naccesses ? l->access_limit[id] : 0;
 }
 
+bool wgp_layout_set_regions(wgp_layout *l, const uint64_t *buffer_bytes, double items, unsigned sector) {
+  const wgp_kernel *k = l->k;
+  if (!l->region && !(l->region = calloc(l->naccesses ? l->naccesses : 1, sizeof *l->region)))
+    return false;
+  for (size_t i = 0; i < l->naccesses; i++) {
+    const wgp_access *a = wgp_kernel_access(k, i);
+    long arg = wgp_access_base_arg(a);
+    double r = arg >= 0 && (size_t)arg < l->nargs && buffer_bytes && buffer_bytes[arg]
+                   ? (double)buffer_bytes[arg]
+                   : items * (double)(wgp_access_bytes(a) ? wgp_access_bytes(a) : 1);
+    l->region[i] = r < sector ? sector : r > 0x1p40 ? 0x1p40 : r;
+  }
+  return true;
+}
+
+double wgp_layout_region(const wgp_layout *l, size_t id) {
+  return l->region && id < l->naccesses ? l->region[id] : 0;
+}
+
+/* Offsets V of the lanes DATA of MASK from loaded values (wgp_tracer_track_loads)
+ * of global access ID: wrapped into its region, on its element size. */
+static void wrap_data(const wgp_layout *l, size_t id, unsigned bytes, uint64_t data, int64_t *v) {
+  uint64_t r = (uint64_t)wgp_layout_region(l, id), w = bytes ? bytes : 1;
+  if (!r)
+    r = 1ull << 32;
+  for (uint64_t m = data; m; m &= m - 1) {
+    unsigned lane = (unsigned)__builtin_ctzll(m);
+    uint64_t x = (uint64_t)v[lane] % r;
+    v[lane] = (int64_t)(x - x % w);
+  }
+}
+
+/* Lanes of LMASK not in OK whose offset of A comes from loaded data: their
+ * values in V, the mask returned. */
+static uint64_t data_offsets(const wgp_layout *l, wgp_tracer *t, const wgp_access *a, uint64_t lmask, uint64_t ok,
+                             int64_t *v) {
+  wgp_space sp = wgp_access_space(a);
+  const wgp_expr *off = wgp_access_offset(a);
+  if (ok == lmask || !off || (sp != WGP_SPACE_GLOBAL && sp != WGP_SPACE_GENERIC) || !wgp_tracer_tracks_loads(t))
+    return 0;
+  int64_t dv[WGP_TRACE_MAX_WARP];
+  uint64_t data = wgp_tracer_eval_warp_data(t, off, lmask & ~ok, dv);
+  for (uint64_t m = data; m; m &= m - 1) {
+    unsigned lane = (unsigned)__builtin_ctzll(m);
+    v[lane] = dv[lane];
+  }
+  wrap_data(l, wgp_access_id(a), (unsigned)wgp_access_bytes(a), data, v);
+  return data;
+}
+
 /* ADDR from the offsets V of the lanes OK of MASK (the others unknown). */
 static uint64_t fill_addresses(uint64_t base, wgp_space space, unsigned lanes, uint64_t mask, const int64_t *v,
                                uint64_t ok, uint64_t *addr) {
@@ -361,12 +413,21 @@ static uint64_t fill_addresses(uint64_t base, wgp_space space, unsigned lanes, u
   return known;
 }
 
-uint64_t wgp_access_addresses(const wgp_layout *layout, const wgp_kernel *k, unsigned lanes, wgp_tracer *t,
-                              const wgp_access *a, uint64_t mask, uint64_t *addr) {
+uint64_t wgp_access_addresses_data(const wgp_layout *layout, const wgp_kernel *k, unsigned lanes, wgp_tracer *t,
+                                   const wgp_access *a, uint64_t mask, uint64_t *addr, uint64_t *data) {
   const wgp_expr *off = wgp_access_offset(a);
   int64_t v[WGP_TRACE_MAX_WARP];
-  uint64_t ok = off ? wgp_tracer_eval_warp(t, off, lanes < 64 ? mask & ((1ull << lanes) - 1) : mask, v) : 0;
-  return fill_addresses(access_base(layout, k, a), wgp_access_space(a), lanes, mask, v, ok, addr);
+  uint64_t lmask = lanes < 64 ? mask & ((1ull << lanes) - 1) : mask;
+  uint64_t ok = off ? wgp_tracer_eval_warp(t, off, lmask, v) : 0;
+  uint64_t d = k == layout->k ? data_offsets(layout, t, a, lmask, ok, v) : 0;
+  if (data)
+    *data = d;
+  return fill_addresses(access_base(layout, k, a), wgp_access_space(a), lanes, mask, v, ok | d, addr);
+}
+
+uint64_t wgp_access_addresses(const wgp_layout *layout, const wgp_kernel *k, unsigned lanes, wgp_tracer *t,
+                              const wgp_access *a, uint64_t mask, uint64_t *addr) {
+  return wgp_access_addresses_data(layout, k, lanes, t, a, mask, addr, NULL);
 }
 
 /* Whether the request (ADDR, MASK, BYTES) repeats MM's up to a translation
@@ -415,7 +476,8 @@ static bool memo_hit(memo *mm, const uint64_t *addr, uint64_t mask, unsigned lan
  * its lanes' addresses; on false ADDR holds the addresses and the caller
  * computes COST and stores it with memo_store. */
 static bool lookup(const wgp_metrics *m, wgp_tracer *t, const wgp_access *a, memo *mm, uint64_t mask, unsigned lanes,
-                   unsigned bytes, uint64_t period, uint64_t *addr, uint64_t *known, double *cost, uint64_t range[2]) {
+                   unsigned bytes, uint64_t period, uint64_t *addr, uint64_t *known, uint64_t *data, double *cost,
+                   uint64_t range[2]) {
   const wgp_expr *off = wgp_access_offset(a);
   wgp_space space = wgp_access_space(a);
   uint64_t base = access_base(m->layout, m->k, a), lmask = lanes < 64 ? mask & ((1ull << lanes) - 1) : mask;
@@ -436,6 +498,7 @@ static bool lookup(const wgp_metrics *m, wgp_tracer *t, const wgp_access *a, mem
   if (safe && mm->fvalid && mm->ft == t && mm->fepoch == epoch && mm->mask == mask && mm->bytes == bytes &&
       mm->fresid == resid && memcmp(mm->fc, form + 1, sizeof mm->fc) == 0) {
     *known = lmask;
+    *data = 0;
     for (int i = 0; i < 3; i++)
       cost[i] = mm->cost[i];
     if (range) {
@@ -448,7 +511,8 @@ static bool lookup(const wgp_metrics *m, wgp_tracer *t, const wgp_access *a, mem
     wgp_tracer_form_values(t, form, lmask, v);
     ok = lmask;
   }
-  *known = fill_addresses(base, space, lanes, mask, v, ok, addr);
+  *data = m->k == m->layout->k ? data_offsets(m->layout, t, a, lmask, ok, v) : 0;
+  *known = fill_addresses(base, space, lanes, mask, v, ok | *data, addr);
   if (range) {
     range[0] = UINT64_MAX, range[1] = 0;
     for (unsigned l = 0; l < lanes; l++)
@@ -538,7 +602,7 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
     wgp_mem_stats *s = &m->cur[id];
     unsigned bytes = (unsigned)wgp_access_bytes(a);
     wgp_space space = wgp_access_space(a);
-    uint64_t addr[WGP_TRACE_MAX_WARP], known, range[2] = {UINT64_MAX, 0}; /* range: local with a limit */
+    uint64_t addr[WGP_TRACE_MAX_WARP], known, data = 0, range[2] = {UINT64_MAX, 0}; /* range: local with a limit */
     double c[3] = {0, 0, 0};
     if (space == WGP_SPACE_CONSTANT) {
       known = wgp_access_addresses(m->layout, m->k, lanes, t, a, mask, addr);
@@ -547,7 +611,7 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
       memo *mm = &m->last[id];
       uint64_t limit = wgp_layout_access_limit(m->layout, id);
       uint64_t start = access_base(m->layout, m->k, a);
-      if (!lookup(m, t, a, mm, mask, lanes, bytes, shared_period, addr, &known, c, limit ? range : NULL)) {
+      if (!lookup(m, t, a, mm, mask, lanes, bytes, shared_period, addr, &known, &data, c, limit ? range : NULL)) {
         if (known != mask && limit >= 2 * (uint64_t)(bytes ? bytes : 1))
           count_shared_spread(m->gpu, addr, mask, known, lanes, bytes, start, limit, c);
         else
@@ -568,14 +632,14 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
       }
     } else {
       memo *mm = &m->last[id];
-      if (!lookup(m, t, a, mm, mask, lanes, bytes, sb > lb ? sb : lb, addr, &known, c, NULL)) {
+      if (!lookup(m, t, a, mm, mask, lanes, bytes, sb > lb ? sb : lb, addr, &known, &data, c, NULL)) {
         wgp_count_global(addr, mask, lanes, bytes, sb, lb, &c[0], &c[1]);
         memo_store(mm, c);
       }
     }
     s->executions += f;
     s->lane_bytes += f * active * bytes;
-    if (known != mask)
+    if ((known & ~data) != mask) /* from loaded data, or not known at all */
       s->unknown += f;
     s->requests += f;
     if (space == WGP_SPACE_LOCAL) {

@@ -100,6 +100,7 @@ struct wgp_tracer {
   unsigned cur_lane;
   wgp_trace *tr;
   double mult;
+  double stretch; /* wgp_tracer_stretch */
   bool abort;
   /* expressions compiled for this launch, by address (open addressing) */
   const wgp_expr **xkey;
@@ -127,6 +128,18 @@ struct wgp_tracer {
   uint64_t lid_epoch, lid_ext[3];
   size_t cur_warp;
   uint64_t cur_full;
+  /* wgp_tracer_track_loads: per access whether its loaded value reaches a
+   * global address (NULL: not tracking), the value each lane loaded last
+   * ([access * WGP_TRACE_MAX_WARP + lane]) and the lanes that loaded one,
+   * and the expressions compiled with loads as lane values */
+  uint8_t *feeds;
+  int64_t *load_val;
+  uint64_t *load_ok;
+  size_t naccesses;
+  bool data_mode; /* while compiling into dkey/dval: loads are lane values */
+  const wgp_expr **dkey;
+  wgp_xprog **dval;
+  size_t dcap, dn;
 };
 
 typedef struct lid_branch {
@@ -339,8 +352,11 @@ static wgp_xclass classify(void *user, const wgp_sym *sym, int64_t *value, wgp_e
     if (sym->loop >= t->nloops || sym->index >= wgp_loop_num_recurrences(wgp_kernel_loop(t->k, sym->loop)))
       break;
     return WGP_X_LANE;
-  case WGP_SYM_ARG:
   case WGP_SYM_LOAD:
+    if (t->data_mode)
+      return WGP_X_LANE; /* fill: the value each lane loaded */
+    /* fall through */
+  case WGP_SYM_ARG:
     /* the launch's lookup is a function of the symbol alone */
     if (L->lookup) {
       *st = L->lookup(L->user, sym, value, reason, sizeof reason);
@@ -390,6 +406,14 @@ static void fill(void *user, const wgp_sym *sym, uint64_t mask, int64_t *v, uint
     *ok = k;
     return;
   }
+  case WGP_SYM_LOAD: /* data mode (classify) */
+    if (!t->load_ok || sym->index >= t->naccesses) {
+      *ok = 0;
+      return;
+    }
+    EACH_LANE(l, mask) v[l] = t->load_val[(size_t)sym->index * WGP_TRACE_MAX_WARP + l];
+    *ok = t->load_ok[sym->index] & mask;
+    return;
   default: /* classify() made every other symbol a constant */
     *ok = 0;
     return;
@@ -408,48 +432,54 @@ static bool affine(void *user, const wgp_sym *sym, int64_t *base, unsigned *coor
   }
 }
 
-static size_t xslot(const wgp_tracer *t, const wgp_expr *e) {
-  size_t h = (size_t)(((uintptr_t)e >> 3) * 0x9e3779b97f4a7c15ull) & (t->xcap - 1);
-  while (t->xkey[h] && t->xkey[h] != e)
-    h = (h + 1) & (t->xcap - 1);
+static size_t xslot(const wgp_expr **key, size_t cap, const wgp_expr *e) {
+  size_t h = (size_t)(((uintptr_t)e >> 3) * 0x9e3779b97f4a7c15ull) & (cap - 1);
+  while (key[h] && key[h] != e)
+    h = (h + 1) & (cap - 1);
   return h;
 }
 
-/* E compiled for this launch, NULL when out of memory. */
-static wgp_xprog *program(wgp_tracer *t, const wgp_expr *e) {
-  if (t->xcap) {
-    size_t h = xslot(t, e);
-    if (t->xkey[h])
-      return t->xval[h];
+/* E compiled for this launch, NULL when out of memory: in the table KEY,
+ * VAL (CAP slots, N used), with loads as lane values when DATA. */
+static wgp_xprog *program_in(wgp_tracer *t, const wgp_expr ***key, wgp_xprog ***val, size_t *cap, size_t *n,
+                             bool data, const wgp_expr *e) {
+  if (*cap) {
+    size_t h = xslot(*key, *cap, e);
+    if ((*key)[h])
+      return (*val)[h];
   }
-  if (2 * (t->xn + 1) > t->xcap) {
-    size_t cap = t->xcap ? 2 * t->xcap : 64;
-    const wgp_expr **k = calloc(cap, sizeof *k);
-    wgp_xprog **v = calloc(cap, sizeof *v);
+  if (2 * (*n + 1) > *cap) {
+    size_t nc = *cap ? 2 * *cap : 64;
+    const wgp_expr **k = calloc(nc, sizeof *k);
+    wgp_xprog **v = calloc(nc, sizeof *v);
     if (!k || !v) {
       free(k), free(v);
       return NULL;
     }
-    const wgp_expr **ok = t->xkey;
-    wgp_xprog **ov = t->xval;
-    size_t ocap = t->xcap;
-    t->xkey = k, t->xval = v, t->xcap = cap;
-    for (size_t i = 0; i < ocap; i++)
-      if (ok[i]) {
-        size_t h = xslot(t, ok[i]);
-        t->xkey[h] = ok[i];
-        t->xval[h] = ov[i];
+    for (size_t i = 0; i < *cap; i++)
+      if ((*key)[i]) {
+        size_t h = xslot(k, nc, (*key)[i]);
+        k[h] = (*key)[i];
+        v[h] = (*val)[i];
       }
-    free(ok), free(ov);
+    free(*key), free(*val);
+    *key = k, *val = v, *cap = nc;
   }
   wgp_xprog *p;
-  if (wgp_xprog_compile(e, 0, classify, t, &p) != WGP_OK)
+  t->data_mode = data;
+  wgp_status st = wgp_xprog_compile(e, 0, classify, t, &p);
+  t->data_mode = false;
+  if (st != WGP_OK)
     return NULL;
-  size_t h = xslot(t, e);
-  t->xkey[h] = e;
-  t->xval[h] = p;
-  t->xn++;
+  size_t h = xslot(*key, *cap, e);
+  (*key)[h] = e;
+  (*val)[h] = p;
+  (*n)++;
   return p;
+}
+
+static wgp_xprog *program(wgp_tracer *t, const wgp_expr *e) {
+  return program_in(t, &t->xkey, &t->xval, &t->xcap, &t->xn, false, e);
 }
 
 uint64_t wgp_tracer_eval_warp(wgp_tracer *t, const wgp_expr *e, uint64_t mask, int64_t *value) {
@@ -467,6 +497,108 @@ uint64_t wgp_tracer_eval_warp(wgp_tracer *t, const wgp_expr *e, uint64_t mask, i
     }
   }
   return known;
+}
+
+uint64_t wgp_tracer_eval_warp_data(wgp_tracer *t, const wgp_expr *e, uint64_t mask, int64_t *value) {
+  if (!t->feeds)
+    return wgp_tracer_eval_warp(t, e, mask, value);
+  if (t->nlanes < 64)
+    mask &= (1ull << t->nlanes) - 1;
+  wgp_xprog *p = program_in(t, &t->dkey, &t->dval, &t->dcap, &t->dn, true, e);
+  return p ? wgp_xprog_eval(p, &t->xsrc, mask, value, NULL) : 0;
+}
+
+bool wgp_tracer_tracks_loads(const wgp_tracer *t) { return t->feeds != NULL; }
+
+double wgp_launch_items(const wgp_trace_launch *L) {
+  return (double)L->global[0] * (double)L->global[1] * (double)L->global[2];
+}
+
+/* Marks in FEEDS the loads E reads; true when it marked one not marked before. */
+static bool mark_loads(const wgp_expr *e, uint8_t *feeds, size_t n) {
+  if (!e)
+    return false;
+  bool more = false;
+  if (wgp_expr_get_op(e) == WGP_OP_LOAD) {
+    int64_t id = wgp_expr_int(e);
+    if (id >= 0 && (uint64_t)id < n && !feeds[id])
+      feeds[id] = 1, more = true;
+    return more;
+  }
+  if (wgp_expr_get_op(e) == WGP_OP_SYM) {
+    const wgp_sym *s = wgp_expr_symbol(e);
+    if (s->kind == WGP_SYM_LOAD && s->index < n && !feeds[s->index])
+      feeds[s->index] = 1, more = true;
+    return more;
+  }
+  for (size_t i = 0; i < wgp_expr_num_operands(e); i++)
+    more = mark_loads(wgp_expr_operand(e, i), feeds, n) || more;
+  return more;
+}
+
+bool wgp_tracer_track_loads(wgp_tracer *t) {
+  size_t n = wgp_kernel_num_accesses(t->k);
+  uint8_t *feeds = calloc(n ? n : 1, 1);
+  if (!feeds)
+    return false;
+  bool any = false;
+  for (size_t i = 0; i < n; i++) {
+    const wgp_access *a = wgp_kernel_access(t->k, i);
+    wgp_space sp = wgp_access_space(a);
+    if (sp == WGP_SPACE_GLOBAL || sp == WGP_SPACE_GENERIC)
+      any = mark_loads(wgp_access_offset(a), feeds, n) || any;
+  }
+  /* the loads behind those loads' addresses too */
+  for (bool more = any; more;) {
+    more = false;
+    for (size_t i = 0; i < n; i++)
+      if (feeds[i] == 1) {
+        feeds[i] = 2;
+        more = mark_loads(wgp_access_offset(wgp_kernel_access(t->k, i)), feeds, n) || more;
+      }
+  }
+  if (!any) {
+    free(feeds);
+    return true; /* nothing to track */
+  }
+  t->load_val = calloc(n * WGP_TRACE_MAX_WARP, sizeof *t->load_val);
+  t->load_ok = calloc(n, sizeof *t->load_ok);
+  if (!t->load_val || !t->load_ok) {
+    free(feeds), free(t->load_val), free(t->load_ok);
+    t->load_val = NULL, t->load_ok = NULL;
+    return false;
+  }
+  t->feeds = feeds;
+  t->naccesses = n;
+  return true;
+}
+
+/* The loads of block B that feed addresses, in order: each lane's value is
+ * a hash of where it read (its buffer and offset), the same wherever and
+ * whenever that place is read; offsets that depend on loaded values use the
+ * values of the loads before. */
+static void note_loads(wgp_tracer *t, size_t b, uint64_t mask) {
+  const wgp_block *blk = wgp_kernel_block(t->k, b);
+  for (size_t i = 0; i < wgp_block_num_accesses(blk); i++) {
+    size_t id = wgp_block_access(blk, i);
+    if (id >= t->naccesses || !t->feeds[id])
+      continue;
+    const wgp_access *a = wgp_kernel_access(t->k, id);
+    const wgp_expr *off = wgp_access_offset(a);
+    int64_t v[WGP_TRACE_MAX_WARP];
+    uint64_t ok = off ? wgp_tracer_eval_warp_data(t, off, mask, v) : 0;
+    uint64_t key = (uint64_t)wgp_access_base_kind(a) * 0x100000001b3ull + (uint64_t)(wgp_access_base_arg(a) + 1);
+    for (const char *c = wgp_access_base_name(a); c && *c; c++)
+      key = (key ^ (unsigned char)*c) * 0x100000001b3ull;
+    EACH_LANE(l, ok) {
+      uint64_t z = key * 0x9e3779b97f4a7c15ull + (uint64_t)v[l];
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+      z ^= z >> 31;
+      t->load_val[id * WGP_TRACE_MAX_WARP + l] = (int64_t)(z & 0x7fffffff);
+    }
+    t->load_ok[id] = (t->load_ok[id] & ~mask) | ok;
+  }
 }
 
 _Static_assert(WGP_TRACE_FORM_TERMS == 1 + WGP_XCOORDS, "a tracer form is an offset and a multiple per coordinate");
@@ -647,7 +779,10 @@ void wgp_tracer_free(wgp_tracer *t) {
   free(t->cond_lid), free(t->lid_memo);
   for (size_t i = 0; i < t->xcap; i++)
     wgp_xprog_free(t->xval[i]);
+  for (size_t i = 0; i < t->dcap; i++)
+    wgp_xprog_free(t->dval[i]);
   free(t->xkey), free(t->xval), free(t->stepv), free(t->quiet_exit);
+  free(t->dkey), free(t->dval), free(t->feeds), free(t->load_val), free(t->load_ok);
   free(t);
 }
 
@@ -762,6 +897,8 @@ static long quiet_exit(const wgp_tracer *t, long l0, unsigned spaces) {
 
 void wgp_tracer_warm_samples(wgp_tracer *t, bool on) { t->warm = on; }
 
+double wgp_tracer_stretch(const wgp_tracer *t) { return t->stretch; }
+
 bool wgp_tracer_skip_quiet_loops(wgp_tracer *t, unsigned spaces) {
   free(t->quiet_exit);
   t->quiet_exit = NULL;
@@ -828,6 +965,8 @@ static void emit_block(wgp_tracer *t, nodelist *out, size_t b, uint64_t mask, do
   t->tr->size++;
   t->tr->exec[b] += w * t->mult;
   t->tr->lane_exec[b] += w * t->mult * popcount64(mask);
+  if (t->feeds)
+    note_loads(t, b, mask);
   if (t->visit)
     t->visit(t->visit_user, b, mask, w, t->mult, t);
 }
@@ -1270,10 +1409,12 @@ static uint64_t iteration(wgp_tracer *t, long loop, wgp_tnode *node, int64_t k, 
   uint64_t cont = 0;
   double cont_w = 0;
   t->iter[loop] = k;
-  double saved = t->mult;
+  double saved = t->mult, saved_stretch = t->stretch;
   t->mult *= mult;
+  t->stretch = mult;
   exec_region(t, loop, t->loop_header[loop], active, w, &body, &cont, &cont_w);
   t->mult = saved;
+  t->stretch = saved_stretch;
   step_recurrences(t, loop, cont);
   run *last = node->nruns ? &node->runs[node->nruns - 1] : NULL;
   if (last && !sampled && !last->sampled && last->first + last->count == (uint64_t)k &&
@@ -1314,7 +1455,10 @@ static void warm_iteration(wgp_tracer *t, long loop, int64_t k, uint64_t active,
   double cont_w = 0;
   t->iter[loop] = k;
   size_t size = t->tr->size;
+  double saved_stretch = t->stretch;
+  t->stretch = 1.0;
   exec_region(t, loop, t->loop_header[loop], active, w, &body, &cont, &cont_w);
+  t->stretch = saved_stretch;
   t->tr->size = size;
   free_list(&body);
   step_recurrences(t, loop, cont);
@@ -1596,6 +1740,9 @@ wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp,
     t->iter[l] = -1;
   t->tr = tr;
   t->mult = 1.0;
+  if (t->load_ok) /* a new warp has loaded nothing yet */
+    memset(t->load_ok, 0, t->naccesses * sizeof *t->load_ok);
+  t->stretch = 1.0;
   t->abort = false;
   uint64_t cont = 0;
   double cont_w = 0;

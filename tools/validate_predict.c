@@ -549,12 +549,13 @@ void vpredict_row(vpredictor *p, const vrow *row, vresult *res) {
   unsigned regs = p->o.regs_from_model ? 0 : row->regs;
   size_t na = wgp_kernel_num_args(k) ? wgp_kernel_num_args(k) : 1;
   uint64_t *align = calloc(na, sizeof *align), *lbytes = calloc(na + wgp_kernel_num_arrays(k), sizeof *lbytes);
+  uint64_t *bbytes = calloc(na, sizeof *bbytes);
   size_t ntrip = vm_num_trip_hints(vk), ntaken = vm_num_taken_hints(vk);
   size_t *trip_loops = calloc(ntrip + 1, sizeof *trip_loops), *taken_blocks = calloc(ntaken + 1, sizeof *taken_blocks);
   uint64_t *trips = calloc(ntrip + 1, sizeof *trips);
   double *taken = calloc(ntaken + 1, sizeof *taken);
   ctr = malloc((size_t)ns * WGP_NUM_COUNTERS * sizeof *ctr);
-  if (!align || !lbytes || !trip_loops || !taken_blocks || !trips || !taken || !ctr) {
+  if (!align || !lbytes || !bbytes || !trip_loops || !taken_blocks || !trips || !taken || !ctr) {
     failf(res, "out of memory");
     goto done;
   }
@@ -605,6 +606,8 @@ void vpredict_row(vpredictor *p, const vrow *row, vresult *res) {
       memset(align, 0, na * sizeof *align);
       memset(lbytes, 0, na * sizeof *lbytes);
       st = wgp_launch_bind(l, k, &in.launch, align, lbytes, &d);
+      if (st == WGP_OK)
+        wgp_launch_buffer_sizes(l, k, bbytes);
     }
     wgp_estimate *e = NULL;
     wgp_sim_result r;
@@ -612,6 +615,7 @@ void vpredict_row(vpredictor *p, const vrow *row, vresult *res) {
       in.kernel = k;
       in.gpu = g->gpu;
       in.buffer_align = align;
+      in.buffer_bytes = bbytes;
       in.local_bytes = lbytes;
       in.trip_loops = trip_loops;
       in.trip_counts = trips;
@@ -685,6 +689,7 @@ void vpredict_row(vpredictor *p, const vrow *row, vresult *res) {
 done:
   free(ctr);
   free(align);
+  free(bbytes);
   free(lbytes);
   free(trip_loops);
   free(taken_blocks);

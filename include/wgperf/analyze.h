@@ -23,6 +23,9 @@ typedef struct wgp_analysis_input {
   const wgp_gpu *gpu;
   wgp_trace_launch launch;       /* warp_size is taken from the GPU when 0 */
   const uint64_t *buffer_align;  /* per argument index, 0 = default; may be NULL */
+  const uint64_t *buffer_bytes;  /* per argument index, the buffer's size (--buffer), 0 = not given; may be
+                                    NULL.  Where the analysis cannot tell an access's addresses (a gather
+                                    x[col[j]]), its lanes are spread over this size (cache.h) */
   const uint64_t *local_bytes;   /* size of __local pointer arguments per argument index, then of dynamic
                                     shared arrays per array index (wgp_launch_bind); may be NULL */
   /* hints, NULL-terminated by count */

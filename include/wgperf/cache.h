@@ -12,7 +12,35 @@
  *   the iterations it stands for, after the iteration before it (weight 1:
  *   the sample sees its reuse of what that one touched, as the iterations of
  *   the stretch do, and that one's misses count once, as the stretch's first
- *   touches do where nothing before it touched the data).  Loops with no global access whose results nothing
+ *   touches do where nothing before it touched the data).  The iterations
+ *   of the stretch that are not traced still pass through the caches, as
+ *   phantom lines: a batch of lines that nothing hits goes in at the most
+ *   recent end of the group's L1 (loads, where L1 caches them) and of the
+ *   L2 (loads and stores: the data misses L1), ageing what is there as the
+ *   skipped iterations' misses would; more than a cache holds flushes it.
+ *   They go in after the sample's own lookups, at the end of its round of
+ *   the stream, so that every warp's sample (the warps are in the same
+ *   iteration in a round) finds what the iteration before it and the other
+ *   warps' samples touched, and where two samples stand for an even middle,
+ *   after the second.  Warps whose samples start on the same line walk the
+ *   same data (a matrix column every group of a grid column reads, a vector
+ *   every warp reads): their batches in one cache count once.  Phantom lines
+ *   count in no hit rate, DRAM traffic or row statistic (the weighted sample
+ *   stands for those).  Their number comes from how far the access's lowest
+ *   address moved since its event in the iteration before (D bytes an
+ *   iteration, lines of L bytes): each run of consecutive sectors of the
+ *   sample brings min(lines it spans, |D| / L) new lines an iteration (a
+ *   coalesced row walk: 1; a column walk by 4 B: the warp's 32 lines every
+ *   32 iterations; a loop-invariant address: none), at most the lines of
+ *   the region the stretch sweeps beyond the sample's span (lanes whose
+ *   walks overlap), times the iterations of the stretch traced neither as a
+ *   sample nor as the iteration before it, rounded up.  Only the innermost
+ *   loop's stretch counts (wgp_tracer_stretch): a sampled outer loop's
+ *   skipped iterations bring phantom lines through the accesses directly in
+ *   its body, not through the loops nested in it.  A softmax walking rows of
+ *   16 KB three times, 64 warps per SM of the H100: the second pass's L1 hit
+ *   rate went from 100% (only the first pass's traced iterations were in
+ *   L1) to 0%.  Loops with no global access whose results nothing
  *   after them reads are not traced (wgp_tracer_skip_quiet_loops).  The
  *   groups are traced on several threads (wgp_analysis_input.threads) and
  *   joined in order: the same stream for any number.  Above a work budget (WGP_CACHE_MAX_EVENTS)
@@ -51,6 +79,17 @@
  *   groups reads 16 KB of each of 8 matrix rows, its sample 4 KB: 4x the
  *   activations per sector): harmless, as such streams stay far from the
  *   activation rate.
+ * - A first wave that makes no global access (a 3-D stencil whose first
+ *   wave is the z = 0 face it returns from) is replaced by the wave in the
+ *   middle of the grid (whole rows of groups moved; middle_wave).
+ * - Addresses from loaded data (docs/analyzer-rules.md): their sectors go
+ *   through the caches as any other; one that misses the sample's LRU hits
+ *   anyway with chance C / R (C: the SM's L1, 3/4 of the L2; R: the
+ *   access's region, wgp_layout_set_regions) times the share of re-reads
+ *   among the launch's reads of the region (none for an address that also
+ *   walks with the work-item or the iteration), and one the warp asked for
+ *   earlier in the same block visit hits (its loads go out back to back).
+ *   Lanes whose address stays unknown take those chances alone.
  * - Reuse between waves is not modelled (seeds/002's layer conditions would
  *   be the next step), nor associativity conflicts.
  * - Data from before the launch (wgp_cache_warm_l2): the buffers were just
@@ -110,9 +149,14 @@ typedef struct wgp_cache_result {
   double *distinct;       /* per argument index (num_args + 1: the last for other bases): distinct sectors
                            * / sectors touched in the sample, 0 where none was touched */
   size_t num_bases;
+  /* per access: the share of its sectors (in the sample) from lanes whose
+   * address the analysis cannot tell, and the region in bytes those are
+   * taken to fall in at random (0 where it has none) */
+  double *unknown_share, *unknown_region;
   double footprint_bytes; /* the launch's global footprint (wgp_cache_warm_l2), 0 until computed */
   bool l2_warm;           /* wgp_cache_warm_l2 found it in L2: every global access hits there */
   bool sampled; /* the work budget narrowed the sample */
+  bool middle_wave; /* the first wave made no global access: the sample is the middle wave's */
 } wgp_cache_result;
 
 /* IN as for wgp_analyze; RESIDENT_GROUPS_PER_SM from the occupancy. */

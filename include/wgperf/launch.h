@@ -69,6 +69,9 @@ const char *wgp_launch_arg(const wgp_launch *l, size_t i, int64_t *value);
 double wgp_launch_arg_real(const wgp_launch *l, size_t i);
 size_t wgp_launch_num_buffers(const wgp_launch *l);
 const char *wgp_launch_buffer(const wgp_launch *l, size_t i, uint64_t *bytes, uint64_t *align);
+/* BYTES[i]: the size --buffer gives kernel K's argument I, 0 where none
+ * is given (wgp_kernel_num_args entries). */
+void wgp_launch_buffer_sizes(const wgp_launch *l, const wgp_kernel *k, uint64_t *bytes);
 /* __local buffers given a size (--local-mem NAME=BYTES, JSON local_mem). */
 size_t wgp_launch_num_local_mem(const wgp_launch *l);
 const char *wgp_launch_local_mem(const wgp_launch *l, size_t i, uint64_t *bytes);

@@ -62,6 +62,14 @@ uint64_t wgp_layout_access_base(const wgp_layout *l, const wgp_kernel *k, size_t
 /* Local accesses: the bytes of the __local array (or argument) access ID
  * reads or writes, 0 when unknown or not local. */
 uint64_t wgp_layout_access_limit(const wgp_layout *l, size_t id);
+/* The region each global access's offsets from loaded data fall in (a gather
+ * x[col[j]], wgp_tracer_track_loads): its buffer's size where BUFFER_BYTES
+ * (per argument, may be NULL) gives one, else an element per work-item of
+ * the launch (ITEMS; an index space the size of the launch, as a vector
+ * indexed by a column or a node), at least a SECTOR.  False when out of
+ * memory.  Without it, such offsets wrap at 4 GiB. */
+bool wgp_layout_set_regions(wgp_layout *l, const uint64_t *buffer_bytes, double items, unsigned sector);
+double wgp_layout_region(const wgp_layout *l, size_t id); /* 0 before wgp_layout_set_regions */
 
 /* Collects statistics while a tracer runs: install with wgp_metrics_attach,
  * then every traced warp adds to the current stats; wgp_metrics_take hands
@@ -80,6 +88,11 @@ size_t wgp_metrics_num_accesses(const wgp_metrics *m);
  * (the others get an address of their own). */
 uint64_t wgp_access_addresses(const wgp_layout *layout, const wgp_kernel *k, unsigned lanes, wgp_tracer *t,
                               const wgp_access *a, uint64_t mask, uint64_t *addr);
+/* The same; where T tracks loads (wgp_tracer_track_loads), global lanes
+ * whose offsets come from loaded values get them wrapped into the access's
+ * region (wgp_layout_set_regions) and *DATA (may be NULL) says which. */
+uint64_t wgp_access_addresses_data(const wgp_layout *layout, const wgp_kernel *k, unsigned lanes, wgp_tracer *t,
+                                   const wgp_access *a, uint64_t mask, uint64_t *addr, uint64_t *data);
 
 /* Per access id of K: the first access before it in its block (program
  * order) of the same space and width whose offset is the same expression

@@ -64,6 +64,9 @@ typedef struct wgp_trace_launch {
   void *user;
 } wgp_trace_launch;
 
+/* The launch's work-items (the product of its global sizes). */
+double wgp_launch_items(const wgp_trace_launch *L);
+
 /* What a trace had to assume (wgp_trace_flags). */
 #define WGP_TRACE_DATA_BRANCH 1u  /* a branch needed a loaded value: both paths taken */
 #define WGP_TRACE_DATA_LOOP 2u    /* a loop count needed a loaded value: hint, bound or 1 used */
@@ -113,6 +116,12 @@ bool wgp_tracer_skip_quiet_loops(wgp_tracer *t, unsigned spaces);
  * before touched, as it would in the stretch (an accumulator a[i] updated
  * every iteration hits; a stream moving on misses). */
 void wgp_tracer_warm_samples(wgp_tracer *t, bool on);
+/* During a visit: how many iterations of the innermost loop around the
+ * block its current iteration stands for (above 1 in a sampled middle
+ * iteration; 1 in an explicit iteration, also of a loop nested in a sampled
+ * one, and outside loops).  The visit's multiplicity is the product over the
+ * loops around the block. */
+double wgp_tracer_stretch(const wgp_tracer *t);
 
 wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp, wgp_trace **out,
                             wgp_diag *diag);
@@ -128,6 +137,20 @@ wgp_eval_status wgp_tracer_eval(wgp_tracer *t, const wgp_expr *e, unsigned lane,
  * must answer the same for a symbol while the tracer lives), so this is the
  * fast way for anything evaluated often. */
 uint64_t wgp_tracer_eval_warp(wgp_tracer *t, const wgp_expr *e, uint64_t mask, int64_t *value);
+/* Loaded values for addresses: from now on the tracer gives each load whose
+ * value reaches a global access's address (directly or through other loads)
+ * a value per lane when it is visited, a hash of the place it reads (the
+ * same place always holds the same value), and wgp_tracer_eval_warp_data
+ * evaluates with those values.  A gather x[col[j]] then reads scattered
+ * places and a walk val[rowptr[r] + i] a contiguous run from a scattered
+ * start, as on real data.  Control flow is untouched (branches and loop
+ * counts that depend on data keep their hints and fallbacks).  False when
+ * out of memory (nothing tracked). */
+bool wgp_tracer_track_loads(wgp_tracer *t);
+bool wgp_tracer_tracks_loads(const wgp_tracer *t);
+/* As wgp_tracer_eval_warp, with the loaded values of the lanes that loaded
+ * one (wgp_tracer_track_loads; without it, the same). */
+uint64_t wgp_tracer_eval_warp_data(wgp_tracer *t, const wgp_expr *e, uint64_t mask, int64_t *value);
 /* Terms of a warp's affine form: an offset, then one multiple per lane
  * coordinate (local id x, y, z, lane number). */
 #define WGP_TRACE_FORM_TERMS 5

@@ -385,6 +385,54 @@ static void twins_change_nothing(void **state) {
   assert_true(compared >= 4); /* gridstride (twice) and evenodd: a[i] read and written; vadd */
 }
 
+/* The mean L1 hit rate of R's loads at source line LINE of their file. */
+static double l1_hit_at_line(const wgp_cache_result *r, const wgp_kernel *k, int line) {
+  double sum = 0;
+  size_t n = 0;
+  for (size_t a = 0; a < r->num_accesses; a++) {
+    const char *src = wgp_access_source(wgp_kernel_access(k, a)), *colon = src ? strrchr(src, ':') : NULL;
+    if (colon && atoi(colon + 1) == line && r->l1_hit[a] >= 0)
+      sum += r->l1_hit[a], n++;
+  }
+  assert_true(n > 0);
+  return sum / (double)n;
+}
+
+/* A sampled stretch stands for its iterations in the caches too: the
+ * iterations it skips put phantom lines in (cache.h), so a second pass over
+ * a row finds in L1 what the whole first pass left there.  Two passes over
+ * rows of 2048 floats (8 KB), a warp a row and a group: sampled (two_pass)
+ * against every iteration traced (two_pass_unrolled), with the SM's L1
+ * shared by 4 groups (the rows fit) and by 64 (4 KB each: they do not).
+ * Before the phantom lines the sampled second pass hit 1.0 with 64 groups:
+ * the first pass had put only its traced iterations in. */
+static void sampled_passes_age_the_caches(void **state) {
+  (void)state;
+  wgp_diag d;
+  static const launch_case sampled = {"row_kernels.json", "two_pass", "4096", "32", {"cols=2048", NULL, NULL}, 0};
+  static const launch_case full = {"row_kernels.json", "two_pass_unrolled", "4096", "32", {NULL, NULL, NULL}, 0};
+  static const unsigned residents[] = {4, 64};
+  for (size_t i = 0; i < sizeof residents / sizeof *residents; i++) {
+    bound bs, bf;
+    bind(&bs, &sampled);
+    bind(&bf, &full);
+    wgp_cache_result rs, rf;
+    assert_int_equal(wgp_cache_analyze(&bs.in, residents[i], bs.smem, &rs, &d), WGP_OK);
+    assert_int_equal(wgp_cache_analyze(&bf.in, residents[i], bf.smem, &rf, &d), WGP_OK);
+    assert_false(rs.sampled || rf.sampled);
+    /* the second pass: row_kernels.cl:17 and :34 */
+    double hs = l1_hit_at_line(&rs, bs.in.kernel, 17), hf = l1_hit_at_line(&rf, bf.in.kernel, 34);
+    printf("two passes, %u groups share L1: second pass L1 hit %.4f sampled, %.4f every iteration\n", residents[i],
+           hs, hf);
+    assert_true(residents[i] == 4 ? hf > 0.9 : hf < 0.1);
+    assert_true(fabs(hs - hf) <= WGP_CACHE_SAMPLED_TOLERANCE);
+    wgp_cache_result_free(&rs);
+    wgp_cache_result_free(&rf);
+    unbind(&bs);
+    unbind(&bf);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(threads_do_not_change_the_result),
@@ -394,6 +442,7 @@ int main(void) {
       cmocka_unit_test(requests_wait_for_their_slowest_sector),
       cmocka_unit_test(read_modify_write_writes_back),
       cmocka_unit_test(sampled_within_tolerance),
+      cmocka_unit_test(sampled_passes_age_the_caches),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
