@@ -81,6 +81,15 @@ int wgp_expr_group_dependence(const wgp_expr *e) {
   }
 }
 
+/* A fixed pseudo-random number for stretch I of dimension D (splitmix64):
+ * the same in every run. */
+static uint64_t stretch_hash(uint64_t i, unsigned d) {
+  uint64_t z = i * 0x9e3779b97f4a7c15ull + d + 1;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
 /* The worst group dependence of everything that steers control flow. */
 static int control_group_dependence(const wgp_kernel *k) {
   int worst = 0;
@@ -310,9 +319,14 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
     } else if (dep == 1) {
       np[d] = edge_groups(ngrp[d], pick[d], cnt[d]);
     } else {
+      /* a group per stretch of NGRP / WANT, picked in it by a hash (one at
+       * the same place in every stretch would see one phase of a pattern
+       * whose period divides the stretch: a bitonic step's active half) */
       np[d] = want;
       for (size_t i = 0; i < want; i++) {
-        pick[d][i] = (uint64_t)((double)i * (double)ngrp[d] / (double)want);
+        uint64_t lo = (uint64_t)((double)i * (double)ngrp[d] / (double)want);
+        uint64_t hi = (uint64_t)((double)(i + 1) * (double)ngrp[d] / (double)want);
+        pick[d][i] = lo + (hi > lo + 1 ? stretch_hash(i, d) % (hi - lo) : 0);
         cnt[d][i] = (double)ngrp[d] / (double)want;
       }
     }
@@ -328,15 +342,23 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
   bool split = split_dim[0] || split_dim[1] || split_dim[2];
   s->how = dep == 0 ? WGP_GROUPS_ONE : dep == 1 ? (split ? WGP_GROUPS_SPLIT : WGP_GROUPS_EDGES) : WGP_GROUPS_ALL;
   if (st == WGP_OK && dep == 2 && (double)np[0] * (double)np[1] * (double)np[2] > WGP_WARPS_MAX_GROUPS) {
-    /* Too many: keep the first dimensions' choices and thin the outer ones. */
-    while ((double)np[0] * (double)np[1] * (double)np[2] > WGP_WARPS_MAX_GROUPS) {
-      unsigned d = np[2] > 1 ? 2 : np[1] > 1 ? 1 : 0;
-      size_t keep = np[d] / 2 ? np[d] / 2 : 1;
-      for (size_t i = 0; i < keep; i++) {
-        pick[d][i] = pick[d][i * np[d] / keep];
-        cnt[d][i] = (double)ngrp[d] / (double)keep;
+    /* Too many: keep the first dimensions' choices and thin the outer ones,
+     * halving until they fit, each kept group one of its stretch picked by
+     * a hash as above. */
+    size_t keep[3] = {np[0], np[1], np[2]};
+    while ((double)keep[0] * (double)keep[1] * (double)keep[2] > WGP_WARPS_MAX_GROUPS) {
+      unsigned d = keep[2] > 1 ? 2 : keep[1] > 1 ? 1 : 0;
+      keep[d] = keep[d] / 2 ? keep[d] / 2 : 1;
+    }
+    for (unsigned d = 0; d < 3; d++) {
+      if (keep[d] == np[d])
+        continue;
+      for (size_t i = 0; i < keep[d]; i++) {
+        size_t lo = i * np[d] / keep[d], hi = (i + 1) * np[d] / keep[d];
+        pick[d][i] = pick[d][lo + (hi > lo ? (size_t)(stretch_hash(i, d) % (hi - lo)) : 0)];
+        cnt[d][i] = (double)ngrp[d] / (double)keep[d];
       }
-      np[d] = keep;
+      np[d] = keep[d];
     }
   }
   if (st == WGP_OK && dep == 2)

@@ -16,7 +16,10 @@
  *   WGP_WARPS_SPLIT_PROBES groups probed per dimension, the others at their
  *   first group), each run of alike groups represented by its middle one;
  * - otherwise (parity, modulo, bit tests of the group id): every group, up to
- *   WGP_WARPS_MAX_GROUPS groups spread evenly over the grid (flagged).
+ *   WGP_WARPS_MAX_GROUPS groups spread over the grid, one per even stretch
+ *   of groups, picked in it by a fixed hash so that no pattern of the
+ *   group id with a period dividing the stretch is seen in one phase only
+ *   (flagged).
  */
 #ifndef WGPERF_WARPS_H
 #define WGPERF_WARPS_H
