@@ -63,6 +63,13 @@ int cli_no_kernel(const char *input, const char *name, const struct wgp_model *m
 /* "--jobs N": threads, 1 to WGP_MAX_THREADS; 0, or -1 when malformed. */
 int parse_jobs(const char *text, unsigned *jobs);
 
+/* A loop clang unrolled with a run-time trip count is two loops at one
+ * source line: the unrolled body and the remainder loop it left (header
+ * "<name>.prol" or "<name>.epil").  The partner of loop LOOP of K, -1 when
+ * it has none; *REMAINDER says whether LOOP is the remainder. */
+struct wgp_kernel;
+long cli_unroll_partner(const struct wgp_kernel *k, size_t loop, bool *remainder);
+
 int cmd_analyze(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 

@@ -67,10 +67,23 @@ static void describe_fallback(const wgp_kernel *k, const wgp_fallback *f, char *
     snprintf(where, wn, "L%ld", f->loop);
     if (wgp_loop_source(lp))
       *source = wgp_loop_source(lp);
-    snprintf(did, dn, "%s, %s",
+    bool rem = false;
+    long partner = cli_unroll_partner(k, (size_t)f->loop, &rem);
+    char role[200] = "";
+    if (partner >= 0 && rem)
+      snprintf(role, sizeof role,
+               "; the remainder loop of the unrolled L%ld: COUNT is the source count modulo the unroll factor", partner);
+    else if (partner >= 0)
+      snprintf(role, sizeof role,
+               "; unrolled (remainder L%ld): COUNT is the source count divided by the unroll factor, 4 for a "
+               "run-time count (docs/kernel-model.md)",
+               partner);
+    else if (rem)
+      snprintf(role, sizeof role, "; the remainder loop of an unrolled loop: COUNT is fewer than the unroll factor");
+    snprintf(did, dn, "%s, %s%s",
              f->kind == WGP_FALLBACK_DATA_LOOP ? "loop count needs values known only at run time"
                                                : "loop count cannot be computed",
-             f->hinted ? "ran the --trip count" : f->bounded ? "ran its bound" : "ran 1 iteration per entry");
+             f->hinted ? "ran the --trip count" : f->bounded ? "ran its bound" : "ran 1 iteration per entry", role);
     snprintf(hint, hn, "--trip L%ld=COUNT", f->loop);
   } else if (f->kind == WGP_FALLBACK_CALL) {
     const char *callee = "?", *reason = "?";
@@ -122,15 +135,46 @@ static void fallbacks_text(FILE *out, const char *label, const wgp_kernel *k, co
 
 static json_t *num_or_null(double v, bool ok) { return ok ? json_real(v) : json_null(); }
 
-/* How the hit rates were made, in words (the "caches" line of the reports). */
-static void cache_words(char *buf, size_t size, const wgp_cache_result *c) {
-  int n = snprintf(buf, size, "L1/L2 hit rates from an LRU simulation of the first %zu work-groups of a wave",
-                   c->groups_simulated);
+/* How the hit rates were made, in words (the "caches" line of the reports).
+ * Global accesses the launch makes (TOT) but the simulated work-groups never
+ * made have no hit rate: the simulator takes them as misses, and the line
+ * says which (a 3-D stencil whose first wave is the z = 0 face it skips). */
+static void cache_words(char *buf, size_t size, const wgp_cache_result *c, const wgp_kernel *k,
+                        const wgp_mem_stats *tot) {
+  int n = c->middle_wave ? snprintf(buf, size,
+                                    "L1/L2 hit rates from an LRU simulation of %zu work-groups of the wave in the "
+                                    "middle of the grid (the first wave makes no global access)",
+                                    c->groups_simulated)
+                         : snprintf(buf, size,
+                                    "L1/L2 hit rates from an LRU simulation of the first %zu work-groups of a wave",
+                                    c->groups_simulated);
   if (c->l2_warm && n > 0 && (size_t)n < size)
+    n += snprintf(buf + n, size - (size_t)n,
+                  "; the launch's %.3g MB fit in L2: taken as there from before the launch, every access hits L2 "
+                  "(--cold-l2 to start empty)",
+                  c->footprint_bytes / 1e6);
+  char ids[96] = "";
+  size_t unseen = 0, len = 0;
+  for (size_t i = 0; k && tot && i < wgp_kernel_num_accesses(k) && i < c->num_accesses; i++) {
+    const wgp_access *a = wgp_kernel_access(k, i);
+    if ((wgp_access_space(a) != WGP_SPACE_GLOBAL && wgp_access_space(a) != WGP_SPACE_GENERIC) || tot[i].executions <= 0)
+      continue;
+    /* a load the sample made has an L1 rate; a store or atomic an L2 one */
+    double rate = wgp_access_get_kind(a) == WGP_ACCESS_LOAD ? c->l1_hit[i] : c->l2_hit[i];
+    if (rate >= 0)
+      continue;
+    if (unseen < 4 && len < sizeof ids) {
+      int m = snprintf(ids + len, sizeof ids - len, "%sM%zu", unseen ? ", " : "", i);
+      len += m > 0 ? (size_t)m : 0;
+    }
+    unseen++;
+  }
+  if (unseen && n > 0 && (size_t)n < size)
     snprintf(buf + n, size - (size_t)n,
-             "; the launch's %.3g MB fit in L2: taken as there from before the launch, every access hits L2 "
-             "(--cold-l2 to start empty)",
-             c->footprint_bytes / 1e6);
+             "; those work-groups make none of %zu global access%s the launch makes (%s%s): their hit rates are "
+             "unknown and taken as L1 and L2 misses, the DRAM traffic may be overestimated (the first "
+             "work-groups of the grid skip them: an early return at its edge?)",
+             unseen, unseen > 1 ? "es" : "", ids, unseen > 4 ? ", ..." : "");
 }
 
 static json_t *num_or_null_nan(double v) { return v == v ? json_real(v) : json_null(); }
@@ -404,6 +448,19 @@ static void report_footprints(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, 
           a, b, L->fallback_accesses ? ", LRU for accesses without one" : "", c, d, e, g, h, i2);
 }
 
+/* Whether the launch L gives the size of the buffer access A reads. */
+static bool buffer_given(const wgp_launch *l, const wgp_kernel *k, const wgp_access *a) {
+  long arg = wgp_access_base_arg(a);
+  if (arg < 0 || (size_t)arg >= wgp_kernel_num_args(k))
+    return false;
+  for (size_t i = 0; i < wgp_launch_num_buffers(l); i++) {
+    uint64_t bytes, align;
+    if (strcmp(wgp_launch_buffer(l, i, &bytes, &align), wgp_arg_name(wgp_kernel_arg(k, (size_t)arg))) == 0)
+      return true;
+  }
+  return false;
+}
+
 static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_launch *l,
                         const wgp_analysis *an, const wgp_cache_result *cache, const wgp_footprint *fp,
                         unsigned resident, bool traces) {
@@ -476,16 +533,23 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
     }
     const char *src = wgp_access_source(a);
     const char *slash = src ? strrchr(src, '/') : NULL;
+    char why[160] = "";
+    double region = cache->unknown_region ? cache->unknown_region[i] : 0;
+    if (s->unknown > 0 && wgp_access_space(a) == WGP_SPACE_LOCAL)
+      snprintf(why, sizeof why, " (address unknown: lanes assumed at random places in the array)");
+    else if (s->unknown > 0 && region > 0)
+      /* cache.c: the buffer's --buffer size, else an element per work-item */
+      snprintf(why, sizeof why, " (address from loaded data: taken at random places in %.4g MB%s)", region / 1e6,
+               buffer_given(l, k, a) ? "" : ", --buffer sets it");
+    else if (s->unknown > 0)
+      snprintf(why, sizeof why, " (address unknown: a sector per lane assumed)");
     fprintf(f, "  M%-3zu %-22s %-8s %-6s %-14s %3llu %12.6g %s%s\n", i, src ? (slash ? slash + 1 : src) : "-",
             space_of(a), wgp_access_kind_name(wgp_access_get_kind(a)),
             wgp_access_base_name(a) ? wgp_access_base_name(a) : "?", (unsigned long long)wgp_access_bytes(a),
-            s->executions, cost,
-            s->unknown <= 0                         ? ""
-            : wgp_access_space(a) != WGP_SPACE_LOCAL ? " (address unknown: one sector per lane assumed)"
-                                                    : " (address unknown: lanes assumed at random places in the array)");
+            s->executions, cost, why);
   }
-  char words[256];
-  cache_words(words, sizeof words, cache);
+  char words[640];
+  cache_words(words, sizeof words, cache, k, wgp_analysis_total_stats(an));
   fprintf(f, "caches  %s\n", words);
   report_footprints(f, k, gpu, an, cache, fp, resident);
   if (traces)
@@ -534,7 +598,7 @@ typedef struct session {
   wgp_model *m;
   wgp_gpu *gpu;
   const wgp_kernel *k;
-  uint64_t *align, *local;
+  uint64_t *align, *local, *bytes;
   char tmpl[64];
   bool made;
   wgp_analysis_input in;
@@ -548,6 +612,7 @@ static void session_close(session *S) {
   wgp_estimate_free(S->est);
   free(S->align);
   free(S->local);
+  free(S->bytes);
   wgp_gpu_free(S->gpu);
   wgp_model_free(S->m);
   wgp_launch_free(S->l);
@@ -710,10 +775,13 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
     size_t na = wgp_kernel_num_args(S->k) ? wgp_kernel_num_args(S->k) : 1;
     S->align = calloc(na, sizeof *S->align);
     S->local = calloc(na + wgp_kernel_num_arrays(S->k), sizeof *S->local);
-    if (!S->align || !S->local)
+    S->bytes = calloc(na, sizeof *S->bytes);
+    if (!S->align || !S->local || !S->bytes)
       rc = input_error("out of memory");
     else if (wgp_launch_bind(S->l, S->k, &in.launch, S->align, S->local, &d) != WGP_OK)
       rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
+    else
+      wgp_launch_buffer_sizes(S->l, S->k, S->bytes);
   }
   if (rc == EXIT_OK) {
     for (size_t i = 0; i < op->ntrip; i++)
@@ -730,6 +798,7 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
     in.kernel = S->k;
     in.gpu = S->gpu;
     in.buffer_align = S->align;
+    in.buffer_bytes = S->bytes;
     in.local_bytes = S->local;
     in.trip_loops = op->trip_loop;
     in.trip_counts = op->trip;
@@ -842,20 +911,38 @@ static void bottleneck(char *buf, size_t size, const session *S, const wgp_sim_r
   bool dram_useful = r->bound && strcmp(r->bound, "dram_bandwidth") == 0 && r->dram_bytes <= 1.25 * used;
   if (worst != (size_t)-1 && !dram_useful && tot[worst].lane_bytes > 0 && worst_moved > 2 * tot[worst].lane_bytes) {
     const wgp_access *a = wgp_kernel_access(k, worst);
-    snprintf(buf, size, "global %ss at %s move %.1fx the bytes they use: uncoalesced",
-             wgp_access_kind_name(wgp_access_get_kind(a)), wgp_access_source(a) ? wgp_access_source(a) : "?",
-             worst_moved / tot[worst].lane_bytes);
+    if (tot[worst].unknown > 0)
+      /* the places come from loaded data, which the analysis draws at
+       * random (docs/analyzer-rules.md): the figure is the data's */
+      snprintf(buf, size,
+               "global %ss at %s read places that depend on loaded data (taken as spread at random over their "
+               "buffer; --buffer gives its size): %.1fx the bytes they use",
+               wgp_access_kind_name(wgp_access_get_kind(a)), wgp_access_source(a) ? wgp_access_source(a) : "?",
+               worst_moved / tot[worst].lane_bytes);
+    else
+      snprintf(buf, size, "global %ss at %s move %.1fx the bytes they use: uncoalesced",
+               wgp_access_kind_name(wgp_access_get_kind(a)), wgp_access_source(a) ? wgp_access_source(a) : "?",
+               worst_moved / tot[worst].lane_bytes);
     return;
   }
-  for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++)
-    if (wgp_access_space(wgp_kernel_access(k, i)) == WGP_SPACE_LOCAL && tot[i].worst_degree >= 4) {
-      const wgp_access *a = wgp_kernel_access(k, i);
-      snprintf(buf, size, "shared-memory %ss at %s have %.0f-way bank conflicts%s",
-               wgp_access_kind_name(wgp_access_get_kind(a)), wgp_access_source(a) ? wgp_access_source(a) : "?",
-               tot[i].worst_degree,
-               tot[i].unknown > 0 ? " (addresses known only at run time: expected for random ones)" : "");
-      return;
-    }
+  /* bank conflicts cost issue slots and shared-memory wavefronts: named only
+   * when the pipeline, not a bandwidth or contention bound, sets the time;
+   * the access whose conflicts add the most wavefronts */
+  bool pipeline = !r->bound || strcmp(r->bound, "pipeline") == 0;
+  size_t conflicted = (size_t)-1;
+  double extra = 0;
+  for (size_t i = 0; pipeline && i < wgp_kernel_num_accesses(k); i++)
+    if (wgp_access_space(wgp_kernel_access(k, i)) == WGP_SPACE_LOCAL && tot[i].worst_degree >= 4 &&
+        tot[i].wavefronts - tot[i].phases > extra)
+      extra = tot[i].wavefronts - tot[i].phases, conflicted = i;
+  if (conflicted != (size_t)-1) {
+    const wgp_access *a = wgp_kernel_access(k, conflicted);
+    snprintf(buf, size, "shared-memory %ss at %s have %.0f-way bank conflicts%s",
+             wgp_access_kind_name(wgp_access_get_kind(a)), wgp_access_source(a) ? wgp_access_source(a) : "?",
+             tot[conflicted].worst_degree,
+             tot[conflicted].unknown > 0 ? " (addresses known only at run time: expected for random ones)" : "");
+    return;
+  }
   if (r->bound && strcmp(r->bound, "dram_bandwidth") == 0) {
     snprintf(buf, size, "DRAM bandwidth: %.3g MB must move at %.0f GB/s", r->dram_bytes / 1e6,
              wgp_gpu_dram_bandwidth_gbps(S->gpu));
@@ -916,7 +1003,7 @@ int cmd_predict(int argc, char **argv) {
       rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
   }
   if (rc == EXIT_OK) {
-    char why[256];
+    char why[512];
     bottleneck(why, sizeof why, &S, &r);
     if (S.o.json) {
       json_t *j = json_object();
@@ -991,8 +1078,8 @@ int cmd_predict(int argc, char **argv) {
         json_decref(a);
       }
       fallbacks_text(stdout, "fallback    ", S.k, S.an);
-      char words[256];
-      cache_words(words, sizeof words, S.cache);
+      char words[640];
+      cache_words(words, sizeof words, S.cache, S.k, wgp_analysis_total_stats(S.an));
       printf("caches      %s\n", words);
     }
     if (rc == EXIT_OK && fflush(stdout) != 0)
