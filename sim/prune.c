@@ -37,6 +37,16 @@
  *   smallest upper bound; every size left is no faster than the best one
  *   simulated.  The best size is so the exhaustive search's (or one
  *   predicted exactly as fast); the ranking holds the simulated sizes only.
+ * - The first N ranks exact (options.top = N): the same search, but it
+ *   stops only when the smallest lower bound left is above W_N, the N-th
+ *   smallest of the upper bounds of distinct sizes (each size's tightest:
+ *   a worst case or its time).  N sizes are then at most W_N, every size
+ *   left is slower than each of them, and every size at most W_N, so also
+ *   every size tied with the N-th fastest, was simulated: ranked by time,
+ *   then by enumeration order, the first N are the exhaustive search's.
+ *   Stage 1 prunes no size that could be among them: a twin is only
+ *   proven no faster than its representative, and two of a batch may both
+ *   belong to the first N, so a twin the bounds keep is simulated.
  * - Stage 3: sizes are estimated exactly as `wgperf predict` does
  *   (wgp_estimate: cache analysis, data left in L2 from before the launch).
  */
@@ -71,6 +81,8 @@ typedef struct cand {
   int level;             /* 0: enumerated, 1: analyzed, 2: cache analyzed, 3: done */
   double lb;             /* the lower bound of its level */
   int job;               /* JOB_*: its next level's work, done ahead by a search thread (under p->mu) */
+  double ub;             /* top > 0: the smallest upper bound on its time known (worst cases, its time) */
+  bool in_nbest;         /* ... and it is one of the N smallest (struct nbest) */
   struct prepared *prep; /* JOB_DONE: the result, not yet taken */
 } cand;
 
@@ -99,6 +111,7 @@ struct wgp_prune {
   wgp_launch *tmpl;       /* the user's launch with a placeholder local size: the lookup of every candidate */
   wgp_trace_launch tl;
   uint64_t *align, *fixed_local; /* fixed_local: per argument, then per array */
+  uint64_t *buffer_bytes;        /* per argument: --buffer's size, 0 where none */
   size_t num_local;
   size_t *local_arg_index; /* argument index of each --local-arg */
   char **local_exprs;
@@ -375,11 +388,13 @@ static wgp_status bind_template(wgp_prune *p, const wgp_prune_options *o, wgp_di
   p->align = calloc(na, sizeof *p->align);
   p->num_local = na + wgp_kernel_num_arrays(p->k);
   p->fixed_local = calloc(p->num_local, sizeof *p->fixed_local);
-  if (!p->align || !p->fixed_local)
+  p->buffer_bytes = calloc(na, sizeof *p->buffer_bytes);
+  if (!p->align || !p->fixed_local || !p->buffer_bytes)
     return nomem(diag);
   wgp_status st = wgp_launch_bind(t, p->k, &p->tl, p->align, p->fixed_local, diag);
   if (st != WGP_OK)
     return st;
+  wgp_launch_buffer_sizes(t, p->k, p->buffer_bytes);
   for (size_t a = 0; a < o->num_local_args; a++) {
     for (size_t i = 0; i < wgp_kernel_num_args(p->k); i++)
       if (strcmp(wgp_arg_name(wgp_kernel_arg(p->k, i)), o->local_arg_names[a]) == 0)
@@ -614,6 +629,7 @@ static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_di
                                  .gpu = g,
                                  .launch = p->tl,
                                  .buffer_align = p->align,
+                                 .buffer_bytes = p->buffer_bytes,
                                  .local_bytes = c->local_bytes,
                                  .trip_loops = p->trip_loops,
                                  .trip_counts = p->trip_counts,
@@ -1065,6 +1081,59 @@ static void speculate(wgp_prune *p, const heap *h) {
   pthread_mutex_unlock(&p->mu);
 }
 
+/* The N smallest upper bounds of distinct sizes (options.top = N), sorted:
+ * N sizes take at most the last, W_N, so a size whose lower bound is above
+ * it is not among the N fastest.  A size's bound only falls while it stays
+ * valid, so the N smallest are kept as they come (N is small next to the
+ * sizes); one that turns invalid is taken out and the set rebuilt. */
+typedef struct nbest {
+  double *v;
+  size_t *i, n, cap;
+} nbest;
+
+/* W_N: infinite until N sizes have an upper bound. */
+static double nbest_bound(const nbest *b) { return b->cap && b->n == b->cap ? b->v[b->n - 1] : INFINITY; }
+
+/* Candidate I of C is at most UB. */
+static void nbest_note(nbest *b, cand *c, size_t i, double ub) {
+  if (!b->cap || !(ub < c[i].ub))
+    return;
+  c[i].ub = ub;
+  size_t at = 0;
+  if (c[i].in_nbest) {
+    while (b->i[at] != i)
+      at++;
+  } else if (b->n < b->cap) {
+    at = b->n++;
+  } else if (ub < b->v[b->n - 1]) {
+    at = b->n - 1; /* the largest leaves */
+    c[b->i[at]].in_nbest = false;
+  } else {
+    return;
+  }
+  for (; at > 0 && b->v[at - 1] > ub; at--)
+    b->v[at] = b->v[at - 1], b->i[at] = b->i[at - 1];
+  b->v[at] = ub, b->i[at] = i;
+  c[i].in_nbest = true;
+}
+
+/* Candidate I of C[0..n) turned invalid: its bound no longer stands for a
+ * size that can run. */
+static void nbest_forget(nbest *b, cand *c, size_t n, size_t i) {
+  c[i].ub = INFINITY;
+  if (!c[i].in_nbest)
+    return;
+  b->n = 0;
+  for (size_t j = 0; j < n; j++)
+    c[j].in_nbest = false;
+  for (size_t j = 0; j < n; j++)
+    if (c[j].pub.stage != WGP_PRUNE_INVALID && c[j].ub < INFINITY) {
+      double ub = c[j].ub;
+      c[j].ub = INFINITY;
+      nbest_note(b, c, j, ub);
+    }
+}
+
 /* Stages 1 to 3 as one best-first branch and bound (Algorithm 4 with
  * bounds in three tiers and the best simulated time as the incumbent):
  * - W, the smallest upper bound known on any size's time: worst cases (for
@@ -1080,26 +1149,36 @@ static void speculate(wgp_prune *p, const heap *h) {
  *   rates) and no more rounds and groups among the cache-analyzed ones.
  * - What was not simulated: a duplicate (stage 1) when such a size exists
  *   (by KEY before its cache analysis, the paper's stage 1), else dropped
- *   by bounds (stage 2). */
+ *   by bounds (stage 2).
+ * With O->top = N, W_N (struct nbest) replaces W: the search stops when the
+ *   smallest lower bound is above it (a tie may be among the first N), and
+ *   a twin is simulated instead of skipped.  The order the sizes are taken
+ *   in is the same; W_N falls as they are (N upper bounds are known after N
+ *   analyses, and the simulated times replace them). */
 static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratch, wgp_diag *diag) {
   double w = INFINITY, incumbent = INFINITY;
   size_t nv = 0;
   for (size_t i = 0; i < p->n; i++)
     nv += p->c[i].pub.stage != WGP_PRUNE_INVALID;
+  /* with more than nv, no N sizes ever have a bound: W_N stays infinite */
+  size_t ncap = o->top && o->top <= nv ? o->top : 0;
   size_t *analyzed = malloc((nv ? nv : 1) * sizeof *analyzed), na = 0;
   heap h = {malloc((nv ? nv : 1) * sizeof *h.v), 0, p->c};
-  if (!analyzed || !h.v) {
-    free(analyzed), free(h.v);
+  nbest nb = {ncap ? malloc(ncap * sizeof *nb.v) : NULL, ncap ? malloc(ncap * sizeof *nb.i) : NULL, 0, ncap};
+  if (!analyzed || !h.v || (ncap && (!nb.v || !nb.i))) {
+    free(analyzed), free(h.v), free(nb.v), free(nb.i);
     return nomem(diag);
   }
-  for (size_t i = 0; i < p->n; i++)
+  for (size_t i = 0; i < p->n; i++) {
+    p->c[i].ub = INFINITY;
     if (p->c[i].pub.stage != WGP_PRUNE_INVALID)
       heap_push(&h, i);
+  }
   start_workers(p, o->threads ? o->threads : wgp_default_threads());
   wgp_status st = WGP_OK;
   while (h.n && st == WGP_OK) {
     double lo = p->c[h.v[0]].lb;
-    if (lo > w || (lo == w && incumbent <= w))
+    if (o->top ? lo > nbest_bound(&nb) : lo > w || (lo == w && incumbent <= w))
       break;
     size_t i = heap_pop(&h);
     cand *c = &p->c[i];
@@ -1111,6 +1190,7 @@ static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratc
       if (st != WGP_OK || c->pub.stage == WGP_PRUNE_INVALID)
         continue;
       w = fmin(w, c->cheap_worst);
+      nbest_note(&nb, p->c, i, c->cheap_worst);
       heap_push(&h, i);
     } else if (c->level == 1) {
       if (o->progress)
@@ -1119,10 +1199,10 @@ static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratc
       obtain(p, c, &pr);
       bool ok = commit_estimate(p, c, &pr);
       wgp_estimate_free(pr.est);
-      if (!ok)
-        continue;
-      if (pr.st2 != WGP_OK) {
-        invalidate(c, bare(&pr.d2));
+      if (ok && pr.st2 != WGP_OK)
+        invalidate(c, bare(&pr.d2)), ok = false;
+      if (!ok) {
+        nbest_forget(&nb, p->c, p->n, i);
         continue;
       }
       wgp_sim_result r = pr.r;
@@ -1133,11 +1213,12 @@ static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratc
       c->key2 = key_with_cache(c);
       c->level = 2;
       w = fmin(w, c->pub.worst_us);
+      nbest_note(&nb, p->c, i, c->pub.worst_us);
       analyzed[na++] = i;
       heap_push(&h, i);
     } else {
       size_t rep = SIZE_MAX;
-      for (size_t j = 0; j < na && rep == SIZE_MAX; j++) {
+      for (size_t j = 0; !o->top && j < na && rep == SIZE_MAX; j++) {
         const cand *o2 = &p->c[analyzed[j]];
         if (analyzed[j] != i && o2->pub.stage != WGP_PRUNE_INVALID && o2->key2 == c->key2 &&
             dominates(o2, analyzed[j], c, i))
@@ -1156,10 +1237,14 @@ static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratc
       if (simulate(p, c)) {
         incumbent = fmin(incumbent, c->pub.sim.time_us);
         w = fmin(w, c->pub.sim.time_us);
+        nbest_note(&nb, p->c, i, c->pub.sim.time_us);
+      } else {
+        nbest_forget(&nb, p->c, p->n, i);
       }
     }
   }
   stop_workers(p);
+  free(nb.v), free(nb.i);
   if (st != WGP_OK) {
     free(analyzed), free(h.v);
     return st;
@@ -1322,6 +1407,8 @@ wgp_status wgp_prune_run(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_prun
   if (st == WGP_OK) {
     sort_by(p->ranked, p->nranked, scratch, p->c, BY_TIME);
     wgp_prune_counts *n = &p->counts;
+    size_t exact = o->flags & WGP_PRUNE_EXHAUSTIVE ? p->nranked : o->top ? o->top : 1;
+    n->exact_ranks = exact < p->nranked ? exact : p->nranked;
     n->total = p->n;
     n->restricted = p->restricted;
     for (size_t i = 0; i < p->n; i++) {
@@ -1359,7 +1446,7 @@ void wgp_prune_free(wgp_prune *p) {
   free(p->local_exprs);
   free(p->local_arg_index);
   free(p->trip_loops), free(p->trip_counts), free(p->taken_blocks), free(p->taken_fractions);
-  free(p->align), free(p->fixed_local);
+  free(p->align), free(p->fixed_local), free(p->buffer_bytes);
   free(p->ranked);
   wgp_launch_free(p->tmpl);
   free(p);

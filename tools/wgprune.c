@@ -4,7 +4,8 @@
  *
  *   wgprune kernel.cl --kernel mm --global 1024,1024 --arg N=1024 [--gpu h100-sxm] [--json|--csv]
  *
- * Prints the ranking as a table (or --json, --csv), draws the space
+ * Prints the ranking as a table (or --json, --csv; --top N makes its first
+ * N ranks exact, wgp_prune_options.top), draws the space
  * (--plot), writes the survivors as a Kernel Tuner search space
  * (--emit-kernel-tuner), or compares the pruned search with the exhaustive
  * one (--study).
@@ -133,9 +134,11 @@ static int write_plot(const char *file, const wgp_prune *p, const char *kernel, 
 
 /* ---- --emit-kernel-tuner: the survivors as a Kernel Tuner search space ---- */
 
-static int write_kernel_tuner(const char *file, const wgp_prune *p) {
+/* The first NR ranks of P (with --top N the N best, else every simulated size). */
+static int write_kernel_tuner(const char *file, const wgp_prune *p, size_t nr) {
   static const char *names[3] = {"block_size_x", "block_size_y", "block_size_z"};
-  size_t nr = wgp_prune_num_ranked(p);
+  wgp_prune_counts cn;
+  wgp_prune_get_counts(p, &cn);
   unsigned dims = wgp_prune_dims(p);
   json_t *j = json_object(), *tp = json_object();
   for (unsigned d = 0; d < dims; d++) {
@@ -184,6 +187,8 @@ static int write_kernel_tuner(const char *file, const wgp_prune *p) {
     json_array_append_new(order, e);
   }
   json_object_set_new(j, "wgperf_ranking", order);
+  /* how many of them are the exhaustive search's first ranks */
+  json_object_set_new(j, "wgperf_exact_ranks", json_integer((json_int_t)(cn.exact_ranks < nr ? cn.exact_ranks : nr)));
   int rc = json_dump_file(j, file, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
   json_decref(j);
   return rc;
@@ -218,6 +223,7 @@ static void print_json(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *g
   json_object_set_new(j, "analyses", json_integer((json_int_t)n.analyses));
   json_object_set_new(j, "cache_analyses", json_integer((json_int_t)n.cache_analyses));
   json_object_set_new(j, "pruned_percent", json_real(pruned));
+  json_object_set_new(j, "exact_ranks", json_integer((json_int_t)n.exact_ranks));
   json_t *rank = json_array();
   for (size_t i = 0; i < wgp_prune_num_ranked(p); i++) {
     const wgp_prune_candidate *c = wgp_prune_candidate_at(p, wgp_prune_ranked(p, i));
@@ -261,18 +267,20 @@ static void print_json(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *g
 }
 
 static void print_csv(const wgp_prune *p) {
-  printf("rank,local_x,local_y,local_z,time_us,active_warps_per_sm,limiter,rounds\n");
+  wgp_prune_counts n;
+  wgp_prune_get_counts(p, &n);
+  printf("rank,local_x,local_y,local_z,time_us,active_warps_per_sm,limiter,rounds,exact\n");
   for (size_t i = 0; i < wgp_prune_num_ranked(p); i++) {
     const wgp_prune_candidate *c = wgp_prune_candidate_at(p, wgp_prune_ranked(p, i));
-    printf("%zu,%llu,%llu,%llu,%.6g,%u,%s,%.6g\n", i + 1, (unsigned long long)c->local[0],
+    printf("%zu,%llu,%llu,%llu,%.6g,%u,%s,%.6g,%d\n", i + 1, (unsigned long long)c->local[0],
            (unsigned long long)c->local[1], (unsigned long long)c->local[2], c->sim.time_us,
-           c->sim.active_warps_per_sm, limiter_of(&c->sim), c->rounds);
+           c->sim.active_warps_per_sm, limiter_of(&c->sim), c->rounds, i < n.exact_ranks);
   }
 }
 
+/* TOP: the rows to print (0: all); TOP_GIVEN: --top asked for them exact. */
 static void print_table(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *gpu, bool exhaustive,
-                        bool user_restricted, size_t top,
-                        double wall, double t_extract) {
+                        bool user_restricted, size_t top, bool top_given, double wall, double t_extract) {
   wgp_prune_counts n;
   wgp_prune_get_counts(p, &n);
   unsigned dims = wgp_prune_dims(p);
@@ -332,9 +340,19 @@ static void print_table(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *
     }
     printf("\n");
   }
-  if (!exhaustive && nr > 1)
+  size_t shown = top && top < nr ? top : nr;
+  if (!exhaustive && top_given && n.exact_ranks > 1)
+    printf("ranks 1 to %zu are the %zu predicted fastest of all sizes that can run, in the order --exhaustive ranks "
+           "them%s\n",
+           n.exact_ranks, n.exact_ranks,
+           nr > shown ? "; the search simulated more on its way (--json and --csv list them)" : "");
+  else if (!exhaustive && top_given && nr)
+    printf("rank 1 is the predicted fastest of all sizes that can run, as --exhaustive ranks it%s\n",
+           nr > shown ? "; the search simulated more on its way (--json and --csv list them)" : "");
+  else if (!exhaustive && nr > 1)
     printf("rank 1 is the predicted fastest of all sizes that can run; the others are the sizes the search simulated on "
-           "its way, in order: a size it pruned may fall between them (--exhaustive ranks every size)\n");
+           "its way, in order: a size it pruned may fall between them (--exhaustive ranks every size, --top N the first "
+           "N exactly)\n");
   printf("wall time %.0f ms (extraction %.0f ms)\n", wall, t_extract);
 }
 
@@ -352,8 +370,33 @@ static const char *stage_name(wgp_prune_stage s) {
   }
 }
 
+/* Whether the first TOP ranks of PR are those of EX (TOP: 0 for all of
+ * EX's): "yes" the same sizes in the same order, "tie" where they differ
+ * only by sizes predicted exactly as fast, else "NO"; *AT the first rank
+ * (from 1) that differs, 0 where none does. */
+static const char *top_agreement(const wgp_prune *pr, const wgp_prune *ex, size_t top, size_t *at) {
+  size_t ne = wgp_prune_num_ranked(ex), n = top && top < ne ? top : ne;
+  bool tie = false;
+  *at = 0;
+  for (size_t r = 0; r < n; r++) {
+    size_t ip = r < wgp_prune_num_ranked(pr) ? wgp_prune_ranked(pr, r) : SIZE_MAX, ie = wgp_prune_ranked(ex, r);
+    if (ip == ie)
+      continue;
+    if (!*at)
+      *at = r + 1;
+    /* the pruned search's size as the exhaustive search simulated it */
+    const wgp_prune_candidate *cp = ip == SIZE_MAX ? NULL : wgp_prune_candidate_at(ex, ip);
+    if (!cp || !cp->simulated || cp->sim.time_us != wgp_prune_candidate_at(ex, ie)->sim.time_us)
+      return "NO";
+    tie = true;
+  }
+  return tie ? "tie" : "yes";
+}
+
+/* TOP_GIVEN: PR ran with --top TOP, and the line says whether its first TOP
+ * ranks are the exhaustive search's. */
 static int study(const wgp_prune *pr, const wgp_prune *ex, double pruned_ms, double exhaustive_ms, bool json,
-                 const wgp_kernel *k, const wgp_gpu *gpu) {
+                 const wgp_kernel *k, const wgp_gpu *gpu, bool top_given, size_t top) {
   wgp_prune_counts n;
   wgp_prune_get_counts(pr, &n);
   unsigned dims = wgp_prune_dims(pr);
@@ -372,6 +415,13 @@ static int study(const wgp_prune *pr, const wgp_prune *ex, double pruned_ms, dou
   char sp[64], se[64];
   size_str(sp, sizeof sp, cp->local, dims);
   size_str(se, sizeof se, ce->local, dims);
+  size_t top_at = 0;
+  const char *top_m = top_given ? top_agreement(pr, ex, top, &top_at) : NULL;
+  char top_col[32] = "";
+  if (top_given && top)
+    snprintf(top_col, sizeof top_col, "top%zu", top);
+  else if (top_given)
+    snprintf(top_col, sizeof top_col, "all");
   if (json) {
     json_t *j = counts_json(k, gpu, &n);
     json_object_set_new(j, "pruned_percent", json_real(pct));
@@ -382,6 +432,12 @@ static int study(const wgp_prune *pr, const wgp_prune *ex, double pruned_ms, dou
     json_object_set_new(j, "exhaustive_best_dropped_by", json_string(dropped));
     json_object_set_new(j, "pruned_wall_ms", json_real(pruned_ms));
     json_object_set_new(j, "exhaustive_wall_ms", json_real(exhaustive_ms));
+    if (top_given) {
+      json_object_set_new(j, "top", json_integer((json_int_t)(top ? top : wgp_prune_num_ranked(ex))));
+      json_object_set_new(j, "exact_ranks", json_integer((json_int_t)n.exact_ranks));
+      json_object_set_new(j, "top_match", json_boolean(strcmp(top_m, "NO") != 0));
+      json_object_set_new(j, "top_first_difference", top_at ? json_integer((json_int_t)top_at) : json_null());
+    }
     const char *attr = wgp_kernel_launch_attribute(k);
     json_object_set_new(j, "launch_attribute", attr ? json_string(attr) : json_null());
     char *text = json_dumps(j, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(8));
@@ -389,12 +445,18 @@ static int study(const wgp_prune *pr, const wgp_prune *ex, double pruned_ms, dou
     free(text);
     json_decref(j);
   } else {
-    printf("%-28s %10s %6s %7s %7s %7s  %-12s %-12s %-5s %7s %9s %9s\n", "kernel", "candidates", "valid", "stage1",
+    printf("%-28s %10s %6s %7s %7s %7s  %-12s %-12s %-5s %7s %9s %9s", "kernel", "candidates", "valid", "stage1",
            "stage2", "pruned", "best", "exhaustive", "match", "ratio", "pruned_ms", "exh_ms");
-    printf("%-28s %10zu %6zu %7zu %7zu %6.1f%%  %-12s %-12s %-5s %7.4f %9.0f %9.0f%s%s\n", wgp_kernel_name(k),
-           n.total, n.valid, n.after_duplicates, n.after_bounds, pct, sp, se, match ? "yes" : tie ? "tie" : "NO",
-           ratio, pruned_ms, exhaustive_ms, match || tie ? "" : "  exhaustive best dropped by ",
-           match || tie ? "" : dropped);
+    printf(top_given ? " %6s\n" : "\n", top_col);
+    printf("%-28s %10zu %6zu %7zu %7zu %6.1f%%  %-12s %-12s %-5s %7.4f %9.0f %9.0f", wgp_kernel_name(k), n.total,
+           n.valid, n.after_duplicates, n.after_bounds, pct, sp, se, match ? "yes" : tie ? "tie" : "NO", ratio,
+           pruned_ms, exhaustive_ms);
+    if (top_given)
+      printf(" %6s", top_m);
+    printf("%s%s", match || tie ? "" : "  exhaustive best dropped by ", match || tie ? "" : dropped);
+    if (top_given && strcmp(top_m, "NO") == 0)
+      printf("  first differs at rank %zu", top_at);
+    printf("\n");
   }
   return EXIT_OK;
 }
@@ -432,8 +494,12 @@ static const char help_text[] =
     "  written for 16x16 tiles, --restrict 'lx * ly % 64 == 0'\n"
     "  --jobs N (-j N): search threads (default: the CPUs this process may use); the result is\n"
     "  the same for any N\n"
+    "  --top N: the first N ranks are exact, the N predicted fastest sizes in the order --exhaustive\n"
+    "  ranks them (0: every size; without --top only rank 1 is, and the table shows 10 rows);\n"
+    "  --emit-kernel-tuner then writes those N\n"
     "  --study runs the pruned and the exhaustive search and prints one line: candidates, after\n"
-    "  stage 1, after stage 2, pruned %, both best sizes, whether they match, the time ratio, wall ms\n";
+    "  stage 1, after stage 2, pruned %, both best sizes, whether they match, the time ratio, wall ms\n"
+    "  (with --top N also whether the first N ranks match)\n";
 
 /* Every __local argument and dynamic shared array (CUDA's extern
  * __shared__) of K needs a size, from --local-arg (an expression of the
@@ -538,11 +604,11 @@ int main(int argc, char **argv) {
   /* the --restrict conditions, then those of the kernel's launch attributes */
   const char *local_names[MAX_LOCAL_ARGS], *local_exprs[MAX_LOCAL_ARGS], *restrictions[MAX_RESTRICTIONS + 2];
   char attr_cond[2][128];
-  size_t nlocal = 0, nrestrict = 0, top = 10;
+  size_t nlocal = 0, nrestrict = 0, top = 10; /* rows of the table; exact ranks with --top */
   size_t trip_loop[MAX_HINTS], taken_block[MAX_HINTS], ntrip = 0, ntaken = 0;
   uint64_t trip[MAX_HINTS];
   double taken[MAX_HINTS];
-  bool json = false, csv = false, exhaustive = false, do_study = false, cold = false;
+  bool json = false, csv = false, exhaustive = false, do_study = false, cold = false, top_given = false;
   const char *plot_file = NULL, *kt_file = NULL, *olevel = NULL;
   unsigned regs_opt = 0, jobs = 0;
   cli_flags flags = {0}; /* for a .cl/.cu input */
@@ -598,6 +664,7 @@ int main(int argc, char **argv) {
       const char *v = argv[++i];
       char *end;
       top = strtoul(v, &end, 10);
+      top_given = true;
       if (!*v || *end || v[0] == '-')
         rc = usage_error("--top '%s': expected a number of sizes (0: all)", v);
     } else if (i + 1 < argc && (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0)) {
@@ -750,6 +817,8 @@ int main(int argc, char **argv) {
                            .num_restrictions = nall,
                            .regs = regs_opt,
                            .flags = exhaustive && !do_study ? WGP_PRUNE_EXHAUSTIVE : 0,
+                           /* --top 0: every rank exact */
+                           .top = !top_given ? 0 : top ? top : SIZE_MAX,
                            .trip_loops = trip_loop,
                            .trip_counts = trip,
                            .num_trip_hints = ntrip,
@@ -766,6 +835,7 @@ int main(int argc, char **argv) {
       wall = now_ms() - t1;
       double t2 = now_ms();
       o.flags = WGP_PRUNE_EXHAUSTIVE;
+      o.top = 0; /* the exhaustive search of --exhaustive alone */
       st = wgp_prune_run(k, gpu, &o, &ex, &d);
       wall_ex = now_ms() - t2;
     }
@@ -782,16 +852,19 @@ int main(int argc, char **argv) {
     if (cn.truncated)
       fprintf(stderr, "wgprune: warning: only the first %zu work-group sizes were searched\n", cn.total);
     if (do_study)
-      rc = study(p, ex, wall, wall_ex, json, k, gpu);
+      rc = study(p, ex, wall, wall_ex, json, k, gpu, top_given, top);
     else if (json)
       print_json(p, k, gpu, wall, t_extract);
     else if (csv)
       print_csv(p);
     else
-      print_table(p, k, gpu, exhaustive, nrestrict > 0, top, wall, t_extract);
+      print_table(p, k, gpu, exhaustive, nrestrict > 0, top, top_given, wall, t_extract);
     if (plot_file && write_plot(plot_file, p, wgp_kernel_name(k), wgp_gpu_name(gpu)) != 0)
       rc = input_error("%s: cannot write: %s", plot_file, strerror(errno));
-    if (kt_file && write_kernel_tuner(kt_file, p) != 0)
+    size_t nkt = wgp_prune_num_ranked(p); /* with --top N the N best, else every size simulated */
+    if (top_given && top && top < nkt)
+      nkt = top;
+    if (kt_file && write_kernel_tuner(kt_file, p, nkt) != 0)
       rc = input_error("%s: cannot write: %s", kt_file, strerror(errno));
   }
   wgp_prune_free(p);

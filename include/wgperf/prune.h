@@ -15,6 +15,10 @@
  *      costs, resident warps, hit rates) with no more rounds and groups:
  *      stage 1, duplicated traces (sec. 6.1);
  *   4. ranks the simulated sizes: the first is the fastest of all.
+ * With wgp_prune_options.top = N the first N ranks are exact: step 2 stops
+ * only when the smallest lower bound left is above the N-th smallest upper
+ * bound of N distinct sizes, and step 3 skips no size that could be among
+ * the N fastest (its twin's time is no proof of its own).
  * docs/wgprune.md describes the stages, their assumptions and measured
  * results.
  */
@@ -48,6 +52,14 @@ typedef struct wgp_prune_options {
   size_t num_restrictions;
   unsigned regs;  /* registers per thread; 0: wgp_kernel_registers_on */
   unsigned flags; /* WGP_PRUNE_* */
+  /* How many ranks must be exact.  0: the first (the default search, ties
+   * aside: the size ranked first may be another one predicted exactly as
+   * fast).  N: the first N ranks are the N fastest of every size that can
+   * run, in the order the exhaustive search ranks them (ties by
+   * enumeration order, as there), at the cost of the sizes whose lower
+   * bound is not above the N-th smallest upper bound; SIZE_MAX: every
+   * size, none pruned. */
+  size_t top;
   /* hints as in wgp_analysis_input (may be NULL with count 0) */
   const size_t *trip_loops;
   const uint64_t *trip_counts;
@@ -70,8 +82,10 @@ typedef struct wgp_prune_options {
 /* What became of a candidate size. */
 typedef enum wgp_prune_stage {
   WGP_PRUNE_INVALID,   /* cannot run: why says */
-  WGP_PRUNE_DUPLICATE, /* stage 1: the same round as its batch's representative (rep), no fewer rounds or groups */
-  WGP_PRUNE_BOUND,     /* stage 2: its best case is slower than another size's worst case or simulated time */
+  WGP_PRUNE_DUPLICATE, /* stage 1: the same round as its batch's representative (rep), no fewer rounds or groups
+                          (with top > 0: only a size the bounds also left out of the first top ranks) */
+  WGP_PRUNE_BOUND,     /* stage 2: its best case is slower than another size's worst case or simulated time
+                          (with top = N: than the N-th smallest such upper bound) */
   WGP_PRUNE_SURVIVOR   /* survived both stages: simulated */
 } wgp_prune_stage;
 
@@ -103,6 +117,8 @@ typedef struct wgp_prune_counts {
   size_t simulated;        /* simulated (after_bounds; every valid size with WGP_PRUNE_EXHAUSTIVE) */
   size_t analyses;         /* sizes analyzed (traces, memory costs): the others were ruled out before */
   size_t cache_analyses;   /* sizes whose cache was analyzed (what stage 2 and 3 cost most) */
+  size_t exact_ranks;      /* the first ranks that are those of the exhaustive search: 1 (top 0), min(top,
+                              ranked), every rank with WGP_PRUNE_EXHAUSTIVE; 0 when nothing was ranked */
   /* wall milliseconds: enumerating the sizes (launch, residency), the
    * search (analyses, cache analyses, bounds, simulations), and with
    * WGP_PRUNE_EXHAUSTIVE simulating the sizes the search left */
@@ -123,7 +139,9 @@ void wgp_prune_free(wgp_prune *p);
 size_t wgp_prune_num_candidates(const wgp_prune *p);
 const wgp_prune_candidate *wgp_prune_candidate_at(const wgp_prune *p, size_t i);
 void wgp_prune_get_counts(const wgp_prune *p, wgp_prune_counts *out);
-/* Simulated candidates, fastest first (ties in enumeration order). */
+/* Simulated candidates, fastest first (ties in enumeration order); the
+ * first counts.exact_ranks are exact, the others are the sizes simulated on
+ * the way, and a size never simulated may fall between them. */
 size_t wgp_prune_num_ranked(const wgp_prune *p);
 size_t wgp_prune_ranked(const wgp_prune *p, size_t rank); /* candidate index */
 unsigned wgp_prune_registers(const wgp_prune *p);         /* registers per thread used */

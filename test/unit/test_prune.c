@@ -56,8 +56,9 @@ static wgp_launch *launch_of(const char *const *opts) {
   return l;
 }
 
-static wgp_prune *run(const wgp_model *m, const char *kernel, const char *const *opts, const char *local_name,
-                      const char *local_expr, unsigned flags) {
+/* The search with options.top = TOP on THREADS threads (0: the default). */
+static wgp_prune *run_top(const wgp_model *m, const char *kernel, const char *const *opts, const char *local_name,
+                          const char *local_expr, unsigned flags, size_t top, unsigned threads) {
   const wgp_kernel *k = wgp_model_find_kernel(m, kernel);
   assert_non_null(k);
   wgp_launch *l = launch_of(opts);
@@ -65,13 +66,20 @@ static wgp_prune *run(const wgp_model *m, const char *kernel, const char *const 
                          .local_arg_names = &local_name,
                          .local_arg_exprs = &local_expr,
                          .num_local_args = local_name ? 1 : 0,
-                         .flags = flags};
+                         .flags = flags,
+                         .top = top,
+                         .threads = threads};
   wgp_prune *p;
   wgp_diag d;
   if (wgp_prune_run(k, h100, &o, &p, &d) != WGP_OK)
     fail_msg("%s", d.message);
   wgp_launch_free(l); /* the result keeps nothing of it */
   return p;
+}
+
+static wgp_prune *run(const wgp_model *m, const char *kernel, const char *const *opts, const char *local_name,
+                      const char *local_expr, unsigned flags) {
+  return run_top(m, kernel, opts, local_name, local_expr, flags, 0, 0);
 }
 
 static void expressions(void **state) {
@@ -349,6 +357,84 @@ static void pruned_equals_exhaustive(void **state) {
   check_against_exhaustive(mm, "matmul_tiled", mm2, NULL, NULL);
 }
 
+/* options.top = N: the first N ranks are the exhaustive search's first N,
+ * the same candidates in the same order (ties by enumeration order there
+ * too), with the same times; every size the bounds dropped is slower than
+ * the N-th; the counts say so (exact_ranks) and add up (only survivors are
+ * simulated); the default search's first rank is its only exact one; the
+ * same result on 1 and 3 threads. */
+static void check_top(const wgp_model *m, const char *kernel, const char *const *opts, const char *local_name,
+                      const char *local_expr, size_t top) {
+  wgp_prune *ex = run(m, kernel, opts, local_name, local_expr, WGP_PRUNE_EXHAUSTIVE);
+  wgp_prune *t1 = run_top(m, kernel, opts, local_name, local_expr, 0, top, 1);
+  wgp_prune *t3 = run_top(m, kernel, opts, local_name, local_expr, 0, top, 3);
+  wgp_prune *def = run(m, kernel, opts, local_name, local_expr, 0);
+  wgp_prune_counts ne, nt, nd;
+  wgp_prune_get_counts(ex, &ne);
+  wgp_prune_get_counts(t1, &nt);
+  wgp_prune_get_counts(def, &nd);
+  size_t n = top < wgp_prune_num_ranked(ex) ? top : wgp_prune_num_ranked(ex);
+  assert_int_equal(ne.exact_ranks, wgp_prune_num_ranked(ex));
+  assert_int_equal(nd.exact_ranks, 1);
+  assert_int_equal(nt.exact_ranks, n);
+  assert_true(wgp_prune_num_ranked(t1) >= n);
+  assert_int_equal(nt.simulated, nt.after_bounds);
+  assert_int_equal(nt.simulated, wgp_prune_num_ranked(t1));
+  for (size_t r = 0; r < n; r++) {
+    size_t ie = wgp_prune_ranked(ex, r), it = wgp_prune_ranked(t1, r);
+    if (ie != it)
+      fail_msg("%s top %zu: rank %zu is candidate %zu, the exhaustive search's %zu", kernel, top, r + 1, it, ie);
+    assert_true(wgp_prune_candidate_at(t1, it)->sim.time_us == wgp_prune_candidate_at(ex, ie)->sim.time_us);
+  }
+  double nth = wgp_prune_candidate_at(ex, wgp_prune_ranked(ex, n - 1))->sim.time_us;
+  for (size_t i = 0; i < nt.total; i++) {
+    const wgp_prune_candidate *c = wgp_prune_candidate_at(t1, i), *ce = wgp_prune_candidate_at(ex, i);
+    if (!c->simulated && ce->simulated && ce->sim.time_us <= nth && c->stage != WGP_PRUNE_INVALID)
+      fail_msg("%s top %zu: %llux%llu pruned, but %.9g us is not slower than the %zu-th, %.9g us", kernel, top,
+               (unsigned long long)c->local[0], (unsigned long long)c->local[1], ce->sim.time_us, n, nth);
+  }
+  /* any number of threads: the same ranking and counts */
+  wgp_prune_counts n3;
+  wgp_prune_get_counts(t3, &n3);
+  assert_int_equal(wgp_prune_num_ranked(t3), wgp_prune_num_ranked(t1));
+  for (size_t r = 0; r < wgp_prune_num_ranked(t1); r++)
+    assert_int_equal(wgp_prune_ranked(t3, r), wgp_prune_ranked(t1, r));
+  assert_int_equal(n3.analyses, nt.analyses);
+  assert_int_equal(n3.cache_analyses, nt.cache_analyses);
+  assert_int_equal(n3.after_duplicates, nt.after_duplicates);
+  assert_int_equal(n3.after_bounds, nt.after_bounds);
+  print_message("%s top %zu: %zu sizes, %zu simulated (default search %zu, exhaustive %zu)\n", kernel, n, ne.valid,
+                nt.simulated, nd.simulated, ne.simulated);
+  wgp_prune_free(ex);
+  wgp_prune_free(t1);
+  wgp_prune_free(t3);
+  wgp_prune_free(def);
+}
+
+static void top_n_equals_exhaustive(void **state) {
+  (void)state;
+  const char *vadd[] = {"--global", "1048576", "--arg", "n=1048576", NULL};
+  check_top(traces, "vadd", vadd, NULL, NULL, 1);
+  check_top(traces, "vadd", vadd, NULL, NULL, 5);
+  const char *tri[] = {"--global", "16384", "--arg", "n=40", NULL};
+  check_top(traces, "tri", tri, NULL, NULL, 5);
+  const char *red[] = {"--global", "65536", NULL};
+  check_top(traces, "reduce", red, "scratch", "4*lx", 3);
+  const char *tiled[] = {"--global", "65536", "--arg", "n=16", NULL};
+  check_top(pipes, "tiled", tiled, "tile", "4*lx", 5);
+  const char *mm2[] = {"--global", "256,256", "--arg", "N=256", NULL};
+  check_top(mm, "matmul_tiled", mm2, NULL, NULL, 5);
+  check_top(mm, "matmul_tiled", mm2, NULL, NULL, 10);
+  /* more than can run: every size, the whole exhaustive ranking */
+  check_top(traces, "vadd", vadd, NULL, NULL, SIZE_MAX);
+  /* the bounds still prune with N > 1 (stage 2 against the N-th) */
+  wgp_prune *p = run_top(mm, "matmul_tiled", mm2, NULL, NULL, 0, 5, 0);
+  wgp_prune_counts n;
+  wgp_prune_get_counts(p, &n);
+  assert_true(n.after_bounds < n.valid);
+  wgp_prune_free(p);
+}
+
 /* A survivor's estimate is wgperf predict's (wgp_estimate) for its size. */
 static void same_as_estimate(void **state) {
   (void)state;
@@ -448,6 +534,7 @@ int main(void) {
       cmocka_unit_test(expressions),      cmocka_unit_test(conditions),       cmocka_unit_test(restrictions),
       cmocka_unit_test(enumeration),
       cmocka_unit_test(stage_one),        cmocka_unit_test(pruned_equals_exhaustive),
+      cmocka_unit_test(top_n_equals_exhaustive),
       cmocka_unit_test(same_as_estimate), cmocka_unit_test(local_expressions),
       cmocka_unit_test(errors),
   };
