@@ -341,6 +341,41 @@ struct MathFn {
   const char *Class; // class for fp32; fp64 maps to fp64_special unless noted
 };
 
+// The class of an inline assembly statement that is one integer ALU instruction
+// nvcc itself emits through inline PTX (CUDA's headers write __dp4a, the funnel
+// shifts and __vabsdiffu4 so; cuda_compat_intrinsics.h does the same): a register
+// operation without memory, one machine instruction on sm_61 and later.  Null for
+// anything else, which stays an unmodelled call.
+static const char *asmClass(const InlineAsm &IA) {
+  if (StringRef(IA.getConstraintString()).contains("~{memory}") ||
+      StringRef(IA.getConstraintString()).contains('*'))
+    return nullptr;
+  StringRef Asm = IA.getAsmString();
+  StringRef Insn;
+  while (!Asm.empty()) {
+    size_t End = Asm.find_first_of(";\n");
+    StringRef P = Asm.take_front(End).trim(" \t\r");
+    Asm = Asm.drop_front(End == StringRef::npos ? Asm.size() : End + 1);
+    if (P.empty() || P.starts_with("//"))
+      continue;
+    if (!Insn.empty() || P.contains('{') || P.contains('}') || P.starts_with(".") || P.starts_with("@"))
+      return nullptr; // a block, a declaration, a predicate or a second instruction
+    Insn = P;
+  }
+  StringRef Opcode = Insn.take_until([](char C) { return C == '.' || isSpace(C); });
+  static const MathFn Table[] = {
+      {"dp4a", "int_mul"},   {"dp2a", "int_mul"},      {"shf", "int_logic"},
+      {"prmt", "int_logic"}, {"bfe", "int_logic"},     {"bfi", "int_logic"},
+      {"lop3", "int_logic"}, {"brev", "int_logic"},    {"popc", "int_logic"},
+      {"clz", "int_logic"},  {"bfind", "int_logic"},   {"sad", "int_add"},
+      {"vabsdiff4", "int_add"}, {"vabsdiff2", "int_add"},
+  };
+  for (const MathFn &E : Table)
+    if (Opcode == E.Name)
+      return E.Class;
+  return nullptr;
+}
+
 // Names after stripping Itanium mangling and CUDA/libdevice prefixes.
 static const char *mathClass(StringRef N, Type *T) {
   bool F64 = T->getScalarType()->isDoubleTy();
@@ -359,6 +394,18 @@ static const char *mathClass(StringRef N, Type *T) {
       {"asinh", "sfu_log"},   {"acosh", "sfu_log"},   {"atanh", "sfu_log"},
       {"lgamma", "sfu_log"},  {"tgamma", "sfu_exp"},  {"logb", "sfu_log"},
       {"hypot", "sfu_sqrt"},  {"remainder", "div"},
+      // CUDA's and OpenCL's other functions of the same kinds: the trigonometric
+      // functions of pi*x, roots, reciprocals and norms, the normal distribution
+      // and the Bessel functions (Y and J through sin/cos, I through exp)
+      {"sinpi", "sfu_sin"},   {"cospi", "sfu_cos"},   {"sincospi", "sfu_sin"},
+      {"tanpi", "sfu_tan"},   {"asinpi", "sfu_tan"},  {"acospi", "sfu_tan"},
+      {"atanpi", "sfu_tan"},  {"atan2pi", "sfu_tan"}, {"rootn", "sfu_pow"},
+      {"rcbrt", "sfu_pow"},   {"recip", "div"},       {"rhypot", "sfu_rsqrt"},
+      {"norm3d", "sfu_sqrt"}, {"norm4d", "sfu_sqrt"}, {"rnorm3d", "sfu_rsqrt"},
+      {"rnorm4d", "sfu_rsqrt"}, {"normcdf", "sfu_exp"}, {"normcdfinv", "sfu_exp"},
+      {"erfcx", "sfu_exp"},   {"cyl_bessel_i0", "sfu_exp"}, {"cyl_bessel_i1", "sfu_exp"},
+      {"j0", "sfu_sin"},      {"j1", "sfu_sin"},      {"y0", "sfu_sin"},
+      {"y1", "sfu_sin"},      {"ilogb", "sfu_log"},
   };
   StringRef Base = N;
   for (StringRef P : {"native_", "half_", "__nv_", "__", "fast_"})
@@ -379,12 +426,17 @@ static const char *mathClass(StringRef N, Type *T) {
       return C;
     Base = Base.drop_back();
   }
+  // rounding to an integer: one cvt.rni/cvt.rzi (lrintf, llroundf, ...)
+  for (StringRef ConvName : {"lrint", "llrint", "lround", "llround"})
+    if (Base == ConvName)
+      return "conv";
   for (StringRef FmaName : {"fma", "mad", "fmaf", "mad24", "mad_sat"})
     if (Base == FmaName || N == FmaName)
       return T->isIntegerTy() ? "int_mul" : (F64 ? "fp64_fma" : "fp32_fma");
   for (StringRef AddLike : {"fabs", "fmin", "fmax", "min", "max", "clamp", "floor",
                             "ceil", "trunc", "round", "rint", "copysign", "fmod",
-                            "abs", "mix", "sign", "fdim", "nextafter", "ldexp", "nearbyint"})
+                            "abs", "mix", "sign", "fdim", "nextafter", "ldexp", "nearbyint",
+                            "maxmag", "minmag"})
     if (Base == AddLike)
       return T->isIntegerTy() ? "int_add" : (F64 ? "fp64_add" : "fp32_add");
   return nullptr;
@@ -402,6 +454,9 @@ static CallClass classifyCall(const CallBase &CB) {
   CallClass R;
   const Function *F = CB.getCalledFunction();
   if (!F) {
+    if (const auto *IA = dyn_cast<InlineAsm>(CB.getCalledOperand()))
+      if (const char *C = asmClass(*IA))
+        return {CallKind::Counted, C, ""};
     R.Class = "call";
     return R;
   }
@@ -430,7 +485,8 @@ static CallClass classifyCall(const CallBase &CB) {
     case Intrinsic::roundeven:
       return {CallKind::Counted, fpClass(T, "add"), ""};
     case Intrinsic::smin: case Intrinsic::smax: case Intrinsic::umin:
-    case Intrinsic::umax: case Intrinsic::abs:
+    case Intrinsic::umax: case Intrinsic::abs: case Intrinsic::sadd_sat:
+    case Intrinsic::uadd_sat: case Intrinsic::ssub_sat: case Intrinsic::usub_sat:
       return {CallKind::Counted, T->getScalarSizeInBits() > 32 ? "int64_add" : "int_add", ""};
     case Intrinsic::ctpop: case Intrinsic::ctlz: case Intrinsic::cttz:
     case Intrinsic::bitreverse: case Intrinsic::bswap: case Intrinsic::fshl:
@@ -455,8 +511,19 @@ static CallClass classifyCall(const CallBase &CB) {
       if (N.starts_with("vote") || N.starts_with("activemask") || N.starts_with("match") ||
           N.starts_with("redux"))
         return {CallKind::Counted, "int_logic", ""};
+      // __syncthreads_count/_and/_or: one BAR.RED, a barrier whose result is a
+      // block-wide reduction, counted as a REDUX's is
+      if (N.starts_with("barrier0.popc") || N.starts_with("barrier0.and") || N.starts_with("barrier0.or"))
+        return {CallKind::Barrier, "int_logic", ""};
       if (N.starts_with("barrier") || N.starts_with("bar."))
         return {CallKind::Barrier, "barrier", ""};
+      // __byte_perm (PRMT), __sad/__usad, __mul64hi/__umul64hi: one instruction each
+      if (N.starts_with("prmt"))
+        return {CallKind::Counted, "int_logic", ""};
+      if (N.starts_with("sad."))
+        return {CallKind::Counted, T->getScalarSizeInBits() > 32 ? "int64_add" : "int_add", ""};
+      if (N.starts_with("mulhi.") || N.starts_with("mul24."))
+        return {CallKind::Counted, T->getScalarSizeInBits() > 32 ? "int64_mul" : "int_mul", ""};
       if (N.starts_with("membar") || N.starts_with("fence"))
         return {CallKind::Counted, "fence", ""};
       if (N.starts_with("sqrt")) return {CallKind::Counted, N.ends_with(".d") ? "fp64_special" : "sfu_sqrt", ""};
@@ -512,7 +579,11 @@ static CallClass classifyCall(const CallBase &CB) {
         {"mul_hi", "int_mul"},     {"mad_hi", "int_mul"},      {"mad_sat", "int_mul"},
         {"mul24", "int_mul"},      {"step", "cmp_select"},     {"isnan", "cmp_select"},
         {"isinf", "cmp_select"},   {"isfinite", "cmp_select"}, {"signbit", "int_logic"},
-        {"any", "int_logic"},      {"all", "int_logic"},
+        {"any", "int_logic"},      {"all", "int_logic"},       {"isequal", "cmp_select"},
+        {"isnotequal", "cmp_select"}, {"isgreater", "cmp_select"}, {"isgreaterequal", "cmp_select"},
+        {"isless", "cmp_select"},  {"islessequal", "cmp_select"}, {"islessgreater", "cmp_select"},
+        {"isordered", "cmp_select"}, {"isunordered", "cmp_select"}, {"isnormal", "cmp_select"},
+        {"nan", "int_logic"},
     };
     for (const MathFn &B : Table)
       if (PN == B.Name)
@@ -1139,6 +1210,8 @@ void KernelExtractor::collectBlocks() {
           break;
         case CallKind::Barrier:
           bump(BI.Counts, "barrier");
+          if (CC.Class && StringRef(CC.Class) != "barrier") // the reduction of a BAR.RED
+            bump(BI.Counts, CC.Class);
           break;
         case CallKind::Atomic:
           bump(BI.Counts, "atom." + (Space.empty() ? std::string("global") : Space));

@@ -136,10 +136,37 @@ static char *read_text(const char *path, size_t *len) {
 
 /* libclc leaves OpenCL's exp, log, pow, sin, ... as LLVM math intrinsics,
  * which the NVPTX backend cannot lower (llc: "no libcall available for
- * fexp"); NVIDIA's OpenCL compiler calls its libdevice functions.  The
- * textual module IN with those intrinsics renamed to the __nv_* functions is
- * written to OUT; the count of calls renamed, -1 on a file error. */
-static int rename_math_intrinsics(const char *in, const char *out) {
+ * fexp"); NVIDIA's OpenCL compiler calls its libdevice functions.  With
+ * RENAME, those intrinsics in the textual module IN become calls to the
+ * __nv_* functions.  And libclc for NVPTX does not define get_work_dim and
+ * get_global_offset, which ptxas then reports as unresolved: NVIDIA's
+ * compiler reads both from the launch's constant bank, so their declarations
+ * become definitions that load them from constant memory the optimizer may
+ * not fold (externally initialized).  The result is written to OUT; returns
+ * the count of changes, -1 on a file error. */
+static const char work_item_defs[] =
+    "\n@__wgperf_work_dim = internal addrspace(4) externally_initialized global i32 1, align 4\n"
+    "@__wgperf_global_offset = internal addrspace(4) externally_initialized global [3 x i64] "
+    "zeroinitializer, align 8\n";
+static const struct {
+  const char *declared, *definition;
+} work_item_builtins[] = {
+    {"@_Z12get_work_dimv(",
+     "define linkonce_odr i32 @_Z12get_work_dimv() {\n"
+     "  %v = load i32, ptr addrspace(4) @__wgperf_work_dim, align 4\n"
+     "  ret i32 %v\n}\n"},
+    {"@_Z17get_global_offsetj(",
+     "define linkonce_odr i64 @_Z17get_global_offsetj(i32 %d) {\n"
+     "  %in = icmp ult i32 %d, 3\n"
+     "  %k = select i1 %in, i32 %d, i32 0\n"
+     "  %i = zext i32 %k to i64\n"
+     "  %p = getelementptr inbounds [3 x i64], ptr addrspace(4) @__wgperf_global_offset, i64 0, i64 %i\n"
+     "  %v = load i64, ptr addrspace(4) %p, align 8\n"
+     "  %r = select i1 %in, i64 %v, i64 0\n"
+     "  ret i64 %r\n}\n"},
+};
+
+static int patch_opencl_ir(const char *in, const char *out, bool rename) {
   static const char *const map[][2] = {
       {"@llvm.exp.f32(", "@__nv_expf("},     {"@llvm.exp.f64(", "@__nv_exp("},
       {"@llvm.exp2.f64(", "@__nv_exp2("},    {"@llvm.exp10.f32(", "@__nv_exp10f("},
@@ -150,6 +177,8 @@ static int rename_math_intrinsics(const char *in, const char *out) {
       {"@llvm.sin.f32(", "@__nv_sinf("},     {"@llvm.sin.f64(", "@__nv_sin("},
       {"@llvm.cos.f32(", "@__nv_cosf("},     {"@llvm.cos.f64(", "@__nv_cos("},
   };
+  const size_t nb = sizeof work_item_builtins / sizeof work_item_builtins[0];
+  bool define[sizeof work_item_builtins / sizeof work_item_builtins[0]] = {false};
   size_t len;
   char *text = read_text(in, &len);
   if (!text)
@@ -159,28 +188,52 @@ static int rename_math_intrinsics(const char *in, const char *out) {
     free(text);
     return -1;
   }
-  int renamed = 0;
-  for (const char *p = text; *p;) {
-    const char *at = strchr(p, '@');
-    if (!at) {
-      fputs(p, o);
-      break;
-    }
-    fwrite(p, 1, (size_t)(at - p), o);
-    size_t k = 0, nm = sizeof map / sizeof map[0];
-    while (k < nm && strncmp(at, map[k][0], strlen(map[k][0])) != 0)
+  int changed = 0;
+  for (char *line = text; *line;) {
+    char *eol = strchr(line, '\n');
+    size_t n = eol ? (size_t)(eol - line) + 1 : strlen(line);
+    char saved = line[n];
+    line[n] = '\0';
+    size_t k = 0;
+    while (strncmp(line, "declare ", 8) == 0 && k < nb && !strstr(line, work_item_builtins[k].declared))
       k++;
-    if (k < nm) {
-      fputs(map[k][1], o);
-      p = at + strlen(map[k][0]);
-      renamed++;
+    if (strncmp(line, "declare ", 8) == 0 && k < nb) { /* defined below instead */
+      define[k] = true;
+      changed++;
     } else {
-      fputc('@', o);
-      p = at + 1;
+      for (const char *p = line; *p;) {
+        const char *at = rename ? strchr(p, '@') : NULL;
+        if (!at) {
+          fputs(p, o);
+          break;
+        }
+        fwrite(p, 1, (size_t)(at - p), o);
+        size_t m = 0, nm = sizeof map / sizeof map[0];
+        while (m < nm && strncmp(at, map[m][0], strlen(map[m][0])) != 0)
+          m++;
+        if (m < nm) {
+          fputs(map[m][1], o);
+          p = at + strlen(map[m][0]);
+          changed++;
+        } else {
+          fputc('@', o);
+          p = at + 1;
+        }
+      }
     }
+    line[n] = saved;
+    line += n;
   }
+  bool any = false;
+  for (size_t k = 0; k < nb; k++)
+    any = any || define[k];
+  if (any)
+    fputs(work_item_defs, o);
+  for (size_t k = 0; k < nb; k++)
+    if (define[k])
+      fprintf(o, "\n%s", work_item_builtins[k].definition);
   free(text);
-  return fclose(o) == 0 ? renamed : -1;
+  return fclose(o) == 0 ? changed : -1;
 }
 
 /* The first line of LOG that says "error" (else its first line), for a
@@ -353,23 +406,26 @@ int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, con
     ok = run_quiet(argv, log);
     from = clean;
   }
-  /* OpenCL: libclc's math intrinsics to libdevice calls, where a toolkit has it */
+  /* OpenCL: libclc's math intrinsics to libdevice calls, where a toolkit has it, and the
+   * work-item functions libclc lacks defined */
   char text[64], renamed[64], relinked[64];
   snprintf(text, sizeof text, "%s/k.ll", base);
   snprintf(renamed, sizeof renamed, "%s/r.ll", base);
   snprintf(relinked, sizeof relinked, "%s/r.bc", base);
   char *dis = sibling(clang, "llvm-dis");
-  if (ok && opencl && dis && find_libdevice(ptxas, libdevice, sizeof libdevice)) {
+  if (ok && opencl && dis) {
+    bool have_libdevice = find_libdevice(ptxas, libdevice, sizeof libdevice);
     char *argv[] = {dis, (char *)from, "-o", text, NULL};
     step = "llvm-dis";
     ok = run_quiet(argv, log);
-    int n = ok ? rename_math_intrinsics(text, renamed) : 0;
+    int n = ok ? patch_opencl_ir(text, renamed, have_libdevice) : 0;
     ok = ok && n >= 0;
     if (ok && n > 0) {
       char *largv[] = {link, renamed, "--only-needed", libdevice, "-o", relinked, NULL};
+      char *largv_alone[] = {link, renamed, "-o", relinked, NULL};
       char *oargv[] = {opt, "-passes=default<O2>", relinked, "-o", clean, NULL};
       step = "llvm-link";
-      ok = run_quiet(largv, log);
+      ok = run_quiet(have_libdevice ? largv : largv_alone, log);
       step = "opt";
       ok = ok && run_quiet(oargv, log);
     }

@@ -33,7 +33,7 @@ const char *calib_pick_base(const char *device_name, const char *cc, char *why, 
     const char *fragment, *name;
   } by_name[] = {
       {"H100 PCIe", "h100-pcie"}, {"H100", "h100-sxm"},         {"H200", "h200"},
-      {"A100", "a100"},           {"V100", "v100"},             {"P100", "p100"},
+      {"A100-SXM4-80GB", "a100-80gb"}, {"A100", "a100"},       {"V100", "v100"},             {"P100", "p100"},
       {"L40S", "l40s"},           {"RTX 4090", "rtx-4090"},     {"RTX 3090", "rtx-3090"},
       {"RTX 2080 Ti", "rtx-2080-ti"}, {"GTX 1080 Ti", "gtx-1080-ti"}, {"Tesla T4", "t4"},
       {"TITAN X", "titan-x"},     {"TITAN Black", "titan-black"},

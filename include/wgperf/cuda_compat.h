@@ -8,11 +8,13 @@
  *            -nocudalib -include cuda_compat.h -fpass-plugin=libwgperf.so k.cu
  *
  * It provides the execution-space attributes, the built-in index variables,
- * __syncthreads, fences, atomics, warp shuffles, votes, matches and reductions,
- * bit intrinsics, __ldg and the common fp32/fp64 math functions (mapped to
- * clang builtins so the plugin sees llvm.sqrt, llvm.sin, ... or libdevice-
- * style calls it can classify).  Kernels that need more of CUDA than this
- * should include their own declarations.
+ * __syncthreads (and its _count/_and/_or forms), fences, atomics, warp shuffles,
+ * votes, matches and reductions, bit intrinsics, __ldg and the cache-hinted loads
+ * and stores, the fp32/fp64 math functions (mapped to clang builtins so the plugin
+ * sees llvm.sqrt, llvm.sin, ... or libdevice-style calls it can classify), the
+ * <math.h> names nvcc makes visible everywhere (INFINITY, M_PI, isnan, ...), and,
+ * through cuda_compat_intrinsics.h, the integer and SIMD intrinsics.  Kernels that
+ * need more of CUDA than this should include their own declarations.
  */
 #ifndef WGPERF_CUDA_COMPAT_H
 #define WGPERF_CUDA_COMPAT_H
@@ -92,10 +94,19 @@ __WGPERF_VEC_TYPES(short, short)
 __WGPERF_VEC_TYPES(unsigned short, ushort)
 __WGPERF_VEC_TYPES(signed char, char)
 __WGPERF_VEC_TYPES(unsigned char, uchar)
+__WGPERF_VEC_TYPES(long, long)
+__WGPERF_VEC_TYPES(unsigned long, ulong)
+__WGPERF_VEC_TYPES(long long, longlong)
+__WGPERF_VEC_TYPES(unsigned long long, ulonglong)
 #undef __WGPERF_VEC_TYPES
 #undef __WGPERF_VEC
 
-/* __syncthreads is a clang builtin in CUDA mode (llvm.nvvm.barrier0). */
+/* __syncthreads is a clang builtin in CUDA mode (llvm.nvvm.barrier0).  The barriers that
+ * also reduce a predicate over the block are one BAR.RED each (llvm.nvvm.barrier0.popc,
+ * .and, .or): a barrier to the model, and the reduction's result an integer operation. */
+static __device__ __forceinline__ int __syncthreads_count(int p) { return __nvvm_bar0_popc(p); }
+static __device__ __forceinline__ int __syncthreads_and(int p) { return __nvvm_bar0_and(p); }
+static __device__ __forceinline__ int __syncthreads_or(int p) { return __nvvm_bar0_or(p); }
 static __device__ __forceinline__ void __threadfence(void) { __nvvm_membar_gl(); }
 static __device__ __forceinline__ void __threadfence_block(void) { __nvvm_membar_cta(); }
 
@@ -337,8 +348,27 @@ extern "C" __device__ __forceinline__ void __assert_fail(const char *msg, const 
 extern "C" __device__ void *malloc(__SIZE_TYPE__) __attribute__((nothrow)) __attribute__((malloc));
 extern "C" __device__ void free(void *) __attribute__((nothrow));
 
-/* __ldg: a load through the read-only path; to the model a global load. */
+/* __ldg: a load through the read-only path; to the model a global load.  The cache-hinted
+ * loads and stores (sm_32_intrinsics.h: .cs streaming, .cg global, .ca all levels, .lu last
+ * use, .cv volatile; .wb write-back, .wt write-through) are global accesses too: the hint
+ * changes where a line is kept, which the model does not distinguish.  __ldcv fetches
+ * again every time, so it is a volatile load (never merged with another).  Templates, so
+ * every scalar and vector type nvcc overloads them for works; a store converts its value
+ * to the pointer's type as the overloads do. */
 template <typename T> static __device__ __forceinline__ T __ldg(const T *p) { return *p; }
+template <typename T> struct __wgperf_same { typedef T type; };
+#define __WGPERF_LD(name)                                                                \
+  template <typename T> static __device__ __forceinline__ T name(const T *p) { return *p; }
+#define __WGPERF_ST(name)                                                                \
+  template <typename T>                                                                  \
+  static __device__ __forceinline__ void name(T *p, typename __wgperf_same<T>::type v) { \
+    *p = v;                                                                              \
+  }
+__WGPERF_LD(__ldcs) __WGPERF_LD(__ldcg) __WGPERF_LD(__ldca) __WGPERF_LD(__ldlu)
+__WGPERF_ST(__stcs) __WGPERF_ST(__stcg) __WGPERF_ST(__stwb) __WGPERF_ST(__stwt)
+#undef __WGPERF_LD
+#undef __WGPERF_ST
+template <typename T> static __device__ __forceinline__ T __ldcv(const T *p) { return *(const volatile T *)p; }
 
 /* More atomics (the 64-bit min/max/and/or/xor/exchange are with the 32-bit ones above):
  * 64-bit compare-and-swap, float exchange, the _block and _system scopes (the same
@@ -444,6 +474,122 @@ static __device__ __forceinline__ void __sincosf(float x, float *s, float *c) {
   *c = __nvvm_cos_approx_f(x);
 }
 
+/* More of CUDA's math library, through libdevice as above: the rounding conversions
+ * (lrintf is one cvt.rni), the normal distribution, 3D/4D norms and reciprocal norms,
+ * sinpi/cospi, the reciprocal cube root and hypotenuse, Bessel and scaled complementary
+ * error functions.  The plugin classes each by name (docs/kernel-model.md). */
+#define __WGPERF_MATH_NV_TO(R, fn)                                                       \
+  extern "C" __device__ __attribute__((const)) R __nv_##fn##f(float);                   \
+  extern "C" __device__ __attribute__((const)) R __nv_##fn(double);                     \
+  static __device__ __forceinline__ R fn##f(float x) { return __nv_##fn##f(x); }         \
+  static __device__ __forceinline__ R fn(double x) { return __nv_##fn(x); }             \
+  static __device__ __forceinline__ R fn(float x) { return __nv_##fn##f(x); }
+__WGPERF_MATH_NV_TO(long long, llrint) __WGPERF_MATH_NV_TO(long long, llround)
+#undef __WGPERF_MATH_NV_TO
+static __device__ __forceinline__ long lrintf(float x) { return (long)__nv_llrintf(x); }
+static __device__ __forceinline__ long lrint(double x) { return (long)__nv_llrint(x); }
+static __device__ __forceinline__ long lrint(float x) { return (long)__nv_llrintf(x); }
+static __device__ __forceinline__ long lroundf(float x) { return (long)__nv_llroundf(x); }
+static __device__ __forceinline__ long lround(double x) { return (long)__nv_llround(x); }
+static __device__ __forceinline__ long lround(float x) { return (long)__nv_llroundf(x); }
+#define __WGPERF_MATH_NV(fn)                                                             \
+  extern "C" __device__ __attribute__((const)) float __nv_##fn##f(float);               \
+  extern "C" __device__ __attribute__((const)) double __nv_##fn(double);                \
+  static __device__ __forceinline__ float fn##f(float x) { return __nv_##fn##f(x); }     \
+  static __device__ __forceinline__ double fn(double x) { return __nv_##fn(x); }         \
+  static __device__ __forceinline__ float fn(float x) { return __nv_##fn##f(x); }
+__WGPERF_MATH_NV(normcdf) __WGPERF_MATH_NV(normcdfinv) __WGPERF_MATH_NV(rcbrt) __WGPERF_MATH_NV(sinpi)
+__WGPERF_MATH_NV(cospi) __WGPERF_MATH_NV(cyl_bessel_i0) __WGPERF_MATH_NV(cyl_bessel_i1) __WGPERF_MATH_NV(erfcx)
+__WGPERF_MATH_NV(j0) __WGPERF_MATH_NV(j1) __WGPERF_MATH_NV(y0) __WGPERF_MATH_NV(y1)
+#undef __WGPERF_MATH_NV
+#define __WGPERF_MATH_NVN(fn, params, args)                                              \
+  extern "C" __device__ __attribute__((const)) float __nv_##fn##f params(float);        \
+  extern "C" __device__ __attribute__((const)) double __nv_##fn params(double);         \
+  static __device__ __forceinline__ float fn##f params(float) { return __nv_##fn##f args; } \
+  static __device__ __forceinline__ double fn params(double) { return __nv_##fn args; }  \
+  static __device__ __forceinline__ float fn params(float) { return __nv_##fn##f args; }
+#define __WGPERF_P2(T) (T a, T b)
+#define __WGPERF_P3(T) (T a, T b, T c)
+#define __WGPERF_P4(T) (T a, T b, T c, T d)
+__WGPERF_MATH_NVN(rhypot, __WGPERF_P2, (a, b))
+__WGPERF_MATH_NVN(norm3d, __WGPERF_P3, (a, b, c)) __WGPERF_MATH_NVN(rnorm3d, __WGPERF_P3, (a, b, c))
+__WGPERF_MATH_NVN(norm4d, __WGPERF_P4, (a, b, c, d)) __WGPERF_MATH_NVN(rnorm4d, __WGPERF_P4, (a, b, c, d))
+#undef __WGPERF_MATH_NVN
+#undef __WGPERF_P2
+#undef __WGPERF_P3
+#undef __WGPERF_P4
+static __device__ __forceinline__ void sincospif(float x, float *s, float *c) {
+  *s = sinpif(x);
+  *c = cospif(x);
+}
+static __device__ __forceinline__ void sincospi(double x, double *s, double *c) {
+  *s = sinpi(x);
+  *c = cospi(x);
+}
+static __device__ __forceinline__ float fdividef(float x, float y) { return __nvvm_div_approx_f(x, y); }
+static __device__ __forceinline__ float scalbnf(float x, int n) { return __builtin_ldexpf(x, n); }
+static __device__ __forceinline__ double scalbn(double x, int n) { return __builtin_ldexp(x, n); }
+static __device__ __forceinline__ float nanf(const char *) { return __builtin_nanf(""); }
+static __device__ __forceinline__ double nan(const char *) { return __builtin_nan(""); }
+
+/* The C math environment nvcc gives every .cu file (its runtime headers include <math.h>):
+ * INFINITY, NAN, HUGE_VAL(F), MAXFLOAT and the M_ constants, spelt token for token as glibc
+ * spells them so that a later #include <math.h> or <cmath> redefines them silently; and
+ * isinf, isnan, isfinite and signbit as device functions (a compare or a sign test each).
+ * <math.h> itself is not included: parsing <cmath> takes clang longer than the rest of a
+ * small kernel's compile. */
+#ifndef INFINITY
+#define INFINITY (__builtin_inff ())
+#endif
+#ifndef NAN
+#define NAN (__builtin_nanf (""))
+#endif
+#ifndef HUGE_VAL
+#define HUGE_VAL (__builtin_huge_val ())
+#endif
+#ifndef HUGE_VALF
+#define HUGE_VALF (__builtin_huge_valf ())
+#endif
+#ifndef MAXFLOAT
+#define MAXFLOAT 3.40282347e+38F
+#endif
+#ifndef M_PI
+#define M_E 2.7182818284590452354
+#define M_LOG2E 1.4426950408889634074
+#define M_LOG10E 0.43429448190325182765
+#define M_LN2 0.69314718055994530942
+#define M_LN10 2.30258509299404568402
+#define M_PI 3.14159265358979323846
+#define M_PI_2 1.57079632679489661923
+#define M_PI_4 0.78539816339744830962
+#define M_1_PI 0.31830988618379067154
+#define M_2_PI 0.63661977236758134308
+#define M_2_SQRTPI 1.12837916709551257390
+#define M_SQRT2 1.41421356237309504880
+#define M_SQRT1_2 0.70710678118654752440
+#endif
+#ifndef M_PIf
+#define M_Ef 2.7182818284590452354f
+#define M_LOG2Ef 1.4426950408889634074f
+#define M_LOG10Ef 0.43429448190325182765f
+#define M_LN2f 0.69314718055994530942f
+#define M_LN10f 2.30258509299404568402f
+#define M_PIf 3.14159265358979323846f
+#define M_PI_2f 1.57079632679489661923f
+#define M_PI_4f 0.78539816339744830962f
+#define M_1_PIf 0.31830988618379067154f
+#define M_2_PIf 0.63661977236758134308f
+#define M_2_SQRTPIf 1.12837916709551257390f
+#define M_SQRT2f 1.41421356237309504880f
+#define M_SQRT1_2f 0.70710678118654752440f
+#endif
+#define __WGPERF_FPCLASS(name, builtin)                                                  \
+  static __device__ __forceinline__ bool name(float x) { return builtin(x); }           \
+  static __device__ __forceinline__ bool name(double x) { return builtin(x); }
+__WGPERF_FPCLASS(isinf, __builtin_isinf) __WGPERF_FPCLASS(isnan, __builtin_isnan)
+__WGPERF_FPCLASS(isfinite, __builtin_isfinite) __WGPERF_FPCLASS(signbit, __builtin_signbit)
+#undef __WGPERF_FPCLASS
+
 /* min and max for the other types CUDA overloads them for */
 #define __WGPERF_MINMAX(T)                                                               \
   static __device__ __forceinline__ T min(T a, T b) { return a < b ? a : b; }           \
@@ -485,5 +631,7 @@ template <typename T> __device__ T tex3D(cudaTextureObject_t t, float x, float y
 template <typename T> __device__ T tex1DLayered(cudaTextureObject_t t, float x, int layer);
 template <typename T> __device__ T tex2DLayered(cudaTextureObject_t t, float x, float y, int layer);
 template <typename T> __device__ T tex2DLod(cudaTextureObject_t t, float x, float y, float level);
+
+#include "cuda_compat_intrinsics.h"
 
 #endif /* WGPERF_CUDA_COMPAT_H */

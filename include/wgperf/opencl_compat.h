@@ -11,7 +11,10 @@
  *     space: element accesses, which the plugin merges into one 8- or 16-byte
  *     access where the backend would (docs/kernel-model.md);
  *   - dot, length, distance, normalize, cross and their fast_ forms;
- *   - vload_halfN / vstore_halfN (and vloada_, vstorea_, rounding suffixes).
+ *   - vload_halfN / vstore_halfN (and vloada_, vstorea_, rounding suffixes);
+ *   - async_work_group_copy, async_work_group_strided_copy, wait_group_events and
+ *     prefetch: the group's cooperative copy and its barrier;
+ *   - shuffle and shuffle2 (vector permutes), and mad_hi, which libclc lacks.
  * The integer and relational built-ins (select, popcount, mul_hi, ...) are
  * classified by name in the plugin instead.
  */
@@ -153,6 +156,123 @@ __WGP_HALF_ST_AS(double, __private)
 #undef __WGP_VLOAD_HALF
 #undef __WGP_F2H
 #undef __WGP_H2F
+
+/* Asynchronous copies between global and local memory, as a GPU performs them: the
+ * work-items of the group copy cooperatively (the one with linear local id L copies
+ * elements L, L + S, L + 2S, ... of the S work-items' group), and wait_group_events is the
+ * group's barrier.  So the model sees the global loads and local stores of the copy.
+ * prefetch is a hint that moves no data into registers: nothing, as libclc makes it. */
+/* (32-bit: a group has at most 1024 work-items, and NVIDIA's compiler keeps ids in 32 bits) */
+#define __WGP_GROUP_LINEAR_ID                                                            \
+  (((uint)get_local_id(2) * (uint)get_local_size(1) + (uint)get_local_id(1)) * (uint)get_local_size(0) + \
+   (uint)get_local_id(0))
+#define __WGP_GROUP_SIZE ((uint)get_local_size(0) * (uint)get_local_size(1) * (uint)get_local_size(2))
+#define __WGP_ASYNC(T)                                                                   \
+  __WGP_OVL event_t async_work_group_copy(__local T *d, const __global T *s, size_t n, event_t e) { \
+    for (size_t i = __WGP_GROUP_LINEAR_ID; i < n; i += __WGP_GROUP_SIZE)                 \
+      d[i] = s[i];                                                                       \
+    return e;                                                                            \
+  }                                                                                      \
+  __WGP_OVL event_t async_work_group_copy(__global T *d, const __local T *s, size_t n, event_t e) { \
+    for (size_t i = __WGP_GROUP_LINEAR_ID; i < n; i += __WGP_GROUP_SIZE)                 \
+      d[i] = s[i];                                                                       \
+    return e;                                                                            \
+  }                                                                                      \
+  __WGP_OVL event_t async_work_group_strided_copy(__local T *d, const __global T *s, size_t n, size_t stride, \
+                                                  event_t e) {                           \
+    for (size_t i = __WGP_GROUP_LINEAR_ID; i < n; i += __WGP_GROUP_SIZE)                 \
+      d[i] = s[i * stride];                                                              \
+    return e;                                                                            \
+  }                                                                                      \
+  __WGP_OVL event_t async_work_group_strided_copy(__global T *d, const __local T *s, size_t n, size_t stride, \
+                                                  event_t e) {                           \
+    for (size_t i = __WGP_GROUP_LINEAR_ID; i < n; i += __WGP_GROUP_SIZE)                 \
+      d[i * stride] = s[i];                                                              \
+    return e;                                                                            \
+  }                                                                                      \
+  __WGP_OVL void prefetch(const __global T *p, size_t n) {                             \
+    (void)p, (void)n;                                                                    \
+  }
+#define __WGP_ASYNC_N(T)                                                                 \
+  __WGP_ASYNC(T) __WGP_ASYNC(T##2) __WGP_ASYNC(T##3) __WGP_ASYNC(T##4) __WGP_ASYNC(T##8) \
+  __WGP_ASYNC(T##16)
+__WGP_ASYNC_N(char)
+__WGP_ASYNC_N(uchar)
+__WGP_ASYNC_N(short)
+__WGP_ASYNC_N(ushort)
+__WGP_ASYNC_N(int)
+__WGP_ASYNC_N(uint)
+__WGP_ASYNC_N(long)
+__WGP_ASYNC_N(ulong)
+__WGP_ASYNC_N(float)
+#ifdef cl_khr_fp64
+__WGP_ASYNC_N(double)
+#endif
+__WGP_OVL void wait_group_events(int n, event_t *events) {
+  (void)n, (void)events;
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+}
+#undef __WGP_ASYNC_N
+#undef __WGP_ASYNC
+#undef __WGP_GROUP_SIZE
+#undef __WGP_GROUP_LINEAR_ID
+
+/* shuffle and shuffle2: result element k is element mask[k] of x (of x then y), the mask
+ * taken modulo the number of elements.  With a constant mask the optimizer makes this one
+ * shufflevector, which costs nothing (register naming, as the backend does it). */
+#define __WGP_SHUFFLE(T, U, N, M)                                                        \
+  __WGP_OVL T##M shuffle(T##N x, U##M m) {                                               \
+    T##M r;                                                                              \
+    for (int k = 0; k < M; k++)                                                          \
+      r[k] = x[m[k] & (N - 1)];                                                          \
+    return r;                                                                            \
+  }                                                                                      \
+  __WGP_OVL T##M shuffle2(T##N x, T##N y, U##M m) {                                      \
+    T##M r;                                                                              \
+    for (int k = 0; k < M; k++) {                                                        \
+      U i = m[k] & (2 * N - 1);                                                          \
+      r[k] = i < N ? x[i] : y[i - N];                                                    \
+    }                                                                                    \
+    return r;                                                                            \
+  }
+#define __WGP_SHUFFLE_N(T, U, N)                                                         \
+  __WGP_SHUFFLE(T, U, N, 2) __WGP_SHUFFLE(T, U, N, 4) __WGP_SHUFFLE(T, U, N, 8) __WGP_SHUFFLE(T, U, N, 16)
+#define __WGP_SHUFFLES(T, U)                                                             \
+  __WGP_SHUFFLE_N(T, U, 2) __WGP_SHUFFLE_N(T, U, 4) __WGP_SHUFFLE_N(T, U, 8) __WGP_SHUFFLE_N(T, U, 16)
+__WGP_SHUFFLES(char, uchar)
+__WGP_SHUFFLES(uchar, uchar)
+__WGP_SHUFFLES(short, ushort)
+__WGP_SHUFFLES(ushort, ushort)
+__WGP_SHUFFLES(int, uint)
+__WGP_SHUFFLES(uint, uint)
+__WGP_SHUFFLES(long, ulong)
+__WGP_SHUFFLES(ulong, ulong)
+__WGP_SHUFFLES(float, uint)
+#ifdef cl_khr_fp64
+__WGP_SHUFFLES(double, ulong)
+#endif
+#undef __WGP_SHUFFLES
+#undef __WGP_SHUFFLE_N
+#undef __WGP_SHUFFLE
+
+/* mad_hi: libclc for NVPTX has mul_hi but no mad_hi, which left ptxas an unresolved call;
+ * the high half of the product, then the add (nvcc's mad.hi is one IMAD.HI: the model
+ * counts one instruction more). */
+#define __WGP_MAD_HI(T)                                                                  \
+  __WGP_OVL T mad_hi(T a, T b, T c) { return mul_hi(a, b) + c; }
+#define __WGP_MAD_HI_N(T)                                                                \
+  __WGP_MAD_HI(T) __WGP_MAD_HI(T##2) __WGP_MAD_HI(T##3) __WGP_MAD_HI(T##4) __WGP_MAD_HI(T##8) \
+  __WGP_MAD_HI(T##16)
+__WGP_MAD_HI_N(char)
+__WGP_MAD_HI_N(uchar)
+__WGP_MAD_HI_N(short)
+__WGP_MAD_HI_N(ushort)
+__WGP_MAD_HI_N(int)
+__WGP_MAD_HI_N(uint)
+__WGP_MAD_HI_N(long)
+__WGP_MAD_HI_N(ulong)
+#undef __WGP_MAD_HI_N
+#undef __WGP_MAD_HI
 
 #undef __WGP_GEOM
 #undef __WGP_GEOM_N

@@ -2,6 +2,8 @@
 // instruction (the `call` class, as an unresolved call does), its outputs are unknown
 // values, it is listed among the kernel's calls with the reason "inline assembly", and
 // its warning names the assembly (its first instruction) instead of an indirect call.
+// (A single integer instruction of the kinds CUDA's own headers write as inline PTX,
+// dp4a, shf, prmt, vabsdiff4, ..., is that instruction instead: cuda-int-intrinsics.cu.)
 // RUN: %wgperf extract %s -o %t.json --print 2>%t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=WARN --input-file=%t.err
 // RUN: %wgperf analyze %t.json --kernel lane_copy --global 1024 --local 256 | FileCheck %s --check-prefix=ANALYZE

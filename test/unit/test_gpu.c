@@ -25,7 +25,7 @@ static const char *const shipped[] = {"h100-sxm",  "h100-pcie",   "a100",       
                                       "tesla-k40", "titan",       "titan-black", "titan-x",      "quadro-k600",
                                       "gtx-645",   "quadro-k620", "geforce-940m", "p100",        "gtx-1080-ti",
                                       "t4",        "rtx-2080-ti", "rtx-3090",     "rtx-4090",    "l40s",
-                                      "h200"};
+                                      "h200",      "a100-80gb"};
 
 static wgp_gpu *load_builtin_ok(const char *name) {
   wgp_gpu *g = NULL;
@@ -456,7 +456,8 @@ static void tolerant_names(void **state) {
       {"A100", "NVIDIA A100"},               {"v100", "NVIDIA Tesla V100"},
       {"gtx980", "NVIDIA GeForce GTX 980"},  {"GeForce GTX 980", "NVIDIA GeForce GTX 980"},
       {"nvidia geforce gtx 980", "NVIDIA GeForce GTX 980"}, {"K40", "NVIDIA Tesla K40c"},
-      {"titan x", "NVIDIA GeForce GTX TITAN X"}};
+      {"titan x", "NVIDIA GeForce GTX TITAN X"}, {"A100-80GB", "NVIDIA A100-SXM4-80GB"},
+      {"a100_80gb", "NVIDIA A100-SXM4-80GB"}, {"A100 SXM4 80GB", "NVIDIA A100-SXM4-80GB"}};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     wgp_gpu *g;
     wgp_diag d;
@@ -572,7 +573,8 @@ static void dram_row_keys(void **state) {
   const char *gddr5[] = {"gtx-645", "gtx-680", "gtx-750", "gtx-970", "gtx-980", "quadro-k5200",
                          "tesla-k20", "tesla-k40", "titan", "titan-black", "titan-x"};
   const char *none[] = {"h100-sxm", "h100-pcie",   "a100",     "v100",     "quadro-k600", "quadro-k620", "geforce-940m",
-                        "p100",     "gtx-1080-ti", "t4",       "rtx-2080-ti", "rtx-3090", "rtx-4090",  "l40s", "h200"};
+                        "p100",     "gtx-1080-ti", "t4",       "rtx-2080-ti", "rtx-3090", "rtx-4090",  "l40s", "h200",
+                        "a100-80gb"};
   for (size_t i = 0; i < sizeof gddr5 / sizeof *gddr5; i++) {
     wgp_gpu *g = load_builtin_ok(gddr5[i]);
     assert_int_equal(wgp_gpu_dram_banks_per_device(g), 16);
