@@ -183,6 +183,10 @@ __WGPERF_MATH_NV(sinh) __WGPERF_MATH_NV(cosh) __WGPERF_MATH_NV(asinh) __WGPERF_M
 __WGPERF_MATH_NV(atanh) __WGPERF_MATH_NV(erf) __WGPERF_MATH_NV(erfc) __WGPERF_MATH_NV(erfinv)
 __WGPERF_MATH_NV(erfcinv) __WGPERF_MATH_NV(expm1) __WGPERF_MATH_NV(log1p) __WGPERF_MATH_NV(cbrt)
 __WGPERF_MATH_NV(lgamma) __WGPERF_MATH_NV(tgamma) __WGPERF_MATH_NV(exp10) __WGPERF_MATH_NV(logb)
+/* the rest of the math library nvcc offers (normcdf, Bessel, ...) */
+__WGPERF_MATH_NV(normcdf) __WGPERF_MATH_NV(normcdfinv) __WGPERF_MATH_NV(rcbrt) __WGPERF_MATH_NV(sinpi)
+__WGPERF_MATH_NV(cospi) __WGPERF_MATH_NV(cyl_bessel_i0) __WGPERF_MATH_NV(cyl_bessel_i1) __WGPERF_MATH_NV(erfcx)
+__WGPERF_MATH_NV(j0) __WGPERF_MATH_NV(j1) __WGPERF_MATH_NV(y0) __WGPERF_MATH_NV(y1)
 __WGPERF_MATH_BUILTIN(rint) __WGPERF_MATH_BUILTIN(nearbyint)
 #define __WGPERF_MATH_NV2(fn)                                                            \
   extern "C" __device__ __attribute__((const)) float __nv_##fn##f(float, float);        \
@@ -492,16 +496,6 @@ static __device__ __forceinline__ long lrint(float x) { return (long)__nv_llrint
 static __device__ __forceinline__ long lroundf(float x) { return (long)__nv_llroundf(x); }
 static __device__ __forceinline__ long lround(double x) { return (long)__nv_llround(x); }
 static __device__ __forceinline__ long lround(float x) { return (long)__nv_llroundf(x); }
-#define __WGPERF_MATH_NV(fn)                                                             \
-  extern "C" __device__ __attribute__((const)) float __nv_##fn##f(float);               \
-  extern "C" __device__ __attribute__((const)) double __nv_##fn(double);                \
-  static __device__ __forceinline__ float fn##f(float x) { return __nv_##fn##f(x); }     \
-  static __device__ __forceinline__ double fn(double x) { return __nv_##fn(x); }         \
-  static __device__ __forceinline__ float fn(float x) { return __nv_##fn##f(x); }
-__WGPERF_MATH_NV(normcdf) __WGPERF_MATH_NV(normcdfinv) __WGPERF_MATH_NV(rcbrt) __WGPERF_MATH_NV(sinpi)
-__WGPERF_MATH_NV(cospi) __WGPERF_MATH_NV(cyl_bessel_i0) __WGPERF_MATH_NV(cyl_bessel_i1) __WGPERF_MATH_NV(erfcx)
-__WGPERF_MATH_NV(j0) __WGPERF_MATH_NV(j1) __WGPERF_MATH_NV(y0) __WGPERF_MATH_NV(y1)
-#undef __WGPERF_MATH_NV
 #define __WGPERF_MATH_NVN(fn, params, args)                                              \
   extern "C" __device__ __attribute__((const)) float __nv_##fn##f params(float);        \
   extern "C" __device__ __attribute__((const)) double __nv_##fn params(double);         \
