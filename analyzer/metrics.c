@@ -4,6 +4,7 @@
 #include "wgperf/banks.h"
 #include "wgperf/coalesce.h"
 #include "wgperf/counters.h"
+#include "mix_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -561,10 +562,7 @@ static void count_shared_spread(const wgp_gpu *gpu, const uint64_t *addr, const 
       a[l] = addr[l];
       if ((mask >> l & 1) && !(known >> l & 1)) {
         /* splitmix64: a fixed sequence, the same in every run */
-        uint64_t z = (x += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
+        uint64_t z = wgp_mix64(x += 0x9e3779b97f4a7c15ull);
         a[l] = start + (z % slots) * w;
       }
     }

@@ -20,6 +20,7 @@
 #include "wgperf/trace.h"
 
 #include "expr_warp_internal.h"
+#include "mix_internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -591,10 +592,7 @@ static void note_loads(wgp_tracer *t, size_t b, uint64_t mask) {
     for (const char *c = wgp_access_base_name(a); c && *c; c++)
       key = (key ^ (unsigned char)*c) * 0x100000001b3ull;
     EACH_LANE(l, ok) {
-      uint64_t z = key * 0x9e3779b97f4a7c15ull + (uint64_t)v[l];
-      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-      z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-      z ^= z >> 31;
+      uint64_t z = wgp_mix64(key * 0x9e3779b97f4a7c15ull + (uint64_t)v[l]);
       t->load_val[id * WGP_TRACE_MAX_WARP + l] = (int64_t)(z & 0x7fffffff);
     }
     t->load_ok[id] = (t->load_ok[id] & ~mask) | ok;

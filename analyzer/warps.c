@@ -1,6 +1,7 @@
 /* warps.c - representative work-groups and the distinct warps of a launch
  * (see include/wgperf/warps.h for the rules). */
 #include "wgperf/warps.h"
+#include "mix_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -81,14 +82,8 @@ int wgp_expr_group_dependence(const wgp_expr *e) {
   }
 }
 
-/* A fixed pseudo-random number for stretch I of dimension D (splitmix64):
- * the same in every run. */
-static uint64_t stretch_hash(uint64_t i, unsigned d) {
-  uint64_t z = i * 0x9e3779b97f4a7c15ull + d + 1;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+/* A fixed pseudo-random number for stretch I of dimension D. */
+static uint64_t stretch_hash(uint64_t i, unsigned d) { return wgp_mix64(i * 0x9e3779b97f4a7c15ull + d + 1); }
 
 /* The worst group dependence of everything that steers control flow. */
 static int control_group_dependence(const wgp_kernel *k) {
