@@ -112,6 +112,8 @@ struct wgp_prune {
   wgp_trace_launch tl;
   uint64_t *align, *fixed_local; /* fixed_local: per argument, then per array */
   uint64_t *buffer_bytes;        /* per argument: --buffer's size, 0 where none */
+  bool fixed_grid;               /* options.grid: each size's global size is grid x size */
+  uint64_t grid[3];
   size_t num_local;
   size_t *local_arg_index; /* argument index of each --local-arg */
   char **local_exprs;
@@ -421,6 +423,18 @@ static size_t extents(uint64_t global, uint64_t limit, bool any, uint64_t *out) 
   return k;
 }
 
+/* With a fixed grid no global size narrows the extents: the powers of two up
+ * to LIMIT and, where WARP is not 0 (x), the multiples of the warp size, the
+ * sizes a tuner would try (every integer would make a thousand candidates a
+ * dimension, most of them with a partial warp). */
+static size_t grid_extents(uint64_t limit, unsigned warp, uint64_t *out) {
+  size_t k = 0;
+  for (uint64_t d = 1; d <= limit && k < MAX_EXTENTS; d++)
+    if ((d & (d - 1)) == 0 || (warp && d % warp == 0))
+      out[k++] = d;
+  return k;
+}
+
 /* ---- stage 1: the round a size gives -------------------------------------- */
 
 static uint64_t mix(uint64_t h, uint64_t v) { return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2)); }
@@ -529,6 +543,12 @@ static bool dominates(const cand *a, size_t ia, const cand *b, size_t ib) {
   return a->pub.rounds <= b->pub.rounds && a->pub.groups <= b->pub.groups && better_rep(a, ia, b, ib);
 }
 
+/* C's global size: the launch's, or with a fixed grid the grid x C's size. */
+static void cand_global(const wgp_prune *p, const cand *c, uint64_t out[3]) {
+  for (unsigned d = 0; d < 3; d++)
+    out[d] = !p->fixed_grid ? p->tl.global[d] : d < p->dims ? p->grid[d] * c->pub.local[d] : 1;
+}
+
 /* Enumerates the sizes: launch, residency, rounds and the lower bound of
  * block dispatch (level 0). */
 static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_diag *diag) {
@@ -541,7 +561,8 @@ static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_di
   ext[1][0] = ext[2][0] = 1;
   bool any = wgp_launch_nonuniform(o->launch);
   for (unsigned d = 0; d < p->dims; d++)
-    ne[d] = extents(wgp_launch_global(o->launch, d), lim[d], any, ext[d]);
+    ne[d] = p->fixed_grid ? grid_extents(lim[d], d == 0 ? wgp_gpu_warp_size(g) : 0, ext[d])
+                          : extents(wgp_launch_global(o->launch, d), lim[d], any, ext[d]);
   size_t cap = 64;
   p->c = calloc(cap, sizeof *p->c);
   if (!p->c) {
@@ -594,8 +615,14 @@ static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_di
     cand *c = &p->c[i];
     wgp_diag d;
     char why[320];
-    if (!wgp_gpu_grid_fits(g, p->tl.global, c->pub.local, why, sizeof why)) {
+    uint64_t global[3];
+    cand_global(p, c, global);
+    if (!wgp_gpu_grid_fits(g, global, c->pub.local, why, sizeof why)) {
       invalidate(c, why);
+      continue;
+    }
+    if (global[0] > (1ull << 32) || global[1] > (1ull << 32) || global[2] > (1ull << 32)) {
+      invalidate(c, "the global size (grid x work-group) is above 2^32 in a dimension");
       continue;
     }
     unsigned unread = 3;
@@ -642,6 +669,7 @@ static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_di
                                   * may end at the first warp that shows it */
                                  .stop_outside_local = true};
     memcpy(c->in.launch.local, c->pub.local, sizeof c->pub.local);
+    memcpy(c->in.launch.global, global, sizeof global);
     /* residency needs the shared memory of the group, not the analysis */
     wgp_layout *lay;
     wgp_status st = wgp_layout_new(p->k, p->align, c->local_bytes, &lay, &d);
@@ -661,7 +689,7 @@ static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_di
     }
     c->pub.groups = 1;
     for (unsigned dd = 0; dd < p->dims; dd++)
-      c->pub.groups *= (wgp_launch_global(o->launch, dd) + c->pub.local[dd] - 1) / c->pub.local[dd];
+      c->pub.groups *= (global[dd] + c->pub.local[dd] - 1) / c->pub.local[dd];
     c->pub.active_groups_per_sm = occ.active_blocks_per_sm;
     c->pub.active_warps_per_sm = occ.active_warps_per_sm;
     /* eq. 10, sub-item 2: warps on the busiest SM over the resident warps */
@@ -1321,6 +1349,9 @@ wgp_status wgp_prune_run(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_prun
   p->k = k;
   p->gpu = gpu;
   p->dims = wgp_launch_dims(o->launch);
+  p->fixed_grid = o->grid != NULL;
+  for (unsigned d = 0; d < 3; d++)
+    p->grid[d] = o->grid && d < p->dims ? o->grid[d] : 1;
   p->regs = wgp_kernel_registers_on(k, gpu, o->regs, NULL, NULL, 0);
   p->num_local_args = o->num_local_args;
   size_t nl = o->num_local_args ? o->num_local_args : 1, nt = o->num_trip_hints ? o->num_trip_hints : 1,

@@ -469,7 +469,7 @@ static void progress(void *user, const char *phase, size_t done, size_t total) {
 }
 
 static const char usage_text[] =
-    "usage: wgprune INPUT --global X[,Y[,Z]] [--kernel NAME] [--arg NAME=V] [--buffer NAME=BYTES]\n"
+    "usage: wgprune INPUT --global X[,Y[,Z]] | --grid X[,Y[,Z]] [--kernel NAME] [--arg NAME=V] [--buffer NAME=BYTES]\n"
     "               [--local-arg NAME=EXPR] [--local-mem NAME=BYTES] [--restrict COND]...\n"
     "               [--nonuniform] [--gpu NAME|FILE]\n"
     "               [--regs N] [--trip L<n>=COUNT] [--taken B<n>=FRACTION] [--cold-l2]\n"
@@ -484,6 +484,9 @@ static const char help_text[] =
     "  -O N (-ON): the level it is compiled at (default 3)\n"
     "  every __local argument and extern __shared__ array needs a size: --local-arg NAME=EXPR (an\n"
     "  expression of the work-group size) or --local-mem NAME=BYTES (the same for every size)\n"
+    "  --global: the work-items, fixed (sizes whose extents divide it); --grid: the work-groups, fixed\n"
+    "  (a kernel with a group per row: each size's global size is grid x size; the sizes tried are\n"
+    "  the powers of two and, in x, the multiples of the warp size)\n"
     "  --arg: an integer argument takes an integer (1e6 and 2.5e3 are taken as the integers they are)\n"
     "  --gpu: a file name, product name or alias, without regard to case, '-', '_' or spaces (h100,\n"
     "  a100, gtx980), or a description file\n"
@@ -546,8 +549,8 @@ static int check_local_sizes(const wgp_kernel *k, const wgp_launch *l, const cha
  * its *N): reqd_work_group_size(X, Y, Z) the one size, __launch_bounds__(MAXT)
  * at most MAXT work-items.  A required size the global size cannot take is
  * an error. */
-static int attribute_restrictions(const wgp_kernel *k, const wgp_launch *l, const wgp_gpu *gpu, char cond[2][128],
-                                  const char **r, size_t *n) {
+static int attribute_restrictions(const wgp_kernel *k, const wgp_launch *l, bool fixed_grid, const wgp_gpu *gpu,
+                                  char cond[2][128], const char **r, size_t *n) {
   uint64_t reqd[3];
   if (wgp_kernel_reqd_work_group_size(k, reqd)) {
     const uint64_t lim[3] = {wgp_gpu_max_block_dim_x(gpu), wgp_gpu_max_block_dim_y(gpu), wgp_gpu_max_block_dim_z(gpu)};
@@ -559,7 +562,7 @@ static int attribute_restrictions(const wgp_kernel *k, const wgp_launch *l, cons
                          (unsigned long long)reqd[2], wgp_kernel_launch_attribute(k), wgp_gpu_name(gpu),
                          wgp_gpu_max_threads_per_block(gpu), (unsigned long long)lim[0], (unsigned long long)lim[1],
                          (unsigned long long)lim[2]);
-    for (unsigned d = 0; d < 3; d++) {
+    for (unsigned d = 0; d < 3 && !fixed_grid; d++) { /* a fixed grid takes any size */
       uint64_t g = d < wgp_launch_dims(l) ? wgp_launch_global(l, d) : 1;
       if (reqd[d] > g || (!wgp_launch_nonuniform(l) && g % reqd[d]))
         return input_error("kernel '%s' requires work-groups of %llux%llux%llu (%s), which the global size %llu in "
@@ -609,6 +612,7 @@ int main(int argc, char **argv) {
   uint64_t trip[MAX_HINTS];
   double taken[MAX_HINTS];
   bool json = false, csv = false, exhaustive = false, do_study = false, cold = false, top_given = false;
+  bool fixed_grid = false, sized = false; /* --grid / --global seen */
   const char *plot_file = NULL, *kt_file = NULL, *olevel = NULL;
   unsigned regs_opt = 0, jobs = 0;
   cli_flags flags = {0}; /* for a .cl/.cu input */
@@ -641,8 +645,18 @@ int main(int argc, char **argv) {
       rc = usage_error("wgprune chooses the work-group size: no %s", a);
     } else if (strcmp(a, "--offset") == 0) {
       rc = usage_error("wgprune searches launches without a global offset: no --offset");
-    } else if (strcmp(a, "--grid") == 0) {
-      rc = usage_error("wgprune needs the total size in work-items: --global X[,Y[,Z]] (grid x block)");
+    } else if (strcmp(a, "--grid") == 0 || strcmp(a, "--global") == 0) {
+      /* --grid: the work-groups are fixed and each size's global size is
+       * grid x size; the launch template holds the grid as its global size */
+      if (i + 1 == argc)
+        rc = usage_error("'%s' needs a value", a);
+      else if (fixed_grid || sized)
+        rc = usage_error("give the global size (--global, every size dividing it) or the grid (--grid, a fixed "
+                         "number of work-groups), once");
+      else if (wgp_launch_set_option(l, "--global", argv[++i], &d) != WGP_OK)
+        rc = usage_error("%s", d.message + strlen("wgperf: error: "));
+      fixed_grid = fixed_grid || strcmp(a, "--grid") == 0;
+      sized = true;
     } else if (wgp_launch_is_option(a, &val)) {
       if (val && i + 1 == argc)
         rc = usage_error("'%s' needs a value", a);
@@ -741,7 +755,7 @@ int main(int argc, char **argv) {
   if (rc == EXIT_OK && !input)
     rc = usage();
   if (rc == EXIT_OK && wgp_launch_dims(l) == 0)
-    rc = usage_error("give the global size with --global X[,Y[,Z]]");
+    rc = usage_error("give the global size with --global X[,Y[,Z]] (or the number of work-groups with --grid)");
   if (rc == EXIT_OK)
     rc = cli_source_flags_check(input, &flags);
   if (rc == EXIT_OK && olevel && strlen(input) > 5 && strcmp(input + strlen(input) - 5, ".json") == 0)
@@ -805,11 +819,15 @@ int main(int argc, char **argv) {
     rc = check_local_sizes(k, l, local_names, nlocal);
   size_t nall = nrestrict;
   if (rc == EXIT_OK)
-    rc = attribute_restrictions(k, l, gpu, attr_cond, restrictions, &nall);
+    rc = attribute_restrictions(k, l, fixed_grid, gpu, attr_cond, restrictions, &nall);
   wgp_prune *p = NULL, *ex = NULL;
   double wall = 0, wall_ex = 0;
   if (rc == EXIT_OK) {
+    uint64_t grid[3];
+    for (unsigned dd = 0; dd < 3; dd++)
+      grid[dd] = dd < wgp_launch_dims(l) ? wgp_launch_global(l, dd) : 1;
     wgp_prune_options o = {.launch = l,
+                           .grid = fixed_grid ? grid : NULL,
                            .local_arg_names = local_names,
                            .local_arg_exprs = local_exprs,
                            .num_local_args = nlocal,

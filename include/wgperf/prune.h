@@ -40,6 +40,11 @@ typedef struct wgp_prune_options {
    * buffers, fixed __local sizes (--local-mem), --nonuniform (keep).  A
    * global offset is not carried over (launch.h has no way to read it). */
   const wgp_launch *launch;
+  /* Non-NULL: the work-groups per dimension are fixed (CUDA's grid, a
+   * kernel with a group per row): each size's global size is GRID x the
+   * size, every size the GPU allows is a candidate (no divisibility), and
+   * LAUNCH's global size must be GRID (a template with groups of 1). */
+  const uint64_t *grid;
   /* __local arguments whose size depends on the work-group size: byte counts
    * as expressions of lx, ly, lz (wgp_size_expr_eval). */
   const char *const *local_arg_names;
