@@ -200,7 +200,8 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
       r->sec = p;
       r->capsec = cap;
     }
-    memcpy(r->sec + r->nsec, s, (u + nd) * sizeof *s);
+    if (u + nd) /* an event of unknown lanes only has none (and the list may be empty) */
+      memcpy(r->sec + r->nsec, s, (u + nd) * sizeof *s);
     stream *st = r->cur;
     if (st->nev == st->cap) {
       size_t cap = st->cap ? 2 * st->cap : 64;
