@@ -70,6 +70,14 @@ typedef struct scratch {
   size_t ntouched;
 } scratch;
 
+/* Compiled expressions by the expression's address (open addressing): CAP
+ * slots, N used. */
+typedef struct xtable {
+  const wgp_expr **key;
+  wgp_xprog **val;
+  size_t cap, n;
+} xtable;
+
 struct wgp_tracer {
   const wgp_kernel *k;
   const wgp_trace_launch *L;
@@ -103,10 +111,8 @@ struct wgp_tracer {
   double mult;
   double stretch; /* wgp_tracer_stretch */
   bool abort;
-  /* expressions compiled for this launch, by address (open addressing) */
-  const wgp_expr **xkey;
-  wgp_xprog **xval;
-  size_t xcap, xn;
+  /* expressions compiled for this launch, by address */
+  xtable xt;
   int64_t *stepv; /* step_recurrences: [recurrence][lane] */
   int64_t coord[WGP_XCOORDS * WGP_TRACE_MAX_WARP]; /* lid.x, lid.y, lid.z, lane of each lane */
   int64_t coord_lo[WGP_XCOORDS], coord_hi[WGP_XCOORDS]; /* over the warp's lanes */
@@ -137,10 +143,8 @@ struct wgp_tracer {
   int64_t *load_val;
   uint64_t *load_ok;
   size_t naccesses;
-  bool data_mode; /* while compiling into dkey/dval: loads are lane values */
-  const wgp_expr **dkey;
-  wgp_xprog **dval;
-  size_t dcap, dn;
+  bool data_mode; /* while compiling into dt: loads are lane values */
+  xtable dt;      /* the expressions compiled so */
 };
 
 typedef struct lid_branch {
@@ -440,31 +444,30 @@ static size_t xslot(const wgp_expr **key, size_t cap, const wgp_expr *e) {
   return h;
 }
 
-/* E compiled for this launch, NULL when out of memory: in the table KEY,
- * VAL (CAP slots, N used), with loads as lane values when DATA. */
-static wgp_xprog *program_in(wgp_tracer *t, const wgp_expr ***key, wgp_xprog ***val, size_t *cap, size_t *n,
-                             bool data, const wgp_expr *e) {
-  if (*cap) {
-    size_t h = xslot(*key, *cap, e);
-    if ((*key)[h])
-      return (*val)[h];
+/* E compiled for this launch, NULL when out of memory: in X, with loads as
+ * lane values when DATA. */
+static wgp_xprog *program_in(wgp_tracer *t, xtable *x, bool data, const wgp_expr *e) {
+  if (x->cap) {
+    size_t h = xslot(x->key, x->cap, e);
+    if (x->key[h])
+      return x->val[h];
   }
-  if (2 * (*n + 1) > *cap) {
-    size_t nc = *cap ? 2 * *cap : 64;
+  if (2 * (x->n + 1) > x->cap) {
+    size_t nc = x->cap ? 2 * x->cap : 64;
     const wgp_expr **k = calloc(nc, sizeof *k);
     wgp_xprog **v = calloc(nc, sizeof *v);
     if (!k || !v) {
       free(k), free(v);
       return NULL;
     }
-    for (size_t i = 0; i < *cap; i++)
-      if ((*key)[i]) {
-        size_t h = xslot(k, nc, (*key)[i]);
-        k[h] = (*key)[i];
-        v[h] = (*val)[i];
+    for (size_t i = 0; i < x->cap; i++)
+      if (x->key[i]) {
+        size_t h = xslot(k, nc, x->key[i]);
+        k[h] = x->key[i];
+        v[h] = x->val[i];
       }
-    free(*key), free(*val);
-    *key = k, *val = v, *cap = nc;
+    free(x->key), free(x->val);
+    x->key = k, x->val = v, x->cap = nc;
   }
   wgp_xprog *p;
   t->data_mode = data;
@@ -472,15 +475,19 @@ static wgp_xprog *program_in(wgp_tracer *t, const wgp_expr ***key, wgp_xprog ***
   t->data_mode = false;
   if (st != WGP_OK)
     return NULL;
-  size_t h = xslot(*key, *cap, e);
-  (*key)[h] = e;
-  (*val)[h] = p;
-  (*n)++;
+  size_t h = xslot(x->key, x->cap, e);
+  x->key[h] = e;
+  x->val[h] = p;
+  x->n++;
   return p;
 }
 
-static wgp_xprog *program(wgp_tracer *t, const wgp_expr *e) {
-  return program_in(t, &t->xkey, &t->xval, &t->xcap, &t->xn, false, e);
+static wgp_xprog *program(wgp_tracer *t, const wgp_expr *e) { return program_in(t, &t->xt, false, e); }
+
+static void xtable_free(xtable *x) {
+  for (size_t i = 0; i < x->cap; i++)
+    wgp_xprog_free(x->val[i]);
+  free(x->key), free(x->val);
 }
 
 uint64_t wgp_tracer_eval_warp(wgp_tracer *t, const wgp_expr *e, uint64_t mask, int64_t *value) {
@@ -505,7 +512,7 @@ uint64_t wgp_tracer_eval_warp_data(wgp_tracer *t, const wgp_expr *e, uint64_t ma
     return wgp_tracer_eval_warp(t, e, mask, value);
   if (t->nlanes < 64)
     mask &= (1ull << t->nlanes) - 1;
-  wgp_xprog *p = program_in(t, &t->dkey, &t->dval, &t->dcap, &t->dn, true, e);
+  wgp_xprog *p = program_in(t, &t->dt, true, e);
   return p ? wgp_xprog_eval(p, &t->xsrc, mask, value, NULL) : 0;
 }
 
@@ -775,12 +782,10 @@ void wgp_tracer_free(wgp_tracer *t) {
   for (size_t b = 0; t->lid_memo && b < t->nblocks; b++)
     free(t->lid_memo[b]);
   free(t->cond_lid), free(t->lid_memo);
-  for (size_t i = 0; i < t->xcap; i++)
-    wgp_xprog_free(t->xval[i]);
-  for (size_t i = 0; i < t->dcap; i++)
-    wgp_xprog_free(t->dval[i]);
-  free(t->xkey), free(t->xval), free(t->stepv), free(t->quiet_exit);
-  free(t->dkey), free(t->dval), free(t->feeds), free(t->load_val), free(t->load_ok);
+  xtable_free(&t->xt);
+  xtable_free(&t->dt);
+  free(t->stepv), free(t->quiet_exit);
+  free(t->feeds), free(t->load_val), free(t->load_ok);
   free(t);
 }
 
