@@ -169,6 +169,17 @@ static wgp_status check_group(const wgp_analysis_input *in, wgp_diag *diag) {
   return WGP_OK;
 }
 
+wgp_status wgp_analysis_layout(const wgp_analysis_input *in, wgp_layout **out, wgp_diag *diag) {
+  wgp_status st = wgp_layout_new(in->kernel, in->buffer_align, in->local_bytes, out, diag);
+  if (st == WGP_OK &&
+      !wgp_layout_set_regions(*out, in->buffer_bytes, wgp_launch_items(&in->launch), wgp_gpu_l2_sector_bytes(in->gpu))) {
+    wgp_layout_free(*out);
+    *out = NULL;
+    st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
+  return st;
+}
+
 wgp_status wgp_analyze(const wgp_analysis_input *in, wgp_analysis **out, wgp_diag *diag) {
   *out = NULL;
   wgp_status gs = check_group(in, diag);
@@ -182,10 +193,7 @@ wgp_status wgp_analyze(const wgp_analysis_input *in, wgp_analysis **out, wgp_dia
   if (!a->launch.warp_size)
     a->launch.warp_size = wgp_gpu_warp_size(in->gpu);
   a->nacc = wgp_kernel_num_accesses(in->kernel);
-  wgp_status st = wgp_layout_new(in->kernel, in->buffer_align, in->local_bytes, &a->layout, diag);
-  if (st == WGP_OK && !wgp_layout_set_regions(a->layout, in->buffer_bytes, wgp_launch_items(&a->launch),
-                                              wgp_gpu_l2_sector_bytes(in->gpu)))
-    st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  wgp_status st = wgp_analysis_layout(in, &a->layout, diag);
   if (st == WGP_OK)
     st = wgp_metrics_new(in->kernel, in->gpu, a->layout, &a->metrics, diag);
   wgp_tracer *t = NULL;

@@ -1032,14 +1032,6 @@ static void data_sector(lru *c2, uint64_t s, double w, double p1, double p2, uin
   *nodram *= 1 - miss;
 }
 
-/* Addresses from loaded data (a gather x[col[j]]) fall at random places in
- * a region (wgp_layout_set_regions: the buffer's --buffer size, else an
- * element per work-item); those the analysis cannot tell at all are taken
- * there too.  A random sector of a region of R bytes stays in a cache of C
- * bytes with chance C / R (LRU under independent references): P1 for the
- * SM's L1 (L1_BYTES, shared by the groups there, which all read the same
- * region), P2 for the L2 (3/4 of it, as for data kept across launches,
- * wgp_cache_warm_l2).  OUT->unknown_region gets each access's R. */
 /* Whether E varies with a work-item or an iteration other than through
  * loaded values: val[rowptr[r] + i] (a row of its own, read once), not
  * x[col[j]] (a gather, whose places other work-items read too). */
@@ -1056,7 +1048,7 @@ static bool walks(const wgp_expr *e) {
   return false;
 }
 
-/* The chances P1, P2 (above) of access I, given the sectors of its random
+/* The chances P1, P2 (unknown_hit_chances) of access I, given the sectors of its random
  * places the whole launch reads (N): only places read before can be there,
  * and of N reads of S places, 1 - S (1 - e^-N/S) / N are re-reads.  For
  * places from loaded data (P1[I], P2[I]) a walk (walks) reads each place
@@ -1075,6 +1067,14 @@ static void reread_chances(const wgp_kernel *k, size_t i, double region, double 
   p2[i] *= reread;
 }
 
+/* Addresses from loaded data (a gather x[col[j]]) fall at random places in
+ * a region (wgp_layout_set_regions: the buffer's --buffer size, else an
+ * element per work-item); those the analysis cannot tell at all are taken
+ * there too.  A random sector of a region of R bytes stays in a cache of C
+ * bytes with chance C / R (LRU under independent references): P1 for the
+ * SM's L1 (L1_BYTES, shared by the groups there, which all read the same
+ * region), P2 for the L2 (3/4 of it, as for data kept across launches,
+ * wgp_cache_warm_l2).  OUT->unknown_region gets each access's R. */
 static void unknown_hit_chances(const wgp_analysis_input *in, const wgp_layout *layout, double l1_bytes,
                                 wgp_cache_result *out, double *p1, double *p2) {
   double l2 = 0.75 * (double)wgp_gpu_l2_bytes(in->gpu);
@@ -1152,10 +1152,8 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   recorder rec = {0};
   sampler main_s = {0};
   uint32_t *twins = NULL;
-  wgp_status st = pick ? wgp_layout_new(k, in->buffer_align, in->local_bytes, &layout, diag)
+  wgp_status st = pick ? wgp_analysis_layout(in, &layout, diag)
                        : wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
-  if (st == WGP_OK && !wgp_layout_set_regions(layout, in->buffer_bytes, wgp_launch_items(&L), sector))
-    st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   if (st == WGP_OK) {
     main_s = (sampler){in, &L, pick, ngrp, 0, 1, WGP_TRACE_EDGE_ITERATIONS, false, NULL, {0}, NULL, 0, 0, WGP_OK};
     main_s.rec = (recorder){k, layout, L.warp_size, sector, NULL, NULL, 0, 0, 0, false, NULL, NULL,
@@ -1236,6 +1234,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   lru *l1 = NULL, l2;
   dram_rows rows = {0};
   bool l2ok = false, use_l1 = wgp_gpu_l1_caches_global_loads(gpu);
+  bool data = false; /* an event has sectors from loaded data */
   if (st == WGP_OK) {
     double l1_bytes = wgp_gpu_l1_bytes(gpu);
     if (wgp_gpu_architecture(gpu) >= WGP_ARCH_VOLTA)
@@ -1247,10 +1246,12 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
     /* the launch's reads of random places per access: the sample's, per
      * group, times the groups */
     double *nr = calloc(nacc ? nacc : 1, sizeof *nr);
-    for (size_t w = 0; nr && w < nstreams; w++)
+    for (size_t w = 0; w < nstreams; w++)
       for (size_t e = 0; e < streams[w].nev; e++) {
         const event *ev = &streams[w].ev[e];
-        nr[ev->access] += ev->weight * (ev->ndata + ev->unknown);
+        if (nr)
+          nr[ev->access] += ev->weight * (ev->ndata + ev->unknown);
+        data = data || ev->ndata > 0;
       }
     for (size_t i = 0; i < nacc; i++)
       reread_chances(k, i, out->unknown_region[i], sector, nr ? nr[i] / (double)(S ? S : 1) * (double)total : 0, p1,
@@ -1269,10 +1270,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   if (st == WGP_OK) {
     size_t *pos = calloc(nstreams + 1, sizeof *pos);
     uint32_t *by_turn = NULL;
-    bool oom = !pos, data = false;
-    for (size_t w = 0; w < nstreams && !data; w++)
-      for (size_t e = 0; e < streams[w].nev && !data; e++)
-        data = streams[w].ev[e].ndata > 0;
+    bool oom = !pos;
     flight none = {0}, *inflight = data ? calloc(nstreams + 1, sizeof *inflight) : NULL;
     phantom_round pend;
     /* per warp: its first event with phantom lines since the last flush */

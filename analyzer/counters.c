@@ -258,10 +258,7 @@ wgp_status wgp_counters_compute(const wgp_analysis_input *in, const wgp_analysis
   wgp_tracer *t = NULL;
   wgp_status st = total && c.per ? WGP_OK : wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   if (st == WGP_OK)
-    st = wgp_layout_new(k, in->buffer_align, in->local_bytes, &layout, diag);
-  if (st == WGP_OK &&
-      !wgp_layout_set_regions(layout, in->buffer_bytes, wgp_launch_items(&launch), wgp_gpu_l2_sector_bytes(in->gpu)))
-    st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+    st = wgp_analysis_layout(in, &layout, diag);
   if (st == WGP_OK)
     st = wgp_tracer_new(k, &launch, &t, diag);
   if (st == WGP_OK && !wgp_tracer_track_loads(t))

@@ -62,6 +62,12 @@ void wgp_set_default_threads(unsigned n); /* 0: back to the CPUs */
  * was the kernel mapping, clearing and unmapping pages). */
 void wgp_tune_allocator(void);
 
+/* The layout of IN's buffers (wgp_layout_new) with the regions its offsets
+ * from loaded data fall in (wgp_layout_set_regions: IN's buffer_bytes,
+ * else an element per work-item of IN's launch): what every analysis of
+ * IN computes addresses with. */
+wgp_status wgp_analysis_layout(const wgp_analysis_input *in, wgp_layout **out, wgp_diag *diag);
+
 /* Traces the launch.  A launch the GPU or the kernel would refuse is an
  * error before anything is traced: a work-group past the GPU's block limits,
  * one the kernel's launch attributes forbid (wgp_kernel_allows_local_size),
