@@ -654,7 +654,8 @@ int main(int argc, char **argv) {
         rc = usage_error("give the global size (--global, every size dividing it) or the grid (--grid, a fixed "
                          "number of work-groups), once");
       else if (wgp_launch_set_option(l, "--global", argv[++i], &d) != WGP_OK)
-        rc = usage_error("%s", d.message + strlen("wgperf: error: "));
+        /* the message names --global, which holds the grid here */
+        rc = usage_error("%s%s", a, d.message + strlen("wgperf: error: --global"));
       fixed_grid = fixed_grid || strcmp(a, "--grid") == 0;
       sized = true;
     } else if (wgp_launch_is_option(a, &val)) {

@@ -10,6 +10,9 @@
 // Both, or a grid and a global size, is an error.
 // RUN: not wgprune %s --grid 4096 --global 4096 --arg cols=2048 --local-arg red=4*lx 2>&1 | FileCheck %s --check-prefix=BOTH
 // BOTH: wgprune: error: give the global size (--global, every size dividing it) or the grid (--grid, a fixed number of work-groups), once
+// A bad grid is named as the user wrote it.
+// RUN: not wgprune %s --grid 0 --arg cols=2048 --local-arg red=4*lx 2>&1 | FileCheck %s --check-prefix=ZERO
+// ZERO: wgprune: error: --grid '0': sizes must be between 1 and 2^64-1
 __global__ void row_sum(const float *__restrict__ x, float *__restrict__ y, int cols) {
   extern __shared__ float red[];
   const float *xr = x + (size_t)blockIdx.x * cols;
