@@ -234,12 +234,22 @@ static const char *base_name(const char *p) {
   return s ? s + 1 : p;
 }
 
-/* Runs ARGV with WGPERF_OUTPUT=OUTPUT; stdout and stderr pass through.
- * Returns 0 on success, else prints why and returns EXIT_INPUT. */
-static int run_tool(const char *input, char *const argv[], const char *output) {
+/* A tool started by start_tool: its process and the pipe that reports a
+ * failed exec (pid 0: it could not be started, and said why). */
+typedef struct {
+  pid_t pid;
+  int pipe;
+} tool_run;
+
+/* Starts ARGV with WGPERF_OUTPUT=OUTPUT; stdout passes through, stderr too
+ * unless QUIET (then it goes to /dev/null).  finish_tool waits for it. */
+static tool_run start_tool(const char *input, char *const argv[], const char *output, bool quiet) {
+  tool_run r = {0, -1};
   int pipefd[2];
-  if (pipe(pipefd) != 0)
-    return input_error("%s: cannot create a pipe: %s", input, strerror(errno));
+  if (pipe(pipefd) != 0) {
+    input_error("%s: cannot create a pipe: %s", input, strerror(errno));
+    return r;
+  }
   fcntl(pipefd[1], F_SETFD, FD_CLOEXEC);
   fflush(stdout);
   fflush(stderr);
@@ -247,10 +257,16 @@ static int run_tool(const char *input, char *const argv[], const char *output) {
   if (pid < 0) {
     close(pipefd[0]);
     close(pipefd[1]);
-    return input_error("%s: cannot fork: %s", input, strerror(errno));
+    input_error("%s: cannot fork: %s", input, strerror(errno));
+    return r;
   }
   if (pid == 0) {
     close(pipefd[0]);
+    if (quiet) {
+      int null = open("/dev/null", O_WRONLY);
+      if (null >= 0)
+        dup2(null, 2);
+    }
     /* WGPERF_TOOL: a module without kernels is ours to report (once) */
     if (setenv("WGPERF_OUTPUT", output, 1) == 0 && setenv("WGPERF_TOOL", "1", 1) == 0)
       execvp(argv[0], argv);
@@ -260,16 +276,28 @@ static int run_tool(const char *input, char *const argv[], const char *output) {
     _exit(127);
   }
   close(pipefd[1]);
+  r.pid = pid;
+  r.pipe = pipefd[0];
+  return r;
+}
+
+/* Waits for R (ARGV's run).  Returns 0 on success, else prints why (unless
+ * QUIET) and returns EXIT_INPUT. */
+static int finish_tool(const char *input, char *const argv[], tool_run r, bool quiet) {
+  if (r.pid == 0)
+    return EXIT_INPUT;
   int err = 0;
   ssize_t n;
   do
-    n = read(pipefd[0], &err, sizeof err);
+    n = read(r.pipe, &err, sizeof err);
   while (n < 0 && errno == EINTR);
-  close(pipefd[0]);
+  close(r.pipe);
   int status;
-  while (waitpid(pid, &status, 0) < 0)
+  while (waitpid(r.pid, &status, 0) < 0)
     if (errno != EINTR)
-      return input_error("%s: waiting for %s: %s", input, base_name(argv[0]), strerror(errno));
+      return quiet ? EXIT_INPUT : input_error("%s: waiting for %s: %s", input, base_name(argv[0]), strerror(errno));
+  if (quiet && (n == (ssize_t)sizeof err || !WIFEXITED(status) || WEXITSTATUS(status) != 0))
+    return EXIT_INPUT;
   if (n == (ssize_t)sizeof err)
     return input_error("%s: cannot run %s: %s", input, argv[0], strerror(err));
   if (WIFSIGNALED(status))
@@ -277,6 +305,12 @@ static int run_tool(const char *input, char *const argv[], const char *output) {
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     return input_error("%s: %s failed (exit %d)", input, base_name(argv[0]), WEXITSTATUS(status));
   return 0;
+}
+
+/* Runs ARGV with WGPERF_OUTPUT=OUTPUT; stdout and stderr pass through.
+ * Returns 0 on success, else prints why and returns EXIT_INPUT. */
+static int run_tool(const char *input, char *const argv[], const char *output) {
+  return finish_tool(input, argv, start_tool(input, argv, output, false), false);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -670,7 +704,7 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
   char *plugin_flag = NULL, *oflag = NULL, *header = NULL, *hostdir = NULL, *tool = NULL, *passes = NULL;
   const char *args[64 + 1];
   int n = 0, rc;
-  const char **argvx = NULL;
+  const char **argvx = NULL, **argvx2 = NULL;
   bool own_unroll = false;
   int plugin_at = -1, out_at = -1, unroll_at = -1;
   for (int i = 0; i < nextra; i++)
@@ -757,24 +791,34 @@ int extract_to(const char *file, int kind, const char *olevel, char **extra, int
   /* The register count comes from ptxas over bitcode at clang's own unrolling: LLVM's
    * NVPTX code for the more unrolled loops keeps far more values live than ptxas does with
    * nvcc's (subSeqMax: 128 registers against nvcc's 32; docs/kernel-model.md, "Unrolling"),
-   * so that bitcode is a second compile, without the plugin. */
+   * so that bitcode is a second compile, without the plugin.
+   * The two compiles run at once; the second's messages are the first's, so it is quiet. */
   bool second = bitcode && unroll_at >= 0;
-  if (second)
-    argvx[out_at] = "/dev/null";
-  unlink(tmp);
-  rc = run_tool(file, (char *const *)argvx, tmp);
-  if (rc == 0 && second) {
+  tool_run other = {0, -1};
+  if (second) {
+    argvx2 = malloc(((size_t)n + (size_t)nextra + 2) * sizeof *argvx2);
+    if (!argvx2) {
+      rc = input_error("out of memory");
+      goto done;
+    }
     int m = 0;
     for (int i = 0; i < n + nextra; i++)
       if (i != plugin_at && i != unroll_at && i != unroll_at + 1)
-        argvx[m++] = i == out_at ? bitcode : argvx[i];
-    argvx[m++] = "-w"; /* its warnings were the first compile's */
-    argvx[m] = NULL;
-    if (run_tool(file, (char *const *)argvx, tmp) != 0) { /* said why; the model stands */
-      unlink(bitcode);
-      free(bitcode);
-      bitcode = NULL;
-    }
+        argvx2[m++] = i == out_at ? bitcode : argvx[i];
+    argvx2[m++] = "-w";
+    argvx2[m] = NULL;
+    argvx[out_at] = "/dev/null";
+    other = start_tool(file, (char *const *)argvx2, tmp, true);
+  }
+  unlink(tmp);
+  rc = run_tool(file, (char *const *)argvx, tmp);
+  if (second && finish_tool(file, (char *const *)argvx2, other, true) != 0 && rc == 0) {
+    /* the model stands, with the registers the plugin estimates */
+    fprintf(stderr, "%s: warning: %s: the compile for ptxas failed; registers are estimated from the IR\n",
+            cli_prog, file);
+    unlink(bitcode);
+    free(bitcode);
+    bitcode = NULL;
   }
   if (rc != 0) {
     unlink(tmp);
@@ -797,6 +841,7 @@ done:
     unlink(bitcode);
   free(bitcode);
   free(argvx);
+  free(argvx2);
   free(plugin);
   free(output);
   free(tmp);
