@@ -6,6 +6,7 @@
  * groups decide how many groups share an SM's L1 and make a wave.
  */
 #include "wgperf/estimate.h"
+#include "wgperf/occupancy.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,10 +25,45 @@ unsigned wgp_kernel_choose_registers(const wgp_kernel *k, unsigned override, con
   return regs;
 }
 
+/* The most registers per thread with which MINB groups of THREADS work-items
+ * fit on an SM of GPU, by its allocation rules (the occupancy's); 0 when no
+ * count does.  What nvcc's __launch_bounds__(THREADS, MINB) makes ptxas
+ * keep to (and NVIDIA's OpenCL compiler for a reqd_work_group_size, one
+ * group). */
+static unsigned bounded_registers(const wgp_gpu *gpu, uint64_t threads, uint64_t minb, unsigned from) {
+  if (!threads || threads > wgp_gpu_max_threads_per_block(gpu))
+    return 0;
+  for (unsigned r = from; r > 0; r--) {
+    wgp_occupancy_request req = {(unsigned)threads, r, 0, 0};
+    wgp_occupancy o;
+    if (wgp_occupancy_compute(gpu, &req, &o, NULL) == WGP_OK && o.blocks_by_registers >= minb)
+      return r;
+  }
+  return 0;
+}
+
 unsigned wgp_kernel_registers_on(const wgp_kernel *k, const wgp_gpu *gpu, unsigned override, const char **source,
                                  char *note, size_t size) {
   const char *src;
   unsigned regs = wgp_kernel_choose_registers(k, override, &src), cap = wgp_gpu_max_registers_per_thread(gpu);
+  /* the IR estimate knows nothing of the kernel's launch bounds; ptxas'
+   * count already keeps to them (the bitcode carries them as .maxntid,
+   * .minnctapersm and .reqntid) */
+  uint64_t reqd[3], threads = wgp_kernel_max_threads_per_block(k), minb = wgp_kernel_min_blocks_per_sm(k);
+  if (!threads && wgp_kernel_reqd_work_group_size(k, reqd))
+    threads = reqd[0] * reqd[1] * reqd[2];
+  if (!override && !wgp_kernel_registers(k, NULL) && threads) {
+    unsigned b = bounded_registers(gpu, threads, minb ? minb : 1, regs < cap || !cap ? regs : cap);
+    if (b && b < regs) {
+      if (note && size) {
+        snprintf(note, size, "%s: %u, at most %u to fit %llu group%s of %llu work-items (%s)", src, regs, b,
+                 (unsigned long long)(minb ? minb : 1), minb > 1 ? "s" : "", (unsigned long long)threads,
+                 wgp_kernel_launch_attribute(k));
+        src = note;
+      }
+      regs = b;
+    }
+  }
   if (!override && cap && regs > cap) {
     if (note && size) {
       snprintf(note, size, "%s: %u, capped at %s's limit of %u (its compiler would spill)", src, regs,

@@ -1053,8 +1053,9 @@ int cmd_predict(int argc, char **argv) {
       printf("kernel %s on %s\n", wgp_kernel_name(S.k), wgp_gpu_name(S.gpu));
       printf("time        %.4g us (%.4g cycles), between %.4g and %.4g us\n", r.time_us, r.cycles, r.best_us,
              r.worst_us);
-      printf("occupancy   %u warps, %u work-groups per SM, limited by %s (%u registers per thread from %s)\n",
-             r.active_warps_per_sm, r.active_groups_per_sm, r.limiter ? r.limiter : "warps", regs, regs_from);
+      printf("occupancy   %u warps, %u work-group%s per SM, limited by %s (%u registers per thread from %s)\n",
+             r.active_warps_per_sm, r.active_groups_per_sm, r.active_groups_per_sm == 1 ? "" : "s",
+             r.limiter ? r.limiter : "warps", regs, regs_from);
       printf("rounds      %.4g rounds of %.4g cycles%s; limited by %s\n", r.rounds, r.round_cycles,
              r.extrapolated ? " (long loops extrapolated from a steady state)" : "", r.bound ? r.bound : "pipeline");
       if (r.stopped)
