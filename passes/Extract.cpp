@@ -29,6 +29,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include <map>
 #include <set>
 
 using namespace llvm;
@@ -1530,14 +1531,139 @@ static bool isRegisterValue(const Value *V) {
   return isa<Instruction>(V) && !isa<AllocaInst>(V) && regWeight(V) > 0;
 }
 
+// The order of BB's instructions in which the pressure is counted: the IR's,
+// except that a value with one use later in its block, no side effects and,
+// if it reads memory, no write to memory (store, atomic, barrier, call) before
+// that use, is computed just before the use, after such operands of its own.
+// That is where a scheduler that minimizes registers puts it, as ptxas does
+// when registers are short: the loads the unroller hoists to the top of an
+// unrolled body (a tiled multiply's 32 shared loads ahead of 16 FMAs: 78
+// registers live where ptxas uses 32) are then live one pair at a time.
+static std::vector<const Instruction *> pressureOrder(const BasicBlock *BB) {
+  DenseMap<const Instruction *, unsigned> Writes; // writes to memory before each instruction
+  unsigned W = 0;
+  for (const Instruction &I : *BB) {
+    Writes[&I] = W;
+    W += I.mayWriteToMemory();
+  }
+  DenseMap<const Instruction *, const Instruction *> SinkTo;
+  for (const Instruction &I : *BB) {
+    if (isa<PHINode>(I) || I.isTerminator() || !I.hasOneUse() || I.mayHaveSideEffects() || !isRegisterValue(&I))
+      continue;
+    auto *U = dyn_cast<Instruction>(*I.user_begin());
+    if (!U || U->getParent() != BB || isa<PHINode>(U))
+      continue;
+    if (I.mayReadFromMemory() && Writes.lookup(U) != Writes.lookup(&I) + I.mayWriteToMemory())
+      continue;
+    SinkTo[&I] = U;
+  }
+  // Each instruction's sunk operands, in the order that needs the fewest
+  // registers (Sethi and Ullman): the one whose own tree needs the most
+  // beyond its result first; NEED is that tree's peak (operands computed
+  // elsewhere are live anyway and not counted).  A sunk operand precedes its
+  // user in the block, so one pass in block order has every NEED it reads.
+  DenseMap<const Instruction *, unsigned> Need;
+  DenseMap<const Instruction *, SmallVector<const Instruction *, 4>> Kids;
+  for (const Instruction &I : *BB) {
+    SmallVector<const Instruction *, 4> K;
+    for (const Value *Op : I.operands())
+      if (auto *OI = dyn_cast<Instruction>(Op); OI && SinkTo.lookup(OI) == &I && !is_contained(K, OI))
+        K.push_back(OI);
+    std::stable_sort(K.begin(), K.end(), [&](const Instruction *A, const Instruction *B) {
+      return (int)Need.lookup(A) - (int)regWeight(A) > (int)Need.lookup(B) - (int)regWeight(B);
+    });
+    unsigned Held = 0, Peak = 0;
+    for (const Instruction *C : K) {
+      Peak = std::max(Peak, Held + Need.lookup(C));
+      Held += regWeight(C);
+    }
+    Need[&I] = std::max(Peak, Held + (isRegisterValue(&I) ? regWeight(&I) : 0));
+    if (!K.empty())
+      Kids[&I] = std::move(K);
+  }
+  std::vector<const Instruction *> Order;
+  Order.reserve(BB->size());
+  // post-order over the sunk operands, without recursion (an unrolled sum
+  // is a chain as long as the loop)
+  std::vector<std::pair<const Instruction *, unsigned>> Stack;
+  for (const Instruction &I : *BB) {
+    if (SinkTo.count(&I))
+      continue;
+    Stack.push_back({&I, 0});
+    while (!Stack.empty()) {
+      const Instruction *J = Stack.back().first;
+      unsigned Next = Stack.back().second++;
+      auto KI = Kids.find(J);
+      if (KI != Kids.end() && Next < KI->second.size()) {
+        Stack.push_back({KI->second[Next], 0});
+        continue;
+      }
+      Order.push_back(J);
+      Stack.pop_back();
+    }
+  }
+  return Order;
+}
+
+// Addresses that take no register of their own: a getelementptr used only
+// as the address of loads and stores that is another one of its block plus a
+// constant (the same pointer and variable indices; LICM hoists a tiled
+// multiply's 32 addresses &As[ty][k], &Bs[k][tx] out of the loop: 64 of its
+// 78 registers) or its pointer plus a constant is, for ptxas, that address
+// with an immediate offset ([%r+64]).  The value standing for each: the first
+// of its kind, the pointer (for constant indices), or null (an argument or a
+// global: no register).
+static DenseMap<const Value *, const Value *> addressClasses(const std::vector<const BasicBlock *> &Blocks) {
+  DenseMap<const Value *, const Value *> Rep;
+  for (const BasicBlock *BB : Blocks) {
+    std::map<std::vector<const void *>, const Value *> First;
+    for (const Instruction &I : *BB) {
+      auto *G = dyn_cast<GetElementPtrInst>(&I);
+      if (!G || G->use_empty())
+        continue;
+      bool Foldable = all_of(G->users(), [&](const User *U) {
+        if (auto *L = dyn_cast<LoadInst>(U))
+          return L->getPointerOperand() == G;
+        if (auto *S = dyn_cast<StoreInst>(U))
+          return S->getPointerOperand() == G;
+        return false;
+      });
+      if (!Foldable)
+        continue;
+      const Value *P = G->getPointerOperand();
+      if (G->hasAllConstantIndices()) {
+        auto It = Rep.find(P);
+        Rep[G] = It != Rep.end() ? It->second : isRegisterValue(P) ? P : nullptr;
+        continue;
+      }
+      std::vector<const void *> Key{P, G->getSourceElementType()};
+      for (unsigned J = 1; J < G->getNumOperands(); ++J)
+        if (!isa<Constant>(G->getOperand(J)))
+          Key.insert(Key.end(), {reinterpret_cast<const void *>(static_cast<uintptr_t>(J)), G->getOperand(J)});
+      auto [It, New] = First.try_emplace(Key, G);
+      if (!New)
+        Rep[G] = It->second;
+    }
+  }
+  return Rep;
+}
+
 unsigned KernelExtractor::registerPressure() {
   std::vector<const BasicBlock *> Blocks = BlockById;
+  DenseMap<const Value *, const Value *> Rep = addressClasses(Blocks);
+  // the value whose register an operand occupies, null for none
+  auto Reg = [&Rep](const Value *V) -> const Value * {
+    auto It = Rep.find(V);
+    if (It != Rep.end())
+      return It->second;
+    return isRegisterValue(V) ? V : nullptr;
+  };
   DenseMap<const BasicBlock *, SmallPtrSet<const Value *, 32>> LiveIn, LiveOut;
-  auto UsesInto = [](const BasicBlock *From, const BasicBlock *To, SmallPtrSetImpl<const Value *> &Out) {
+  auto UsesInto = [&Reg](const BasicBlock *From, const BasicBlock *To, SmallPtrSetImpl<const Value *> &Out) {
     for (const PHINode &PN : To->phis())
       if (int Idx = PN.getBasicBlockIndex(From); Idx >= 0)
-        if (isRegisterValue(PN.getIncomingValue(Idx)))
-          Out.insert(PN.getIncomingValue(Idx));
+        if (const Value *R = Reg(PN.getIncomingValue(Idx)))
+          Out.insert(R);
   };
   bool Changed = true;
   for (unsigned Round = 0; Changed && Round < 1000; ++Round) {
@@ -1556,8 +1682,8 @@ unsigned KernelExtractor::registerPressure() {
         if (isa<PHINode>(&*I))
           continue;
         for (const Value *Op : I->operands())
-          if (isRegisterValue(Op))
-            In.insert(Op);
+          if (const Value *R = Reg(Op))
+            In.insert(R);
       }
       for (const PHINode &PN : BB->phis())
         In.erase(&PN);
@@ -1578,16 +1704,18 @@ unsigned KernelExtractor::registerPressure() {
       return W;
     };
     Max = std::max(Max, Weight());
-    for (auto I = BB->rbegin(); I != BB->rend(); ++I) {
-      if (isRegisterValue(&*I))
-        Live.insert(&*I); // defined here: occupies a register at its definition
+    std::vector<const Instruction *> Order = pressureOrder(BB);
+    for (auto It = Order.rbegin(); It != Order.rend(); ++It) {
+      const Instruction *I = *It;
+      if (Reg(I) == I)
+        Live.insert(I); // defined here: occupies a register at its definition
       Max = std::max(Max, Weight());
-      Live.erase(&*I);
-      if (isa<PHINode>(&*I))
+      Live.erase(I);
+      if (isa<PHINode>(I))
         continue;
       for (const Value *Op : I->operands())
-        if (isRegisterValue(Op))
-          Live.insert(Op);
+        if (const Value *R = Reg(Op))
+          Live.insert(R);
     }
   }
   return Max;

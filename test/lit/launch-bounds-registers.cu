@@ -1,7 +1,7 @@
 // Without ptxas the registers come from the IR estimate, which knows nothing of
 // __launch_bounds__; nvcc's ptxas keeps a kernel with __launch_bounds__(256, 4) to
 // what lets 4 groups of 256 fit (64 on the A100's 64K registers; ptxas 13.0 gives
-// this kernel 64, and 128 without the attribute), so the estimate is capped there
+// this kernel 64, and 255 without the attribute), so the estimate is capped there
 // and the occupancy is that of 4 groups; the kernel without the attribute keeps
 // its estimate.
 // RUN: env WGPERF_PTXAS= %wgperf extract %s -o %t.json > /dev/null
@@ -16,7 +16,7 @@
 // WIDE: limited by {{.*}}(64 registers per thread from the IR estimate {{.*}}: {{[0-9]+}}, at most 64 to fit 1 group of 1024 work-items (__launch_bounds__(1024)))
 // OVERRIDE: (96 registers per thread from --regs)
 
-#define N 100
+#define N 200
 
 extern "C" __global__ void __launch_bounds__(256, 4) heavy(const float *in, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
