@@ -1653,10 +1653,11 @@ unsigned KernelExtractor::registerPressure() {
   DenseMap<const Value *, const Value *> Rep = addressClasses(Blocks);
   // the value whose register an operand occupies, null for none
   auto Reg = [&Rep](const Value *V) -> const Value * {
-    auto It = Rep.find(V);
-    if (It != Rep.end())
-      return It->second;
-    return isRegisterValue(V) ? V : nullptr;
+    // a representative may itself stand for another (a block laid out
+    // after the one that uses it was classified later)
+    for (auto It = Rep.find(V); V && It != Rep.end() && It->second != V; It = Rep.find(V))
+      V = It->second;
+    return V && isRegisterValue(V) ? V : nullptr;
   };
   DenseMap<const BasicBlock *, SmallPtrSet<const Value *, 32>> LiveIn, LiveOut;
   auto UsesInto = [&Reg](const BasicBlock *From, const BasicBlock *To, SmallPtrSetImpl<const Value *> &Out) {

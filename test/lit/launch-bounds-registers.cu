@@ -18,7 +18,8 @@
 
 #define N 200
 
-extern "C" __global__ void __launch_bounds__(256, 4) heavy(const float *in, float *out, int n) {
+// N loads, each value used twice: many live at once
+__device__ __forceinline__ void many_live(const float *in, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   float v[N];
 #pragma unroll
@@ -29,30 +30,16 @@ extern "C" __global__ void __launch_bounds__(256, 4) heavy(const float *in, floa
   for (int k = 0; k < N; k++)
     s += v[k] * v[N - 1 - k];
   out[i] = s;
+}
+
+extern "C" __global__ void __launch_bounds__(256, 4) heavy(const float *in, float *out, int n) {
+  many_live(in, out, n);
 }
 
 extern "C" __global__ void free_heavy(const float *in, float *out, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  float v[N];
-#pragma unroll
-  for (int k = 0; k < N; k++)
-    v[k] = in[i + k * n];
-  float s = 0;
-#pragma unroll
-  for (int k = 0; k < N; k++)
-    s += v[k] * v[N - 1 - k];
-  out[i] = s;
+  many_live(in, out, n);
 }
 
 extern "C" __global__ void __launch_bounds__(1024) wide(const float *in, float *out, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  float v[N];
-#pragma unroll
-  for (int k = 0; k < N; k++)
-    v[k] = in[i + k * n];
-  float s = 0;
-#pragma unroll
-  for (int k = 0; k < N; k++)
-    s += v[k] * v[N - 1 - k];
-  out[i] = s;
+  many_live(in, out, n);
 }
