@@ -1536,9 +1536,10 @@ static bool isRegisterValue(const Value *V) {
 // if it reads memory, no write to memory (store, atomic, barrier, call) before
 // that use, is computed just before the use, after such operands of its own.
 // That is where a scheduler that minimizes registers puts it, as ptxas does
-// when registers are short: the loads the unroller hoists to the top of an
-// unrolled body (a tiled multiply's 32 shared loads ahead of 16 FMAs: 78
-// registers live where ptxas uses 32) are then live one pair at a time.
+// when registers are short: sobel, whose nine pixel loads and their channel
+// conversions stand at the top of its block in the IR, counts 35 in the IR's
+// order and 28 so (ptxas: 26).  It can also lengthen an operand's life (Parboil sgemm 25 -> 32,
+// ptxas 40).
 static std::vector<const Instruction *> pressureOrder(const BasicBlock *BB) {
   DenseMap<const Instruction *, unsigned> Writes; // writes to memory before each instruction
   unsigned W = 0;
@@ -1553,7 +1554,7 @@ static std::vector<const Instruction *> pressureOrder(const BasicBlock *BB) {
     auto *U = dyn_cast<Instruction>(*I.user_begin());
     if (!U || U->getParent() != BB || isa<PHINode>(U))
       continue;
-    if (I.mayReadFromMemory() && Writes.lookup(U) != Writes.lookup(&I) + I.mayWriteToMemory())
+    if (I.mayReadFromMemory() && Writes.lookup(U) != Writes.lookup(&I)) /* no side effects: I writes nothing */
       continue;
     SinkTo[&I] = U;
   }
