@@ -25,9 +25,12 @@ typedef struct event {
   uint32_t phantom[2]; /* lines of L1 and L2 the stretch it samples touches beyond it (phantom_lines) */
 } event;
 
+/* A warp's events: recorder.ev[at .. at+nev).  A recorder traces its
+ * warps one after the other, so their events lie in one array, in stream
+ * order: no allocation per warp, and the replay's rounds, which take an
+ * event of every warp in turn, read neighbouring memory. */
 typedef struct stream {
-  event *ev;
-  size_t nev, cap;
+  size_t at, nev;
 } stream;
 
 typedef struct twin_state {
@@ -49,6 +52,8 @@ typedef struct recorder {
   const wgp_layout *layout;
   unsigned lanes, sector;
   stream *cur;
+  event *ev; /* the events of every stream */
+  size_t nev, capev;
   uint64_t *sec;
   size_t nsec, capsec;
   size_t visits; /* blocks the tracer visited: with the events, the work of the sample */
@@ -68,6 +73,30 @@ typedef struct recorder {
   bool pending;
   double pstretch;
 } recorder;
+
+/* The most sectors an event holds: two a lane. */
+#define EVENT_SECTORS (WGP_TRACE_MAX_WARP * 2)
+
+/* Room in R for NEV events and NSEC sectors in all; false out of memory. */
+static bool recorder_reserve(recorder *r, size_t nev, size_t nsec) {
+  if (nev > r->capev) {
+    size_t cap = 2 * r->capev > nev ? 2 * r->capev : nev;
+    event *e = realloc(r->ev, cap * sizeof *e);
+    if (!e)
+      return false;
+    r->ev = e;
+    r->capev = cap;
+  }
+  if (nsec > r->capsec) {
+    size_t cap = 2 * r->capsec > nsec ? 2 * r->capsec : nsec;
+    uint64_t *p = realloc(r->sec, cap * sizeof *p);
+    if (!p)
+      return false;
+    r->sec = p;
+    r->capsec = cap;
+  }
+  return true;
+}
 
 /* Lines of LINE bytes that K other iterations of a sampled stretch touch
  * beyond its sample iteration's sectors S0[0..U) (in any order),
@@ -120,7 +149,12 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
     wgp_space sp = wgp_access_space(a);
     if (sp != WGP_SPACE_GLOBAL && sp != WGP_SPACE_GENERIC)
       continue;
-    uint64_t addr[WGP_TRACE_MAX_WARP], s[WGP_TRACE_MAX_WARP * 2];
+    /* the event and its sectors go straight to the ends of the lists */
+    if (!recorder_reserve(r, r->nev + 1, r->nsec + EVENT_SECTORS)) {
+      r->oom = true;
+      return;
+    }
+    uint64_t addr[WGP_TRACE_MAX_WARP], *s = r->sec + r->nsec;
     size_t u = 0;
     uint32_t unknown = 0, nd = 0;
     uint64_t low = UINT64_MAX; /* the known lanes' lowest address */
@@ -155,18 +189,24 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
        * a division per lane */
       unsigned sh = (unsigned)__builtin_ctz(r->sector);
       uint64_t lo = UINT64_MAX, hi = 0;
+      /* the lanes' sectors, the first EVENT_SECTORS of them (RAW counts
+       * them): one equal to the one before it (neighbouring lanes of a
+       * coalesced access share a sector) is not kept, the dedup below would
+       * drop it */
+      size_t raw = 0;
       /* the lanes of known address, then those from loaded data */
       for (int pass = 0; pass < 2; pass++) {
-        uint64_t live = mask & known & (pass ? data : ~data);
+        uint64_t live = mask & known & (pass ? data : ~data) & lanes_mask;
         size_t from = n, at = u;
-        for (unsigned l = 0; l < r->lanes; l++)
-          if (live >> l & 1) {
-            lo = addr[l] < lo ? addr[l] : lo;
-            hi = addr[l] > hi ? addr[l] : hi;
-            for (uint64_t y = addr[l] >> sh;
-                 y <= (addr[l] + (bytes ? bytes : 1) - 1) >> sh && n < sizeof s / sizeof *s; y++)
+        for (; live; live &= live - 1) {
+          unsigned l = (unsigned)__builtin_ctzll(live);
+          lo = addr[l] < lo ? addr[l] : lo;
+          hi = addr[l] > hi ? addr[l] : hi;
+          uint64_t last = (addr[l] + (bytes ? bytes : 1) - 1) >> sh;
+          for (uint64_t y = addr[l] >> sh; y <= last && raw < EVENT_SECTORS; y++, raw++)
+            if (n == from || s[n - 1] != y)
               s[n++] = y;
-          }
+        }
         wgp_sort_u64(s + from, n - from);
         for (size_t j = from; j < n; j++)
           if (j == from || s[j] != s[j - 1])
@@ -190,29 +230,7 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
         me->hi = (uint64_t)end;
       }
     }
-    if (r->nsec + u + nd > r->capsec) {
-      size_t cap = (r->capsec + u + nd) * 2;
-      uint64_t *p = realloc(r->sec, cap * sizeof *p);
-      if (!p) {
-        r->oom = true;
-        return;
-      }
-      r->sec = p;
-      r->capsec = cap;
-    }
-    if (u + nd) /* an event of unknown lanes only has none (and the list may be empty) */
-      memcpy(r->sec + r->nsec, s, (u + nd) * sizeof *s);
     stream *st = r->cur;
-    if (st->nev == st->cap) {
-      size_t cap = st->cap ? 2 * st->cap : 64;
-      event *e = realloc(st->ev, cap * sizeof *e);
-      if (!e) {
-        r->oom = true;
-        return;
-      }
-      st->ev = e;
-      st->cap = cap;
-    }
     /* a sampled middle iteration: the lines its stretch's iterations not
      * traced touch (all but itself and, where the iteration before it was
      * not sampled, that one: the warm one, wgp_tracer_warm_samples), from
@@ -235,23 +253,24 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
      * even middle (of one stretch): the event before the first of another
      * stretch ends it */
     if (r->pending && stretch != r->pstretch && st->nev) {
-      st->ev[st->nev - 1].flush = true;
+      r->ev[r->nev - 1].flush = true;
       r->pending = false;
     }
     if (ph[0] | ph[1]) {
       r->pending = true;
       r->pstretch = stretch;
     }
-    st->ev[st->nev++] = (event){(uint32_t)id,
-                                (uint32_t)r->nsec,
-                                (uint32_t)u,
-                                nd,
-                                unknown,
-                                weight * mult,
-                                (uint32_t)r->visits,
-                                wgp_access_get_kind(a) != WGP_ACCESS_LOAD,
-                                false,
-                                {(uint32_t)ph[0], (uint32_t)ph[1]}};
+    st->nev++;
+    r->ev[r->nev++] = (event){(uint32_t)id,
+                              (uint32_t)r->nsec,
+                              (uint32_t)u,
+                              nd,
+                              unknown,
+                              weight * mult,
+                              (uint32_t)r->visits,
+                              wgp_access_get_kind(a) != WGP_ACCESS_LOAD,
+                              false,
+                              {(uint32_t)ph[0], (uint32_t)ph[1]}};
     r->nsec += u + nd;
   }
 }
@@ -736,56 +755,79 @@ static size_t base_of(const wgp_kernel *k, size_t access) {
   return arg >= 0 && (size_t)arg < nargs ? (size_t)arg : nargs;
 }
 
-/* Per buffer, the share of distinct sectors among the sectors the sample
- * touched: how much of its traffic is footprint. */
-static wgp_status distinct_shares(const wgp_kernel *k, const stream *streams, size_t nstreams, const recorder *rec,
-                                  wgp_cache_result *out, wgp_diag *diag) {
-  size_t nb = wgp_kernel_num_args(k) + 1;
+/* A set of keys + 1 (0 marks an empty slot; open addressing, at most
+ * half full).  It grows with the distinct keys: a table sized for every
+ * sector the sample touched was mostly empty (warps touch the same sectors
+ * again and again), and its probes missed the caches. */
+typedef struct key_set {
+  uint64_t *slot;
+  size_t mask, n;
+} key_set;
+
+static size_t key_slot(const key_set *s, uint64_t k1) {
+  size_t h = (size_t)((k1 * UINT64_C(0x9e3779b97f4a7c15)) >> 7) & s->mask;
+  while (s->slot[h] && s->slot[h] != k1)
+    h = (h + 1) & s->mask;
+  return h;
+}
+
+/* Puts K1 in S: 1 when new, 0 when it was there, -1 out of memory. */
+static int key_add(key_set *s, uint64_t k1) {
+  size_t h = key_slot(s, k1);
+  if (s->slot[h])
+    return 0;
+  if (2 * (s->n + 1) > s->mask + 1) {
+    key_set g = {calloc(2 * (s->mask + 1), sizeof *g.slot), 2 * s->mask + 1, s->n};
+    if (!g.slot)
+      return -1;
+    for (size_t i = 0; i <= s->mask; i++)
+      if (s->slot[i])
+        g.slot[key_slot(&g, s->slot[i])] = s->slot[i];
+    free(s->slot);
+    *s = g;
+    h = key_slot(s, k1);
+  }
+  s->slot[h] = k1;
+  s->n++;
+  return 1;
+}
+
+/* One pass over the sample's events, in stream order: per access its reads
+ * of random places (NR, when not NULL: sectors from loaded data and of
+ * unknown address, by weight), whether an event has sectors from loaded data
+ * (*DATA), and per buffer the share of distinct sectors among the sectors
+ * the sample touched: how much of its traffic is footprint. */
+static wgp_status sample_counts(const wgp_kernel *k, const stream *streams, size_t nstreams, const recorder *rec,
+                                double *nr, bool *data, wgp_cache_result *out, wgp_diag *diag) {
+  size_t nb = wgp_kernel_num_args(k) + 1, nacc = wgp_kernel_num_accesses(k);
   out->num_bases = nb;
   out->distinct = calloc(nb, sizeof *out->distinct);
-  uint64_t *key = malloc((rec->nsec ? rec->nsec : 1) * sizeof *key);
   double *touched = calloc(nb, sizeof *touched);
-  if (!out->distinct || !key || !touched) {
-    free(key), free(touched);
-    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
-  }
+  size_t *base = malloc((nacc ? nacc : 1) * sizeof *base); /* base_of, per access */
+  key_set set = {calloc(1024, sizeof *set.slot), 1023, 0};
+  bool ok = out->distinct && touched && base && set.slot;
+  for (size_t i = 0; ok && i < nacc; i++)
+    base[i] = base_of(k, i);
   /* sector numbers stay far below 2^56 (the layout's addresses are below
    * 2^63 and sectors are at least 1 B), so the base fits in the top byte */
-  size_t n = 0;
-  for (size_t w = 0; w < nstreams; w++)
-    for (size_t e = 0; e < streams[w].nev; e++) {
-      const event *ev = &streams[w].ev[e];
-      size_t b = base_of(k, ev->access);
+  for (size_t w = 0; ok && w < nstreams; w++)
+    for (size_t e = 0; ok && e < streams[w].nev; e++) {
+      const event *ev = &rec->ev[streams[w].at + e];
+      if (nr)
+        nr[ev->access] += ev->weight * (ev->ndata + ev->unknown);
+      *data = *data || ev->ndata > 0;
+      size_t b = base[ev->access], top = b < 255 ? b : 255;
       touched[b] += ev->n;
-      for (uint32_t j = 0; j < ev->n; j++)
-        key[n++] = (uint64_t)(b < 255 ? b : 255) << 56 | (rec->sec[ev->first + j] & ((UINT64_C(1) << 56) - 1));
+      for (uint32_t j = 0; ok && j < ev->n; j++) {
+        int added = key_add(&set, ((uint64_t)top << 56 | (rec->sec[ev->first + j] & ((UINT64_C(1) << 56) - 1))) + 1);
+        out->distinct[top] += added > 0;
+        ok = added >= 0;
+      }
     }
-  /* distinct keys through a hash set (open addressing, at most half full):
-   * linear in the sample, where sorting it was a third of the analysis */
-  size_t slots = 16;
-  while (slots < 2 * n)
-    slots *= 2;
-  uint64_t *set = calloc(slots, sizeof *set);
-  if (!set) {
-    free(key), free(touched);
-    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
-  }
-  for (size_t i = 0; i < n; i++) {
-    uint64_t k1 = key[i] + 1; /* 0 marks an empty slot */
-    size_t h = (size_t)((k1 * UINT64_C(0x9e3779b97f4a7c15)) >> 7) & (slots - 1);
-    while (set[h] && set[h] != k1)
-      h = (h + 1) & (slots - 1);
-    if (set[h])
-      continue;
-    set[h] = k1;
-    size_t b = (size_t)(key[i] >> 56);
-    out->distinct[b < nb ? b : nb - 1] += 1;
-  }
-  free(set);
-  for (size_t b = 0; b < nb; b++)
+  for (size_t b = 0; ok && b < nb; b++)
     out->distinct[b] = touched[b] > 0 ? out->distinct[b] / touched[b] : 0;
-  free(key), free(touched);
-  return WGP_OK;
+  free(touched), free(base), free(set.slot);
+  return ok ? WGP_OK : wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
 }
 
 /* The sample of at most LIMIT groups: the wave's groups with x below a
@@ -867,6 +909,7 @@ static wgp_status sampler_run(sampler *s, wgp_diag *diag) {
     uint64_t gid[3] = {g % n0, g / n0 % n1, g / (n0 * n1)};
     for (size_t w = 0; w < s->wpg; w++) {
       s->rec.cur = &s->streams[s->nstreams];
+      *s->rec.cur = (stream){s->rec.nev, 0};
       s->rec.gen++; /* a new warp: no last events, no phantom lines pending */
       s->rec.pending = false;
       wgp_trace *tr;
@@ -899,35 +942,28 @@ static void *worker_main(void *arg) {
 }
 
 static void sampler_close(sampler *s) {
-  for (size_t w = 0; s->streams && w < s->nstreams; w++)
-    free(s->streams[w].ev);
   free(s->streams);
+  free(s->rec.ev);
   free(s->rec.sec);
   free(s->rec.ts);
   free(s->rec.last);
   wgp_tracer_free(s->t);
 }
 
-/* Appends W's streams and sectors to M's, in order (the sample is then the
- * one a single thread traces). */
+/* Appends W's streams, events and sectors to M's, in order (the sample is
+ * then the one a single thread traces). */
 static bool sampler_append(sampler *m, sampler *w) {
-  if (m->rec.nsec + w->rec.nsec > m->rec.capsec) {
-    size_t cap = m->rec.nsec + w->rec.nsec + 1;
-    uint64_t *p = realloc(m->rec.sec, cap * sizeof *p);
-    if (!p)
-      return false;
-    m->rec.sec = p;
-    m->rec.capsec = cap;
-  }
+  if (!recorder_reserve(&m->rec, m->rec.nev + w->rec.nev, m->rec.nsec + w->rec.nsec))
+    return false;
   if (w->rec.nsec)
     memcpy(m->rec.sec + m->rec.nsec, w->rec.sec, w->rec.nsec * sizeof *w->rec.sec);
-  for (size_t i = 0; i < w->nstreams; i++) {
-    stream *st = &w->streams[i];
-    for (size_t e = 0; e < st->nev; e++)
-      st->ev[e].first += (uint32_t)m->rec.nsec;
-    m->streams[m->nstreams++] = *st;
-    st->ev = NULL; /* moved */
+  for (size_t e = 0; e < w->rec.nev; e++) {
+    m->rec.ev[m->rec.nev + e] = w->rec.ev[e];
+    m->rec.ev[m->rec.nev + e].first += (uint32_t)m->rec.nsec;
   }
+  for (size_t i = 0; i < w->nstreams; i++)
+    m->streams[m->nstreams++] = (stream){m->rec.nev + w->streams[i].at, w->streams[i].nev};
+  m->rec.nev += w->rec.nev;
   m->rec.nsec += w->rec.nsec;
   m->rec.visits += w->rec.visits;
   w->nstreams = 0;
@@ -947,6 +983,12 @@ static wgp_status sample_rest(sampler *m, size_t S, unsigned threads, wgp_diag *
   worker *wk = parts > 1 ? calloc(parts - 1, sizeof *wk) : NULL;
   if (!wk)
     parts = 1;
+  /* M holds group 0 alone: room for as many events and sectors a group, in
+   * M for the whole sample (the parts join there) and in each part for its
+   * groups, rather than lists that double and copy as the groups come in
+   * (a hint: recording grows them as it needs) */
+  size_t gev = m->rec.nev, gsec = m->rec.nsec;
+  (void)recorder_reserve(&m->rec, gev * S, gsec * S + EVENT_SECTORS);
   for (unsigned p = 1; p < parts; p++) {
     worker *w = &wk[p - 1];
     w->s = *m;
@@ -955,8 +997,11 @@ static wgp_status sample_rest(sampler *m, size_t S, unsigned threads, wgp_diag *
     w->s.t = NULL;
     w->s.streams = calloc((w->s.to - w->s.from) * m->wpg + 1, sizeof *w->s.streams);
     w->s.nstreams = 0;
+    w->s.rec.ev = NULL;
+    w->s.rec.nev = w->s.rec.capev = 0;
     w->s.rec.sec = NULL;
     w->s.rec.nsec = w->s.rec.capsec = w->s.rec.visits = 0;
+    (void)recorder_reserve(&w->s.rec, gev * (w->s.to - w->s.from), gsec * (w->s.to - w->s.from) + EVENT_SECTORS);
     w->s.rec.oom = false;
     w->s.rec.last = NULL; /* sampler_open's own */
     w->s.rec.ts = m->rec.ts ? calloc(wgp_kernel_num_accesses(m->in->kernel) + 1, sizeof *w->s.rec.ts) : NULL;
@@ -1156,7 +1201,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
                        : wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   if (st == WGP_OK) {
     main_s = (sampler){in, &L, pick, ngrp, 0, 1, WGP_TRACE_EDGE_ITERATIONS, false, NULL, {0}, NULL, 0, 0, WGP_OK};
-    main_s.rec = (recorder){k, layout, L.warp_size, sector, NULL, NULL, 0, 0, 0, false, NULL, NULL,
+    main_s.rec = (recorder){k, layout, L.warp_size, sector, NULL, NULL, 0, 0, NULL, 0, 0, 0, false, NULL, NULL,
                             NULL, 0, {line, wgp_gpu_l2_line_bytes(gpu)}, false, 0};
     /* accesses sharing an offset take their twin's sectors (without room
      * for that, each computes its own) */
@@ -1180,18 +1225,15 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
      * that the L2 sees. */
     st = sampler_run(&main_s, diag);
     for (;;) {
-      size_t work = main_s.rec.visits;
-      for (size_t w = 0; w < main_s.nstreams; w++)
-        work += main_s.streams[w].nev;
+      size_t work = main_s.rec.visits + main_s.rec.nev;
       if (st != WGP_OK || !max_events || (double)work * (double)S <= (double)max_events || main_s.edge <= 1)
         break;
       out->sampled = true;
       main_s.edge = main_s.edge > WGP_CACHE_SAMPLED_EDGE ? WGP_CACHE_SAMPLED_EDGE : 1;
       main_s.sampled = true;
       sampler_configure(&main_s);
-      for (size_t w = 0; w < main_s.nstreams; w++)
-        main_s.streams[w].nev = 0;
       main_s.nstreams = 0;
+      main_s.rec.nev = 0;
       main_s.rec.nsec = 0;
       main_s.rec.visits = 0;
       st = sampler_run(&main_s, diag);
@@ -1212,6 +1254,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
     for (size_t i = 0; i < S; i++)
       pick[i] += first;
     main_s.nstreams = 0;
+    main_s.rec.nev = 0;
     main_s.rec.nsec = 0;
     main_s.rec.visits = 0;
     main_s.from = 0;
@@ -1246,13 +1289,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
     /* the launch's reads of random places per access: the sample's, per
      * group, times the groups */
     double *nr = calloc(nacc ? nacc : 1, sizeof *nr);
-    for (size_t w = 0; w < nstreams; w++)
-      for (size_t e = 0; e < streams[w].nev; e++) {
-        const event *ev = &streams[w].ev[e];
-        if (nr)
-          nr[ev->access] += ev->weight * (ev->ndata + ev->unknown);
-        data = data || ev->ndata > 0;
-      }
+    st = sample_counts(k, streams, nstreams, &rec, nr, &data, out, diag);
     for (size_t i = 0; i < nacc; i++)
       reread_chances(k, i, out->unknown_region[i], sector, nr ? nr[i] / (double)(S ? S : 1) * (double)total : 0, p1,
                      p2);
@@ -1264,13 +1301,21 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
     bool ok = l1 && l2ok && dram_rows_init(&rows, gpu, sector);
     for (size_t g = 0; ok && g < S; g++)
       ok = lru_init(&l1[g], l1_lines ? l1_lines : 1, line / sector);
-    if (!ok)
+    if (!ok && st == WGP_OK)
       st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   if (st == WGP_OK) {
     size_t *pos = calloc(nstreams + 1, sizeof *pos);
+    /* the streams with events left, in order: a round takes the next event
+     * of each, and the short ones (a group's last warp, the warps a branch
+     * sends home early) are not visited again once done */
+    uint32_t *live = malloc((nstreams + 1) * sizeof *live);
+    size_t nlive = 0;
+    for (size_t w = 0; live && w < nstreams; w++)
+      if (streams[w].nev)
+        live[nlive++] = (uint32_t)w;
     uint32_t *by_turn = NULL;
-    bool oom = !pos;
+    bool oom = !pos || !live;
     flight none = {0}, *inflight = data ? calloc(nstreams + 1, sizeof *inflight) : NULL;
     phantom_round pend;
     /* per warp: its first event with phantom lines since the last flush */
@@ -1287,13 +1332,13 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
     }
     if (oom)
       st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
-    for (bool more = true; st == WGP_OK && more && !oom;) {
-      more = false;
-      for (size_t w = 0; w < nstreams; w++) {
-        if (pos[w] == streams[w].nev)
-          continue;
-        more = true;
-        const event *e = &streams[w].ev[pos[w]++];
+    while (st == WGP_OK && nlive && !oom) {
+      size_t kept = 0;
+      for (size_t l = 0; l < nlive; l++) {
+        size_t w = live[l];
+        const event *e = &rec.ev[streams[w].at + pos[w]++];
+        if (pos[w] < streams[w].nev)
+          live[kept++] = (uint32_t)w;
         lru *c1 = &l1[w / (warps_per_group ? warps_per_group : 1)];
         int slowest = 0; /* of a load's sectors: 0 all from L1, 1 some from L2, 2 some from DRAM */
         /* of its sectors from loaded data: the chance that all came from
@@ -1365,7 +1410,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
           pfrom[w] = pos[w] - 1;
         if (pfrom[w] != SIZE_MAX && (e->flush || pos[w] == streams[w].nev)) {
           for (size_t i = pfrom[w]; i < pos[w]; i++) {
-            const event *x = &streams[w].ev[i];
+            const event *x = &rec.ev[streams[w].at + i];
             if (!(x->phantom[0] | x->phantom[1]))
               continue;
             uint64_t lo = UINT64_MAX;
@@ -1409,14 +1454,13 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
         oom = true;
       if (rows.on)
         dram_rows_round(&rows, by_turn, nstreams, acts);
+      nlive = kept;
     }
-    free(pos), free(by_turn), free(inflight), free(pfrom);
+    free(pos), free(live), free(by_turn), free(inflight), free(pfrom);
     phantom_free(&pend);
     if (oom && st == WGP_OK)
       st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
-  if (st == WGP_OK)
-    st = distinct_shares(k, streams, nstreams, &rec, out, diag);
   for (size_t i = 0; i < nacc; i++) {
     const wgp_access *a = wgp_kernel_access(k, i);
     bool global = wgp_access_space(a) == WGP_SPACE_GLOBAL || wgp_access_space(a) == WGP_SPACE_GENERIC;
@@ -1441,9 +1485,8 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   if (l2ok)
     lru_free(&l2);
   dram_rows_free(&rows);
-  for (size_t w = 0; streams && w < nstreams; w++)
-    free(streams[w].ev);
   free(streams);
+  free(rec.ev);
   free(rec.sec);
   free(pick);
   wgp_layout_free(layout);
