@@ -588,6 +588,7 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
   uint64_t shared_period =
       wgp_counter_rules_for(m->gpu) == WGP_RULES_KEPLER ? WGP_KEPLER_SHARED_SEGMENT_BYTES : bw ? bw : 1;
   unsigned sb = wgp_gpu_l2_sector_bytes(m->gpu), lb = wgp_gpu_l1_line_bytes(m->gpu);
+  bool maxwell_stores = wgp_counter_rules_for(m->gpu) == WGP_RULES_MAXWELL;
   double f = weight * mult;
   unsigned active = 0;
   for (uint64_t x = mask; x; x &= x - 1)
@@ -632,6 +633,11 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
       memo *mm = &m->last[id];
       if (!lookup(m, t, a, mm, mask, lanes, bytes, sb > lb ? sb : lb, addr, &known, &data, c, NULL)) {
         wgp_count_global(addr, mask, lanes, bytes, sb, lb, &c[0], &c[1]);
+        /* Maxwell's store path sends a write to L2 per half-warp piece (nvprof's
+         * gst transactions are its L2 write transactions): its passes */
+        c[2] = maxwell_stores && wgp_access_get_kind(a) == WGP_ACCESS_STORE
+                   ? wgp_count_gst_transactions(WGP_RULES_MAXWELL, addr, mask, lanes, bytes)
+                   : c[1];
         memo_store(mm, c);
       }
     }
@@ -650,6 +656,7 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
     } else {
       s->sectors += f * c[0];
       s->lines += f * c[1];
+      s->wavefronts += f * c[2];
     }
   }
 }

@@ -84,10 +84,9 @@ wgp_access_cost *wgp_access_costs_new(const wgp_kernel *k, const wgp_mem_stats *
   for (size_t i = 0; c && i < n; i++) {
     double ex = s[i].executions > 0 ? s[i].executions : 1;
     wgp_space sp = wgp_access_space(wgp_kernel_access(k, i));
-    bool global = sp == WGP_SPACE_GLOBAL || sp == WGP_SPACE_GENERIC;
     c[i].requests = s[i].requests / ex;
     c[i].sectors = s[i].sectors / ex;
-    c[i].wavefronts = (global ? s[i].lines : s[i].wavefronts) / ex;
+    c[i].wavefronts = s[i].wavefronts / ex;
     c[i].phases = sp == WGP_SPACE_LOCAL ? s[i].phases / ex : 0;
     c[i].l1_hit = cache ? cache->l1_hit[i] : hit;
     c[i].l2_hit = cache ? cache->l2_hit[i] : hit;

@@ -36,7 +36,9 @@ typedef struct wgp_mem_stats {
   double requests;     /* memory requests (warp-level instructions) */
   double sectors;      /* global/private: distinct sectors touched */
   double lines;        /* global/private: distinct lines touched */
-  double wavefronts;   /* local: bank wavefronts; constant: distinct addresses */
+  double wavefronts;   /* local: bank wavefronts; constant: distinct addresses; global: the load/store
+                        * path's passes (the distinct lines, but a Maxwell store's L2 write
+                        * transactions, nvprof's gst count: docs/simulator.md) */
   double phases;       /* local: conflict-free wavefronts the requests would need (2 per 8 B request,
                         * 4 per 16 B one); wavefronts / phases is the bank-conflict degree */
   double worst_degree; /* local: the largest bank-conflict degree of one request */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "wgperf/analyze.h"
+#include "wgperf/counters.h"
 
 static wgp_model *model;
 static wgp_gpu *h100;
@@ -458,6 +459,9 @@ static void reference_visit(void *user, size_t block, uint64_t mask, double weig
                        &c[1]);
       s->sectors += f * c[0];
       s->lines += f * c[1];
+      s->wavefronts += f * (wgp_counter_rules_for(r->gpu) == WGP_RULES_MAXWELL && wgp_access_get_kind(a) == WGP_ACCESS_STORE
+                                ? wgp_count_gst_transactions(WGP_RULES_MAXWELL, addr, mask, lanes, bytes)
+                                : c[1]);
       break;
     }
   }
