@@ -295,6 +295,12 @@ typedef struct lru {
   uint64_t *tag;          /* node -> tag */
   uint32_t *valid;        /* node -> sector bits */
   uint32_t *dirty;        /* node -> sector bits written since they came in (L2: to be written back) */
+  double *wb_weight;      /* node -> the weight of the store that first dirtied it */
+  uint32_t *wb_access;    /* node -> that store's access */
+  /* write-backs: the dirty lines evicted since the caller last took them */
+  struct writeback { uint64_t sector; double weight; uint32_t access; } *wb;
+  size_t nwb, capwb;
+  bool wb_oom;
   uint32_t *prev, *next;  /* LRU list, head = most recent */
   /* free_top: the nodes given back, linked through next */
   uint32_t head, tail, free_top;
@@ -319,14 +325,18 @@ static bool lru_init(lru *c, size_t lines, unsigned per_line) {
   c->tag = calloc(c->room, sizeof *c->tag);
   c->valid = calloc(c->room, sizeof *c->valid);
   c->dirty = calloc(c->room, sizeof *c->dirty);
+  c->wb_weight = calloc(c->room, sizeof *c->wb_weight);
+  c->wb_access = calloc(c->room, sizeof *c->wb_access);
   c->prev = calloc(c->room, sizeof *c->prev);
   c->next = calloc(c->room, sizeof *c->next);
   c->head = c->tail = c->free_top = NIL;
-  return c->key && c->slot_node && c->tag && c->valid && c->dirty && c->prev && c->next;
+  return c->key && c->slot_node && c->tag && c->valid && c->dirty && c->wb_weight && c->wb_access && c->prev &&
+         c->next;
 }
 
 static void lru_free(lru *c) {
   free(c->key), free(c->slot_node), free(c->tag), free(c->valid), free(c->dirty), free(c->prev), free(c->next);
+  free(c->wb_weight), free(c->wb_access), free(c->wb);
 }
 
 static size_t lru_find_slot(const lru *c, uint64_t tag) {
@@ -351,13 +361,19 @@ static bool lru_grow(lru *c) {
   uint32_t *dirty = realloc(c->dirty, room * sizeof *dirty);
   if (dirty)
     c->dirty = dirty;
+  double *wbw = realloc(c->wb_weight, room * sizeof *wbw);
+  if (wbw)
+    c->wb_weight = wbw;
+  uint32_t *wba = realloc(c->wb_access, room * sizeof *wba);
+  if (wba)
+    c->wb_access = wba;
   uint32_t *prev = realloc(c->prev, room * sizeof *prev);
   if (prev)
     c->prev = prev;
   uint32_t *next = realloc(c->next, room * sizeof *next);
   if (next)
     c->next = next;
-  if (!tag || !valid || !dirty || !prev || !next)
+  if (!tag || !valid || !dirty || !wbw || !wba || !prev || !next)
     return false;
   size_t slots = c->mask + 1;
   while (slots < room * 2)
@@ -383,6 +399,27 @@ static bool lru_grow(lru *c) {
   }
   c->room = room;
   return true;
+}
+
+/* Line N leaves the cache: its dirty sectors are written back together (one
+ * DRAM burst run in one row: a line lies within an interleave chunk). */
+static void lru_leave(lru *c, uint32_t n) {
+  if (!c->dirty[n])
+    return;
+  if (c->nwb == c->capwb) {
+    size_t cap = c->capwb ? 2 * c->capwb : 256;
+    struct writeback *w = realloc(c->wb, cap * sizeof *w);
+    if (!w) {
+      c->wb_oom = true;
+      return;
+    }
+    c->wb = w, c->capwb = cap;
+  }
+  unsigned first = 0;
+  while (!(c->dirty[n] >> first & 1))
+    first++;
+  c->wb[c->nwb++] = (struct writeback){c->tag[n] * c->per_line + first, c->wb_weight[n], c->wb_access[n]};
+  c->dirty[n] = 0;
 }
 
 static void lru_unlink(lru *c, uint32_t n) {
@@ -438,6 +475,7 @@ static void lru_evict(lru *c, size_t need) {
       }
       c->n -= k;
     } else {
+      lru_leave(c, t);
       lru_erase_slot(c, lru_find_slot(c, c->tag[t]));
       c->n--;
     }
@@ -585,6 +623,7 @@ static bool lru_access(lru *c, uint64_t sector, bool fill, bool *oom) {
   if (c->n == c->cap && !(c->tag[c->tail] & LRU_PHANTOM)) {
     /* full: the least recent line makes room */
     n = c->tail;
+    lru_leave(c, n);
     lru_unlink(c, n);
     lru_erase_slot(c, lru_find_slot(c, c->tag[n]));
     s = lru_find_slot(c, tag);
@@ -610,14 +649,16 @@ static bool lru_access(lru *c, uint64_t sector, bool fill, bool *oom) {
   return false;
 }
 
-/* Marks SECTOR, present, as written; whether it was already (then its
- * write-back is one already counted). */
-static bool lru_write(lru *c, uint64_t sector) {
+/* Marks SECTOR, present, as written by ACCESS (an event of WEIGHT); whether
+ * it was already (then its write-back is one already counted). */
+static bool lru_write(lru *c, uint64_t sector, double weight, uint32_t access) {
   size_t s = lru_find_slot(c, sector / c->per_line);
   if (!c->key[s])
     return false;
   uint32_t n = c->slot_node[s], bit = 1u << (sector % c->per_line);
   bool was = c->dirty[n] & bit;
+  if (!c->dirty[n])
+    c->wb_weight[n] = weight, c->wb_access[n] = access;
   c->dirty[n] |= bit;
   return was;
 }
@@ -1366,15 +1407,15 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
             /* L2 is write-back: a sector written since it came in is
              * written back once, whether the store found it there (read
              * before: a read-modify-write) or allocated it; a store to a
-             * sector already written adds nothing (the hit) */
+             * sector already written adds nothing (the hit).  The line's
+             * dirty sectors go to DRAM together when it leaves L2 (its row
+             * opened once for them): in the DRAM rows then */
             lru_access(&l2, s, true, &oom);
-            if (lru_write(&l2, s)) {
+            if (lru_write(&l2, s, e->weight, e->access)) {
               h2[e->access] += e->weight;
             } else {
               out->dram_write_bytes_per_group += e->weight * sector;
               dsec[e->access] += e->weight;
-              if (rows.on && !dram_rows_note(&rows, w, s, e->weight, e->access))
-                oom = true;
             }
             continue;
           }
@@ -1425,6 +1466,11 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
           }
           pfrom[w] = SIZE_MAX;
         }
+        /* the write-backs this event's misses caused go out with them */
+        for (size_t i = 0; i < l2.nwb; i++)
+          if (rows.on && !dram_rows_note(&rows, w, l2.wb[i].sector, l2.wb[i].weight, l2.wb[i].access))
+            oom = true;
+        l2.nwb = 0;
         double all1 = (slowest == 0) * d_all1, dram = slowest == 2 ? 1 : 1 - d_nodram;
         if (e->unknown) {
           /* sectors at random places in a region: each hits L1 with P1,
@@ -1454,8 +1500,22 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
         oom = true;
       if (rows.on)
         dram_rows_round(&rows, by_turn, nstreams, acts);
+      /* those of the lines the round's phantom batches evicted, after it */
+      for (size_t i = 0; i < l2.nwb; i++)
+        if (rows.on && dram_rows_activate(&rows, l2.wb[i].sector))
+          acts[l2.wb[i].access] += l2.wb[i].weight;
+      l2.nwb = 0;
       nlive = kept;
     }
+    /* the lines still dirty at the end leave least recent first */
+    for (uint32_t n = l2.tail; rows.on && !oom && n != NIL; n = l2.prev[n])
+      if (!(l2.tag[n] & LRU_PHANTOM) && l2.dirty[n]) {
+        lru_leave(&l2, n);
+        if (l2.nwb && dram_rows_activate(&rows, l2.wb[0].sector))
+          acts[l2.wb[0].access] += l2.wb[0].weight;
+        l2.nwb = 0;
+      }
+    oom = oom || l2.wb_oom;
     free(pos), free(live), free(by_turn), free(inflight), free(pfrom);
     phantom_free(&pend);
     if (oom && st == WGP_OK)

@@ -61,8 +61,9 @@
  *   back to DRAM once; a store to a sector already written is the store's
  *   L2 "hit" (it adds no DRAM traffic).
  * - DRAM rows (GPUs with memory.dram_devices, gpu.h): the sectors that miss
- *   L2 (loads) or allocate there (stores, written back in the same order)
- *   reach DRAM.  Each round of the stream (one instruction of every warp)
+ *   L2 (loads) reach DRAM, and the lines L2 evicts with sectors written
+ *   since they came in (one write-back per line, its dirty sectors together:
+ *   one row; the lines still dirty at the end leave least recent first).  Each round of the stream (one instruction of every warp)
  *   hands them over in the order the SMs issue them, all SMs at once (a
  *   group runs on SM group mod SMs, an SM takes its warps in turn), as the
  *   memory sees the wave's requests from every SM interleaved.  A sector's
