@@ -295,6 +295,12 @@ typedef struct lru {
   uint64_t *tag;          /* node -> tag */
   uint32_t *valid;        /* node -> sector bits */
   uint32_t *dirty;        /* node -> sector bits written since they came in (L2: to be written back) */
+  /* node -> the round its sectors of FRESH came in (FAR: of them, those
+   * from DRAM); a hit on one of them in that round waits for its fill */
+  uint32_t *fresh_at, *fresh, *far;
+  const uint32_t *clock;  /* the stream's round */
+  bool fills_from_dram;   /* L2: every fill is from DRAM */
+  int inflight;           /* the last hit's: 0 a plain hit, 1 on a fill from L2, 2 from DRAM */
   double *wb_weight;      /* node -> the weight of the store that first dirtied it */
   uint32_t *wb_access;    /* node -> that store's access */
   /* write-backs: the dirty lines evicted since the caller last took them */
@@ -327,16 +333,19 @@ static bool lru_init(lru *c, size_t lines, unsigned per_line) {
   c->dirty = calloc(c->room, sizeof *c->dirty);
   c->wb_weight = calloc(c->room, sizeof *c->wb_weight);
   c->wb_access = calloc(c->room, sizeof *c->wb_access);
+  c->fresh_at = calloc(c->room, sizeof *c->fresh_at);
+  c->fresh = calloc(c->room, sizeof *c->fresh);
+  c->far = calloc(c->room, sizeof *c->far);
   c->prev = calloc(c->room, sizeof *c->prev);
   c->next = calloc(c->room, sizeof *c->next);
   c->head = c->tail = c->free_top = NIL;
-  return c->key && c->slot_node && c->tag && c->valid && c->dirty && c->wb_weight && c->wb_access && c->prev &&
-         c->next;
+  return c->key && c->slot_node && c->tag && c->valid && c->dirty && c->wb_weight && c->wb_access && c->fresh_at &&
+         c->fresh && c->far && c->prev && c->next;
 }
 
 static void lru_free(lru *c) {
   free(c->key), free(c->slot_node), free(c->tag), free(c->valid), free(c->dirty), free(c->prev), free(c->next);
-  free(c->wb_weight), free(c->wb_access), free(c->wb);
+  free(c->wb_weight), free(c->wb_access), free(c->wb), free(c->fresh_at), free(c->fresh), free(c->far);
 }
 
 static size_t lru_find_slot(const lru *c, uint64_t tag) {
@@ -367,13 +376,22 @@ static bool lru_grow(lru *c) {
   uint32_t *wba = realloc(c->wb_access, room * sizeof *wba);
   if (wba)
     c->wb_access = wba;
+  uint32_t *fat = realloc(c->fresh_at, room * sizeof *fat);
+  if (fat)
+    c->fresh_at = fat;
+  uint32_t *fr = realloc(c->fresh, room * sizeof *fr);
+  if (fr)
+    c->fresh = fr;
+  uint32_t *far = realloc(c->far, room * sizeof *far);
+  if (far)
+    c->far = far;
   uint32_t *prev = realloc(c->prev, room * sizeof *prev);
   if (prev)
     c->prev = prev;
   uint32_t *next = realloc(c->next, room * sizeof *next);
   if (next)
     c->next = next;
-  if (!tag || !valid || !dirty || !wbw || !wba || !prev || !next)
+  if (!tag || !valid || !dirty || !wbw || !wba || !fat || !fr || !far || !prev || !next)
     return false;
   size_t slots = c->mask + 1;
   while (slots < room * 2)
@@ -613,8 +631,16 @@ static bool lru_access(lru *c, uint64_t sector, bool fill, bool *oom) {
       lru_unlink(c, n);
       lru_push_front(c, n);
     }
-    if (fill)
+    uint32_t now = c->clock ? *c->clock : 0;
+    if (hit) {
+      bool fresh = c->clock && c->fresh_at[n] == now && c->fresh[n] & bit;
+      c->inflight = !fresh ? 0 : c->fills_from_dram || c->far[n] & bit ? 2 : 1;
+    } else if (fill) {
       c->valid[n] |= bit;
+      if (c->fresh_at[n] != now)
+        c->fresh_at[n] = now, c->fresh[n] = c->far[n] = 0;
+      c->fresh[n] |= bit;
+    }
     return hit;
   }
   if (!fill)
@@ -643,6 +669,9 @@ static bool lru_access(lru *c, uint64_t sector, bool fill, bool *oom) {
   c->tag[n] = tag;
   c->valid[n] = bit;
   c->dirty[n] = 0;
+  c->fresh_at[n] = c->clock ? *c->clock : 0;
+  c->fresh[n] = bit;
+  c->far[n] = 0;
   c->key[s] = tag + 1;
   c->slot_node[s] = n;
   lru_push_front(c, n);
@@ -661,6 +690,20 @@ static bool lru_write(lru *c, uint64_t sector, double weight, uint32_t access) {
     c->wb_weight[n] = weight, c->wb_access[n] = access;
   c->dirty[n] |= bit;
   return was;
+}
+
+/* SECTOR is there with nothing to wait for (a store's, written in place). */
+static void lru_settled(lru *c, uint64_t sector) {
+  size_t s = lru_find_slot(c, sector / c->per_line);
+  if (c->key[s])
+    c->fresh[c->slot_node[s]] &= ~(1u << (sector % c->per_line));
+}
+
+/* SECTOR, just brought in, came from DRAM. */
+static void lru_far(lru *c, uint64_t sector) {
+  size_t s = lru_find_slot(c, sector / c->per_line);
+  if (c->key[s])
+    c->far[c->slot_node[s]] |= 1u << (sector % c->per_line);
 }
 
 static void lru_invalidate(lru *c, uint64_t sector) {
@@ -1316,6 +1359,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   wgp_tracer_free(main_s.t);
   /* Simulate: L1 per group (its share of the SM), L2 for the sample. */
   lru *l1 = NULL, l2;
+  uint32_t round_no = 1; /* the stream's round, the caches' clock */
   dram_rows rows = {0};
   bool l2ok = false, use_l1 = wgp_gpu_l1_caches_global_loads(gpu);
   bool data = false; /* an event has sectors from loaded data */
@@ -1339,9 +1383,12 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
     size_t l2_lines = (size_t)(l2_bytes / wgp_gpu_l2_line_bytes(gpu));
     l1 = calloc(S ? S : 1, sizeof *l1);
     l2ok = lru_init(&l2, l2_lines, wgp_gpu_l2_line_bytes(gpu) / sector);
+    l2.clock = &round_no;
+    l2.fills_from_dram = true;
     bool ok = l1 && l2ok && dram_rows_init(&rows, gpu, sector);
     for (size_t g = 0; ok && g < S; g++)
-      ok = lru_init(&l1[g], l1_lines ? l1_lines : 1, line / sector);
+      if ((ok = lru_init(&l1[g], l1_lines ? l1_lines : 1, line / sector)))
+        l1[g].clock = &round_no;
     if (!ok && st == WGP_OK)
       st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
@@ -1374,6 +1421,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
     if (oom)
       st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
     while (st == WGP_OK && nlive && !oom) {
+      round_no++;
       size_t kept = 0;
       for (size_t l = 0; l < nlive; l++) {
         size_t w = live[l];
@@ -1411,6 +1459,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
              * dirty sectors go to DRAM together when it leaves L2 (its row
              * opened once for them): in the DRAM rows then */
             lru_access(&l2, s, true, &oom);
+            lru_settled(&l2, s);
             if (lru_write(&l2, s, e->weight, e->access)) {
               h2[e->access] += e->weight;
             } else {
@@ -1421,6 +1470,10 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
           }
           if (use_l1 && lru_access(c1, s, true, &oom)) {
             h1[e->access] += e->weight;
+            /* a hit on a sector another warp's miss brought in this
+             * round (the warps issued the load together) waits for that
+             * fill: it counts as a hit, its wait as the fill's */
+            slowest = slowest > c1->inflight ? slowest : c1->inflight;
             continue;
           }
           if (j >= e->n) {
@@ -1434,9 +1487,14 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
           to2[e->access] += e->weight;
           if (lru_access(&l2, s, true, &oom)) {
             h2[e->access] += e->weight;
-            slowest = slowest > 1 ? slowest : 1;
+            int lv = l2.inflight ? 2 : 1;
+            slowest = slowest > lv ? slowest : lv;
+            if (lv == 2 && use_l1)
+              lru_far(c1, s);
           } else {
             slowest = 2;
+            if (use_l1)
+              lru_far(c1, s);
             out->dram_read_bytes_per_group += e->weight * sector;
             dsec[e->access] += e->weight;
             if (rows.on && !dram_rows_note(&rows, w, s, e->weight, e->access))

@@ -141,7 +141,9 @@ typedef struct wgp_cache_result {
   /* per global load: of its warp requests, the share whose every sector hit
    * L1 (last_l1) and the share with a sector from DRAM (last_dram): a
    * request completes when its last sector arrives, so its latency is that
-   * of the slowest level it touched; -1 where not applicable */
+   * of the slowest level it touched (a hit on a sector another warp's miss
+   * brought in during the same round of the stream waits for that fill:
+   * the level it came from); -1 where not applicable */
   double *last_l1, *last_dram;
   double *dram_rows; /* per access: DRAM row activations per sector it moves to or from DRAM (0..1), -1 where
                       * it moves none in the sample or the GPU has no row geometry */
