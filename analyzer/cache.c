@@ -301,12 +301,14 @@ typedef struct lru {
   const uint32_t *clock;  /* the stream's round */
   bool fills_from_dram;   /* L2: every fill is from DRAM */
   int inflight;           /* the last hit's: 0 a plain hit, 1 on a fill from L2, 2 from DRAM */
+  uint32_t last;          /* the node of the last line looked up and there, NIL if none */
   double *wb_weight;      /* node -> the weight of the store that first dirtied it */
   uint32_t *wb_access;    /* node -> that store's access */
-  /* write-backs: the dirty lines evicted since the caller last took them */
+  /* write-backs: the dirty lines evicted since the caller last took them
+   * (kept only with WB_KEEP: where DRAM rows are followed) */
   struct writeback { uint64_t sector; double weight; uint32_t access; } *wb;
   size_t nwb, capwb;
-  bool wb_oom;
+  bool wb_keep, wb_oom;
   uint32_t *prev, *next;  /* LRU list, head = most recent */
   /* free_top: the nodes given back, linked through next */
   uint32_t head, tail, free_top;
@@ -422,7 +424,7 @@ static bool lru_grow(lru *c) {
 /* Line N leaves the cache: its dirty sectors are written back together (one
  * DRAM burst run in one row: a line lies within an interleave chunk). */
 static void lru_leave(lru *c, uint32_t n) {
-  if (!c->dirty[n])
+  if (!c->wb_keep || !c->dirty[n])
     return;
   if (c->nwb == c->capwb) {
     size_t cap = c->capwb ? 2 * c->capwb : 256;
@@ -624,8 +626,9 @@ static bool lru_access(lru *c, uint64_t sector, bool fill, bool *oom) {
   uint64_t tag = sector / c->per_line;
   uint32_t bit = 1u << (sector % c->per_line);
   size_t s = lru_find_slot(c, tag);
+  c->last = NIL;
   if (c->key[s]) {
-    uint32_t n = c->slot_node[s];
+    uint32_t n = c->last = c->slot_node[s];
     bool hit = c->valid[n] & bit;
     if (fill || hit) {
       lru_unlink(c, n);
@@ -674,12 +677,14 @@ static bool lru_access(lru *c, uint64_t sector, bool fill, bool *oom) {
   c->far[n] = 0;
   c->key[s] = tag + 1;
   c->slot_node[s] = n;
+  c->last = n;
   lru_push_front(c, n);
   return false;
 }
 
-/* Marks SECTOR, present, as written by ACCESS (an event of WEIGHT); whether
- * it was already (then its write-back is one already counted). */
+/* Marks SECTOR, present, as written by ACCESS (an event of WEIGHT), with
+ * nothing to wait for (written in place); whether it was already written
+ * (then its write-back is one already counted). */
 static bool lru_write(lru *c, uint64_t sector, double weight, uint32_t access) {
   size_t s = lru_find_slot(c, sector / c->per_line);
   if (!c->key[s])
@@ -689,22 +694,16 @@ static bool lru_write(lru *c, uint64_t sector, double weight, uint32_t access) {
   if (!c->dirty[n])
     c->wb_weight[n] = weight, c->wb_access[n] = access;
   c->dirty[n] |= bit;
+  c->fresh[n] &= ~bit;
   return was;
 }
 
-/* SECTOR is there with nothing to wait for (a store's, written in place). */
-static void lru_settled(lru *c, uint64_t sector) {
-  size_t s = lru_find_slot(c, sector / c->per_line);
-  if (c->key[s])
-    c->fresh[c->slot_node[s]] &= ~(1u << (sector % c->per_line));
+/* SECTOR, the last one looked up and just brought in, came from DRAM. */
+static void lru_far(lru *c, uint64_t sector) {
+  if (c->last != NIL)
+    c->far[c->last] |= 1u << (sector % c->per_line);
 }
 
-/* SECTOR, just brought in, came from DRAM. */
-static void lru_far(lru *c, uint64_t sector) {
-  size_t s = lru_find_slot(c, sector / c->per_line);
-  if (c->key[s])
-    c->far[c->slot_node[s]] |= 1u << (sector % c->per_line);
-}
 
 static void lru_invalidate(lru *c, uint64_t sector) {
   size_t s = lru_find_slot(c, sector / c->per_line);
@@ -768,6 +767,15 @@ static bool dram_rows_activate(dram_rows *r, uint64_t s) {
   *bank = row + 1;
   return true;
 }
+/* The write-backs C has kept, in order, through the rows' open rows: each
+ * activation to its store's access. */
+static void writebacks_activate(lru *c, dram_rows *rows, double *acts) {
+  for (size_t i = 0; i < c->nwb; i++)
+    if (dram_rows_activate(rows, c->wb[i].sector))
+      acts[c->wb[i].access] += c->wb[i].weight;
+  c->nwb = 0;
+}
+
 
 static bool dram_rows_note(dram_rows *r, size_t w, uint64_t sector, double weight, uint32_t access) {
   if (r->nmiss == r->capmiss) {
@@ -1386,6 +1394,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
     l2.clock = &round_no;
     l2.fills_from_dram = true;
     bool ok = l1 && l2ok && dram_rows_init(&rows, gpu, sector);
+    l2.wb_keep = rows.on; /* the write-backs only matter to the rows */
     for (size_t g = 0; ok && g < S; g++)
       if ((ok = lru_init(&l1[g], l1_lines ? l1_lines : 1, line / sector)))
         l1[g].clock = &round_no;
@@ -1459,7 +1468,6 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
              * dirty sectors go to DRAM together when it leaves L2 (its row
              * opened once for them): in the DRAM rows then */
             lru_access(&l2, s, true, &oom);
-            lru_settled(&l2, s);
             if (lru_write(&l2, s, e->weight, e->access)) {
               h2[e->access] += e->weight;
             } else {
@@ -1526,7 +1534,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
         }
         /* the write-backs this event's misses caused go out with them */
         for (size_t i = 0; i < l2.nwb; i++)
-          if (rows.on && !dram_rows_note(&rows, w, l2.wb[i].sector, l2.wb[i].weight, l2.wb[i].access))
+          if (!dram_rows_note(&rows, w, l2.wb[i].sector, l2.wb[i].weight, l2.wb[i].access))
             oom = true;
         l2.nwb = 0;
         double all1 = (slowest == 0) * d_all1, dram = slowest == 2 ? 1 : 1 - d_nodram;
@@ -1559,20 +1567,14 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
       if (rows.on)
         dram_rows_round(&rows, by_turn, nstreams, acts);
       /* those of the lines the round's phantom batches evicted, after it */
-      for (size_t i = 0; i < l2.nwb; i++)
-        if (rows.on && dram_rows_activate(&rows, l2.wb[i].sector))
-          acts[l2.wb[i].access] += l2.wb[i].weight;
-      l2.nwb = 0;
+      writebacks_activate(&l2, &rows, acts);
       nlive = kept;
     }
     /* the lines still dirty at the end leave least recent first */
     for (uint32_t n = l2.tail; rows.on && !oom && n != NIL; n = l2.prev[n])
-      if (!(l2.tag[n] & LRU_PHANTOM) && l2.dirty[n]) {
+      if (!(l2.tag[n] & LRU_PHANTOM))
         lru_leave(&l2, n);
-        if (l2.nwb && dram_rows_activate(&rows, l2.wb[0].sector))
-          acts[l2.wb[0].access] += l2.wb[0].weight;
-        l2.nwb = 0;
-      }
+    writebacks_activate(&l2, &rows, acts);
     oom = oom || l2.wb_oom;
     free(pos), free(live), free(by_turn), free(inflight), free(pfrom);
     phantom_free(&pend);
