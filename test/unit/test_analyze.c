@@ -95,6 +95,39 @@ static void test_global_coalescing(void **state) {
   }
 }
 
+/* A global access's load/store passes (wavefronts): its distinct lines, but
+ * on Maxwell a store passes once per L2 write it sends (nvprof's gst count):
+ * transpose2d's store with 16x16 groups has lanes l and l+16 write one
+ * sector of each of 16 lines, 16 passes on the H100 and 32 on a GTX 750. */
+static void test_maxwell_store_passes(void **state) {
+  (void)state;
+  wgp_diag d;
+  wgp_gpu *maxwell;
+  assert_int_equal(wgp_gpu_load_builtin("gtx-750", &maxwell, &d), WGP_OK);
+  const wgp_kernel *k = wgp_model_find_kernel(model, "transpose2d");
+  assert_non_null(k);
+  int64_t argv[2] = {256, 256};
+  const wgp_gpu *gpus[2] = {h100, maxwell};
+  const double passes[2] = {16, 32};
+  size_t store = access_of("transpose2d", WGP_SPACE_GLOBAL, WGP_ACCESS_STORE);
+  size_t load = access_of("transpose2d", WGP_SPACE_GLOBAL, WGP_ACCESS_LOAD);
+  for (int g = 0; g < 2; g++) {
+    wgp_analysis_input in = {0};
+    in.kernel = k;
+    in.gpu = gpus[g];
+    in.launch = (wgp_trace_launch){2, {256, 256, 1}, {16, 16, 1}, {0, 0, 0}, 0, args, argv};
+    wgp_analysis *a;
+    assert_int_equal(wgp_analyze(&in, &a, &d), WGP_OK);
+    const wgp_mem_stats *st = &wgp_analysis_total_stats(a)[store], *ld = &wgp_analysis_total_stats(a)[load];
+    assert_true(st->lines / st->requests == 16);
+    assert_true(st->wavefronts / st->requests == passes[g]);
+    /* loads pass once per line on both (two rows of 64 B a warp) */
+    assert_true(ld->wavefronts == ld->lines);
+    wgp_analysis_free(a);
+  }
+  wgp_gpu_free(maxwell);
+}
+
 static void test_shared_bank_conflicts(void **state) {
   (void)state;
   int64_t argv[2] = {0, 0};
@@ -643,7 +676,8 @@ static void test_stop_at_outside_local(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fallbacks_listed),        cmocka_unit_test(test_seed000_tiled_matmul_counts),
-      cmocka_unit_test(test_global_coalescing),       cmocka_unit_test(test_shared_bank_conflicts),
+      cmocka_unit_test(test_global_coalescing),
+      cmocka_unit_test(test_maxwell_store_passes),       cmocka_unit_test(test_shared_bank_conflicts),
       cmocka_unit_test(test_constant_serialization),  cmocka_unit_test(test_loop_accesses_counted_per_iteration),
       cmocka_unit_test(test_counting_rules_directly),   cmocka_unit_test(test_against_brute_force),
       cmocka_unit_test(test_request_costs_kept),
