@@ -583,6 +583,27 @@ static int attribute_restrictions(const wgp_kernel *k, const wgp_launch *l, bool
   return EXIT_OK;
 }
 
+/* Whether to tell a CUDA programmer about --nonuniform: a CUDA kernel
+ * searched under OpenCL's uniform rule (every extent divides the global
+ * size) where the rule leaves sizes out that the device could run.  CUDA
+ * launches ceil(N / blockDim) blocks behind a bounds check. */
+static bool suggest_nonuniform(const wgp_kernel *k, const wgp_launch *l, bool fixed_grid, const wgp_gpu *gpu) {
+  uint64_t reqd[3];
+  if (wgp_kernel_language(k) != WGP_LANG_CUDA || fixed_grid || wgp_launch_nonuniform(l) ||
+      wgp_kernel_reqd_work_group_size(k, reqd))
+    return false;
+  const uint64_t lim[3] = {wgp_gpu_max_block_dim_x(gpu), wgp_gpu_max_block_dim_y(gpu), wgp_gpu_max_block_dim_z(gpu)};
+  for (unsigned d = 0; d < wgp_launch_dims(l); d++) {
+    uint64_t g = wgp_launch_global(l, d), top = g < lim[d] ? g : lim[d];
+    if (top > wgp_gpu_max_threads_per_block(gpu))
+      top = wgp_gpu_max_threads_per_block(gpu);
+    for (uint64_t x = 2; x <= top; x++)
+      if (g % x)
+        return true;
+  }
+  return false;
+}
+
 /* Whether wgprune's own option A takes a value. */
 static bool takes_value(const char *a) {
   static const char *const with[] = {"--kernel",   "--gpu",  "--top",  "--jobs", "-j",   "--regs",
@@ -870,6 +891,10 @@ int main(int argc, char **argv) {
     wgp_prune_get_counts(p, &cn);
     if (cn.truncated)
       fprintf(stderr, "wgprune: warning: only the first %zu work-group sizes were searched\n", cn.total);
+    if (suggest_nonuniform(k, l, fixed_grid, gpu))
+      fprintf(stderr, "wgprune: note: only sizes whose extents divide the global size were searched (OpenCL's "
+                      "uniform work-groups); for a CUDA launch of ceil(N / blockDim) blocks behind a bounds check, "
+                      "--nonuniform searches every size\n");
     if (do_study)
       rc = study(p, ex, wall, wall_ex, json, k, gpu, top_given, top);
     else if (json)
