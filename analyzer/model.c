@@ -65,7 +65,7 @@ static const char *const cost_classes[] = {
     "fp32_add", "fp32_mul", "fp32_fma", "fp32_div", "fp64_add", "fp64_mul", "fp64_fma", "fp64_div",
     "fp16_add", "fp16_mul", "fp16_fma", "fp16_div", "int_add", "int64_add", "int_mul", "int64_mul",
     "int_div", "int64_div", "int_logic", "cmp_select", "conv", "addr", "sfu_sqrt", "sfu_rsqrt",
-    "sfu_sin", "sfu_cos", "sfu_tan", "sfu_exp", "sfu_log", "sfu_pow", "fp64_special", "barrier",
+    "sfu_sin", "sfu_cos", "sfu_tan", "sfu_exp", "sfu_log", "sfu_pow", "fp64_special", "sfu_fast", "barrier",
     "fence", "branch", "call", "other", "sreg", "reconverge", "shfl"};
 
 static bool is_space_name(const char *s, size_t n) {

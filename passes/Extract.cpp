@@ -408,12 +408,21 @@ static const char *mathClass(StringRef N, Type *T) {
       {"j0", "sfu_sin"},      {"j1", "sfu_sin"},      {"y0", "sfu_sin"},
       {"y1", "sfu_sin"},      {"ilogb", "sfu_log"},
   };
+  // The fast intrinsics: OpenCL's native_ and half_ functions, CUDA's __sinf,
+  // __expf, __fdividef ... (libdevice's __nv_fast_*): one MUFU instruction with
+  // at most an FMUL beside, not the precise function's sequence (sfu_fast).
+  // CUDA's rounded __fdiv_rn, __fsqrt_rn ... are precise; __nv_sinf is sinf.
+  bool Fast = N.starts_with("native_") || N.starts_with("half_") || N.starts_with("__nv_fast_") ||
+              (N.starts_with("__") && !N.starts_with("__nv_") && !N.ends_with("_rn") && !N.ends_with("_rz") &&
+               !N.ends_with("_ru") && !N.ends_with("_rd"));
   StringRef Base = N;
   for (StringRef P : {"native_", "half_", "__nv_", "__", "fast_"})
     Base.consume_front(P);
   auto Lookup = [&](StringRef B) -> const char * {
     for (const MathFn &E : Table)
       if (B == E.Name) {
+        if (Fast && !F64 && StringRef(E.Class) != "sfu_rsqrt")
+          return "sfu_fast";
         if (StringRef(E.Class) == "div")
           return F64 ? "fp64_div" : "fp32_div";
         return F64 ? "fp64_special" : E.Class;
@@ -527,12 +536,16 @@ static CallClass classifyCall(const CallBase &CB) {
         return {CallKind::Counted, T->getScalarSizeInBits() > 32 ? "int64_mul" : "int_mul", ""};
       if (N.starts_with("membar") || N.starts_with("fence"))
         return {CallKind::Counted, "fence", ""};
+      // the approximate forms (sqrt.approx, div.approx, div.full = __fdividef,
+      // rcp.approx) are MUFU instructions, the IEEE-rounded ones sequences
+      if ((N.starts_with("sqrt.approx") || N.starts_with("div.approx") || N.starts_with("div.full") ||
+           N.starts_with("rcp.approx")) && !N.ends_with(".d"))
+        return {CallKind::Counted, "sfu_fast", ""};
       if (N.starts_with("sqrt")) return {CallKind::Counted, N.ends_with(".d") ? "fp64_special" : "sfu_sqrt", ""};
       if (N.starts_with("rsqrt")) return {CallKind::Counted, N.ends_with(".d") ? "fp64_special" : "sfu_rsqrt", ""};
-      if (N.starts_with("sin")) return {CallKind::Counted, "sfu_sin", ""};
-      if (N.starts_with("cos")) return {CallKind::Counted, "sfu_cos", ""};
-      if (N.starts_with("ex2")) return {CallKind::Counted, "sfu_exp", ""};
-      if (N.starts_with("lg2")) return {CallKind::Counted, "sfu_log", ""};
+      // sin.approx, cos.approx, ex2.approx, lg2.approx: one MUFU each
+      if (N.starts_with("sin") || N.starts_with("cos") || N.starts_with("ex2") || N.starts_with("lg2"))
+        return {CallKind::Counted, N.ends_with(".d") ? "fp64_special" : "sfu_fast", ""};
       if (N.starts_with("div") || N.starts_with("rcp"))
         return {CallKind::Counted, N.ends_with(".d") ? "fp64_div" : "fp32_div", ""};
       if (N.starts_with("fma")) return {CallKind::Counted, N.ends_with(".d") ? "fp64_fma" : "fp32_fma", ""};

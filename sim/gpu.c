@@ -37,7 +37,8 @@ static const char *const op_names[WGP_OP_COUNT] = {
     "fp32_add", "fp32_mul",  "fp32_fma",  "fp32_div",   "fp64_add", "fp64_mul",  "fp64_fma",    "fp64_div",
     "fp16_add", "fp16_mul",  "fp16_fma",  "fp16_div",   "int_add",  "int64_add", "int_mul",     "int64_mul",
     "int_div",  "int64_div", "int_logic", "cmp_select", "conv",     "addr",      "sfu_sqrt",    "sfu_rsqrt",
-    "sfu_sin",  "sfu_cos",   "sfu_tan",   "sfu_exp",    "sfu_log",  "sfu_pow",   "fp64_special"};
+    "sfu_sin",  "sfu_cos",   "sfu_tan",   "sfu_exp",    "sfu_log",  "sfu_pow",   "fp64_special",
+    "sfu_fast"};
 
 const char *wgp_arch_name(wgp_arch a) { return (size_t)a < WGP_COUNT(arch_names) ? arch_names[a] : "?"; }
 const char *wgp_coalescing_name(wgp_coalescing c) { return (size_t)c < WGP_COUNT(coal_names) ? coal_names[c] : "?"; }
@@ -499,6 +500,19 @@ static bool read_ops(loader *ld, json_t *root) {
   for (size_t c = 0; c < WGP_OP_COUNT; c++) {
     char path[128];
     json_t *op = json_object_get(ops, op_names[c]);
+    if (!op && c == WGP_OP_SFU_FAST) {
+      /* optional (descriptions before 2026-11-25 lack it): a fast intrinsic
+       * is one MUFU instruction, as rsqrt is; read after it */
+      size_t r = WGP_OP_SFU_RSQRT;
+      ld->g->op_latency[c] = ld->g->op_latency[r];
+      ld->g->op_throughput[c] = ld->g->op_throughput[r];
+      ld->g->op_instructions[c] = ld->g->op_instructions[r];
+      ld->g->op_latency_src[c] = dup_str("as ops.sfu_rsqrt (one MUFU instruction): the description has no ops.sfu_fast");
+      ld->g->op_throughput_src[c] = dup_str(ld->g->op_latency_src[c] ? ld->g->op_latency_src[c] : "");
+      if (!ld->g->op_latency_src[c] || !ld->g->op_throughput_src[c])
+        return nomem(ld);
+      continue;
+    }
     if (!op)
       return fail(ld, "missing key 'ops.%s'", op_names[c]);
     snprintf(path, sizeof path, "ops.%s", op_names[c]);

@@ -67,6 +67,7 @@ static wgp_unit unit_of(wgp_op_class op) {
   case WGP_OP_FP64_FMA:
   case WGP_OP_FP64_DIV:
   case WGP_OP_FP64_SPECIAL: return WGP_UNIT_FP64;
+  case WGP_OP_SFU_FAST: return WGP_UNIT_SFU;
   case WGP_OP_SFU_SQRT:
   case WGP_OP_SFU_RSQRT:
   case WGP_OP_SFU_SIN:

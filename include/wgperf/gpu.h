@@ -81,6 +81,7 @@ typedef enum wgp_op_class {
   WGP_OP_SFU_LOG,
   WGP_OP_SFU_POW,
   WGP_OP_FP64_SPECIAL,
+  WGP_OP_SFU_FAST, /* a fast intrinsic (__sinf, __expf, native_exp): one MUFU, at most one FMUL beside */
   WGP_OP_COUNT
 } wgp_op_class;
 

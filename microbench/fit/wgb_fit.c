@@ -164,6 +164,7 @@ static const wgb_op_map op_table[] = {
     {"sfu_log", "log", 1, "x = log(x) + y (the add is glue)"},
     {"sfu_pow", "pow", 1, "x = pow(x, y) + z (the add is glue)"},
     {"fp64_special", "dexp", 1, "x = exp(-x) in double"},
+    {"sfu_fast", "exp_fast", 1, "x = __expf(-x), a fast intrinsic: FMUL + MUFU.EX2"},
 };
 
 const wgb_op_map *wgb_op_table(size_t *n) {

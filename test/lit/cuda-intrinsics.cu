@@ -11,7 +11,8 @@
 // CHECK: atomic global 4B block={{[0-9]+}} base=arg:b op=min offset=8
 // CHECK: atomic global 4B block={{[0-9]+}} base=arg:b op=or offset=12
 // CHECK: atomic global 4B block={{[0-9]+}} base=arg:b op=add offset=16
-// CHECK: totals: {{.*}}sfu_exp=1 sfu_log=1 sfu_pow=1 sfu_sqrt=1
+// __powf is two MUFU instructions (lg2.approx, ex2.approx: sfu_fast), powf the precise function
+// CHECK: totals: {{.*}}sfu_fast=2 sfu_pow=1 sfu_sqrt=1
 // RUN: %wgperf predict %t.json --global 65536 --local 256 --arg n=65536 --gpu gtx-980 | FileCheck %s --check-prefix=PRED
 // PRED: kernel k1 on NVIDIA GeForce GTX 980
 #include <cstdio>

@@ -32,8 +32,9 @@ __kernel void swizzle(__global const float4 *in, __global float4 *out) {
 
 // CHECK-LABEL: kernel trig
 // CHECK: totals: {{.*}}cmp_select=
-// CHECK-SAME: fp32_div=2
-// CHECK-SAME: sfu_cos=1 {{.*}}sfu_log=1 sfu_pow=1 sfu_rsqrt=1 sfu_sin=1 {{.*}}sfu_tan=5
+// native_recip and half_recip are fast intrinsics (one MUFU.RCP each), not divisions
+// CHECK-NOT: fp32_div
+// CHECK-SAME: sfu_cos=1 sfu_fast=2 sfu_log=1 sfu_pow=1 sfu_rsqrt=1 sfu_sin=1 {{.*}}sfu_tan=5
 // AN-NOT: unresolved
 // 128 warps of 5 each:
 // AN: sfu_tan=640

@@ -706,6 +706,31 @@ static void compiler_section(void **state) {
                     "'compiler.strength_reduces_loop_addresses' must be an object");
 }
 
+/* ops.sfu_fast (a fast intrinsic, one MUFU) is optional: without it a
+ * description prices the class as its sfu_rsqrt, one MUFU instruction too,
+ * and says so; the H100's is measured and differs from its precise sinf. */
+static void fast_intrinsics_default_to_rsqrt(void **state) {
+  (void)state;
+  setenv("WGPERF_GPU_DIR", GPU_DIR, 1);
+  wgp_gpu *h = load_builtin_ok("h100-sxm");
+  assert_true(wgp_gpu_op_latency_cycles(h, WGP_OP_SFU_FAST) > 40 && wgp_gpu_op_latency_cycles(h, WGP_OP_SFU_FAST) < 45);
+  assert_true(wgp_gpu_op_throughput_per_cycle(h, WGP_OP_SFU_FAST) > 3 * wgp_gpu_op_throughput_per_cycle(h, WGP_OP_SFU_SIN));
+  assert_non_null(strstr(wgp_gpu_source(h, "ops.sfu_fast.latency_cycles"), "op=exp_fast"));
+  wgp_gpu_free(h);
+  wgp_gpu *g = load_builtin_ok("gtx-980");
+  assert_true(wgp_gpu_op_latency_cycles(g, WGP_OP_SFU_FAST) == wgp_gpu_op_latency_cycles(g, WGP_OP_SFU_RSQRT));
+  assert_true(wgp_gpu_op_throughput_per_cycle(g, WGP_OP_SFU_FAST) == wgp_gpu_op_throughput_per_cycle(g, WGP_OP_SFU_RSQRT));
+  assert_true(wgp_gpu_op_instructions(g, WGP_OP_SFU_FAST) == 1);
+  assert_non_null(strstr(wgp_gpu_source(g, "ops.sfu_fast.throughput_per_cycle"), "as ops.sfu_rsqrt"));
+  /* a precise sinf costs several times the fast one there too */
+  assert_true(wgp_gpu_op_latency_cycles(g, WGP_OP_SFU_SIN) > 2 * wgp_gpu_op_latency_cycles(g, WGP_OP_SFU_FAST));
+  assert_true(wgp_gpu_op_throughput_per_cycle(g, WGP_OP_SFU_FAST) > 4 * wgp_gpu_op_throughput_per_cycle(g, WGP_OP_SFU_SIN));
+  wgp_gpu_free(g);
+  /* given, it is read and checked as every class is */
+  expect_edit_error("ops.sfu_fast", "{\"latency_cycles\": {\"value\": 20, \"source\": \"t\"}}",
+                    "missing key 'ops.sfu_fast.throughput_per_cycle'");
+}
+
 static void op_names(void **state) {
   (void)state;
   wgp_op_class c;
@@ -728,6 +753,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_shipped_file_loads),
       cmocka_unit_test(h100_sxm_is_measured),
+      cmocka_unit_test(fast_intrinsics_default_to_rsqrt),
       cmocka_unit_test(per_architecture_rules),
       cmocka_unit_test(builtin_search),
       cmocka_unit_test(unedited_loads),

@@ -1,0 +1,19 @@
+// OpenCL's native_ and half_ functions are fast intrinsics (sfu_fast, one MUFU
+// instruction each); sin, exp, log and a / b the precise functions.
+// RUN: %wgperf extract %s -o %t.json --print 2>&1 | FileCheck %s
+// CHECK-LABEL: kernel fast
+// CHECK: totals:
+// CHECK-NOT: fp32_div
+// CHECK-SAME: sfu_fast=4
+// CHECK-LABEL: kernel precise
+// CHECK: totals: {{.*}}fp32_div=1 {{.*}}sfu_exp=1 sfu_log=1 sfu_sin=1
+__kernel void precise(__global float *x, int n) {
+  int i = get_global_id(0);
+  if (i < n)
+    x[i] = sin(x[i]) + exp(x[i]) + log(x[i]) + x[i] / (x[i] + 1.0f);
+}
+__kernel void fast(__global float *x, int n) {
+  int i = get_global_id(0);
+  if (i < n)
+    x[i] = native_sin(x[i]) + native_exp(x[i]) + half_log(x[i]) + native_divide(x[i], x[i] + 1.0f);
+}
