@@ -77,22 +77,31 @@ typedef struct recorder {
 /* The most sectors an event holds: two a lane. */
 #define EVENT_SECTORS (WGP_TRACE_MAX_WARP * 2)
 
+/* Reallocates the array the pointer at PP points to for N elements of SIZE
+ * bytes; false, the array kept as it was, out of memory.  RESIZE(p, n) for
+ * an array p of any type. */
+static bool resize(void *pp, size_t n, size_t size) {
+  void *old, *q;
+  memcpy(&old, pp, sizeof old);
+  if (!(q = realloc(old, n * size)))
+    return false;
+  memcpy(pp, &q, sizeof q);
+  return true;
+}
+#define RESIZE(p, n) resize(&(p), (n), sizeof *(p))
+
 /* Room in R for NEV events and NSEC sectors in all; false out of memory. */
 static bool recorder_reserve(recorder *r, size_t nev, size_t nsec) {
   if (nev > r->capev) {
     size_t cap = 2 * r->capev > nev ? 2 * r->capev : nev;
-    event *e = realloc(r->ev, cap * sizeof *e);
-    if (!e)
+    if (!RESIZE(r->ev, cap))
       return false;
-    r->ev = e;
     r->capev = cap;
   }
   if (nsec > r->capsec) {
     size_t cap = 2 * r->capsec > nsec ? 2 * r->capsec : nsec;
-    uint64_t *p = realloc(r->sec, cap * sizeof *p);
-    if (!p)
+    if (!RESIZE(r->sec, cap))
       return false;
-    r->sec = p;
     r->capsec = cap;
   }
   return true;
@@ -363,37 +372,18 @@ static size_t lru_find_slot(const lru *c, uint64_t tag) {
 /* Doubles the nodes (up to the capacity) and the hash table with them. */
 static bool lru_grow(lru *c) {
   size_t room = c->room * 2 < c->cap ? c->room * 2 : c->cap;
-  uint64_t *tag = realloc(c->tag, room * sizeof *tag);
-  if (tag)
-    c->tag = tag;
-  uint32_t *valid = realloc(c->valid, room * sizeof *valid);
-  if (valid)
-    c->valid = valid;
-  uint32_t *dirty = realloc(c->dirty, room * sizeof *dirty);
-  if (dirty)
-    c->dirty = dirty;
-  double *wbw = realloc(c->wb_weight, room * sizeof *wbw);
-  if (wbw)
-    c->wb_weight = wbw;
-  uint32_t *wba = realloc(c->wb_access, room * sizeof *wba);
-  if (wba)
-    c->wb_access = wba;
-  uint32_t *fat = realloc(c->fresh_at, room * sizeof *fat);
-  if (fat)
-    c->fresh_at = fat;
-  uint32_t *fr = realloc(c->fresh, room * sizeof *fr);
-  if (fr)
-    c->fresh = fr;
-  uint32_t *far = realloc(c->far, room * sizeof *far);
-  if (far)
-    c->far = far;
-  uint32_t *prev = realloc(c->prev, room * sizeof *prev);
-  if (prev)
-    c->prev = prev;
-  uint32_t *next = realloc(c->next, room * sizeof *next);
-  if (next)
-    c->next = next;
-  if (!tag || !valid || !dirty || !wbw || !wba || !fat || !fr || !far || !prev || !next)
+  /* every array is tried (each keeps its old size if it cannot grow) */
+  bool ok = RESIZE(c->tag, room);
+  ok &= RESIZE(c->valid, room);
+  ok &= RESIZE(c->dirty, room);
+  ok &= RESIZE(c->wb_weight, room);
+  ok &= RESIZE(c->wb_access, room);
+  ok &= RESIZE(c->fresh_at, room);
+  ok &= RESIZE(c->fresh, room);
+  ok &= RESIZE(c->far, room);
+  ok &= RESIZE(c->prev, room);
+  ok &= RESIZE(c->next, room);
+  if (!ok)
     return false;
   size_t slots = c->mask + 1;
   while (slots < room * 2)
@@ -428,12 +418,11 @@ static void lru_leave(lru *c, uint32_t n) {
     return;
   if (c->nwb == c->capwb) {
     size_t cap = c->capwb ? 2 * c->capwb : 256;
-    struct writeback *w = realloc(c->wb, cap * sizeof *w);
-    if (!w) {
+    if (!RESIZE(c->wb, cap)) {
       c->wb_oom = true;
       return;
     }
-    c->wb = w, c->capwb = cap;
+    c->capwb = cap;
   }
   unsigned first = 0;
   while (!(c->dirty[n] >> first & 1))
@@ -780,10 +769,9 @@ static void writebacks_activate(lru *c, dram_rows *rows, double *acts) {
 static bool dram_rows_note(dram_rows *r, size_t w, uint64_t sector, double weight, uint32_t access) {
   if (r->nmiss == r->capmiss) {
     size_t cap = r->capmiss ? 2 * r->capmiss : 1024;
-    dram_miss *m = realloc(r->miss, cap * sizeof *m);
-    if (!m)
+    if (!RESIZE(r->miss, cap))
       return false;
-    r->miss = m, r->capmiss = cap;
+    r->capmiss = cap;
   }
   if (!r->count[w])
     r->first[w] = r->nmiss;

@@ -507,8 +507,9 @@ static bool read_ops(loader *ld, json_t *root) {
       ld->g->op_latency[c] = ld->g->op_latency[r];
       ld->g->op_throughput[c] = ld->g->op_throughput[r];
       ld->g->op_instructions[c] = ld->g->op_instructions[r];
-      ld->g->op_latency_src[c] = dup_str("as ops.sfu_rsqrt (one MUFU instruction): the description has no ops.sfu_fast");
-      ld->g->op_throughput_src[c] = dup_str(ld->g->op_latency_src[c] ? ld->g->op_latency_src[c] : "");
+      static const char why[] = "as ops.sfu_rsqrt (one MUFU instruction): the description has no ops.sfu_fast";
+      ld->g->op_latency_src[c] = dup_str(why);
+      ld->g->op_throughput_src[c] = dup_str(why);
       if (!ld->g->op_latency_src[c] || !ld->g->op_throughput_src[c])
         return nomem(ld);
       continue;
