@@ -57,7 +57,7 @@ prune() { # name model args...
   local name=$1 model=$2
   shift 2
   local t
-  t=$( { TIMEFORMAT='%R %U %S'; time "$B/bin/wgprune" "$model" "$@" --json > "$T/prune.json"; } 2>&1)
+  t=$( { TIMEFORMAT='%R %U %S'; time "$B/bin/wgprune" "$model" "$@" --json > "$T/prune.json" 2> "$T/prune.err"; } 2>&1)
   python3 - "$T/prune.json" "$name" $t << 'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))
