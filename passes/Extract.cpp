@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include <functional>
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
@@ -1528,11 +1529,32 @@ void KernelExtractor::collectArrays() {
 // and pointers take two, vectors one per lane).  ptxas usually needs a few
 // more; `wgperf extract` replaces it with ptxas' count when a CUDA toolkit
 // is installed.
+// A pointer into shared (or private) memory is a 32-bit offset for ptxas
+// once NVPTX's address-space inference has seen where it points, also when the
+// IR still writes it as a generic pointer (a getelementptr of an
+// addrspacecast of a __shared__ array).
+static bool isWindowPointer(const Value *V) {
+  unsigned AS = V->getType()->getPointerAddressSpace();
+  if (AS == 3 || AS == 5)
+    return true;
+  if (AS != 0)
+    return false;
+  const Value *O = getUnderlyingObject(V);
+  if (auto *C = dyn_cast<ConstantExpr>(O); C && C->getOpcode() == Instruction::AddrSpaceCast)
+    O = C->getOperand(0);
+  if (auto *C = dyn_cast<AddrSpaceCastInst>(O))
+    O = C->getOperand(0);
+  unsigned OAS = O->getType()->getPointerAddressSpace();
+  return OAS == 3 || OAS == 5;
+}
+
 static unsigned regWeight(const Value *V) {
   Type *T = V->getType();
   if (T->isVoidTy() || T->isLabelTy() || T->isMetadataTy() || T->isTokenTy())
     return 0;
-  unsigned Bits = T->isPointerTy() ? 64 : T->getPrimitiveSizeInBits().getFixedValue();
+  if (T->isPointerTy())
+    return isWindowPointer(V) ? 1 : 2;
+  unsigned Bits = T->getPrimitiveSizeInBits().getFixedValue();
   if (auto *VT = dyn_cast<FixedVectorType>(T))
     Bits = VT->getNumElements() * std::max(32u, VT->getScalarSizeInBits());
   if (T->isIntegerTy(1))
@@ -1620,51 +1642,232 @@ static std::vector<const Instruction *> pressureOrder(const BasicBlock *BB) {
 }
 
 // Addresses that take no register of their own: a getelementptr used only
-// as the address of loads and stores that is another one of its block plus a
-// constant (the same pointer and variable indices; LICM hoists a tiled
+// as the address of loads and stores whose address differs from another one of
+// its block by a constant (ScalarEvolution's difference; LICM hoists a tiled
 // multiply's 32 addresses &As[ty][k], &Bs[k][tx] out of the loop: 64 of its
-// 78 registers) or its pointer plus a constant is, for ptxas, that address
-// with an immediate offset ([%r+64]).  The value standing for each: the first
-// of its kind, the pointer (for constant indices), or null (an argument or a
-// global: no register).
-static DenseMap<const Value *, const Value *> addressClasses(const std::vector<const BasicBlock *> &Blocks) {
+// 78 registers; Parboil sad's 16 loads of a row cur[(y0 + y) * w + x0 + x]) is,
+// for ptxas, that address with an immediate offset ([%r+64]).  So is a
+// getelementptr with constant indices used only by loads, stores and other
+// getelementptrs: its pointer plus an offset the final address absorbs.  The
+// value standing for each: the first of its kind, the pointer (for constant
+// indices), or null (an argument or a global: no register).
+static DenseMap<const Value *, const Value *> addressClasses(const std::vector<const BasicBlock *> &Blocks,
+                                                            ScalarEvolution &SE) {
   DenseMap<const Value *, const Value *> Rep;
   for (const BasicBlock *BB : Blocks) {
     std::map<std::vector<const void *>, const Value *> First;
+    std::vector<std::pair<const SCEV *, const Value *>> Bases; // earlier addresses of the block
     for (const Instruction &I : *BB) {
       auto *G = dyn_cast<GetElementPtrInst>(&I);
       if (!G || G->use_empty())
         continue;
-      bool Foldable = all_of(G->users(), [&](const User *U) {
+      bool Accessed = all_of(G->users(), [&](const User *U) {
         if (auto *L = dyn_cast<LoadInst>(U))
           return L->getPointerOperand() == G;
         if (auto *S = dyn_cast<StoreInst>(U))
           return S->getPointerOperand() == G;
         return false;
       });
-      if (!Foldable)
-        continue;
       const Value *P = G->getPointerOperand();
       if (G->hasAllConstantIndices()) {
-        auto It = Rep.find(P);
-        Rep[G] = It != Rep.end() ? It->second : isRegisterValue(P) ? P : nullptr;
+        bool Offset = all_of(G->users(), [&](const User *U) {
+          if (auto *UG = dyn_cast<GetElementPtrInst>(U))
+            return UG->getPointerOperand() == G;
+          return isa<LoadInst>(U) ? cast<LoadInst>(U)->getPointerOperand() == G
+                                  : isa<StoreInst>(U) && cast<StoreInst>(U)->getPointerOperand() == G;
+        });
+        if (Offset) {
+          auto It = Rep.find(P);
+          Rep[G] = It != Rep.end() ? It->second : isRegisterValue(P) ? P : nullptr;
+        }
         continue;
       }
+      if (!Accessed)
+        continue;
       std::vector<const void *> Key{P, G->getSourceElementType()};
       for (unsigned J = 1; J < G->getNumOperands(); ++J)
         if (!isa<Constant>(G->getOperand(J)))
           Key.insert(Key.end(), {reinterpret_cast<const void *>(static_cast<uintptr_t>(J)), G->getOperand(J)});
       auto [It, New] = First.try_emplace(Key, G);
-      if (!New)
+      if (!New) {
         Rep[G] = It->second;
+        continue;
+      }
+      const SCEV *S = SE.getSCEV(const_cast<GetElementPtrInst *>(G));
+      const Value *Same = nullptr;
+      // the most recent few: unrolled copies stand next to each other
+      for (size_t J = Bases.size(); J-- > 0 && J + 64 >= Bases.size() && !Same;) {
+        const auto *D = dyn_cast<SCEVConstant>(SE.getMinusSCEV(S, Bases[J].first));
+        if (D && D->getAPInt().getSignificantBits() <= 24) // SASS: a 24-bit signed offset
+          Same = Bases[J].second;
+      }
+      if (Same) {
+        Rep[G] = Same;
+        It->second = Same;
+      } else {
+        Bases.push_back({S, G});
+      }
     }
   }
   return Rep;
 }
 
+// Registers a function's instruction sequence holds beyond its operands and
+// result: the precise math functions' range reductions and slow paths, IEEE
+// division's Newton steps and its rescaling path, integer division's
+// reciprocal estimate.  ptxas 13.0 (sm_80) on out[i] = f(in[i]) less its count
+// for out[i] = in[i] * 2 (10): sinf, cosf, tanf 11 (Payne-Hanek's reduction),
+// atan2f 5, powf 6, sqrtf, expf, logf, erff 2, rsqrtf and the fast intrinsics
+// 0, x / y 4; double x / y 13, sqrt, log 12, sin 18, exp 6; int x / y 2, long
+// long 12.  A class stands for its functions (sfu_tan: tanf 11, atanf and
+// asinf 0).
+static unsigned sequenceTemporaries(const Instruction &I) {
+  const char *C = nullptr;
+  if (auto *CB = dyn_cast<CallBase>(&I)) {
+    CallClass CC = classifyCall(*CB);
+    if (CC.Kind == CallKind::Counted)
+      C = CC.Class;
+  } else if (auto *BO = dyn_cast<BinaryOperator>(&I)) {
+    bool F64 = I.getType()->getScalarType()->isDoubleTy();
+    bool Wide = I.getType()->getScalarSizeInBits() > 32;
+    switch (BO->getOpcode()) {
+    case Instruction::FDiv:
+    case Instruction::FRem:
+      C = F64 ? "fp64_div" : "fp32_div";
+      break;
+    case Instruction::UDiv: case Instruction::SDiv: case Instruction::URem: case Instruction::SRem:
+      if (!isa<Constant>(BO->getOperand(1)))
+        C = Wide ? "int64_div" : "int_div";
+      break;
+    default:
+      break;
+    }
+  }
+  if (!C)
+    return 0;
+  static const std::pair<StringRef, unsigned> Table[] = {
+      {"sfu_sin", 11}, {"sfu_cos", 11}, {"sfu_tan", 5},  {"sfu_pow", 6},       {"sfu_exp", 2},
+      {"sfu_log", 2},  {"sfu_sqrt", 2}, {"fp32_div", 4}, {"fp64_div", 13},     {"fp64_special", 12},
+      {"int_div", 2},  {"int64_div", 12}};
+  for (const auto &[Name, N] : Table)
+    if (Name == C)
+      return N;
+  return 0;
+}
+
+// Values LICM hoisted out of a loop that ptxas computes again inside it
+// instead of holding them across it (rematerialization): integer arithmetic,
+// extensions and addresses defined outside a loop and used only inside it, if
+// the values they are computed from (their leaves) take fewer registers than
+// they do.  subSeqMax's unrolled copy loop hoists 32 products (w + 4r) * seg,
+// 32 shared addresses and 32 values chunk + m out of its outer loop: 96
+// registers; ptxas holds w, seg and chunk (32 registers in all).  Each such
+// value maps to its leaves; a loop's candidates go together or not at all.
+static bool cheapToRecompute(const Instruction *I) {
+  if (auto *BO = dyn_cast<BinaryOperator>(I))
+    return I->getType()->isIntegerTy() && !(BO->getOpcode() == Instruction::UDiv ||
+                                             BO->getOpcode() == Instruction::SDiv ||
+                                             BO->getOpcode() == Instruction::URem ||
+                                             BO->getOpcode() == Instruction::SRem);
+  if (auto *C = dyn_cast<CastInst>(I))
+    return C->getOpcode() == Instruction::ZExt || C->getOpcode() == Instruction::SExt ||
+           C->getOpcode() == Instruction::Trunc || C->getOpcode() == Instruction::AddrSpaceCast;
+  return isa<GetElementPtrInst>(I);
+}
+
+static DenseMap<const Value *, SmallVector<const Value *, 4>>
+rematerialized(Function &F, LoopInfo &LI, const std::function<const Value *(const Value *)> &Reg) {
+  // the loop a value is hoisted out of: the one directly below its own loop
+  // that holds its uses, or that the hoisted values using it are hoisted out
+  // of ((w + 4r) is computed again with (w + 4r) * seg)
+  DenseMap<const Instruction *, const Loop *> Hoisted;
+  std::vector<BasicBlock *> Blocks;
+  for (BasicBlock &BB : F)
+    Blocks.push_back(&BB);
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (BasicBlock *BB : reverse(Blocks))
+      for (Instruction &I : reverse(*BB)) {
+        if (Hoisted.count(&I) || !cheapToRecompute(&I) || I.use_empty() || !Reg(&I))
+          continue;
+        const Loop *Own = LI.getLoopFor(BB);
+        const Loop *Into = nullptr;
+        bool Ok = all_of(I.uses(), [&](const Use &U) {
+          auto *UI = cast<Instruction>(U.getUser());
+          const Loop *L;
+          if (auto It = Hoisted.find(UI); It != Hoisted.end()) {
+            L = It->second;
+          } else {
+            L = LI.getLoopFor(isa<PHINode>(UI) ? cast<PHINode>(UI)->getIncomingBlock(U) : UI->getParent());
+            while (L && L->getParentLoop() != Own)
+              L = L->getParentLoop();
+          }
+          if (!L || (Into && L != Into))
+            return false;
+          Into = L;
+          return true;
+        });
+        if (Ok && Into) {
+          Hoisted[&I] = Into;
+          Grew = true;
+        }
+      }
+  }
+  DenseMap<const Loop *, SmallVector<const Instruction *, 16>> Groups;
+  for (BasicBlock &BB : F)
+    for (Instruction &I : BB)
+      if (auto It = Hoisted.find(&I); It != Hoisted.end())
+        Groups[It->second].push_back(&I);
+  DenseMap<const Value *, SmallVector<const Value *, 4>> Leaves;
+  for (auto &[L, Cands] : Groups) {
+    auto InGroup = [&](const Value *V) {
+      auto It = Hoisted.find(dyn_cast<Instruction>(V));
+      return It != Hoisted.end() && It->second == L;
+    };
+    // leaves of each candidate, operands before users (block order within
+    // the group is an order in which operands come first)
+    DenseMap<const Value *, SmallVector<const Value *, 4>> Of;
+    for (const Instruction *I : Cands) {
+      SmallVector<const Value *, 4> Ls;
+      for (const Value *Op : I->operands()) {
+        if (InGroup(Op)) {
+          for (const Value *X : Of[Op])
+            if (!is_contained(Ls, X))
+              Ls.push_back(X);
+        } else if (const Value *R = Reg(Op); R && !is_contained(Ls, R)) {
+          Ls.push_back(R);
+        }
+      }
+      Of[I] = std::move(Ls);
+    }
+    unsigned Keep = 0;
+    SmallPtrSet<const Value *, 16> Need;
+    for (const Instruction *I : Cands)
+      if (any_of(I->users(), [&](const User *U) { return !InGroup(U); })) {
+        Keep += regWeight(I);
+        Need.insert(Of[I].begin(), Of[I].end());
+      }
+    unsigned Cost = 0;
+    for (const Value *X : Need) {
+      // a leaf the loop reads anyway costs nothing more
+      bool Used = any_of(X->users(), [&](const User *U) {
+        auto *UI = dyn_cast<Instruction>(U);
+        return UI && !InGroup(UI) && L->contains(UI->getParent());
+      });
+      Cost += Used ? 0 : regWeight(X);
+    }
+    if (Cost >= Keep)
+      continue;
+    for (const Instruction *I : Cands)
+      if (any_of(I->users(), [&](const User *U) { return !InGroup(U); }))
+        Leaves[I] = Of[I];
+  }
+  return Leaves;
+}
+
 unsigned KernelExtractor::registerPressure() {
   std::vector<const BasicBlock *> Blocks = BlockById;
-  DenseMap<const Value *, const Value *> Rep = addressClasses(Blocks);
+  DenseMap<const Value *, const Value *> Rep = addressClasses(Blocks, SE);
   // the value whose register an operand occupies, null for none
   auto Reg = [&Rep](const Value *V) -> const Value * {
     // a representative may itself stand for another (a block laid out
@@ -1673,12 +1876,24 @@ unsigned KernelExtractor::registerPressure() {
       V = It->second;
     return V && isRegisterValue(V) ? V : nullptr;
   };
+  // an address that is another plus an offset: not computed, so its operands
+  // are not read
+  auto Folded = [&](const Instruction *I) { return Rep.count(I) && Reg(I) != I; };
+  DenseMap<const Value *, SmallVector<const Value *, 4>> Remat = rematerialized(F, LI, Reg);
+  // the registers reading operand OP keeps live
+  auto Reads = [&](const Value *Op, auto &&Insert) {
+    if (auto It = Remat.find(Op); It != Remat.end()) {
+      for (const Value *X : It->second)
+        Insert(X);
+    } else if (const Value *R = Reg(Op)) {
+      Insert(R);
+    }
+  };
   DenseMap<const BasicBlock *, SmallPtrSet<const Value *, 32>> LiveIn, LiveOut;
-  auto UsesInto = [&Reg](const BasicBlock *From, const BasicBlock *To, SmallPtrSetImpl<const Value *> &Out) {
+  auto UsesInto = [&](const BasicBlock *From, const BasicBlock *To, SmallPtrSetImpl<const Value *> &Out) {
     for (const PHINode &PN : To->phis())
       if (int Idx = PN.getBasicBlockIndex(From); Idx >= 0)
-        if (const Value *R = Reg(PN.getIncomingValue(Idx)))
-          Out.insert(R);
+        Reads(PN.getIncomingValue(Idx), [&](const Value *R) { Out.insert(R); });
   };
   bool Changed = true;
   for (unsigned Round = 0; Changed && Round < 1000; ++Round) {
@@ -1694,11 +1909,10 @@ unsigned KernelExtractor::registerPressure() {
       SmallPtrSet<const Value *, 32> In = Out;
       for (auto I = BB->rbegin(); I != BB->rend(); ++I) {
         In.erase(&*I);
-        if (isa<PHINode>(&*I))
+        if (isa<PHINode>(&*I) || Folded(&*I))
           continue;
         for (const Value *Op : I->operands())
-          if (const Value *R = Reg(Op))
-            In.insert(R);
+          Reads(Op, [&](const Value *R) { In.insert(R); });
       }
       for (const PHINode &PN : BB->phis())
         In.erase(&PN);
@@ -1724,16 +1938,17 @@ unsigned KernelExtractor::registerPressure() {
       const Instruction *I = *It;
       if (Reg(I) == I)
         Live.insert(I); // defined here: occupies a register at its definition
-      Max = std::max(Max, Weight());
+      Max = std::max(Max, Weight() + sequenceTemporaries(*I));
       Live.erase(I);
-      if (isa<PHINode>(I))
+      if (isa<PHINode>(I) || Folded(I))
         continue;
       for (const Value *Op : I->operands())
-        if (const Value *R = Reg(Op))
-          Live.insert(R);
+        Reads(Op, [&](const Value *R) { Live.insert(R); });
     }
   }
-  return Max;
+  // ptxas 13.0 reports 4 registers for a kernel that does nothing: the
+  // stack pointer R1 and the registers it reserves
+  return Max + 4;
 }
 
 void KernelExtractor::run() {
