@@ -16,8 +16,8 @@
 #include "KernelModel.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
-#include <functional>
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
@@ -29,7 +29,11 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/LowerMemIntrinsics.h"
+#include <functional>
 #include <map>
 #include <set>
 
@@ -280,6 +284,73 @@ static bool isWorkItemBuiltinName(StringRef Name) {
           P == "get_global_size" || P == "get_global_offset" || P == "get_work_dim");
 }
 
+// memset, memcpy and memmove as the NVPTX backend emits them: up to 128
+// bytes of constant length as loads and stores as wide as the alignment allows
+// (SelectionDAG), longer or unknown lengths as a loop copying a byte at a time
+// (NVPTXLowerAggrCopies with the default lowering type).  clang -O3 makes a
+// memset of five stores of -1 to out[5 * g + 0..4] (subSeqMax).
+static void lowerMemIntrinsics(Module &M) {
+  std::vector<MemIntrinsic *> Calls;
+  for (Function &F : M)
+    for (Instruction &I : instructions(F))
+      if (auto *MI = dyn_cast<MemIntrinsic>(&I); MI && !MI->isVolatile())
+        Calls.push_back(MI);
+  if (Calls.empty())
+    return;
+  TargetTransformInfo TTI(M.getDataLayout());
+  for (MemIntrinsic *MI : Calls) {
+    auto *Len = dyn_cast<ConstantInt>(MI->getLength());
+    if (Len && Len->getZExtValue() <= 128) {
+      uint64_t N = Len->getZExtValue();
+      IRBuilder<> B(MI);
+      Align DA = MI->getDestAlign().valueOrOne();
+      Align SA = isa<MemTransferInst>(MI) ? cast<MemTransferInst>(MI)->getSourceAlign().valueOrOne() : DA;
+      uint64_t W = std::min<uint64_t>({std::min(DA, SA).value(), 16});
+      // the pieces: W bytes at a time, then what remains in smaller powers of two
+      std::vector<std::pair<uint64_t, uint64_t>> Pieces; // offset, bytes
+      for (uint64_t Off = 0, Step = W; Off < N;) {
+        while (Step > N - Off)
+          Step /= 2;
+        Pieces.push_back({Off, Step});
+        Off += Step;
+      }
+      auto Piece = [&](Value *Base, uint64_t Off) {
+        return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Base, Off);
+      };
+      auto TypeOf = [&](uint64_t Bytes) -> Type * {
+        return Bytes == 16 ? (Type *)FixedVectorType::get(B.getInt32Ty(), 4) : B.getIntNTy(8 * Bytes);
+      };
+      if (auto *MS = dyn_cast<MemSetInst>(MI)) {
+        for (auto [Off, Bytes] : Pieces) {
+          unsigned Lane = Bytes == 16 ? 4 : Bytes;
+          Value *Byte = B.CreateZExt(MS->getValue(), B.getIntNTy(8 * Lane));
+          Value *V = B.CreateMul(Byte, ConstantInt::get(B.getIntNTy(8 * Lane), APInt::getSplat(8 * Lane, APInt(8, 1))));
+          if (Bytes == 16)
+            V = B.CreateVectorSplat(4, V);
+          B.CreateAlignedStore(V, Piece(MS->getDest(), Off), commonAlignment(DA, Off));
+        }
+      } else {
+        auto *MT = cast<MemTransferInst>(MI);
+        std::vector<Value *> Loaded; // all loads first: a memmove may overlap
+        for (auto [Off, Bytes] : Pieces)
+          Loaded.push_back(B.CreateAlignedLoad(TypeOf(Bytes), Piece(MT->getSource(), Off), commonAlignment(SA, Off)));
+        for (size_t J = 0; J < Pieces.size(); ++J)
+          B.CreateAlignedStore(Loaded[J], Piece(MT->getDest(), Pieces[J].first), commonAlignment(DA, Pieces[J].first));
+      }
+    } else if (auto *MS = dyn_cast<MemSetInst>(MI)) {
+      expandMemSetAsLoop(MS);
+    } else if (auto *MC = dyn_cast<MemCpyInst>(MI)) {
+      expandMemCpyAsLoop(MC, TTI);
+    } else if (auto *MM = dyn_cast<MemMoveInst>(MI)) {
+      if (!expandMemMoveAsLoop(MM, TTI))
+        continue;
+    } else {
+      continue;
+    }
+    MI->eraseFromParent();
+  }
+}
+
 static std::string normalizeClone(Module &M, const std::set<std::string> &KernelNames) {
   // Work-item builtins are pure: say so, so CSE and LICM treat them as the
   // loop invariants they are (a grid-stride loop is then an affine recurrence).
@@ -300,6 +371,7 @@ static std::string normalizeClone(Module &M, const std::set<std::string> &Kernel
     if (!KernelNames.count(F.getName().str()))
       F.addFnAttr(Attribute::AlwaysInline);
   }
+  lowerMemIntrinsics(M);
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
   CGSCCAnalysisManager CGAM;
