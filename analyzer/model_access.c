@@ -136,6 +136,23 @@ static bool is_arg(const wgp_sym *s, const void *name) {
 
 bool wgp_kernel_uses_arg(const wgp_kernel *k, const char *name) { return kernel_has(k, is_arg, name); }
 
+typedef struct {
+  wgp_sym_kind kind;
+  unsigned dim;
+} sym_in_dim;
+static bool is_sym_in_dim(const wgp_sym *s, const void *want) {
+  const sym_in_dim *w = want;
+  return s->kind == w->kind && s->dim == w->dim;
+}
+bool wgp_expr_reads_sym(const wgp_expr *e, wgp_sym_kind kind, unsigned dim) {
+  sym_in_dim w = {kind, dim};
+  return expr_has(e, is_sym_in_dim, &w);
+}
+bool wgp_kernel_reads_sym(const wgp_kernel *k, wgp_sym_kind kind, unsigned dim) {
+  sym_in_dim w = {kind, dim};
+  return kernel_has(k, is_sym_in_dim, &w);
+}
+
 /* the lane's id in dimension *D, or an id that mixes the dimensions */
 static bool is_lane_id(const wgp_sym *s, const void *d) {
   return ((s->kind == WGP_SYM_LID || s->kind == WGP_SYM_GID) && s->dim == *(const unsigned *)d) ||

@@ -604,6 +604,52 @@ static bool suggest_nonuniform(const wgp_kernel *k, const wgp_launch *l, bool fi
   return false;
 }
 
+/* A kernel that combines the group id and the local id of a dimension but
+ * never reads the work-group size there (blockIdx.x * 256 + threadIdx.x, a
+ * tile of TILE x TILE) is written for one size, a macro or template parameter:
+ * at the others it does other work (less of the data, a wrong tile), which
+ * its predicted times do not know.  Says so on stderr, once, naming an access
+ * that combines the two where one does; nothing when --restrict was given, the
+ * kernel fixes its size itself, or an unmodelled call could read the size. */
+static void note_fixed_size(const wgp_kernel *k, unsigned dims, size_t user_restrictions, size_t valid) {
+  uint64_t reqd[3];
+  if (user_restrictions || valid < 2 || wgp_kernel_reqd_work_group_size(k, reqd) || wgp_kernel_num_calls(k))
+    return;
+  bool cuda = wgp_kernel_language(k) == WGP_LANG_CUDA;
+  for (unsigned d = 0; d < dims && d < 3; d++) {
+    if (!wgp_kernel_reads_sym(k, WGP_SYM_GRP, d) || !wgp_kernel_reads_sym(k, WGP_SYM_LID, d) ||
+        wgp_kernel_reads_sym(k, WGP_SYM_LSZ, d) || wgp_kernel_reads_sym(k, WGP_SYM_GID, d) ||
+        wgp_kernel_reads_sym(k, WGP_SYM_GSZ, d))
+      continue;
+    char grp[32], lid[32], lsz[32], where[160] = "";
+    if (cuda) {
+      snprintf(grp, sizeof grp, "blockIdx.%c", "xyz"[d]);
+      snprintf(lid, sizeof lid, "threadIdx.%c", "xyz"[d]);
+      snprintf(lsz, sizeof lsz, "blockDim.%c", "xyz"[d]);
+    } else {
+      snprintf(grp, sizeof grp, "get_group_id(%u)", d);
+      snprintf(lid, sizeof lid, "get_local_id(%u)", d);
+      snprintf(lsz, sizeof lsz, "get_local_size(%u)", d);
+    }
+    for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
+      const wgp_access *a = wgp_kernel_access(k, i);
+      const wgp_expr *off = wgp_access_offset(a);
+      if (wgp_expr_reads_sym(off, WGP_SYM_GRP, d) && wgp_expr_reads_sym(off, WGP_SYM_LID, d)) {
+        snprintf(where, sizeof where, " (M%zu%s%s combines them)", i, wgp_access_source(a) ? " at " : "",
+                 wgp_access_source(a) ? wgp_access_source(a) : "");
+        break;
+      }
+    }
+    fprintf(stderr,
+            "wgprune: note: kernel '%s' combines %s with %s but never reads %s%s: it is probably written for one "
+            "work-group size (a macro or template parameter as its block size); at the other sizes it does other "
+            "work (part of the data, a wrong tile), and their times are those of that work; --restrict 'l%c == N', "
+            "N the size it is written for, ranks only that size\n",
+            wgp_kernel_name(k), grp, lid, lsz, where, "xyz"[d]);
+    return;
+  }
+}
+
 /* Whether wgprune's own option A takes a value. */
 static bool takes_value(const char *a) {
   static const char *const with[] = {"--kernel",   "--gpu",  "--top",  "--jobs", "-j",   "--regs",
@@ -891,6 +937,7 @@ int main(int argc, char **argv) {
     wgp_prune_get_counts(p, &cn);
     if (cn.truncated)
       fprintf(stderr, "wgprune: warning: only the first %zu work-group sizes were searched\n", cn.total);
+    note_fixed_size(k, wgp_launch_dims(l), nrestrict, cn.valid);
     if (suggest_nonuniform(k, l, fixed_grid, gpu))
       fprintf(stderr, "wgprune: note: only sizes whose extents divide the global size were searched (OpenCL's "
                       "uniform work-groups); for a CUDA launch of ceil(N / blockDim) blocks behind a bounds check, "

@@ -113,6 +113,11 @@ const wgp_access *wgp_kernel_access(const wgp_kernel *k, size_t i);
  * exits, access offsets) reads scalar argument NAME: one that none reads cannot change
  * the analysis, so a launch need not give it. */
 bool wgp_kernel_uses_arg(const wgp_kernel *k, const char *name);
+/* Whether E, or anything the model of K evaluates (as above), reads the
+ * symbol of KIND (a work-item id or launch size: LID, GRP, LSZ, NGRP, GID,
+ * GSZ, GOFF) in dimension DIM. */
+bool wgp_expr_reads_sym(const wgp_expr *e, wgp_sym_kind kind, unsigned dim);
+bool wgp_kernel_reads_sym(const wgp_kernel *k, wgp_sym_kind kind, unsigned dim);
 /* Whether anything the model evaluates (an address, a branch, a loop)
  * reads the local id in dimension DIM (0..2: threadIdx.x/y/z,
  * get_local_id(DIM), or the global id of that dimension), or a lane id that
