@@ -5,7 +5,7 @@
  * used and reports say which.  OpenCL bitcode is linked with libclc first
  * so its work-item builtins become NVVM intrinsics ptxas accepts.
  */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE /* memmem */
 #include "cli.h"
 
 #include <errno.h>
@@ -236,6 +236,117 @@ static int patch_opencl_ir(const char *in, const char *out, bool rename) {
   return fclose(o) == 0 ? changed : -1;
 }
 
+/* OpenCL's native_ and half_ functions are, for NVIDIA's compiler, the
+ * MUFU instructions (sin.approx, ex2.approx, rcp.approx ...) with at most a
+ * multiply beside; libclc implements them as the precise functions, whose
+ * sequences take more registers (a native_sin kernel: 21 against 10).  With
+ * the scalar float ones of the textual module IN renamed to the definitions
+ * below, written to OUT (and those definitions to DEFS), ptxas counts what
+ * NVIDIA's compiler makes.  Returns the count of renamed calls, -1 on a file
+ * error. */
+static const struct {
+  const char *name; /* without native_ / half_ */
+  bool binary;
+  const char *body; /* of float %x[, float %y], result in %r */
+} native_fns[] = {
+    {"sin", false, "%r = call float @llvm.nvvm.sin.approx.f(float %x)"},
+    {"cos", false, "%r = call float @llvm.nvvm.cos.approx.f(float %x)"},
+    {"tan", false,
+     "%s = call float @llvm.nvvm.sin.approx.f(float %x)\n  %c = call float @llvm.nvvm.cos.approx.f(float %x)\n"
+     "  %r = call float @llvm.nvvm.div.approx.f(float %s, float %c)"},
+    {"exp2", false, "%r = call float @llvm.nvvm.ex2.approx.f(float %x)"},
+    {"exp", false, "%m = fmul float %x, 0x3FF7154760000000\n  %r = call float @llvm.nvvm.ex2.approx.f(float %m)"},
+    {"exp10", false, "%m = fmul float %x, 0x400A934F00000000\n  %r = call float @llvm.nvvm.ex2.approx.f(float %m)"},
+    {"log2", false, "%r = call float @llvm.nvvm.lg2.approx.f(float %x)"},
+    {"log", false, "%l = call float @llvm.nvvm.lg2.approx.f(float %x)\n  %r = fmul float %l, 0x3FE62E4300000000"},
+    {"log10", false, "%l = call float @llvm.nvvm.lg2.approx.f(float %x)\n  %r = fmul float %l, 0x3FD3441360000000"},
+    {"sqrt", false, "%r = call float @llvm.nvvm.sqrt.approx.f(float %x)"},
+    {"rsqrt", false, "%r = call float @llvm.nvvm.rsqrt.approx.f(float %x)"},
+    {"recip", false, "%r = call float @llvm.nvvm.div.approx.f(float 1.0, float %x)"},
+    {"divide", true, "%r = call float @llvm.nvvm.div.approx.f(float %x, float %y)"},
+    {"powr", true,
+     "%l = call float @llvm.nvvm.lg2.approx.f(float %x)\n  %m = fmul float %l, %y\n"
+     "  %r = call float @llvm.nvvm.ex2.approx.f(float %m)"},
+};
+static const char native_decls[] = "declare float @llvm.nvvm.sin.approx.f(float)\n"
+                                   "declare float @llvm.nvvm.cos.approx.f(float)\n"
+                                   "declare float @llvm.nvvm.ex2.approx.f(float)\n"
+                                   "declare float @llvm.nvvm.lg2.approx.f(float)\n"
+                                   "declare float @llvm.nvvm.sqrt.approx.f(float)\n"
+                                   "declare float @llvm.nvvm.rsqrt.approx.f(float)\n"
+                                   "declare float @llvm.nvvm.div.approx.f(float, float)\n";
+
+/* The mangled name of scalar float PREFIX NAME: _Z10native_sinf. */
+static void native_mangled(const char *prefix, size_t i, char *out, size_t n) {
+  char plain[32];
+  snprintf(plain, sizeof plain, "%s%s", prefix, native_fns[i].name);
+  snprintf(out, n, "@_Z%zu%s%s(", strlen(plain), plain, native_fns[i].binary ? "ff" : "f");
+}
+
+static int patch_native(const char *in, const char *out, const char *defs) {
+  static const char *const prefixes[] = {"native_", "half_"};
+  const size_t nf = sizeof native_fns / sizeof native_fns[0];
+  bool used[2 * sizeof native_fns / sizeof native_fns[0]] = {false}; /* by prefix and function */
+  size_t len;
+  char *text = read_text(in, &len);
+  if (!text)
+    return -1;
+  FILE *o = fopen(out, "wb");
+  if (!o) {
+    free(text);
+    return -1;
+  }
+  int changed = 0;
+  for (char *line = text; *line;) {
+    char *eol = strchr(line, '\n');
+    size_t n = eol ? (size_t)(eol - line) + 1 : strlen(line);
+    char saved = line[n];
+    line[n] = '\0';
+    for (const char *p = line; *p;) {
+      const char *at = strchr(p, '@');
+      if (!at) {
+        fputs(p, o);
+        break;
+      }
+      size_t m = 0, which = 0;
+      char mangled[48];
+      for (; m < nf * 2; m++) {
+        native_mangled(prefixes[m / nf], m % nf, mangled, sizeof mangled);
+        if (strncmp(at, mangled, strlen(mangled)) == 0)
+          break;
+      }
+      fwrite(p, 1, (size_t)(at - p), o); /* a declaration too: DEFS defines it */
+      if (m < nf * 2) {
+        which = m % nf;
+        used[m] = true;
+        fprintf(o, "@__wgperf_%s%s(", prefixes[m / nf], native_fns[which].name);
+        p = at + strlen(mangled);
+        changed++;
+      } else {
+        fputc('@', o);
+        p = at + 1;
+      }
+    }
+    line[n] = saved;
+    line += n;
+  }
+  free(text);
+  if (fclose(o) != 0)
+    return -1;
+  if (!changed)
+    return 0;
+  FILE *d = fopen(defs, "wb");
+  if (!d)
+    return -1;
+  fprintf(d, "target triple = \"nvptx64-nvidia-cuda\"\n\n%s", native_decls);
+  for (size_t m = 0; m < 2 * nf; m++)
+    if (used[m])
+      fprintf(d, "\ndefine linkonce_odr float @__wgperf_%s%s(float %%x%s) {\n  %s\n  ret float %%r\n}\n",
+              prefixes[m / nf], native_fns[m % nf].name, native_fns[m % nf].binary ? ", float %y" : "",
+              native_fns[m % nf].body);
+  return fclose(d) == 0 ? changed : -1;
+}
+
 /* The first line of LOG that says "error" (else its first line), for a
  * warning that says why ptxas gave no count. */
 static void first_error(const char *log, char *out, size_t n) {
@@ -390,8 +501,23 @@ int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, con
   bool ok = link && llc && opt;
   char libdevice[PATH_MAX + 64];
   if (ok && opencl && *WGPERF_DEFAULT_LIBCLC != '\0') {
+    /* the native_ and half_ functions as NVIDIA's compiler makes them, not libclc's */
+    char user[64], native[64], defs[64];
+    snprintf(user, sizeof user, "%s/u.ll", base);
+    snprintf(native, sizeof native, "%s/n.ll", base);
+    snprintf(defs, sizeof defs, "%s/d.ll", base);
+    /* (only when the bitcode's symbol names mention one) */
+    size_t blen = 0;
+    char *bc = read_text(bitcode, &blen);
+    bool mentions = bc && (memmem(bc, blen, "native_", 7) || memmem(bc, blen, "half_", 5));
+    free(bc);
+    char *udis = mentions ? sibling(clang, "llvm-dis") : NULL;
+    char *dargv[] = {udis, (char *)bitcode, "-o", user, NULL};
+    int nn = udis && run_quiet(dargv, log) ? patch_native(user, native, defs) : 0;
+    free(udis);
     char *argv[] = {link, (char *)bitcode, (char *)WGPERF_DEFAULT_LIBCLC, "-o", linked, NULL};
-    ok = run_quiet(argv, log);
+    char *nargv[] = {link, native, defs, (char *)WGPERF_DEFAULT_LIBCLC, "-o", linked, NULL};
+    ok = run_quiet(nn > 0 ? nargv : argv, log);
     from = linked;
   } else if (ok && !opencl && find_libdevice(ptxas, libdevice, sizeof libdevice)) {
     char *argv[] = {link, (char *)bitcode, "--only-needed", libdevice, "-o", linked, NULL};
