@@ -166,74 +166,104 @@ static const struct {
      "  ret i64 %r\n}\n"},
 };
 
-static int patch_opencl_ir(const char *in, const char *out, bool rename) {
-  static const char *const map[][2] = {
-      {"@llvm.exp.f32(", "@__nv_expf("},     {"@llvm.exp.f64(", "@__nv_exp("},
-      {"@llvm.exp2.f64(", "@__nv_exp2("},    {"@llvm.exp10.f32(", "@__nv_exp10f("},
-      {"@llvm.exp10.f64(", "@__nv_exp10("}, {"@llvm.log.f32(", "@__nv_logf("},
-      {"@llvm.log.f64(", "@__nv_log("},     {"@llvm.log2.f64(", "@__nv_log2("},
-      {"@llvm.log10.f32(", "@__nv_log10f("}, {"@llvm.log10.f64(", "@__nv_log10("},
-      {"@llvm.pow.f32(", "@__nv_powf("},     {"@llvm.pow.f64(", "@__nv_pow("},
-      {"@llvm.sin.f32(", "@__nv_sinf("},     {"@llvm.sin.f64(", "@__nv_sin("},
-      {"@llvm.cos.f32(", "@__nv_cosf("},     {"@llvm.cos.f64(", "@__nv_cos("},
-  };
-  const size_t nb = sizeof work_item_builtins / sizeof work_item_builtins[0];
-  bool define[sizeof work_item_builtins / sizeof work_item_builtins[0]] = {false};
+/* Copies the textual module IN to the open file O line by line: a line
+ * TAKE_LINE (may be NULL) returns true for is left out (it counted it), and
+ * at each '@' of the others RENAME (may be NULL) may write a replacement and
+ * return the length of the text it replaces (0: copied as it is).  Returns the
+ * count of replacements, -1 when IN cannot be read. */
+typedef struct {
+  bool (*take_line)(const char *line, void *ctx);
+  size_t (*rename)(const char *at, FILE *o, void *ctx);
+  void *ctx;
+} ir_rewrite;
+
+static int rewrite_ir(const char *in, FILE *o, const ir_rewrite *rw) {
   size_t len;
   char *text = read_text(in, &len);
   if (!text)
     return -1;
-  FILE *o = fopen(out, "wb");
-  if (!o) {
-    free(text);
-    return -1;
-  }
   int changed = 0;
   for (char *line = text; *line;) {
     char *eol = strchr(line, '\n');
     size_t n = eol ? (size_t)(eol - line) + 1 : strlen(line);
     char saved = line[n];
     line[n] = '\0';
-    size_t k = 0;
-    while (strncmp(line, "declare ", 8) == 0 && k < nb && !strstr(line, work_item_builtins[k].declared))
-      k++;
-    if (strncmp(line, "declare ", 8) == 0 && k < nb) { /* defined below instead */
-      define[k] = true;
-      changed++;
-    } else {
+    if (!rw->take_line || !rw->take_line(line, rw->ctx))
       for (const char *p = line; *p;) {
-        const char *at = rename ? strchr(p, '@') : NULL;
+        const char *at = rw->rename ? strchr(p, '@') : NULL;
         if (!at) {
           fputs(p, o);
           break;
         }
         fwrite(p, 1, (size_t)(at - p), o);
-        size_t m = 0, nm = sizeof map / sizeof map[0];
-        while (m < nm && strncmp(at, map[m][0], strlen(map[m][0])) != 0)
-          m++;
-        if (m < nm) {
-          fputs(map[m][1], o);
-          p = at + strlen(map[m][0]);
+        size_t used = rw->rename(at, o, rw->ctx);
+        if (used) {
+          p = at + used;
           changed++;
         } else {
           fputc('@', o);
           p = at + 1;
         }
       }
-    }
     line[n] = saved;
     line += n;
   }
+  free(text);
+  return changed;
+}
+
+static const char *const libclc_math[][2] = {
+    {"@llvm.exp.f32(", "@__nv_expf("},     {"@llvm.exp.f64(", "@__nv_exp("},
+    {"@llvm.exp2.f64(", "@__nv_exp2("},    {"@llvm.exp10.f32(", "@__nv_exp10f("},
+    {"@llvm.exp10.f64(", "@__nv_exp10("}, {"@llvm.log.f32(", "@__nv_logf("},
+    {"@llvm.log.f64(", "@__nv_log("},     {"@llvm.log2.f64(", "@__nv_log2("},
+    {"@llvm.log10.f32(", "@__nv_log10f("}, {"@llvm.log10.f64(", "@__nv_log10("},
+    {"@llvm.pow.f32(", "@__nv_powf("},     {"@llvm.pow.f64(", "@__nv_pow("},
+    {"@llvm.sin.f32(", "@__nv_sinf("},     {"@llvm.sin.f64(", "@__nv_sin("},
+    {"@llvm.cos.f32(", "@__nv_cosf("},     {"@llvm.cos.f64(", "@__nv_cos("},
+};
+
+static size_t rename_libclc_math(const char *at, FILE *o, void *ctx) {
+  (void)ctx;
+  for (size_t m = 0; m < sizeof libclc_math / sizeof libclc_math[0]; m++)
+    if (strncmp(at, libclc_math[m][0], strlen(libclc_math[m][0])) == 0) {
+      fputs(libclc_math[m][1], o);
+      return strlen(libclc_math[m][0]);
+    }
+  return 0;
+}
+
+/* a declaration of a work-item function libclc lacks: defined below instead */
+static bool take_work_item_declaration(const char *line, void *ctx) {
+  bool *define = ctx;
+  if (strncmp(line, "declare ", 8) != 0)
+    return false;
+  for (size_t k = 0; k < sizeof work_item_builtins / sizeof work_item_builtins[0]; k++)
+    if (strstr(line, work_item_builtins[k].declared))
+      return define[k] = true;
+  return false;
+}
+
+static int patch_opencl_ir(const char *in, const char *out, bool rename) {
+  const size_t nb = sizeof work_item_builtins / sizeof work_item_builtins[0];
+  bool define[sizeof work_item_builtins / sizeof work_item_builtins[0]] = {false};
+  FILE *o = fopen(out, "wb");
+  if (!o)
+    return -1;
+  ir_rewrite rw = {take_work_item_declaration, rename ? rename_libclc_math : NULL, define};
+  int changed = rewrite_ir(in, o, &rw);
   bool any = false;
   for (size_t k = 0; k < nb; k++)
-    any = any || define[k];
-  if (any)
-    fputs(work_item_defs, o);
-  for (size_t k = 0; k < nb; k++)
-    if (define[k])
+    if (define[k]) {
+      if (!any)
+        fputs(work_item_defs, o);
+      any = true;
       fprintf(o, "\n%s", work_item_builtins[k].definition);
-  free(text);
-  return fclose(o) == 0 ? changed : -1;
+      changed++;
+    }
+  if (fclose(o) != 0 || changed < 0)
+    return -1;
+  return changed;
 }
 
 /* OpenCL's native_ and half_ functions are, for NVIDIA's compiler, the
@@ -283,55 +313,32 @@ static void native_mangled(const char *prefix, size_t i, char *out, size_t n) {
   snprintf(out, n, "@_Z%zu%s%s(", strlen(plain), plain, native_fns[i].binary ? "ff" : "f");
 }
 
-static int patch_native(const char *in, const char *out, const char *defs) {
-  static const char *const prefixes[] = {"native_", "half_"};
-  const size_t nf = sizeof native_fns / sizeof native_fns[0];
-  bool used[2 * sizeof native_fns / sizeof native_fns[0]] = {false}; /* by prefix and function */
-  size_t len;
-  char *text = read_text(in, &len);
-  if (!text)
-    return -1;
-  FILE *o = fopen(out, "wb");
-  if (!o) {
-    free(text);
-    return -1;
-  }
-  int changed = 0;
-  for (char *line = text; *line;) {
-    char *eol = strchr(line, '\n');
-    size_t n = eol ? (size_t)(eol - line) + 1 : strlen(line);
-    char saved = line[n];
-    line[n] = '\0';
-    for (const char *p = line; *p;) {
-      const char *at = strchr(p, '@');
-      if (!at) {
-        fputs(p, o);
-        break;
-      }
-      size_t m = 0, which = 0;
-      char mangled[48];
-      for (; m < nf * 2; m++) {
-        native_mangled(prefixes[m / nf], m % nf, mangled, sizeof mangled);
-        if (strncmp(at, mangled, strlen(mangled)) == 0)
-          break;
-      }
-      fwrite(p, 1, (size_t)(at - p), o); /* a declaration too: DEFS defines it */
-      if (m < nf * 2) {
-        which = m % nf;
-        used[m] = true;
-        fprintf(o, "@__wgperf_%s%s(", prefixes[m / nf], native_fns[which].name);
-        p = at + strlen(mangled);
-        changed++;
-      } else {
-        fputc('@', o);
-        p = at + 1;
-      }
+static const char *const native_prefixes[] = {"native_", "half_"};
+#define NATIVE_FNS (sizeof native_fns / sizeof native_fns[0])
+
+/* a call or declaration of one: @__wgperf_native_sin( instead, marked used */
+static size_t rename_native(const char *at, FILE *o, void *ctx) {
+  bool *used = ctx;
+  char mangled[48];
+  for (size_t m = 0; m < 2 * NATIVE_FNS; m++) {
+    native_mangled(native_prefixes[m / NATIVE_FNS], m % NATIVE_FNS, mangled, sizeof mangled);
+    if (strncmp(at, mangled, strlen(mangled)) == 0) {
+      used[m] = true;
+      fprintf(o, "@__wgperf_%s%s(", native_prefixes[m / NATIVE_FNS], native_fns[m % NATIVE_FNS].name);
+      return strlen(mangled);
     }
-    line[n] = saved;
-    line += n;
   }
-  free(text);
-  if (fclose(o) != 0)
+  return 0;
+}
+
+static int patch_native(const char *in, const char *out, const char *defs) {
+  bool used[2 * NATIVE_FNS] = {false}; /* by prefix and function */
+  FILE *o = fopen(out, "wb");
+  if (!o)
+    return -1;
+  ir_rewrite rw = {NULL, rename_native, used};
+  int changed = rewrite_ir(in, o, &rw);
+  if (fclose(o) != 0 || changed < 0)
     return -1;
   if (!changed)
     return 0;
@@ -339,11 +346,11 @@ static int patch_native(const char *in, const char *out, const char *defs) {
   if (!d)
     return -1;
   fprintf(d, "target triple = \"nvptx64-nvidia-cuda\"\n\n%s", native_decls);
-  for (size_t m = 0; m < 2 * nf; m++)
+  for (size_t m = 0; m < 2 * NATIVE_FNS; m++)
     if (used[m])
       fprintf(d, "\ndefine linkonce_odr float @__wgperf_%s%s(float %%x%s) {\n  %s\n  ret float %%r\n}\n",
-              prefixes[m / nf], native_fns[m % nf].name, native_fns[m % nf].binary ? ", float %y" : "",
-              native_fns[m % nf].body);
+              native_prefixes[m / NATIVE_FNS], native_fns[m % NATIVE_FNS].name,
+              native_fns[m % NATIVE_FNS].binary ? ", float %y" : "", native_fns[m % NATIVE_FNS].body);
   return fclose(d) == 0 ? changed : -1;
 }
 
