@@ -1611,12 +1611,7 @@ static bool isWindowPointer(const Value *V) {
     return true;
   if (AS != 0)
     return false;
-  const Value *O = getUnderlyingObject(V);
-  if (auto *C = dyn_cast<ConstantExpr>(O); C && C->getOpcode() == Instruction::AddrSpaceCast)
-    O = C->getOperand(0);
-  if (auto *C = dyn_cast<AddrSpaceCastInst>(O))
-    O = C->getOperand(0);
-  unsigned OAS = O->getType()->getPointerAddressSpace();
+  unsigned OAS = getUnderlyingObject(V)->getType()->getPointerAddressSpace(); // through casts
   return OAS == 3 || OAS == 5;
 }
 
@@ -1733,28 +1728,24 @@ static DenseMap<const Value *, const Value *> addressClasses(const std::vector<c
       auto *G = dyn_cast<GetElementPtrInst>(&I);
       if (!G || G->use_empty())
         continue;
-      bool Accessed = all_of(G->users(), [&](const User *U) {
+      // U uses G as the address it loads or stores (or, WITH_GEPS, builds on)
+      auto AddressUse = [&](const User *U, bool WithGeps) {
         if (auto *L = dyn_cast<LoadInst>(U))
           return L->getPointerOperand() == G;
         if (auto *S = dyn_cast<StoreInst>(U))
           return S->getPointerOperand() == G;
-        return false;
-      });
+        auto *UG = dyn_cast<GetElementPtrInst>(U);
+        return WithGeps && UG && UG->getPointerOperand() == G;
+      };
       const Value *P = G->getPointerOperand();
       if (G->hasAllConstantIndices()) {
-        bool Offset = all_of(G->users(), [&](const User *U) {
-          if (auto *UG = dyn_cast<GetElementPtrInst>(U))
-            return UG->getPointerOperand() == G;
-          return isa<LoadInst>(U) ? cast<LoadInst>(U)->getPointerOperand() == G
-                                  : isa<StoreInst>(U) && cast<StoreInst>(U)->getPointerOperand() == G;
-        });
-        if (Offset) {
+        if (all_of(G->users(), [&](const User *U) { return AddressUse(U, true); })) {
           auto It = Rep.find(P);
           Rep[G] = It != Rep.end() ? It->second : isRegisterValue(P) ? P : nullptr;
         }
         continue;
       }
-      if (!Accessed)
+      if (!all_of(G->users(), [&](const User *U) { return AddressUse(U, false); }))
         continue;
       std::vector<const void *> Key{P, G->getSourceElementType()};
       for (unsigned J = 1; J < G->getNumOperands(); ++J)
@@ -1791,35 +1782,26 @@ static DenseMap<const Value *, const Value *> addressClasses(const std::vector<c
 // for out[i] = in[i] * 2 (10): sinf, cosf, tanf 11 (Payne-Hanek's reduction),
 // atan2f 5, powf 6, sqrtf, expf, logf, erff 2, rsqrtf and the fast intrinsics
 // 0, x / y 4; double x / y 13, sqrt, log 12, sin 18, exp 6; int x / y 2, long
-// long 12.  A class stands for its functions (sfu_tan: tanf 11, atanf and
-// asinf 0).
+// long 12; half division as float's (ptxas converts and divides in fp32).  A
+// class stands for its functions (sfu_tan: tanf 11, atanf and asinf 0).
 static unsigned sequenceTemporaries(const Instruction &I) {
-  const char *C = nullptr;
+  std::string C;
   if (auto *CB = dyn_cast<CallBase>(&I)) {
     CallClass CC = classifyCall(*CB);
-    if (CC.Kind == CallKind::Counted)
+    if (CC.Kind == CallKind::Counted && CC.Class)
       C = CC.Class;
-  } else if (auto *BO = dyn_cast<BinaryOperator>(&I)) {
-    bool F64 = I.getType()->getScalarType()->isDoubleTy();
-    bool Wide = I.getType()->getScalarSizeInBits() > 32;
-    switch (BO->getOpcode()) {
-    case Instruction::FDiv:
-    case Instruction::FRem:
-      C = F64 ? "fp64_div" : "fp32_div";
-      break;
-    case Instruction::UDiv: case Instruction::SDiv: case Instruction::URem: case Instruction::SRem:
-      if (!isa<Constant>(BO->getOperand(1)))
-        C = Wide ? "int64_div" : "int_div";
-      break;
-    default:
-      break;
-    }
+  } else if (I.isIntDivRem() || I.getOpcode() == Instruction::FDiv || I.getOpcode() == Instruction::FRem) {
+    // the class the counts give it (a division by a constant is a multiply)
+    std::map<std::string, uint64_t> Counts;
+    classifyInstruction(I, "", Counts);
+    if (Counts.size() == 1)
+      C = Counts.begin()->first;
   }
-  if (!C)
+  if (C.empty())
     return 0;
   static const std::pair<StringRef, unsigned> Table[] = {
       {"sfu_sin", 11}, {"sfu_cos", 11}, {"sfu_tan", 5},  {"sfu_pow", 6},       {"sfu_exp", 2},
-      {"sfu_log", 2},  {"sfu_sqrt", 2}, {"fp32_div", 4}, {"fp64_div", 13},     {"fp64_special", 12},
+      {"sfu_log", 2},  {"sfu_sqrt", 2}, {"fp32_div", 4}, {"fp16_div", 4}, {"fp64_div", 13},     {"fp64_special", 12},
       {"int_div", 2},  {"int64_div", 12}};
   for (const auto &[Name, N] : Table)
     if (Name == C)
@@ -1836,11 +1818,8 @@ static unsigned sequenceTemporaries(const Instruction &I) {
 // registers; ptxas holds w, seg and chunk (32 registers in all).  Each such
 // value maps to its leaves; a loop's candidates go together or not at all.
 static bool cheapToRecompute(const Instruction *I) {
-  if (auto *BO = dyn_cast<BinaryOperator>(I))
-    return I->getType()->isIntegerTy() && !(BO->getOpcode() == Instruction::UDiv ||
-                                             BO->getOpcode() == Instruction::SDiv ||
-                                             BO->getOpcode() == Instruction::URem ||
-                                             BO->getOpcode() == Instruction::SRem);
+  if (isa<BinaryOperator>(I))
+    return I->getType()->isIntegerTy() && !I->isIntDivRem();
   if (auto *C = dyn_cast<CastInst>(I))
     return C->getOpcode() == Instruction::ZExt || C->getOpcode() == Instruction::SExt ||
            C->getOpcode() == Instruction::Trunc || C->getOpcode() == Instruction::AddrSpaceCast;
@@ -1912,13 +1891,17 @@ rematerialized(Function &F, LoopInfo &LI, const std::function<const Value *(cons
       }
       Of[I] = std::move(Ls);
     }
+    // the candidates the loop reads (the others only feed them)
+    SmallVector<const Instruction *, 16> Read;
+    for (const Instruction *I : Cands)
+      if (any_of(I->users(), [&](const User *U) { return !InGroup(U); }))
+        Read.push_back(I);
     unsigned Keep = 0;
     SmallPtrSet<const Value *, 16> Need;
-    for (const Instruction *I : Cands)
-      if (any_of(I->users(), [&](const User *U) { return !InGroup(U); })) {
-        Keep += regWeight(I);
-        Need.insert(Of[I].begin(), Of[I].end());
-      }
+    for (const Instruction *I : Read) {
+      Keep += regWeight(I);
+      Need.insert(Of[I].begin(), Of[I].end());
+    }
     unsigned Cost = 0;
     for (const Value *X : Need) {
       // a leaf the loop reads anyway costs nothing more
@@ -1930,9 +1913,8 @@ rematerialized(Function &F, LoopInfo &LI, const std::function<const Value *(cons
     }
     if (Cost >= Keep)
       continue;
-    for (const Instruction *I : Cands)
-      if (any_of(I->users(), [&](const User *U) { return !InGroup(U); }))
-        Leaves[I] = Of[I];
+    for (const Instruction *I : Read)
+      Leaves[I] = Of[I];
   }
   return Leaves;
 }
@@ -1961,6 +1943,14 @@ unsigned KernelExtractor::registerPressure() {
       Insert(R);
     }
   };
+  // the registers instruction I reads (none for a phi, read on its edges, or
+  // a folded address)
+  auto ReadsAll = [&](const Instruction *I, auto &&Insert) {
+    if (isa<PHINode>(I) || Folded(I))
+      return;
+    for (const Value *Op : I->operands())
+      Reads(Op, Insert);
+  };
   DenseMap<const BasicBlock *, SmallPtrSet<const Value *, 32>> LiveIn, LiveOut;
   auto UsesInto = [&](const BasicBlock *From, const BasicBlock *To, SmallPtrSetImpl<const Value *> &Out) {
     for (const PHINode &PN : To->phis())
@@ -1981,10 +1971,7 @@ unsigned KernelExtractor::registerPressure() {
       SmallPtrSet<const Value *, 32> In = Out;
       for (auto I = BB->rbegin(); I != BB->rend(); ++I) {
         In.erase(&*I);
-        if (isa<PHINode>(&*I) || Folded(&*I))
-          continue;
-        for (const Value *Op : I->operands())
-          Reads(Op, [&](const Value *R) { In.insert(R); });
+        ReadsAll(&*I, [&](const Value *R) { In.insert(R); });
       }
       for (const PHINode &PN : BB->phis())
         In.erase(&PN);
@@ -2012,10 +1999,7 @@ unsigned KernelExtractor::registerPressure() {
         Live.insert(I); // defined here: occupies a register at its definition
       Max = std::max(Max, Weight() + sequenceTemporaries(*I));
       Live.erase(I);
-      if (isa<PHINode>(I) || Folded(I))
-        continue;
-      for (const Value *Op : I->operands())
-        Reads(Op, [&](const Value *R) { Live.insert(R); });
+      ReadsAll(I, [&](const Value *R) { Live.insert(R); });
     }
   }
   // ptxas 13.0 reports 4 registers for a kernel that does nothing: the
