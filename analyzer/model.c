@@ -9,6 +9,7 @@
  * Everything a model holds lives in one arena, freed with the model.
  */
 #include "wgperf/model.h"
+#include "wgperf/gpu.h"
 
 #include "arena_internal.h"
 #include "expr_internal.h"
@@ -59,14 +60,12 @@ const char *wgp_base_kind_name(wgp_base_kind k) {
   return (size_t)k < WGP_COUNT(base_kind_names) ? base_kind_names[k] : "?";
 }
 
-/* Fixed cost classes; ld.<space>.<bits>, st.<space>.<bits> and atom.<space>
- * are checked by pattern. */
-static const char *const cost_classes[] = {
-    "fp32_add", "fp32_mul", "fp32_fma", "fp32_div", "fp64_add", "fp64_mul", "fp64_fma", "fp64_div",
-    "fp16_add", "fp16_mul", "fp16_fma", "fp16_div", "int_add", "int64_add", "int_mul", "int64_mul",
-    "int_div", "int64_div", "int_logic", "cmp_select", "conv", "addr", "sfu_sqrt", "sfu_rsqrt",
-    "sfu_sin", "sfu_cos", "sfu_tan", "sfu_exp", "sfu_log", "sfu_pow", "fp64_special", "sfu_fast", "barrier",
-    "fence", "branch", "call", "other", "sreg", "reconverge", "shfl"};
+/* Fixed cost classes: the GPU description's instruction classes
+ * (wgp_op_class, gpu.h) and these, which the pipeline prices itself;
+ * ld.<space>.<bits>, st.<space>.<bits> and atom.<space> are checked by
+ * pattern. */
+static const char *const pipeline_classes[] = {"barrier", "fence", "branch",     "call",
+                                               "other",   "sreg",  "reconverge", "shfl"};
 
 static bool is_space_name(const char *s, size_t n) {
   for (size_t i = 0; i < WGP_COUNT(space_names); i++)
@@ -76,8 +75,11 @@ static bool is_space_name(const char *s, size_t n) {
 }
 
 static bool valid_cost_class(const char *c) {
-  for (size_t i = 0; i < WGP_COUNT(cost_classes); i++)
-    if (strcmp(c, cost_classes[i]) == 0)
+  wgp_op_class op;
+  if (wgp_op_class_from_name(c, &op))
+    return true;
+  for (size_t i = 0; i < WGP_COUNT(pipeline_classes); i++)
+    if (strcmp(c, pipeline_classes[i]) == 0)
       return true;
   if (strncmp(c, "atom.", 5) == 0)
     return is_space_name(c + 5, strlen(c + 5));
