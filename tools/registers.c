@@ -316,27 +316,37 @@ static void native_mangled(const char *prefix, size_t i, char *out, size_t n) {
 static const char *const native_prefixes[] = {"native_", "half_"};
 #define NATIVE_FNS (sizeof native_fns / sizeof native_fns[0])
 
+/* by prefix and function: the mangled name, and whether the module uses it */
+typedef struct {
+  char mangled[2 * NATIVE_FNS][48];
+  bool used[2 * NATIVE_FNS];
+} native_names;
+
 /* a call or declaration of one: @__wgperf_native_sin( instead, marked used */
 static size_t rename_native(const char *at, FILE *o, void *ctx) {
-  bool *used = ctx;
-  char mangled[48];
+  native_names *nn = ctx;
+  if (strncmp(at, "@_Z", 3) != 0)
+    return 0;
   for (size_t m = 0; m < 2 * NATIVE_FNS; m++) {
-    native_mangled(native_prefixes[m / NATIVE_FNS], m % NATIVE_FNS, mangled, sizeof mangled);
-    if (strncmp(at, mangled, strlen(mangled)) == 0) {
-      used[m] = true;
+    size_t len = strlen(nn->mangled[m]);
+    if (strncmp(at, nn->mangled[m], len) == 0) {
+      nn->used[m] = true;
       fprintf(o, "@__wgperf_%s%s(", native_prefixes[m / NATIVE_FNS], native_fns[m % NATIVE_FNS].name);
-      return strlen(mangled);
+      return len;
     }
   }
   return 0;
 }
 
 static int patch_native(const char *in, const char *out, const char *defs) {
-  bool used[2 * NATIVE_FNS] = {false}; /* by prefix and function */
+  native_names nn = {0};
+  for (size_t m = 0; m < 2 * NATIVE_FNS; m++)
+    native_mangled(native_prefixes[m / NATIVE_FNS], m % NATIVE_FNS, nn.mangled[m], sizeof nn.mangled[m]);
+  bool *used = nn.used;
   FILE *o = fopen(out, "wb");
   if (!o)
     return -1;
-  ir_rewrite rw = {NULL, rename_native, used};
+  ir_rewrite rw = {NULL, rename_native, &nn};
   int changed = rewrite_ir(in, o, &rw);
   if (fclose(o) != 0 || changed < 0)
     return -1;
@@ -501,6 +511,7 @@ int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, con
   snprintf(ptx, sizeof ptx, "%s/k.ptx", base);
   snprintf(log, sizeof log, "%s/log", base);
   char *link = sibling(clang, "llvm-link"), *llc = sibling(clang, "llc"), *opt = sibling(clang, "opt");
+  char *dis = opencl ? sibling(clang, "llvm-dis") : NULL; /* OpenCL's patches read the textual IR */
   char clean[64];
   snprintf(clean, sizeof clean, "%s/clean.bc", base);
   const char *from = bitcode, *step = "llvm-link";
@@ -518,10 +529,8 @@ int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, con
     char *bc = read_text(bitcode, &blen);
     bool mentions = bc && (memmem(bc, blen, "native_", 7) || memmem(bc, blen, "half_", 5));
     free(bc);
-    char *udis = mentions ? sibling(clang, "llvm-dis") : NULL;
-    char *dargv[] = {udis, (char *)bitcode, "-o", user, NULL};
-    int nn = udis && run_quiet(dargv, log) ? patch_native(user, native, defs) : 0;
-    free(udis);
+    char *dargv[] = {dis, (char *)bitcode, "-o", user, NULL};
+    int nn = mentions && dis && run_quiet(dargv, log) ? patch_native(user, native, defs) : 0;
     char *argv[] = {link, (char *)bitcode, (char *)WGPERF_DEFAULT_LIBCLC, "-o", linked, NULL};
     char *nargv[] = {link, native, defs, (char *)WGPERF_DEFAULT_LIBCLC, "-o", linked, NULL};
     ok = run_quiet(nn > 0 ? nargv : argv, log);
@@ -545,7 +554,6 @@ int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, con
   snprintf(text, sizeof text, "%s/k.ll", base);
   snprintf(renamed, sizeof renamed, "%s/r.ll", base);
   snprintf(relinked, sizeof relinked, "%s/r.bc", base);
-  char *dis = sibling(clang, "llvm-dis");
   if (ok && opencl && dis) {
     bool have_libdevice = find_libdevice(ptxas, libdevice, sizeof libdevice);
     char *argv[] = {dis, (char *)from, "-o", text, NULL};
