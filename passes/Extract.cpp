@@ -386,7 +386,7 @@ static std::string normalizeClone(Module &M, const std::set<std::string> &Kernel
   const char *Pipeline =
       "always-inline,function(sroa,early-cse,instcombine<no-verify-fixpoint>,"
       "simplifycfg,loop-mssa(loop-rotate,licm),sroa,instcombine<no-verify-fixpoint>,"
-      "simplifycfg,loop-simplify,lcssa)";
+      "simplifycfg,load-store-vectorizer,loop-simplify,lcssa)";
   if (auto Err = PB.parsePassPipeline(MPM, Pipeline))
     return toString(std::move(Err));
   MPM.run(M, MAM);
@@ -1598,7 +1598,7 @@ void KernelExtractor::collectArrays() {
 
 // Register pressure before ptxas: the largest number of 32-bit registers
 // live at once, from backward liveness over the normalized IR (64-bit values
-// and pointers take two, vectors one per lane).  ptxas usually needs a few
+// and pointers take two, vectors by their bits, small lanes packed).  ptxas usually needs a few
 // more; `wgperf extract` replaces it with ptxas' count when a CUDA toolkit
 // is installed.
 // A pointer into shared (or private) memory is a 32-bit offset for ptxas
@@ -1621,9 +1621,9 @@ static unsigned regWeight(const Value *V) {
     return 0;
   if (T->isPointerTy())
     return isWindowPointer(V) ? 1 : 2;
+  // vectors of 8- and 16-bit lanes are packed, as NVPTX holds v4i8 and v2f16
+  // in one 32-bit register (a uchar4 load is one ld.u32)
   unsigned Bits = T->getPrimitiveSizeInBits().getFixedValue();
-  if (auto *VT = dyn_cast<FixedVectorType>(T))
-    Bits = VT->getNumElements() * std::max(32u, VT->getScalarSizeInBits());
   if (T->isIntegerTy(1))
     return 0; // predicates live in predicate registers
   return std::max(1u, (Bits + 31) / 32);
