@@ -498,7 +498,7 @@ static void invalidate(cand *c, const char *why) {
 /* Sorting by a key, ties by candidate index. */
 typedef struct keyed {
   double v;
-  uint64_t k;
+  uint64_t k, t; /* t: the work-items per group where the times tie */
   size_t i;
 } keyed;
 
@@ -508,15 +508,26 @@ static int cmp_keyed(const void *a, const void *b) {
     return x->k < y->k ? -1 : 1;
   if (x->v != y->v)
     return x->v < y->v ? -1 : 1;
+  if (x->t != y->t)
+    return x->t < y->t ? -1 : 1;
   return x->i < y->i ? -1 : x->i > y->i;
 }
 
-/* Sorts IDX[0..n) by K (then V, then index), using S as scratch. */
+/* Work-items per group.  Sizes predicted equally fast rank the smaller group
+ * first: where the model has them tie (a DRAM-bound kernel at the bandwidth
+ * floor, 647 of amaris-nvprof's 2474 launch groups), the measured time is
+ * lower or equal with the smaller group on every GPU there and on the H100
+ * (vectorAdd and matrix_sum_coalesced with 1024 work-items 0-14% slower than
+ * with 256): a group holds its warps' slots until its last warp ends. */
+static uint64_t group_items(const cand *c) { return c->pub.local[0] * c->pub.local[1] * c->pub.local[2]; }
+
+/* Sorts IDX[0..n) by K, then V, then (by time) the work-items per group,
+ * then index, using S as scratch. */
 static void sort_by(size_t *idx, size_t n, keyed *s, const cand *c, int what) {
   for (size_t j = 0; j < n; j++) {
     const cand *x = &c[idx[j]];
     s[j] = (keyed){what == 0 ? 0 : what == 1 ? x->cheap_best : what == 2 ? x->pub.sim.time_us : 0,
-                   what == 0 ? x->key : 0, idx[j]};
+                   what == 0 ? x->key : 0, what == 2 ? group_items(x) : 0, idx[j]};
   }
   qsort(s, n, sizeof *s, cmp_keyed);
   for (size_t j = 0; j < n; j++)
@@ -1185,6 +1196,7 @@ static void nbest_forget(nbest *b, cand *c, size_t n, size_t i) {
  *   analyses, and the simulated times replace them). */
 static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratch, wgp_diag *diag) {
   double w = INFINITY, incumbent = INFINITY;
+  uint64_t inc_items = UINT64_MAX; /* the smallest group simulated at the incumbent time */
   size_t nv = 0;
   for (size_t i = 0; i < p->n; i++)
     nv += p->c[i].pub.stage != WGP_PRUNE_INVALID;
@@ -1206,10 +1218,15 @@ static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratc
   wgp_status st = WGP_OK;
   while (h.n && st == WGP_OK) {
     double lo = p->c[h.v[0]].lb;
-    if (o->top ? lo > nbest_bound(&nb) : lo > w || (lo == w && incumbent <= w))
+    if (o->top ? lo > nbest_bound(&nb) : lo > w)
       break;
     size_t i = heap_pop(&h);
     cand *c = &p->c[i];
+    /* at best as fast as the incumbent, and no smaller a group: ranked after it */
+    if (!o->top && lo == w && incumbent <= w && group_items(c) >= inc_items) {
+      drop_job(p, c);
+      continue;
+    }
     speculate(p, &h);
     if (c->level == 0) {
       if (o->progress)
@@ -1263,7 +1280,10 @@ static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratc
       if (o->progress)
         o->progress(o->progress_user, "simulating", p->nranked + 1, nv);
       if (simulate(p, c)) {
-        incumbent = fmin(incumbent, c->pub.sim.time_us);
+        double t = c->pub.sim.time_us;
+        if (t < incumbent || (t == incumbent && group_items(c) < inc_items))
+          inc_items = group_items(c);
+        incumbent = fmin(incumbent, t);
         w = fmin(w, c->pub.sim.time_us);
         nbest_note(&nb, p->c, i, c->pub.sim.time_us);
       } else {
@@ -1316,6 +1336,37 @@ static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratc
   }
   free(analyzed), free(h.v);
   return WGP_OK;
+}
+
+/* Ties in the first EXACT ranks (group_items): a size the duplicate pruning
+ * left out (the same round as a ranked one, with no fewer rounds or groups, so
+ * no faster) and with a smaller group is simulated too; where it is as fast,
+ * it ranks before its representative, as --exhaustive ranks them. */
+static wgp_status settle_ties(wgp_prune *p, size_t exact, keyed *scratch, wgp_diag *diag) {
+  sort_by(p->ranked, p->nranked, scratch, p->c, BY_TIME);
+  size_t reps = exact < p->nranked ? exact : p->nranked;
+  size_t *rep = malloc((reps ? reps : 1) * sizeof *rep);
+  if (!rep)
+    return nomem(diag);
+  memcpy(rep, p->ranked, reps * sizeof *rep);
+  wgp_status st = WGP_OK;
+  for (size_t r = 0; r < reps && st == WGP_OK; r++) {
+    const cand *b = &p->c[rep[r]];
+    for (size_t i = 0; i < p->n && st == WGP_OK; i++) {
+      cand *c = &p->c[i];
+      if (c->pub.stage != WGP_PRUNE_DUPLICATE || c->pub.rep != rep[r] || group_items(c) >= group_items(b))
+        continue;
+      if (!c->an && !c->est) {
+        st = analyze_one(p, c, diag);
+        if (st != WGP_OK || c->pub.stage == WGP_PRUNE_INVALID)
+          continue;
+      }
+      if (ensure_estimate(p, c))
+        simulate(p, c); /* ranked, still a duplicate by the stages' counts */
+    }
+  }
+  free(rep);
+  return st;
 }
 
 wgp_status wgp_prune_run(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_prune_options *o, wgp_prune **out,
@@ -1417,6 +1468,8 @@ wgp_status wgp_prune_run(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_prun
   double t2 = t1;
   if (st == WGP_OK)
     st = search(p, o, scratch, diag);
+  if (st == WGP_OK && !(o->flags & WGP_PRUNE_EXHAUSTIVE))
+    st = settle_ties(p, o->top ? o->top : 1, scratch, diag);
   if (st == WGP_OK) {
     t2 = now_ms();
     if (o->flags & WGP_PRUNE_EXHAUSTIVE)

@@ -87,6 +87,7 @@ static char **distinct(const vreport_input *in, bool gpu, size_t *n) {
 typedef struct gkey {
   size_t gpu, kernel;
   long long size;
+  long long threads; /* per block */
   size_t sel;
 } gkey;
 
@@ -98,6 +99,10 @@ static int cmp_gkey(const void *a, const void *b) {
     return x->kernel < y->kernel ? -1 : 1;
   if (x->size != y->size)
     return x->size < y->size ? -1 : 1;
+  /* a group's members by threads per block: predicted ties go to the smaller
+   * block, as wgprune ranks them (wgp_stats_argmin takes the first) */
+  if (x->threads != y->threads)
+    return x->threads < y->threads ? -1 : 1;
   return x->sel < y->sel ? -1 : x->sel > y->sel;
 }
 
@@ -338,7 +343,10 @@ wgp_status vreport_build(const vreport_input *in, vreport **out, wgp_diag *diag)
   size_t nk = 0;
   for (size_t i = 0; i < in->n; i++)
     if (isfinite(r->meas[i]))
-      keys[nk++] = (gkey){r->gi[i], r->ki[i], in->rows[in->idx[i]].r.input_size, i};
+    {
+      const vm_row *v = &in->rows[in->idx[i]].r;
+      keys[nk++] = (gkey){r->gi[i], r->ki[i], v->input_size, v->block[0] * v->block[1] * v->block[2], i};
+    }
   qsort(keys, nk, sizeof *keys, cmp_gkey);
   r->groups = calloc(nk ? nk : 1, sizeof *r->groups);
   for (size_t a = 0; r->groups && a < nk;) {

@@ -324,11 +324,12 @@ static void print_table(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *
     size_str(sz, sizeof sz, c->local, dims);
     printf("%4zu  %-14s %12.4g %10u %-14s %7.4g", i + 1, sz, c->sim.time_us, c->sim.active_warps_per_sm,
            limiter_of(&c->sim), c->rounds);
-    /* the sizes its batch stands for (the same rounds) */
+    /* the sizes its batch stands for (the same rounds), but those simulated
+     * for a tie (ranked on their own) */
     int shown = 0;
     for (size_t q = 0; q < nc; q++) {
       const wgp_prune_candidate *o = wgp_prune_candidate_at(p, q);
-      if (o->stage == WGP_PRUNE_DUPLICATE && o->rep == me) {
+      if (o->stage == WGP_PRUNE_DUPLICATE && o->rep == me && !o->simulated) {
         char other[64];
         size_str(other, sizeof other, o->local, dims);
         printf("%s%s", shown++ ? ", " : "  same traces: ", other);

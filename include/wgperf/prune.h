@@ -59,9 +59,10 @@ typedef struct wgp_prune_options {
   unsigned flags; /* WGP_PRUNE_* */
   /* How many ranks must be exact.  0: the first (the default search, ties
    * aside: the size ranked first may be another one predicted exactly as
-   * fast).  N: the first N ranks are the N fastest of every size that can
-   * run, in the order the exhaustive search ranks them (ties by
-   * enumeration order, as there), at the cost of the sizes whose lower
+   * fast with as many work-items per group).  N: the first N ranks are the
+   * N fastest of every size that can run, in the order the exhaustive search
+   * ranks them (ties by work-items per group, fewest first, then enumeration
+   * order, as there), at the cost of the sizes whose lower
    * bound is not above the N-th smallest upper bound; SIZE_MAX: every
    * size, none pruned. */
   size_t top;
@@ -144,7 +145,8 @@ void wgp_prune_free(wgp_prune *p);
 size_t wgp_prune_num_candidates(const wgp_prune *p);
 const wgp_prune_candidate *wgp_prune_candidate_at(const wgp_prune *p, size_t i);
 void wgp_prune_get_counts(const wgp_prune *p, wgp_prune_counts *out);
-/* Simulated candidates, fastest first (ties in enumeration order); the
+/* Simulated candidates, fastest first (ties: fewer work-items per group
+ * first, then enumeration order); the
  * first counts.exact_ranks are exact, the others are the sizes simulated on
  * the way, and a size never simulated may fall between them. */
 size_t wgp_prune_num_ranked(const wgp_prune *p);
