@@ -515,10 +515,10 @@ static int cmp_keyed(const void *a, const void *b) {
 
 /* Work-items per group.  Sizes predicted equally fast rank the smaller group
  * first: where the model has them tie (a DRAM-bound kernel at the bandwidth
- * floor, 647 of amaris-nvprof's 2474 launch groups), the measured time is
- * lower or equal with the smaller group on every GPU there and on the H100
- * (vectorAdd and matrix_sum_coalesced with 1024 work-items 0-14% slower than
- * with 256): a group holds its warps' slots until its last warp ends. */
+ * floor: 647 of amaris-nvprof's 2474 launch groups), the smaller group
+ * measures faster on average on every GPU there but the GTX 980 (equal), and
+ * on the H100 vectorAdd and matrix_sum_coalesced run 8-10% slower with 1024
+ * work-items than with 256 (docs/wgprune.md, "Ties go to the smaller group"). */
 static uint64_t group_items(const cand *c) { return c->pub.local[0] * c->pub.local[1] * c->pub.local[2]; }
 
 /* Sorts IDX[0..n) by K, then V, then (by time) the work-items per group,
@@ -1354,7 +1354,8 @@ static wgp_status settle_ties(wgp_prune *p, size_t exact, keyed *scratch, wgp_di
     const cand *b = &p->c[rep[r]];
     for (size_t i = 0; i < p->n && st == WGP_OK; i++) {
       cand *c = &p->c[i];
-      if (c->pub.stage != WGP_PRUNE_DUPLICATE || c->pub.rep != rep[r] || group_items(c) >= group_items(b))
+      if (c->pub.stage != WGP_PRUNE_DUPLICATE || c->pub.rep != rep[r] || group_items(c) >= group_items(b) ||
+          c->lb > b->pub.sim.time_us) /* its lower bound rules a tie out */
         continue;
       if (!c->an && !c->est) {
         st = analyze_one(p, c, diag);

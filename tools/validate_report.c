@@ -341,12 +341,11 @@ wgp_status vreport_build(const vreport_input *in, vreport **out, wgp_diag *diag)
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   size_t nk = 0;
-  for (size_t i = 0; i < in->n; i++)
+  for (size_t i = 0; i < in->n; i++) {
+    const vm_row *v = &in->rows[in->idx[i]].r;
     if (isfinite(r->meas[i]))
-    {
-      const vm_row *v = &in->rows[in->idx[i]].r;
       keys[nk++] = (gkey){r->gi[i], r->ki[i], v->input_size, v->block[0] * v->block[1] * v->block[2], i};
-    }
+  }
   qsort(keys, nk, sizeof *keys, cmp_gkey);
   r->groups = calloc(nk ? nk : 1, sizeof *r->groups);
   for (size_t a = 0; r->groups && a < nk;) {
