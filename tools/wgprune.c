@@ -354,6 +354,17 @@ static void print_table(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *
     printf("rank 1 is the predicted fastest of all sizes that can run; the others are the sizes the search simulated on "
            "its way, in order: a size it pruned may fall between them (--exhaustive ranks every size, --top N the first "
            "N exactly)\n");
+  /* sizes predicted exactly as fast as the first: why the first is first */
+  size_t tied = 1;
+  if (nr > 1) {
+    double t0 = wgp_prune_candidate_at(p, wgp_prune_ranked(p, 0))->sim.time_us;
+    while (tied < nr && wgp_prune_candidate_at(p, wgp_prune_ranked(p, tied))->sim.time_us == t0)
+      tied++;
+  }
+  if (tied > 1)
+    printf("ranks 1 %s %zu are predicted exactly as fast (limited by %s): a tie goes to the smaller work-group, which "
+           "measured as fast or faster where the model ties them (docs/wgprune.md)\n",
+           tied == 2 ? "and" : "to", tied, wgp_prune_candidate_at(p, wgp_prune_ranked(p, 0))->sim.bound);
   printf("wall time %.0f ms (extraction %.0f ms)\n", wall, t_extract);
 }
 
