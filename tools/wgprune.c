@@ -362,8 +362,8 @@ static void print_table(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *
       tied++;
   }
   if (tied > 1)
-    printf("ranks 1 %s %zu are predicted exactly as fast (limited by %s): a tie goes to the smaller work-group, which "
-           "measured as fast or faster where the model ties them (docs/wgprune.md)\n",
+    printf("ranks 1 %s %zu are predicted exactly as fast (limited by %s): a tie goes to the smaller work-group (then "
+           "the first enumerated), which measured as fast or faster where the model ties them (docs/wgprune.md)\n",
            tied == 2 ? "and" : "to", tied, wgp_prune_candidate_at(p, wgp_prune_ranked(p, 0))->sim.bound);
   printf("wall time %.0f ms (extraction %.0f ms)\n", wall, t_extract);
 }

@@ -361,8 +361,8 @@ static void pruned_equals_exhaustive(void **state) {
 }
 
 /* options.top = N: the first N ranks are the exhaustive search's first N,
- * the same candidates in the same order (ties by group size, then enumeration order, there
- * too), with the same times; every size the bounds dropped is slower than
+ * the same candidates in the same order (ties by group size, then
+ * enumeration order, there too), with the same times; every size the bounds dropped is slower than
  * the N-th; the counts say so (exact_ranks) and add up (only survivors are
  * simulated); the default search's first rank is its only exact one; the
  * same result on 1 and 3 threads. */
