@@ -948,7 +948,20 @@ static std::vector<ArgInfo> collectArgs(const Module &M, const Function &F, bool
     }
     if (mdString(F, "kernel_arg_type_qual", AI.Index).find("const") != std::string::npos)
       AI.IsConst = true;
-    if (auto *PT = dyn_cast<PointerType>(A.getType())) {
+    // OpenCL's opaque handles (image2d_t, sampler_t, ...) are pointers in the
+    // IR, a sampler one in the private space: no memory the kernel indexes,
+    // so a scalar of the handle's size (reading an image is an unresolved
+    // call, said so)
+    StringRef ClTy = CL ? StringRef(AI.Type) : StringRef();
+    bool Handle = ClTy.starts_with("image") || ClTy == "sampler_t" || ClTy.starts_with("pipe") ||
+                  ClTy == "queue_t" || ClTy == "clk_event_t" || ClTy == "reserve_id_t" ||
+                  (CL && A.getType()->isPointerTy() && mdInt(F, "kernel_arg_addr_space", AI.Index) == 0);
+    if (Handle) {
+      AI.Kind = "scalar";
+      AI.Space = "private";
+      AI.ElemBytes = DL.getTypeAllocSize(A.getType());
+      AI.ElemBytesSource = "type";
+    } else if (auto *PT = dyn_cast<PointerType>(A.getType())) {
       AI.Kind = "pointer";
       int ClAS = mdInt(F, "kernel_arg_addr_space", AI.Index);
       if (ClAS >= 0) {
