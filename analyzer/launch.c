@@ -586,8 +586,26 @@ wgp_status wgp_launch_bind(const wgp_launch *l, const wgp_kernel *k, wgp_trace_l
                     "wgperf: error: '%s' of kernel '%s' is a shared array of fixed size (%llu bytes); --local-mem "
                     "sizes __local pointer arguments and dynamic (extern __shared__) arrays",
                     lists[j][i].name, kn, (unsigned long long)wgp_array_bytes(arr));
-      if (!a)
-        return fail(diag, "wgperf: error: kernel '%s' has no argument '%s' (%s)", kn, lists[j][i].name, opt[j]);
+      if (!a) {
+        /* a field of a struct argument the kernel never reads (only the fields
+         * it reads are arguments, docs/kernel-model.md) */
+        const char *name = lists[j][i].name, *dot = strchr(name, '.');
+        char fields[256] = "";
+        size_t fl = 0;
+        for (size_t q = 0; dot && q < na && fl < sizeof fields - 1; q++) {
+          const char *an = wgp_arg_name(wgp_kernel_arg(k, q));
+          if (strncmp(an, name, (size_t)(dot - name) + 1) == 0) {
+            int w = snprintf(fields + fl, sizeof fields - fl, "%s%s", fl ? ", " : "", an);
+            fl = w > 0 && (size_t)w < sizeof fields - fl ? fl + (size_t)w : sizeof fields - 1;
+          }
+        }
+        if (fl)
+          return fail(diag,
+                      "wgperf: error: kernel '%s' never reads '%s' (%s): of its struct argument '%.*s' it reads only "
+                      "%s; leave '%s' out",
+                      kn, name, opt[j], (int)(dot - name), name, fields, name);
+        return fail(diag, "wgperf: error: kernel '%s' has no argument '%s' (%s)", kn, name, opt[j]);
+      }
       bool ptr = wgp_arg_get_kind(a) == WGP_ARG_POINTER;
       if (j == 0 && ptr)
         return fail(diag, "wgperf: error: argument '%s' of kernel '%s' is a pointer: give its size with --buffer",

@@ -955,7 +955,8 @@ static std::vector<ArgInfo> collectArgs(const Module &M, const Function &F, bool
     StringRef ClTy = CL ? StringRef(AI.Type) : StringRef();
     bool Handle = ClTy.starts_with("image") || ClTy == "sampler_t" || ClTy.starts_with("pipe") ||
                   ClTy == "queue_t" || ClTy == "clk_event_t" || ClTy == "reserve_id_t" ||
-                  (CL && A.getType()->isPointerTy() && mdInt(F, "kernel_arg_addr_space", AI.Index) == 0);
+                  (CL && A.getType()->isPointerTy() && !A.hasByValAttr() &&
+                   mdInt(F, "kernel_arg_addr_space", AI.Index) == 0);
     if (Handle) {
       AI.Kind = "scalar";
       AI.Space = "private";

@@ -20,6 +20,10 @@
 // RUN: not %wgperf predict %t.json --kernel saxpy_p --global 1024 --local 256 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NEEDN
 // NEEDN: needs a value for its argument 'p.n' (--arg p.n=VALUE)
+// A field the kernel never reads is no argument; the error says which fields are:
+// RUN: not %wgperf predict %t.json --kernel stencil_p --global 512,512 --local 32,8 --arg s.dims.w=512 \
+// RUN:   --arg s.dims.h=512 --arg s.dims.d=1 2>&1 | FileCheck %s --check-prefix=UNREAD
+// UNREAD: kernel 'stencil_p' never reads 's.dims.d' (--arg): of its struct argument 's' it reads only s.dims.w, s.dims.h, s.w[0], s.w[1], s.w[2]; leave 's.dims.d' out
 // The analysis sees the 2D bound and the coalesced rows of a stencil's parameter struct:
 // RUN: %wgperf analyze %t.json --kernel stencil_p --global 512,512 --local 32,8 --arg s.dims.w=512 \
 // RUN:   --arg s.dims.h=512 | FileCheck %s --check-prefix=STENCIL
