@@ -953,8 +953,9 @@ static std::vector<ArgInfo> collectArgs(const Module &M, const Function &F, bool
     // so a scalar of the handle's size (reading an image is an unresolved
     // call, said so)
     StringRef ClTy = CL ? StringRef(AI.Type) : StringRef();
-    bool Handle = ClTy.starts_with("image") || ClTy == "sampler_t" || ClTy.starts_with("pipe") ||
-                  ClTy == "queue_t" || ClTy == "clk_event_t" || ClTy == "reserve_id_t" ||
+    bool Handle = (ClTy.starts_with("image") && ClTy.ends_with("_t") && !ClTy.contains('*')) ||
+                  ClTy == "sampler_t" || ClTy == "queue_t" || ClTy == "clk_event_t" || ClTy == "reserve_id_t" ||
+                  (CL && mdString(F, "kernel_arg_type_qual", AI.Index).find("pipe") != std::string::npos) ||
                   (CL && A.getType()->isPointerTy() && !A.hasByValAttr() &&
                    mdInt(F, "kernel_arg_addr_space", AI.Index) == 0);
     if (Handle) {
