@@ -444,6 +444,64 @@ static int patch_model(const char *model, const char *log, const char *ptxas_ver
  * .maxntid and .minnctapersm).  So every kernel of MODEL with
  * launch_attributes.reqd_work_group_size whose entry in PTX has no .reqntid
  * gets one after its parameter list.  False on a file error. */
+/* The function ptxas named in LOG as an unresolved extern (into NAME), or
+ * false. */
+static bool unresolved_extern(const char *log, char *name, size_t size) {
+  size_t len = 0;
+  char *text = read_text(log, &len);
+  const char *key = "Unresolved extern function '";
+  char *at = text ? strstr(text, key) : NULL;
+  bool found = false;
+  if (at) {
+    at += strlen(key);
+    size_t n = strcspn(at, "'\n");
+    if (at[n] == '\'' && n > 0 && n < size) {
+      memcpy(name, at, n);
+      name[n] = '\0';
+      found = true;
+    }
+  }
+  free(text);
+  return found;
+}
+
+/* Gives the function NAME the PTX file declares but does not define (`.func`
+ * or `.extern .func`, ended by ';') a body that returns at once: a call the
+ * module does not define (an OpenCL printf, an image read) stays a call, and
+ * ptxas counts the registers of every kernel of the file instead of failing
+ * on it.  False when there is no such declaration. */
+static bool define_extern(const char *ptx, const char *name) {
+  size_t len = 0;
+  char *text = read_text(ptx, &len);
+  if (!text)
+    return false;
+  bool ok = false;
+  size_t nl = strlen(name);
+  for (char *at = strstr(text, ".func"); at && !ok; at = strstr(at + 1, ".func")) {
+    char *end = at + strcspn(at, ";{");
+    if (*end != ';')
+      continue; /* a definition */
+    /* the declaration names NAME: " NAME" followed by a line end or '(' */
+    bool named = false;
+    for (char *q = at + 5; q + nl <= end && !named; q++)
+      named = (q[-1] == ' ' || q[-1] == '\t') && strncmp(q, name, nl) == 0 &&
+              (q[nl] == '\n' || q[nl] == '(' || q[nl] == ' ');
+    if (!named)
+      continue;
+    char *from = at >= text + 8 && strncmp(at - 8, ".extern ", 8) == 0 ? at - 8 : at;
+    FILE *o = fopen(ptx, "wb");
+    if (!o)
+      break;
+    fwrite(text, 1, (size_t)(from - text), o);
+    fwrite(at, 1, (size_t)(end - at), o);
+    fputs("{\n\tret;\n}", o);
+    fputs(end + 1, o);
+    ok = fclose(o) == 0;
+  }
+  free(text);
+  return ok;
+}
+
 static bool add_reqntid(const char *model, const char *ptx) {
   json_error_t err;
   json_t *root = json_load_file(model, 0, &err);
@@ -585,6 +643,12 @@ int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, con
     char *argv[] = {(char *)ptxas, "-v", "--gpu-name", PTX_ARCH, ptx, "-o", "/dev/null", NULL};
     step = "ptxas";
     ok = run_quiet(argv, log);
+    /* a function the module calls but does not define: given an empty body,
+     * one at a time as ptxas names them */
+    char name[256];
+    for (int tries = 0; !ok && tries < 16 && unresolved_extern(log, name, sizeof name) && define_extern(ptx, name);
+         tries++)
+      ok = run_quiet(argv, log);
   }
   if (ok) {
     char version[64] = "ptxas";
