@@ -437,13 +437,6 @@ static int patch_model(const char *model, const char *log, const char *ptxas_ver
   return patched;
 }
 
-/* NVIDIA's OpenCL compiler gives ptxas a kernel's reqd_work_group_size as
- * .reqntid, and ptxas then allocates registers for that many threads; llc
- * 19 leaves OpenCL's !reqd_work_group_size metadata out of the PTX (it reads
- * only nvvm.annotations, where clang puts CUDA's __launch_bounds__ as
- * .maxntid and .minnctapersm).  So every kernel of MODEL with
- * launch_attributes.reqd_work_group_size whose entry in PTX has no .reqntid
- * gets one after its parameter list.  False on a file error. */
 /* The function ptxas named in LOG as an unresolved extern (into NAME), or
  * false. */
 static bool unresolved_extern(const char *log, char *name, size_t size) {
@@ -502,6 +495,13 @@ static bool define_extern(const char *ptx, const char *name) {
   return ok;
 }
 
+/* NVIDIA's OpenCL compiler gives ptxas a kernel's reqd_work_group_size as
+ * .reqntid, and ptxas then allocates registers for that many threads; llc
+ * 19 leaves OpenCL's !reqd_work_group_size metadata out of the PTX (it reads
+ * only nvvm.annotations, where clang puts CUDA's __launch_bounds__ as
+ * .maxntid and .minnctapersm).  So every kernel of MODEL with
+ * launch_attributes.reqd_work_group_size whose entry in PTX has no .reqntid
+ * gets one after its parameter list.  False on a file error. */
 static bool add_reqntid(const char *model, const char *ptx) {
   json_error_t err;
   json_t *root = json_load_file(model, 0, &err);
