@@ -47,7 +47,8 @@ static void usage(FILE *f) {
           "Measures the OpenCL device (or reads RESULTS.csv from microbench/opencl or microbench/cuda),\n"
           "fits the simulator's parameters and writes a GPU description; the raw rows go to OUT.csv.\n"
           "--quick: smaller sweeps, under a minute. --base: the description that fills the fields\n"
-          "nothing measures (default: chosen from the device name or compute capability).\n");
+          "nothing measures (default: chosen from the device name or compute capability).\n"
+          "Without --platform/--device: the first GPU --list shows, else the first device.\n");
 }
 
 static int fail(int code, const char *fmt, ...) {
@@ -126,7 +127,7 @@ static int check(const char *file) {
 
 int main(int argc, char **argv) {
   const char *out = NULL, *csv_opt = NULL, *from = NULL, *base_opt = NULL, *only = NULL;
-  int platform = 0, device = 0, repeats = 0, timeout = 300, quick = 0, list = 0;
+  int platform = -1, device = -1, repeats = 0, timeout = 300, quick = 0, list = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool more = i + 1 < argc;

@@ -49,7 +49,7 @@ static void usage(FILE *f) {
           "                      [--arg N=V] [--buffer N=SIZE] [--local-mem N=SIZE]) [--build-options OPTS]\n"
           "                      [--fill random|zero] [--repeats N] [--input-size N] [-o OUT.csv]\n"
 #endif
-          "       (all take --platform N --device N)\n"
+          "       (all take --platform N --device N; default: the first GPU, else the first device)\n"
           "Times the validation kernels (or your kernel) through OpenCL, checks every result, and writes\n"
           "rows in the columns of measurements.csv (docs/calibration.md).\n");
 }
@@ -495,7 +495,7 @@ static int measure_main(int argc, char **argv) {
 #endif
   const char *out = NULL, *gpu_name = NULL, *skipped = NULL;
   mx_val_opts vo = {NULL, false, false, 200, 2.5, 2, NULL};
-  int platform = 0, device = 0;
+  int platform = -1, device = -1;
 #ifndef WGP_MEASURE_STANDALONE
   user_opts uo = {NULL, NULL, NULL, "random", 0, 0};
   wgp_launch *l = *lp;

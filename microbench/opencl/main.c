@@ -20,7 +20,8 @@
 static void usage(FILE *f) {
   fprintf(f, "usage: wgbench-ocl -o FILE.csv [--quick] [--platform N] [--device N] [--only G[,B...]]\n"
              "                   [--repeats N] [--timeout S]\n"
-             "       wgbench-ocl --list\n");
+             "       wgbench-ocl --list\n"
+             "Without --platform/--device: the first GPU listed, else the first device.\n");
 }
 
 static int parse_int(const char *s, int lo, int hi, int *out) {
@@ -34,7 +35,7 @@ static int parse_int(const char *s, int lo, int hi, int *out) {
 
 int main(int argc, char **argv) {
   const char *out = NULL, *only = NULL;
-  int platform = 0, device = 0, repeats = 0, timeout = 300, list = 0, quick = 0;
+  int platform = -1, device = -1, repeats = 0, timeout = 300, list = 0, quick = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int more = i + 1 < argc;

@@ -51,7 +51,9 @@ typedef struct wgb_dev {
 } wgb_dev;
 
 /* Opens device DEVICE (index over all device types) of platform PLATFORM with a
- * profiling queue. Returns 0, or -1 with the reason in ERR. */
+ * profiling queue. A negative PLATFORM or DEVICE is not chosen: the first GPU (of
+ * PLATFORM if given, else of any platform), or device 0 of platform 0 when there is none.
+ * Returns 0, or -1 with the reason in ERR. */
 int wgb_dev_open(wgb_dev *d, int platform, int device, char *err, size_t errlen);
 void wgb_dev_close(wgb_dev *d);
 /* Lists platforms and devices ("0.0 NAME (TYPE, driver X)") on OUT; returns how many

@@ -130,7 +130,35 @@ int wgb_dev_open(wgb_dev *d, int platform, int device, char *err, size_t errlen)
              e == CL_SUCCESS ? "none listed" : wgb_cl_error(e));
     return -1;
   }
-  if (platform < 0 || (cl_uint)platform >= np || platform >= 16) {
+  if (np > 16)
+    np = 16;
+  if (platform < 0 || device < 0) {
+    /* not chosen: the first GPU (of the given platform, or of any), else device 0 of
+       platform 0 -- a machine with PoCL beside the NVIDIA driver lists the CPU first */
+    int fp = platform < 0 ? 0 : platform, fd = device < 0 ? 0 : device;
+    for (cl_uint p = 0; p < np && device < 0; p++) {
+      if (platform >= 0 && (cl_uint)platform != p)
+        continue;
+      cl_device_id gs[16];
+      cl_uint ng = 0;
+      if (clGetDeviceIDs(ps[p], CL_DEVICE_TYPE_GPU, 16, gs, &ng) != CL_SUCCESS || ng == 0)
+        continue;
+      cl_device_id all[16];
+      cl_uint na = 0;
+      if (clGetDeviceIDs(ps[p], CL_DEVICE_TYPE_ALL, 16, all, &na) != CL_SUCCESS)
+        continue;
+      for (cl_uint i = 0; i < na && i < 16; i++)
+        if (all[i] == gs[0]) {
+          fp = (int)p;
+          fd = (int)i;
+          device = fd;
+          break;
+        }
+    }
+    platform = fp;
+    device = fd;
+  }
+  if ((cl_uint)platform >= np) {
     snprintf(err, errlen, "no OpenCL platform %d (there are %u; --list shows them)", platform, np);
     return -1;
   }
