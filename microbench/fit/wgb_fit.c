@@ -231,7 +231,9 @@ static wgb_field *new_field(ctx *c, const char *key) {
   return fl;
 }
 
-/* Sets KEY to VALUE with source "measured: WHERE (WHAT)" and NOTE (may be NULL). */
+/* Sets KEY to VALUE with source "measured: WHERE (WHAT)" and NOTE (may be NULL). A WHAT
+ * that begins "assumed:" is not a measurement: its source stays "assumed: ...", naming
+ * WHERE only as the calibration it came with. */
 static void set_num(ctx *c, const char *key, double value, const char *what, const char *note) {
   if (!isfinite(value))
     return;
@@ -240,7 +242,10 @@ static void set_num(ctx *c, const char *key, double value, const char *what, con
     return;
   f->is_string = false;
   f->value = value;
-  snprintf(f->source, sizeof f->source, "measured: %s (%s)", c->where, what);
+  if (strncmp(what, "assumed:", 8) == 0)
+    snprintf(f->source, sizeof f->source, "%s (set with the calibration from %s)", what, c->where);
+  else
+    snprintf(f->source, sizeof f->source, "measured: %s (%s)", c->where, what);
   snprintf(f->note, sizeof f->note, "%s", note ? note : "");
   report(c, "%-40s %12.6g   %s%s%s", key, value, what, note && *note ? "; " : "", note ? note : "");
 }

@@ -222,6 +222,10 @@ static void test_fit_synthetic(void **state) {
   assert_true(fabs(wgb_fit_get(&fit, "memory.dram_activate_window_ns")->value - 24) < 1e-9);
   assert_non_null(strstr(wgb_fit_get(&fit, "memory.dram_activate_window_ns")->source, "bw_dram_scatter"));
   assert_true(wgb_fit_get(&fit, "memory.dram_banks_per_device")->value == 16);
+  /* the assumed row geometry is not passed off as measured */
+  assert_true(strncmp(wgb_fit_get(&fit, "memory.dram_banks_per_device")->source, "assumed:", 8) == 0);
+  assert_true(strncmp(wgb_fit_get(&fit, "memory.dram_row_bytes")->source, "assumed:", 8) == 0);
+  assert_true(strncmp(wgb_fit_get(&fit, "memory.dram_activate_window_ns")->source, "measured:", 9) == 0);
   assert_true(wgb_fit_get(&fit, "memory.dram_row_bytes")->value == 2048);
   assert_true(wgb_fit_get(&fit, "memory.dram_interleave_bytes")->value == 256);
   const wgb_field *f;
