@@ -1,12 +1,23 @@
 // OpenCL's native_ and half_ functions are fast intrinsics (sfu_fast, one MUFU
-// instruction each); sin, exp, log and a / b the precise functions.
+// instruction each); sin, exp and log the precise functions. a / b may be 2.5
+// ulp off in OpenCL C (clang's !fpmath): NVIDIA's OpenCL compiler divides with a
+// reciprocal and a multiply (the H100 measures it as fast as __expf), so it is
+// sfu_fast too, unless -cl-fp32-correctly-rounded-divide-sqrt asks for IEEE.
 // RUN: %wgperf extract %s -o %t.json --print 2>&1 | FileCheck %s
 // CHECK-LABEL: kernel fast
 // CHECK: totals:
 // CHECK-NOT: fp32_div
 // CHECK-SAME: sfu_fast=4
 // CHECK-LABEL: kernel precise
-// CHECK: totals: {{.*}}fp32_div=1 {{.*}}sfu_exp=1 sfu_log=1 sfu_sin=1
+// CHECK: totals:
+// CHECK-NOT: fp32_div
+// CHECK-SAME: sfu_exp=1 sfu_fast=1 sfu_log=1 sfu_sin=1
+// RUN: %wgperf extract %s -o %t.rn.json --print -- -cl-fp32-correctly-rounded-divide-sqrt 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=IEEE
+// IEEE-LABEL: kernel fast
+// IEEE: totals: {{.*}}sfu_fast=4
+// IEEE-LABEL: kernel precise
+// IEEE: totals: {{.*}}fp32_div=1 {{.*}}sfu_exp=1 sfu_log=1 sfu_sin=1
 __kernel void precise(__global float *x, int n) {
   int i = get_global_id(0);
   if (i < n)

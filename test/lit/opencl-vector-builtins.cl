@@ -26,7 +26,8 @@ __kernel void ints(__global int *c, __global uint *u) {
 // CHECK: mem M4 store global 4B {{.*}}base=arg:a offset=(sext:36:64 (mul:36 16 (trunc:64:36 gid.x)))
 // CHECK: mem M7 store global 4B {{.*}}base=arg:a offset=(add:nsw:nuw 12
 // dot(float4) and length(float4): their multiplies and adds, one square root
-// CHECK: totals: {{.*}}fp32_fma=7 {{.*}}sfu_sqrt=1
+// (OpenCL's, allowed 3 ulp: one MUFU, the class of rsqrt)
+// CHECK: totals: {{.*}}fp32_fma=7 {{.*}}sfu_rsqrt=1
 // CHECK-NOT: call=
 __kernel void vec(__global float *a, __global const float *b) {
   int i = get_global_id(0);
