@@ -32,8 +32,11 @@ struct vm_kernel {
   size_t nmacros, nargs, nbuffers, nlocal;
   vm_loop *loops;
   size_t nloops;
-  vm_hint *trip, *taken;
-  size_t ntrip, ntaken;
+  /* [0]: the hints of "trip" and "taken"; [1]: those of "opencl_trip" and
+   * "opencl_taken", for the OpenCL twin (its lines and blocks differ) */
+  vm_hint *trip[2], *taken[2];
+  size_t ntrip[2], ntaken[2];
+  bool has_cl_hints;
 };
 
 struct vm_manifest {
@@ -155,6 +158,54 @@ static bool valid_selector(const char *s) {
   return false;
 }
 
+/* Reads the hints TNAME (loop trip counts) and BNAME (branch fractions) of OBJ into
+ * set W of K. */
+static bool read_hints(loader *ld, vm_kernel *k, json_t *obj, int w, const char *tname, const char *bname,
+                       const char *const *names, size_t nall) {
+  const char *key;
+  json_t *v;
+  kv *trip;
+  size_t ntrip;
+  if (!read_map(ld, json_object_get(obj, tname), tname, &trip, &ntrip, names, nall))
+    return false;
+  k->trip[w] = calloc(ntrip + 1, sizeof *k->trip[w]);
+  if (!k->trip[w]) {
+    free(trip);
+    return nomem(ld);
+  }
+  for (size_t i = 0; i < ntrip; i++) {
+    k->trip[w][i].sel = trip[i].key;
+    k->trip[w][i].expr = trip[i].expr;
+    k->ntrip[w] = i + 1;
+    if (!valid_selector(trip[i].key) || trip[i].key[0] == 'B') {
+      for (size_t j = i + 1; j < ntrip; j++)
+        free(trip[j].key), free(trip[j].expr);
+      free(trip);
+      return fail(ld, "%s: '%s' is not a loop: expected L<n> or line:<n>", tname, k->trip[w][i].sel);
+    }
+  }
+  free(trip);
+  json_t *taken = json_object_get(obj, bname);
+  if (taken) {
+    if (!json_is_object(taken))
+      return fail(ld, "'%s' must be an object of B<n> or line:<n>: fraction", bname);
+    k->taken[w] = calloc(json_object_size(taken) + 1, sizeof *k->taken[w]);
+    if (!k->taken[w])
+      return nomem(ld);
+    json_object_foreach(taken, key, v) {
+      vm_hint *h = &k->taken[w][k->ntaken[w]++];
+      if (!(h->sel = strdup(key)))
+        return nomem(ld);
+      if (!valid_selector(key) || key[0] == 'L')
+        return fail(ld, "%s: '%s' is not a branch: expected B<n> or line:<n>", bname, key);
+      if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 1)
+        return fail(ld, "%s.%s must be a fraction between 0 and 1", bname, key);
+      h->fraction = json_number_value(v);
+    }
+  }
+  return true;
+}
+
 static bool read_kernel(loader *ld, vm_kernel *k, const char *name, json_t *obj, const char *dir) {
   ld->kernel = name;
   if (!(k->name = strdup(name)))
@@ -162,7 +213,8 @@ static bool read_kernel(loader *ld, vm_kernel *k, const char *name, json_t *obj,
   if (!json_is_object(obj))
     return fail(ld, "must be an object");
   static const char *const known[] = {"source", "opencl", "function", "size",   "macros", "args",
-                                      "buffers", "local_mem", "launches", "trip", "taken",  "note"};
+                                      "buffers", "local_mem", "launches", "trip", "taken",  "opencl_trip",
+                                      "opencl_taken", "note"};
   const char *key;
   json_t *v;
   json_object_foreach(obj, key, v) {
@@ -258,45 +310,10 @@ static bool read_kernel(loader *ld, vm_kernel *k, const char *name, json_t *obj,
       if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || *p == '_' || (p > s && *p >= '0' && *p <= '9')))
         return fail(ld, "macro name '%s' is not an identifier", s);
   }
-  kv *trip;
-  size_t ntrip;
-  if (!read_map(ld, json_object_get(obj, "trip"), "trip", &trip, &ntrip, names, nall))
+  k->has_cl_hints = json_object_get(obj, "opencl_trip") || json_object_get(obj, "opencl_taken");
+  if (!read_hints(ld, k, obj, 0, "trip", "taken", names, nall) ||
+      !read_hints(ld, k, obj, 1, "opencl_trip", "opencl_taken", names, nall))
     return false;
-  k->trip = calloc(ntrip + 1, sizeof *k->trip);
-  if (!k->trip) {
-    free(trip);
-    return nomem(ld);
-  }
-  for (size_t i = 0; i < ntrip; i++) {
-    k->trip[i].sel = trip[i].key;
-    k->trip[i].expr = trip[i].expr;
-    k->ntrip = i + 1;
-    if (!valid_selector(trip[i].key) || trip[i].key[0] == 'B') {
-      for (size_t j = i + 1; j < ntrip; j++)
-        free(trip[j].key), free(trip[j].expr);
-      free(trip);
-      return fail(ld, "trip: '%s' is not a loop: expected L<n> or line:<n>", k->trip[i].sel);
-    }
-  }
-  free(trip);
-  json_t *taken = json_object_get(obj, "taken");
-  if (taken) {
-    if (!json_is_object(taken))
-      return fail(ld, "'taken' must be an object of B<n> or line:<n>: fraction");
-    k->taken = calloc(json_object_size(taken) + 1, sizeof *k->taken);
-    if (!k->taken)
-      return nomem(ld);
-    json_object_foreach(taken, key, v) {
-      vm_hint *h = &k->taken[k->ntaken++];
-      if (!(h->sel = strdup(key)))
-        return nomem(ld);
-      if (!valid_selector(key) || key[0] == 'L')
-        return fail(ld, "taken: '%s' is not a branch: expected B<n> or line:<n>", key);
-      if (!json_is_number(v) || json_number_value(v) < 0 || json_number_value(v) > 1)
-        return fail(ld, "taken.%s must be a fraction between 0 and 1", key);
-      h->fraction = json_number_value(v);
-    }
-  }
   ld->kernel = NULL;
   return true;
 }
@@ -330,14 +347,16 @@ void vm_free(vm_manifest *m) {
       free(k->loops[j].next);
     }
     free(k->loops);
-    for (size_t j = 0; j < k->ntrip; j++) {
-      free(k->trip[j].sel);
-      free(k->trip[j].expr);
+    for (int w = 0; w < 2; w++) {
+      for (size_t j = 0; j < k->ntrip[w]; j++) {
+        free(k->trip[w][j].sel);
+        free(k->trip[w][j].expr);
+      }
+      free(k->trip[w]);
+      for (size_t j = 0; j < k->ntaken[w]; j++)
+        free(k->taken[w][j].sel);
+      free(k->taken[w]);
     }
-    free(k->trip);
-    for (size_t j = 0; j < k->ntaken; j++)
-      free(k->taken[j].sel);
-    free(k->taken);
   }
   free(m->k);
   free(m->file);
@@ -563,27 +582,34 @@ int vm_launch_options(const vm_kernel *k, const vm_row *row, const vm_launch *l,
   return count;
 }
 
-size_t vm_num_trip_hints(const vm_kernel *k) { return k->ntrip; }
+/* the hint set for the kernel's CUDA source or its OpenCL twin */
+static int hint_set(const vm_kernel *k, bool opencl) { return opencl && k->has_cl_hints; }
 
-const char *vm_trip_hint(const vm_kernel *k, size_t i, const vm_row *row, const vm_launch *l, int64_t *count,
-                         char *err, size_t errsize) {
-  if (i >= k->ntrip)
+size_t vm_num_trip_hints(const vm_kernel *k, bool opencl) { return k->ntrip[hint_set(k, opencl)]; }
+
+const char *vm_trip_hint(const vm_kernel *k, bool opencl, size_t i, const vm_row *row, const vm_launch *l,
+                         int64_t *count, char *err, size_t errsize) {
+  int w = hint_set(k, opencl);
+  if (i >= k->ntrip[w])
     return NULL;
   vx_var v[2 * VM_MAX_VARS];
   size_t n = bind(k, row, l, v);
-  if (!eval_named("trip", k->trip[i].sel, k->trip[i].expr, v, n, count, err, errsize))
+  const char *section = w ? "opencl_trip" : "trip";
+  if (!eval_named(section, k->trip[w][i].sel, k->trip[w][i].expr, v, n, count, err, errsize))
     return NULL;
   if (*count < 0) {
-    snprintf(err, errsize, "trip.%s = \"%s\" is negative (%lld)", k->trip[i].sel, k->trip[i].expr, (long long)*count);
+    snprintf(err, errsize, "%s.%s = \"%s\" is negative (%lld)", section, k->trip[w][i].sel, k->trip[w][i].expr,
+             (long long)*count);
     return NULL;
   }
-  return k->trip[i].sel;
+  return k->trip[w][i].sel;
 }
 
-size_t vm_num_taken_hints(const vm_kernel *k) { return k->ntaken; }
-const char *vm_taken_hint(const vm_kernel *k, size_t i, double *fraction) {
-  if (i >= k->ntaken)
+size_t vm_num_taken_hints(const vm_kernel *k, bool opencl) { return k->ntaken[hint_set(k, opencl)]; }
+const char *vm_taken_hint(const vm_kernel *k, bool opencl, size_t i, double *fraction) {
+  int w = hint_set(k, opencl);
+  if (i >= k->ntaken[w])
     return NULL;
-  *fraction = k->taken[i].fraction;
-  return k->taken[i].sel;
+  *fraction = k->taken[w][i].fraction;
+  return k->taken[w][i].sel;
 }

@@ -69,11 +69,13 @@ int vm_launch_options(const vm_kernel *k, const vm_row *row, const vm_launch *l,
 
 /* Hints for launch L, resolved against the kernel model by the caller:
  * loop / block selectors ("L2", "B3", or "line:34" for the first loop /
- * branch block whose source is on line 34) and their values. */
-size_t vm_num_trip_hints(const vm_kernel *k);
-const char *vm_trip_hint(const vm_kernel *k, size_t i, const vm_row *row, const vm_launch *l, int64_t *count,
-                         char *err, size_t errsize); /* the selector; NULL with ERR on failure */
-size_t vm_num_taken_hints(const vm_kernel *k);
-const char *vm_taken_hint(const vm_kernel *k, size_t i, double *fraction);
+ * branch block whose source is on line 34) and their values. OPENCL: for the
+ * OpenCL twin, whose lines and blocks differ: "opencl_trip" and "opencl_taken"
+ * where the kernel has them, else "trip" and "taken". */
+size_t vm_num_trip_hints(const vm_kernel *k, bool opencl);
+const char *vm_trip_hint(const vm_kernel *k, bool opencl, size_t i, const vm_row *row, const vm_launch *l,
+                         int64_t *count, char *err, size_t errsize); /* the selector; NULL with ERR on failure */
+size_t vm_num_taken_hints(const vm_kernel *k, bool opencl);
+const char *vm_taken_hint(const vm_kernel *k, bool opencl, size_t i, double *fraction);
 
 #endif

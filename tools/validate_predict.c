@@ -550,7 +550,7 @@ void vpredict_row(vpredictor *p, const vrow *row, vresult *res) {
   size_t na = wgp_kernel_num_args(k) ? wgp_kernel_num_args(k) : 1;
   uint64_t *align = calloc(na, sizeof *align), *lbytes = calloc(na + wgp_kernel_num_arrays(k), sizeof *lbytes);
   uint64_t *bbytes = calloc(na, sizeof *bbytes);
-  size_t ntrip = vm_num_trip_hints(vk), ntaken = vm_num_taken_hints(vk);
+  size_t ntrip = vm_num_trip_hints(vk, p->o.opencl), ntaken = vm_num_taken_hints(vk, p->o.opencl);
   size_t *trip_loops = calloc(ntrip + 1, sizeof *trip_loops), *taken_blocks = calloc(ntaken + 1, sizeof *taken_blocks);
   uint64_t *trips = calloc(ntrip + 1, sizeof *trips);
   double *taken = calloc(ntaken + 1, sizeof *taken);
@@ -560,10 +560,11 @@ void vpredict_row(vpredictor *p, const vrow *row, vresult *res) {
     goto done;
   }
   for (size_t i = 0; i < ntaken; i++) {
-    const char *sel = vm_taken_hint(vk, i, &taken[i]);
+    const char *sel = vm_taken_hint(vk, p->o.opencl, i, &taken[i]);
     long b = resolve(k, sel, false);
     if (b < 0) {
-      failf(res, "manifest: taken.%s: kernel '%s' has no such branch block", sel, wgp_kernel_name(k));
+      failf(res, "manifest: taken.%s: kernel '%s' has no such branch block%s", sel, wgp_kernel_name(k),
+            p->o.opencl ? " (the OpenCL twin's lines and blocks differ: give them in opencl_taken)" : "");
       goto done;
     }
     taken_blocks[i] = (size_t)b;
@@ -573,14 +574,15 @@ void vpredict_row(vpredictor *p, const vrow *row, vresult *res) {
     const vm_launch *L = &launches[li];
     for (size_t i = 0; i < ntrip; i++) {
       int64_t c;
-      const char *sel = vm_trip_hint(vk, i, &row->r, L, &c, err, sizeof err);
+      const char *sel = vm_trip_hint(vk, p->o.opencl, i, &row->r, L, &c, err, sizeof err);
       if (!sel) {
         failf(res, "%s", err);
         goto done;
       }
       long l = resolve(k, sel, true);
       if (l < 0) {
-        failf(res, "manifest: trip.%s: kernel '%s' has no such loop", sel, wgp_kernel_name(k));
+        failf(res, "manifest: trip.%s: kernel '%s' has no such loop%s", sel, wgp_kernel_name(k),
+              p->o.opencl ? " (the OpenCL twin's lines and blocks differ: give them in opencl_trip)" : "");
         goto done;
       }
       trip_loops[i] = (size_t)l;

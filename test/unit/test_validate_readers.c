@@ -130,11 +130,12 @@ static const char *manifest_text =
     " \"mm\": {\"source\": \"mm.cu\", \"opencl\": \"mm.cl\", \"size\": \"W\", \"macros\": {\"TW\": \"block_x\"},"
     "   \"args\": {\"W\": \"W\"}, \"buffers\": {\"P\": \"4*W*W\"}},"
     " \"dot\": {\"source\": \"/abs/dot.cu\", \"function\": \"dotProd\", \"size\": \"N\","
-    "   \"macros\": {\"TW\": \"sqrt(block_x)\"}, \"args\": {\"N\": \"N\"}},"
+    "   \"macros\": {\"TW\": \"sqrt(block_x)\"}, \"args\": {\"N\": \"N\"}, \"taken\": {\"B2\": 0.5}},"
     " \"sort\": {\"source\": \"sort.cu\", \"size\": \"N\","
     "   \"launches\": [{\"var\": \"k\", \"from\": \"2\", \"while\": \"k <= N\", \"next\": \"2*k\"},"
     "                {\"var\": \"j\", \"from\": \"k/2\", \"while\": \"j >= 1\", \"next\": \"j/2\"}],"
-    "   \"args\": {\"j\": \"j\", \"k\": \"k\"}, \"trip\": {\"line:12\": \"N/k\"}, \"taken\": {\"B3\": 0.5}}}}";
+    "   \"args\": {\"j\": \"j\", \"k\": \"k\"}, \"trip\": {\"line:12\": \"N/k\"}, \"taken\": {\"B3\": 0.5},"
+    "   \"opencl_trip\": {\"line:9\": \"2*N/k\"}, \"opencl_taken\": {\"B4\": 0.25, \"line:7\": 1}}}}";
 
 static vm_manifest *load_ok(const char *text) {
   vm_manifest *m = NULL;
@@ -184,14 +185,26 @@ static void manifest(void **state) {
   assert_string_equal(opt[0][1], "j=4"); /* k = 8: j = 4, 2, 1 */
   assert_int_equal(vm_launches(sort, &srow, l, 9, err, sizeof err), -1);
   assert_non_null(strstr(err, "more than 9 launches"));
-  assert_int_equal(vm_num_trip_hints(sort), 1);
+  assert_int_equal(vm_num_trip_hints(sort, false), 1);
   int64_t c;
-  assert_string_equal(vm_trip_hint(sort, 0, &srow, &l[3], &c, err, sizeof err), "line:12");
+  assert_string_equal(vm_trip_hint(sort, false, 0, &srow, &l[3], &c, err, sizeof err), "line:12");
   assert_int_equal(c, 2);
   double fr;
-  assert_string_equal(vm_taken_hint(sort, 0, &fr), "B3");
+  assert_string_equal(vm_taken_hint(sort, false, 0, &fr), "B3");
   assert_true(fr == 0.5);
-  assert_null(vm_taken_hint(sort, 1, &fr));
+  assert_null(vm_taken_hint(sort, false, 1, &fr));
+  /* the OpenCL twin's own hints (its lines and blocks differ) */
+  assert_int_equal(vm_num_trip_hints(sort, true), 1);
+  assert_string_equal(vm_trip_hint(sort, true, 0, &srow, &l[3], &c, err, sizeof err), "line:9");
+  assert_int_equal(c, 4);
+  assert_int_equal(vm_num_taken_hints(sort, true), 2);
+  assert_string_equal(vm_taken_hint(sort, true, 0, &fr), "B4");
+  assert_true(fr == 0.25);
+  assert_string_equal(vm_taken_hint(sort, true, 1, &fr), "line:7");
+  assert_true(fr == 1);
+  /* a kernel without them gives the OpenCL twin its CUDA hints */
+  assert_int_equal(vm_num_taken_hints(dot, true), 1);
+  assert_string_equal(vm_taken_hint(dot, true, 0, &fr), "B2");
   /* a value error names the expression */
   vm_row zero = {0, {1, 1, 1}, {0, 1, 1}};
   assert_int_equal(vm_macros(dot, &zero, flags, 8, err, sizeof err), 1);
@@ -233,6 +246,10 @@ static void manifest_errors(void **state) {
                         "taken.B3 must be a fraction between 0 and 1");
   expect_manifest_error(HEAD "\"k\": {\"source\": \"k.cu\", \"taken\": {\"line:x\": 0.5}}}}",
                         "taken: 'line:x' is not a branch");
+  expect_manifest_error(HEAD "\"k\": {\"source\": \"k.cu\", \"opencl_taken\": {\"B1\": -1}}}}",
+                        "opencl_taken.B1 must be a fraction between 0 and 1");
+  expect_manifest_error(HEAD "\"k\": {\"source\": \"k.cu\", \"opencl_trip\": {\"B2\": \"4\"}}}}",
+                        "opencl_trip: 'B2' is not a loop");
   expect_manifest_error(HEAD "\"k\": {\"source\": \"k.cu\", \"launches\": [{\"var\": \"j\", \"from\": \"j\", "
                         "\"while\": \"1\", \"next\": \"1\"}]}}}",
                         "'launches[0].from': unknown name 'j'");
