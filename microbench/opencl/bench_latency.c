@@ -340,14 +340,7 @@ static uint32_t steps1(const wgb *b) { return b->quick ? 1024 : 4096; }
 
 /* The chase kernels hold word indices in 32-bit uints: a chain's buffer stays within
  * 4 GiB (an 80 GB H100 allows 20 GB, whose chain wrapped and failed its check). */
-static size_t cap_alloc(const wgb *b, size_t want) {
-  size_t cap = (size_t)b->d->max_alloc;
-  if (cap > ((size_t)1 << 32))
-    cap = (size_t)1 << 32;
-  if ((size_t)(b->d->global_mem / 4) < cap)
-    cap = (size_t)(b->d->global_mem / 4);
-  return want < cap ? want : cap;
-}
+static size_t cap_alloc(const wgb *b, size_t want) { return wgb_cap_alloc(b, want, (size_t)1 << 32); }
 
 /* ------------------------------------------------------------------------ */
 /* Geometry: latency vs footprint                                           */

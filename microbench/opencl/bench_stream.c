@@ -54,12 +54,8 @@ static int stream_open(wgb *b, stream_set *s) {
   return 0;
 }
 
-static size_t cap_alloc(const wgb *b, size_t want) {
-  size_t cap = (size_t)b->d->max_alloc;
-  if ((size_t)(b->d->global_mem / 4) < cap)
-    cap = (size_t)(b->d->global_mem / 4);
-  return want < cap ? want : cap;
-}
+/* uint4 indices in 32-bit uints reach 64 GiB: the device's own limits come first */
+static size_t cap_alloc(const wgb *b, size_t want) { return wgb_cap_alloc(b, want, SIZE_MAX); }
 
 static size_t dram_bytes(const wgb *b) {
   double want = b->quick ? (b->d->is_gpu ? 256.0 : 16.0) * (1 << 20) : 1024.0 * (1 << 20);

@@ -103,6 +103,9 @@ int wgb_arg(wgb *b, cl_kernel k, cl_uint i, size_t size, const void *p);
 cl_kernel wgb_kernel(wgb *b, cl_program p, const char *name);
 /* A device buffer of BYTES (NULL on failure, b->err set); HOST (may be NULL) is copied in. */
 cl_mem wgb_buffer(wgb *b, size_t bytes, const void *host);
+/* WANT bytes, at most the device's largest allocation, a quarter of its memory and
+ * LIMIT (the most a kernel's indices reach): the size of a benchmark buffer. */
+size_t wgb_cap_alloc(const wgb *b, size_t want, size_t limit);
 int wgb_write(wgb *b, cl_mem m, size_t bytes, const void *host);
 int wgb_read(wgb *b, cl_mem m, size_t bytes, void *host);
 /* Builds a program of the embedded source SRC for this device (b->err on failure). */

@@ -321,6 +321,15 @@ cl_kernel wgb_kernel(wgb *b, cl_program p, const char *name) {
   return k;
 }
 
+size_t wgb_cap_alloc(const wgb *b, size_t want, size_t limit) {
+  size_t cap = (size_t)b->d->max_alloc;
+  if (cap > limit)
+    cap = limit;
+  if ((size_t)(b->d->global_mem / 4) < cap)
+    cap = (size_t)(b->d->global_mem / 4);
+  return want < cap ? want : cap;
+}
+
 cl_mem wgb_buffer(wgb *b, size_t bytes, const void *host) {
   cl_int e;
   cl_mem m = clCreateBuffer(b->d->ctx, CL_MEM_READ_WRITE, bytes ? bytes : 4, NULL, &e);
