@@ -1261,8 +1261,13 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   uint64_t wave = (uint64_t)resident * wgp_gpu_sm_count(gpu);
   if (wave > total)
     wave = total;
-  uint64_t *pick = malloc((size_t)(wave < WGP_CACHE_MAX_GROUPS ? wave : WGP_CACHE_MAX_GROUPS) * sizeof *pick + 8);
-  size_t S = pick ? choose_groups(ngrp[0], wave, WGP_CACHE_MAX_GROUPS, pick) : 0;
+  /* whole groups, at most WGP_CACHE_MAX_WARPS warps of them (cache.h): 16
+   * groups of 1024 work-items, not 128 */
+  uint64_t items = L.local[0] * L.local[1] * L.local[2], wpg = (items + L.warp_size - 1) / L.warp_size;
+  uint64_t limit = WGP_CACHE_MAX_WARPS / (wpg ? wpg : 1);
+  limit = limit < 1 ? 1 : limit > WGP_CACHE_MAX_GROUPS ? WGP_CACHE_MAX_GROUPS : limit;
+  uint64_t *pick = malloc((size_t)(wave < limit ? wave : limit) * sizeof *pick + 8);
+  size_t S = pick ? choose_groups(ngrp[0], wave, limit, pick) : 0;
   unsigned sector = wgp_gpu_l2_sector_bytes(gpu), line = wgp_gpu_l1_line_bytes(gpu);
   if (!sector || (sector & (sector - 1)) || !line) { /* the GPU loader checks: never true */
     free(pick), free(sect), free(h1), free(to2), free(h2), free(dsec), free(acts), free(usec), free(p1), free(p2);

@@ -3,7 +3,11 @@
  *
  * Model:
  * - The stream: the work-groups of the first wave in dispatch order (resident
- *   groups per SM x SMs); above WGP_CACHE_MAX_GROUPS only the wave's groups
+ *   groups per SM x SMs), at most WGP_CACHE_MAX_GROUPS groups and, in whole
+ *   groups, WGP_CACHE_MAX_WARPS warps (16 groups of 1024 work-items: the
+ *   sample's work no longer grows 32-fold with the group; over the 9511
+ *   measured launches of wgperf-validate no figure moved, docs/speed.md);
+ *   above that only the wave's groups
  *   in its first columns (x below a limit) are kept, so every row of the wave
  *   is still there and reuse along y keeps its count.  Their warps are
  *   interleaved round-robin one memory instruction at a time, each
@@ -117,6 +121,8 @@ extern "C" {
 #endif
 
 #define WGP_CACHE_MAX_GROUPS 128
+/* ... and at most this many warps, in whole groups (at least one group). */
+#define WGP_CACHE_MAX_WARPS 512
 /* The work budget of wgp_cache_analyze: blocks traced plus warp-level
  * accesses simulated.  Above it, the sample's long loops keep
  * WGP_CACHE_SAMPLED_EDGE iterations at each end of a sampled stretch instead

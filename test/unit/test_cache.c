@@ -93,7 +93,7 @@ static const launch_case cases[] = {
     {"matmul_tiled.plugin.json", "matmul_tiled", "256,256", "16,16", {"N=256", NULL, NULL}, 16384},
     {"mem_kernels.json", "loop_column", "1048576", "256", {"w=4096", "n=100", NULL}, 16384},
     {"mem_kernels.json", "loop_column", "65536", "128", {"w=65536", "n=40", NULL}, 8192},
-    {"mem_kernels.json", "transpose2d", "1024,1024", "32,8", {"w=1024", "h=1024", NULL}, 2048},
+    {"mem_kernels.json", "transpose2d", "1024,1024", "32,8", {"w=1024", "h=1024", NULL}, 512},
     {"trace_kernels.json", "gridstride", "65536", "256", {"n=8388608", NULL, NULL}, 8192},
     {"trace_kernels.json", "gridstride", "32768", "256", {"n=4194304", NULL, NULL}, 4096},
     {"pipeline_kernels.json", "tiled", "32768", "128", {"n=64", "tile=512", NULL}, 4096},
@@ -300,6 +300,31 @@ static void under_budget_is_exact(void **state) {
   }
 }
 
+/* The sample is whole groups of the first wave, at most
+ * WGP_CACHE_MAX_GROUPS of them and at most WGP_CACHE_MAX_WARPS warps: 128
+ * groups of one to four warps, 102 of five, 16 of 1024 work-items and of
+ * 1000 (a partial warp counts as one). */
+static void sample_is_bounded_in_warps(void **state) {
+  (void)state;
+  wgp_diag d;
+  static const struct {
+    const char *global, *local;
+    size_t groups;
+  } want[] = {{"1048576", "32", 128},  {"1048576", "128", 128}, {"1000000", "160", 102},
+              {"1048576", "256", 64},  {"1048576", "1024", 16}, {"1000000", "1000", 16}};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    launch_case c = {"trace_kernels.json", "vadd", want[i].global, want[i].local, {"n=1048576", NULL, NULL}, 0};
+    bound b;
+    bind(&b, &c);
+    wgp_cache_result r;
+    assert_int_equal(wgp_cache_analyze_budget(&b.in, b.resident, b.smem, 0, &r, &d), WGP_OK);
+    if (r.groups_simulated != want[i].groups)
+      fail_msg("groups of %s: %zu simulated, expected %zu", want[i].local, r.groups_simulated, want[i].groups);
+    wgp_cache_result_free(&r);
+    unbind(&b);
+  }
+}
+
 static void assert_same_result(const wgp_cache_result *a, const wgp_cache_result *b, const char *what, unsigned n) {
   if (a->groups_simulated != b->groups_simulated || a->sampled != b->sampled || a->num_accesses != b->num_accesses ||
       a->dram_read_bytes_per_group != b->dram_read_bytes_per_group ||
@@ -466,6 +491,7 @@ static void sampled_passes_age_the_caches(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(sample_is_bounded_in_warps),
       cmocka_unit_test(threads_do_not_change_the_result),
       cmocka_unit_test(twins_change_nothing),
       cmocka_unit_test(under_budget_is_exact),
