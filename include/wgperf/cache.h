@@ -3,11 +3,13 @@
  *
  * Model:
  * - The stream: the work-groups of the first wave in dispatch order (resident
- *   groups per SM x SMs), at most WGP_CACHE_MAX_GROUPS groups and, in whole
- *   groups, WGP_CACHE_MAX_WARPS warps (16 groups of 1024 work-items: the
- *   sample's work no longer grows 32-fold with the group; over the 9511
- *   measured launches of wgperf-validate no figure moved, docs/speed.md);
- *   above that only the wave's groups
+ *   groups per SM x SMs), in whole groups, at most WGP_CACHE_MAX_WARPS
+ *   warps of them (512 groups of one warp, 16 of 1024 work-items): every
+ *   size of a search gets a sample of the same work, and reuse at the same
+ *   distance is seen alike (with 128 groups whatever their size, a
+ *   1024-work-item group's sample was 32 times a warp-sized one's, and
+ *   sample-size effects, such as the L2 hits of gathers, favoured large
+ *   groups); above that only the wave's groups
  *   in its first columns (x below a limit) are kept, so every row of the wave
  *   is still there and reuse along y keeps its count.  Their warps are
  *   interleaved round-robin one memory instruction at a time, each
@@ -120,15 +122,16 @@
 extern "C" {
 #endif
 
-#define WGP_CACHE_MAX_GROUPS 128
-/* ... and at most this many warps, in whole groups (at least one group). */
+/* The sample's groups: at most this many, and at most WGP_CACHE_MAX_WARPS
+ * warps of them in whole groups (one group at least). */
+#define WGP_CACHE_MAX_GROUPS 512
 #define WGP_CACHE_MAX_WARPS 512
 /* The work budget of wgp_cache_analyze: blocks traced plus warp-level
  * accesses simulated.  Above it, the sample's long loops keep
  * WGP_CACHE_SAMPLED_EDGE iterations at each end of a sampled stretch instead
  * of WGP_TRACE_EDGE_ITERATIONS, then 1 (the middle is represented by its
  * sample iteration, weighted, as always); the groups stay.  The work is then
- * bounded by WGP_CACHE_MAX_GROUPS groups of 3 iterations per loop level. */
+ * bounded by WGP_CACHE_MAX_WARPS warps of 3 iterations per loop level. */
 #define WGP_CACHE_MAX_EVENTS 32768
 #define WGP_CACHE_SAMPLED_EDGE 2
 /* Iterations of one entry into a loop of unknown count that the sample

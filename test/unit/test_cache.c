@@ -301,16 +301,16 @@ static void under_budget_is_exact(void **state) {
 }
 
 /* The sample is whole groups of the first wave, at most
- * WGP_CACHE_MAX_GROUPS of them and at most WGP_CACHE_MAX_WARPS warps: 128
- * groups of one to four warps, 102 of five, 16 of 1024 work-items and of
- * 1000 (a partial warp counts as one). */
+ * WGP_CACHE_MAX_GROUPS of them and at most WGP_CACHE_MAX_WARPS warps: 512
+ * groups of one warp, 128 of four, 102 of five, 16 of 1024 work-items and
+ * of 1000 (a partial warp counts as one). */
 static void sample_is_bounded_in_warps(void **state) {
   (void)state;
   wgp_diag d;
   static const struct {
     const char *global, *local;
     size_t groups;
-  } want[] = {{"1048576", "32", 128},  {"1048576", "128", 128}, {"1000000", "160", 102},
+  } want[] = {{"1048576", "32", 512},  {"1048576", "128", 128}, {"1000000", "160", 102},
               {"1048576", "256", 64},  {"1048576", "1024", 16}, {"1000000", "1000", 16}};
   for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
     launch_case c = {"trace_kernels.json", "vadd", want[i].global, want[i].local, {"n=1048576", NULL, NULL}, 0};
