@@ -1538,6 +1538,8 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
   }
   /* The count used where an exit cannot be evaluated. */
   const wgp_expr *bound = wgp_loop_has_real_bound(lp) ? wgp_loop_max_trip_count(lp) : NULL;
+  int64_t bounded[WGP_TRACE_MAX_WARP];
+  uint64_t bounded_lanes = 0; /* the lanes of BOUNDED, when every live lane has a count */
   t->forced[loop] = 1;
   if (known) {
     int64_t mx = 1;
@@ -1559,8 +1561,14 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
         if (x > mx)
           mx = x;
       }
-    if (ok && mx > 0)
+    if (ok && mx > 0) {
       t->forced[loop] = mx;
+      EACH_LANE(lane, live) {
+        int64_t x = k1 >> lane & 1 ? v1[lane] : v2[lane];
+        bounded[lane] = x < 1 ? 1 : x;
+      }
+      bounded_lanes = live;
+    }
   }
 
   bool capped = false;
@@ -1572,6 +1580,21 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
     int64_t mx = 1;
     EACH_LANE(lane, mask & (t->nlanes < 64 ? (1ull << t->nlanes) - 1 : ~0ull)) if (trips[lane] > mx) mx = trips[lane];
     t->forced[loop] = mx;
+  }
+  if (!known && bounded_lanes && t->forced[loop] > (int64_t)WGP_TRACE_EXPLICIT_CAP &&
+      t->explicit_cap >= WGP_TRACE_EXPLICIT_CAP) {
+    /* Every lane has a count from the model's count or bound, which the
+     * exits that cannot be evaluated keep it in the loop for, and it is
+     * above the explicit cap: a counted loop, sampled as any, instead of
+     * one cut at the cap (a data-dependent search through 10000 entries,
+     * reported as run to its bound, counted 1024 iterations).  Below the
+     * cap the loop is run iteration by iteration as before: exact, where
+     * a sample stands for a periodic pattern with one or two iterations
+     * (a walk by 8 B that needs a new sector every fourth iteration); so
+     * is it in a cache analysis over its budget, whose lower cap keeps
+     * the first iterations for the hit rates (cache.h) */
+    known = true;
+    EACH_LANE(lane, bounded_lanes) trips[lane] = bounded[lane];
   }
   if (!known) {
     uint64_t active = mask;
