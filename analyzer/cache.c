@@ -1263,8 +1263,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
     wave = total;
   /* whole groups, at most WGP_CACHE_MAX_WARPS warps of them (cache.h): 16
    * groups of 1024 work-items, not 128 */
-  uint64_t items = L.local[0] * L.local[1] * L.local[2], wpg = (items + L.warp_size - 1) / L.warp_size;
-  uint64_t limit = WGP_CACHE_MAX_WARPS / (wpg ? wpg : 1);
+  uint64_t limit = WGP_CACHE_MAX_WARPS / wgp_launch_warps_per_group(&L);
   limit = limit < 1 ? 1 : limit > WGP_CACHE_MAX_GROUPS ? WGP_CACHE_MAX_GROUPS : limit;
   uint64_t *pick = malloc((size_t)(wave < limit ? wave : limit) * sizeof *pick + 8);
   size_t S = pick ? choose_groups(ngrp[0], wave, limit, pick) : 0;

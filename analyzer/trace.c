@@ -919,9 +919,12 @@ static uint64_t group_items(const wgp_tracer *t) {
   return t->L->local[0] * t->L->local[1] * t->L->local[2];
 }
 
-size_t wgp_tracer_num_warps(const wgp_tracer *t) {
-  return (size_t)((group_items(t) + t->L->warp_size - 1) / t->L->warp_size);
+size_t wgp_launch_warps_per_group(const wgp_trace_launch *L) {
+  uint64_t items = L->local[0] * L->local[1] * L->local[2];
+  return (size_t)((items + L->warp_size - 1) / L->warp_size);
 }
+
+size_t wgp_tracer_num_warps(const wgp_tracer *t) { return wgp_launch_warps_per_group(t->L); }
 
 uint64_t wgp_tracer_full_mask(const wgp_tracer *t, size_t warp) {
   uint64_t first = (uint64_t)warp * t->L->warp_size, items = group_items(t);
@@ -1560,13 +1563,10 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
         int64_t x = k1 >> lane & 1 ? v1[lane] : v2[lane];
         if (x > mx)
           mx = x;
+        bounded[lane] = x < 1 ? 1 : x;
       }
     if (ok && mx > 0) {
       t->forced[loop] = mx;
-      EACH_LANE(lane, live) {
-        int64_t x = k1 >> lane & 1 ? v1[lane] : v2[lane];
-        bounded[lane] = x < 1 ? 1 : x;
-      }
       bounded_lanes = live;
     }
   }

@@ -66,6 +66,8 @@ typedef struct wgp_trace_launch {
 
 /* The launch's work-items (the product of its global sizes). */
 double wgp_launch_items(const wgp_trace_launch *L);
+/* Warps per work-group of L (a partial warp counts as one; L->warp_size at least 1). */
+size_t wgp_launch_warps_per_group(const wgp_trace_launch *L);
 
 /* What a trace had to assume (wgp_trace_flags). */
 #define WGP_TRACE_DATA_BRANCH 1u  /* a branch needed a loaded value: both paths taken */
