@@ -1622,12 +1622,16 @@ void wgp_cache_result_free(wgp_cache_result *r) {
   r->unknown_share = r->unknown_region = NULL;
 }
 
-bool wgp_cache_warm_l2(wgp_cache_result *r, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_mem_stats *totals) {
+bool wgp_cache_warm_l2(wgp_cache_result *r, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_mem_stats *totals,
+                       const uint64_t *buffer_bytes) {
   double f = 0;
-  /* per buffer: traffic of lanes with unknown addresses and the region they
-   * are spread over; its footprint is the smaller */
+  /* per buffer: the traffic of lanes whose address is known times the
+   * sample's distinct share, and the traffic of lanes with unknown addresses
+   * with the region they are spread over (that part's footprint is the
+   * smaller of the two); a buffer no larger than its --buffer size */
   size_t nb = r->num_bases;
-  double *ut = calloc(nb + 1, sizeof *ut), *ur = calloc(nb + 1, sizeof *ur);
+  double *kt = calloc(nb + 1, sizeof *kt), *ut = calloc(nb + 1, sizeof *ut), *ur = calloc(nb + 1, sizeof *ur);
+  bool room = kt && ut && ur;
   for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
     const wgp_access *a = wgp_kernel_access(k, i);
     if (wgp_access_space(a) != WGP_SPACE_GLOBAL && wgp_access_space(a) != WGP_SPACE_GENERIC)
@@ -1637,19 +1641,26 @@ bool wgp_cache_warm_l2(wgp_cache_result *r, const wgp_kernel *k, const wgp_gpu *
     double share = b < nb && r->distinct[b] > 0 ? r->distinct[b] : 1;
     double bytes = totals[i].sectors * wgp_gpu_l2_sector_bytes(gpu);
     double us = r->unknown_share && i < r->num_accesses ? r->unknown_share[i] : 0;
-    if (us > 0 && ut && ur) {
-      size_t x = b < nb ? b : nb;
+    if (!room) {
+      f += us > 0 ? INFINITY : bytes * share; /* no room to count it: taken as not fitting */
+      continue;
+    }
+    size_t x = b < nb ? b : nb;
+    if (us > 0) {
       ut[x] += bytes * us;
       ur[x] = r->unknown_region[i] > ur[x] ? r->unknown_region[i] : ur[x];
       bytes *= 1 - us;
-    } else if (us > 0) {
-      bytes = INFINITY; /* no room to count it: taken as not fitting */
     }
-    f += bytes * share;
+    kt[x] += bytes * share;
   }
-  for (size_t x = 0; ut && ur && x <= nb; x++)
-    f += ut[x] < ur[x] ? ut[x] : ur[x];
-  free(ut), free(ur);
+  size_t nargs = wgp_kernel_num_args(k);
+  for (size_t x = 0; room && x <= nb; x++) {
+    double fx = kt[x] + (ut[x] < ur[x] ? ut[x] : ur[x]);
+    if (buffer_bytes && x < nargs && buffer_bytes[x] > 0 && fx > (double)buffer_bytes[x])
+      fx = (double)buffer_bytes[x];
+    f += fx;
+  }
+  free(kt), free(ut), free(ur);
   r->footprint_bytes = f;
   r->l2_warm = f > 0 && f <= 0.75 * (double)wgp_gpu_l2_bytes(gpu);
   for (size_t i = 0; r->l2_warm && i < r->num_accesses; i++)

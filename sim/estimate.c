@@ -246,7 +246,7 @@ static wgp_status from_analysis(const wgp_analysis_input *in, wgp_analysis *an, 
     st = wgp_cache_analyze(in, e->occ.active_blocks_per_sm, local, &e->cache, diag);
   e->has_cache = st == WGP_OK;
   if (st == WGP_OK && !in->l2_cold)
-    wgp_cache_warm_l2(&e->cache, in->kernel, in->gpu, wgp_analysis_total_stats(e->an));
+    wgp_cache_warm_l2(&e->cache, in->kernel, in->gpu, wgp_analysis_total_stats(e->an), in->buffer_bytes);
   if (st != WGP_OK) {
     wgp_estimate_free(e);
     return st;

@@ -111,7 +111,11 @@
  *   distinct sectors among the sectors the sample touched in it (reuse
  *   within a wave, across its accesses, as in a stencil or an uncoalesced
  *   walk); reuse between waves is not seen, so a footprint is too large
- *   rather than too small, and the launch is then taken as cold.
+ *   rather than too small, and the launch is then taken as cold.  A buffer
+ *   whose size the launch gives (BUFFER_BYTES, per argument, 0 where none)
+ *   counts at most that size: the sample, a column of the wave's groups,
+ *   does not see that the groups of other columns read the same rows (a
+ *   naive multiply's M: 153 MB from the sample, 4 MiB in all).
  */
 #ifndef WGPERF_CACHE_H
 #define WGPERF_CACHE_H
@@ -183,7 +187,8 @@ void wgp_cache_result_free(wgp_cache_result *r);
 /* Data from before the launch: computes R's footprint from the launch totals
  * TOTALS (wgp_analysis_total_stats) and, when it fits in 3/4 of the L2 of
  * GPU, makes every global access of R hit L2.  Returns R->l2_warm. */
-bool wgp_cache_warm_l2(wgp_cache_result *r, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_mem_stats *totals);
+bool wgp_cache_warm_l2(wgp_cache_result *r, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_mem_stats *totals,
+                       const uint64_t *buffer_bytes);
 
 #ifdef __cplusplus
 }
