@@ -554,3 +554,106 @@ int bench_bw_occupancy(void)
   }
   return 0;
 }
+
+/* Global loads that hit L1.  Each block reads a 4 KiB region of its own
+ * (ld.global.ca: cached in L1 after the first pass) over and over, 16 loads
+ * in flight per thread, full occupancy.  Two access shapes:
+ *   coalesced  lane l reads word l of a 128 B line: one request, one line,
+ *              four sectors, 128 B (the naive multiply's row of N)
+ *   uniform    every lane reads the same word: one request, one sector
+ *              (its row of M)
+ * Each SM's bytes (coalesced) or requests (uniform) per cycle, from the
+ * blocks' own clock64() spans.  The simulator takes a global request's L1
+ * time as max(1 per request, global_line_cycles per line, its bytes at
+ * memory.shared_bandwidth_bytes_per_cycle): these rows test those three
+ * terms for loads that hit (docs/calibration.md). */
+#define L1_BW_WORDS 1024
+__global__ void l1_bw_kernel(const unsigned *a, int iters, int uniform, unsigned *out, u64 *cycles)
+{
+  const unsigned *region = a + (long)blockIdx.x * L1_BW_WORDS;
+  unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  unsigned acc = 0;
+  /* warm pass: brings the region into this SM's L1 */
+  for (int i = threadIdx.x; i < L1_BW_WORDS; i += blockDim.x)
+    acc += __ldca(region + i);
+  __syncthreads();
+  long long t0 = clock64();
+  for (int it = 0; it < iters; ++it) {
+#pragma unroll
+    for (int k = 0; k < 16; ++k) {
+      /* line (warp + 3k + it) of the region's 32: a new line per load */
+      unsigned line = (warp + 3u * k + (unsigned)it) % (L1_BW_WORDS / 32);
+      acc += __ldca(region + line * 32 + (uniform ? 0u : lane));
+    }
+  }
+  __syncthreads();
+  long long t1 = clock64();
+  if (threadIdx.x == 0) {
+    cycles[3 * blockIdx.x] = wgb_smid();
+    cycles[3 * blockIdx.x + 1] = (u64)t0;
+    cycles[3 * blockIdx.x + 2] = (u64)t1;
+  }
+  atomicAdd(out, acc);
+}
+
+int bench_bw_l1(void)
+{
+  int block = 256, per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, l1_bw_kernel, block, 0));
+  if (per_sm < 1)
+    per_sm = 1;
+  int grid = g_dev.sm_count * per_sm;
+  size_t words = (size_t)grid * L1_BW_WORDS;
+  unsigned *a, *out;
+  u64 *cyc;
+  if (dev_alloc((void **)&a, words * sizeof *a) || dev_alloc((void **)&out, 16) ||
+      dev_alloc((void **)&cyc, grid * 3 * sizeof(u64)))
+    return -1;
+  CK(cudaMemset(a, 1, words * sizeof *a));
+  u64 *hc = (u64 *)malloc(grid * 3 * sizeof(u64));
+  if (!hc) {
+    wgb_set_err("host out of memory");
+    return -1;
+  }
+  int iters = g_quick ? 500 : 2000;
+  for (int uniform = 0; uniform < 2; ++uniform) {
+    /* every word holds 0x01010101: the warm pass reads each word of the
+     * region once per block, the timed loop 16 x iters words per thread */
+    unsigned expect = (unsigned)((unsigned long long)0x01010101u *
+                                 ((unsigned long long)grid * L1_BW_WORDS + (unsigned long long)grid * block * 16 * iters));
+    double rate[WGB_MAX_REPEATS];
+    int ok = 1;
+    for (int r = -1; r < g_repeats; ++r) {
+      CK(cudaMemset(out, 0, 16));
+      l1_bw_kernel<<<grid, block>>>(a, iters, uniform, out, cyc);
+      CK(cudaGetLastError());
+      CK(cudaDeviceSynchronize());
+      unsigned h;
+      CK(cudaMemcpy(&h, out, sizeof h, cudaMemcpyDeviceToHost));
+      CK(cudaMemcpy(hc, cyc, grid * 3 * sizeof(u64), cudaMemcpyDeviceToHost));
+      ok &= h == expect;
+      if (r >= 0) {
+        /* per block: bytes the warps' requests deliver (coalesced) or the requests themselves (uniform) */
+        double per_block = (double)(block / 32) * iters * 16 * (uniform ? 1.0 : 128.0);
+        rate[r] = wgb_sm_rate(hc, grid, per_block);
+      }
+    }
+    const char *name = uniform ? "bw_l1_requests" : "bw_l1";
+    char param[64];
+    snprintf(param, sizeof param, "block=%d;blocks_per_sm=%d;region=%d", block, per_sm, L1_BW_WORDS * 4);
+    if (!ok) {
+      wgb_error_row(name, param, "sum of the loaded words is wrong");
+      continue;
+    }
+    struct wgb_stats s;
+    wgb_stats_of(rate, g_repeats, &s);
+    if (uniform)
+      wgb_row(name, param, "requests/cycle/SM", &s,
+              "ld.global.ca, every lane the same word (1 sector), L1 hits, 16 in flight per thread; each SM's clock64() span");
+    else
+      wgb_row(name, param, "B/cycle/SM", &s,
+              "ld.global.ca, lane l word l of a 128 B line (4 sectors), L1 hits, 16 in flight per thread; each SM's clock64() span");
+  }
+  free(hc);
+  return 0;
+}
