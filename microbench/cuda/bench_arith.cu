@@ -306,9 +306,7 @@ __global__ void tput_kernel(typename Op::T x0, typename Op::T y, typename Op::T 
   __syncthreads();
   long long t1 = clock64();
   if (threadIdx.x == 0) {
-    cycles[3 * blockIdx.x] = wgb_smid();
-    cycles[3 * blockIdx.x + 1] = (u64)t0;
-    cycles[3 * blockIdx.x + 2] = (u64)t1;
+    wgb_record_span(cycles, t0, t1);
   }
   if (flag) {
     long t = (blockIdx.x * (long)blockDim.x + threadIdx.x) * ILP;

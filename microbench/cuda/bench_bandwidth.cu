@@ -427,9 +427,7 @@ __global__ void shared_bw_kernel(int iters, unsigned *out, u64 *cycles)
   __syncthreads();
   long long t1 = clock64();
   if (threadIdx.x == 0) {
-    cycles[3 * blockIdx.x] = wgb_smid();
-    cycles[3 * blockIdx.x + 1] = (u64)t0;
-    cycles[3 * blockIdx.x + 2] = (u64)t1;
+    wgb_record_span(cycles, t0, t1);
   }
   if (blockIdx.x == 0 && threadIdx.x == 0)
     out[0] = acc;
@@ -589,9 +587,7 @@ __global__ void l1_bw_kernel(const unsigned *a, int iters, int uniform, unsigned
   __syncthreads();
   long long t1 = clock64();
   if (threadIdx.x == 0) {
-    cycles[3 * blockIdx.x] = wgb_smid();
-    cycles[3 * blockIdx.x + 1] = (u64)t0;
-    cycles[3 * blockIdx.x + 2] = (u64)t1;
+    wgb_record_span(cycles, t0, t1);
   }
   atomicAdd(out, acc);
 }

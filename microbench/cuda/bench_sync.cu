@@ -33,9 +33,7 @@ __global__ void barrier_kernel(int iters, u64 *cycles, int *done)
   }
   long long t1 = clock64();
   if (threadIdx.x == 0) {
-    cycles[3 * blockIdx.x] = wgb_smid();
-    cycles[3 * blockIdx.x + 1] = (u64)t0;
-    cycles[3 * blockIdx.x + 2] = (u64)t1;
+    wgb_record_span(cycles, t0, t1);
     atomicAdd(done, 1);
   }
 }
@@ -129,9 +127,7 @@ __global__ void atomic_shared_kernel(unsigned *out, int iters, int contended, u6
   __syncthreads();
   long long t1 = clock64();
   if (threadIdx.x == 0) {
-    cycles[3 * blockIdx.x] = wgb_smid();
-    cycles[3 * blockIdx.x + 1] = (u64)t0;
-    cycles[3 * blockIdx.x + 2] = (u64)t1;
+    wgb_record_span(cycles, t0, t1);
   }
   out[blockIdx.x * (long)blockDim.x + threadIdx.x] = s[threadIdx.x];
 }

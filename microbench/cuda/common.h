@@ -97,6 +97,13 @@ __device__ __forceinline__ unsigned wgb_smid(void)
   asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
   return r;
 }
+/* Writes block blockIdx.x's record (its SM, T0, T1) into REC. */
+__device__ __forceinline__ void wgb_record_span(unsigned long long *rec, long long t0, long long t1)
+{
+  rec[3 * blockIdx.x] = wgb_smid();
+  rec[3 * blockIdx.x + 1] = (unsigned long long)t0;
+  rec[3 * blockIdx.x + 2] = (unsigned long long)t1;
+}
 /* Median over SMs of (blocks on the SM x work_per_block) / (SM's last end - first start). */
 double wgb_sm_rate(const unsigned long long *rec, int nblocks, double work_per_block);
 
