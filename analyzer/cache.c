@@ -882,12 +882,16 @@ static wgp_status sample_counts(const wgp_kernel *k, const stream *streams, size
   size_t nb = wgp_kernel_num_args(k) + 1, nacc = wgp_kernel_num_accesses(k);
   out->num_bases = nb;
   out->distinct = calloc(nb, sizeof *out->distinct);
+  out->span = calloc(nb, sizeof *out->span);
   double *touched = calloc(nb, sizeof *touched);
+  uint64_t *lo = malloc(nb * sizeof *lo), *hi = calloc(nb, sizeof *hi);
   size_t *base = malloc((nacc ? nacc : 1) * sizeof *base); /* base_of, per access */
   key_set set = {calloc(1024, sizeof *set.slot), 1023, 0};
-  bool ok = out->distinct && touched && base && set.slot;
+  bool ok = out->distinct && out->span && touched && lo && hi && base && set.slot;
   for (size_t i = 0; ok && i < nacc; i++)
     base[i] = base_of(k, i);
+  for (size_t b = 0; ok && b < nb; b++)
+    lo[b] = UINT64_MAX;
   /* sector numbers stay far below 2^56 (the layout's addresses are below
    * 2^63 and sectors are at least 1 B), so the base fits in the top byte */
   for (size_t w = 0; ok && w < nstreams; w++)
@@ -899,14 +903,19 @@ static wgp_status sample_counts(const wgp_kernel *k, const stream *streams, size
       size_t b = base[ev->access], top = b < 255 ? b : 255;
       touched[b] += ev->n;
       for (uint32_t j = 0; ok && j < ev->n; j++) {
-        int added = key_add(&set, ((uint64_t)top << 56 | (rec->sec[ev->first + j] & ((UINT64_C(1) << 56) - 1))) + 1);
+        uint64_t sec = rec->sec[ev->first + j];
+        lo[b] = sec < lo[b] ? sec : lo[b];
+        hi[b] = sec > hi[b] ? sec : hi[b];
+        int added = key_add(&set, ((uint64_t)top << 56 | (sec & ((UINT64_C(1) << 56) - 1))) + 1);
         out->distinct[top] += added > 0;
         ok = added >= 0;
       }
     }
-  for (size_t b = 0; ok && b < nb; b++)
+  for (size_t b = 0; ok && b < nb; b++) {
     out->distinct[b] = touched[b] > 0 ? out->distinct[b] / touched[b] : 0;
-  free(touched), free(base), free(set.slot);
+    out->span[b] = hi[b] >= lo[b] ? (double)(hi[b] - lo[b]) + 1 : 0;
+  }
+  free(touched), free(base), free(set.slot), free(lo), free(hi);
   return ok ? WGP_OK : wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
 }
 
@@ -1616,19 +1625,21 @@ void wgp_cache_result_free(wgp_cache_result *r) {
   free(r->last_l1);
   free(r->last_dram);
   free(r->distinct);
+  free(r->span);
   free(r->unknown_share);
   free(r->unknown_region);
-  r->l1_hit = r->l2_hit = r->dram_rows = r->last_l1 = r->last_dram = r->distinct = NULL;
+  r->l1_hit = r->l2_hit = r->dram_rows = r->last_l1 = r->last_dram = r->distinct = r->span = NULL;
   r->unknown_share = r->unknown_region = NULL;
 }
 
 bool wgp_cache_warm_l2(wgp_cache_result *r, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_mem_stats *totals,
-                       const uint64_t *buffer_bytes) {
+                       const uint64_t *buffer_bytes, const double *extent) {
   double f = 0;
   /* per buffer: the traffic of lanes whose address is known times the
    * sample's distinct share, and the traffic of lanes with unknown addresses
    * with the region they are spread over (that part's footprint is the
-   * smaller of the two); a buffer no larger than its --buffer size */
+   * smaller of the two), or the extent of its addresses where known; a
+   * buffer no larger than its --buffer size */
   size_t nb = r->num_bases;
   double *kt = calloc(nb + 1, sizeof *kt), *ut = calloc(nb + 1, sizeof *ut), *ur = calloc(nb + 1, sizeof *ur);
   bool room = kt && ut && ur;
@@ -1656,6 +1667,8 @@ bool wgp_cache_warm_l2(wgp_cache_result *r, const wgp_kernel *k, const wgp_gpu *
   size_t nargs = wgp_kernel_num_args(k);
   for (size_t x = 0; room && x <= nb; x++) {
     double fx = kt[x] + (ut[x] < ur[x] ? ut[x] : ur[x]);
+    if (extent && x < nargs && extent[x] > 0)
+      fx = extent[x];
     if (buffer_bytes && x < nargs && buffer_bytes[x] > 0 && fx > (double)buffer_bytes[x])
       fx = (double)buffer_bytes[x];
     f += fx;

@@ -16,7 +16,10 @@
 
 #include "footprint_internal.h"
 
+#include <isl/ilp.h>
+#include <isl/local_space.h>
 #include <isl/space.h>
+#include <isl/val.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -397,6 +400,75 @@ wgp_status wgp_footprint_analyze(const wgp_analysis_input *in, const wgp_footpri
     return st;
   }
   *out = f;
+  return WGP_OK;
+}
+
+wgp_status wgp_footprint_extents(const wgp_analysis_input *in, double *extent, wgp_diag *diag) {
+  const wgp_kernel *k = in->kernel;
+  size_t nargs = wgp_kernel_num_args(k), nacc = wgp_kernel_num_accesses(k);
+  for (size_t a = 0; a < nargs; a++)
+    extent[a] = 0;
+  fp_sets *s;
+  wgp_status st = fp_sets_new(in, &s, diag);
+  if (st != WGP_OK)
+    return st;
+  /* per argument: the lowest and highest sector, and whether one of its
+   * accesses has none */
+  double *lo = malloc((nargs ? nargs : 1) * sizeof *lo), *hi = malloc((nargs ? nargs : 1) * sizeof *hi);
+  bool *unknown = calloc(nargs ? nargs : 1, sizeof *unknown);
+  if (!lo || !hi || !unknown) {
+    free(lo), free(hi), free(unknown);
+    fp_sets_free(s);
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
+  for (size_t a = 0; a < nargs; a++)
+    lo[a] = INFINITY, hi[a] = -INFINITY;
+  unsigned sector = wgp_gpu_l2_sector_bytes(in->gpu);
+  fp_radix plain = {sector ? sector : 32, 0, {0}};
+  isl_ctx *ctx = fp_sets_ctx(s);
+  uint64_t G = fp_sets_groups(s);
+  for (size_t i = 0; i < nacc; i++) {
+    const wgp_access *acc = wgp_kernel_access(k, i);
+    if (wgp_access_space(acc) != WGP_SPACE_GLOBAL && wgp_access_space(acc) != WGP_SPACE_GENERIC)
+      continue;
+    const fp_access_info *info = fp_sets_access(s, i);
+    long key = info->buffer >= 0 ? fp_sets_buffer_key(s, info->buffer) : wgp_access_base_arg(acc);
+    if (key < 0 || (size_t)key >= nargs)
+      continue; /* a global array, or no buffer of its own */
+    if (!info->ok) {
+      unknown[key] = true;
+      continue;
+    }
+    if (info->never || unknown[key])
+      continue;
+    isl_ctx_reset_operations(ctx);
+    isl_set *u = fp_sets_units(s, i, &plain, 0, G);
+    if (u && isl_set_is_empty(u) == isl_bool_true) {
+      isl_set_free(u);
+      continue;
+    }
+    isl_val *mn = NULL, *mx = NULL;
+    if (u) {
+      isl_aff *obj = isl_aff_var_on_domain(isl_local_space_from_space(isl_set_get_space(u)), isl_dim_set, 0);
+      mn = isl_set_min_val(u, obj);
+      mx = isl_set_max_val(u, obj);
+      isl_aff_free(obj);
+      isl_set_free(u);
+    }
+    if (mn && mx && isl_val_is_int(mn) && isl_val_is_int(mx)) {
+      double a = isl_val_get_d(mn), b = isl_val_get_d(mx);
+      lo[key] = a < lo[key] ? a : lo[key];
+      hi[key] = b > hi[key] ? b : hi[key];
+    } else {
+      unknown[key] = true;
+    }
+    isl_val_free(mn), isl_val_free(mx);
+  }
+  for (size_t a = 0; a < nargs; a++)
+    if (!unknown[a] && hi[a] >= lo[a])
+      extent[a] = (hi[a] - lo[a] + 1) * plain.unit;
+  free(lo), free(hi), free(unknown);
+  fp_sets_free(s);
   return WGP_OK;
 }
 

@@ -45,6 +45,8 @@ void fp_sets_free(fp_sets *s);
 const fp_access_info *fp_sets_access(const fp_sets *s, size_t id);
 size_t fp_sets_num_buffers(const fp_sets *s);
 const char *fp_sets_buffer_name(const fp_sets *s, int buffer);
+/* Its argument index, or the number of arguments + its global array's index. */
+long fp_sets_buffer_key(const fp_sets *s, int buffer);
 uint64_t fp_sets_groups(const fp_sets *s);
 isl_ctx *fp_sets_ctx(fp_sets *s);
 

@@ -659,6 +659,7 @@ void fp_sets_free(fp_sets *s) {
 const fp_access_info *fp_sets_access(const fp_sets *s, size_t id) { return &s->acc[id]; }
 size_t fp_sets_num_buffers(const fp_sets *s) { return s->nbuf; }
 const char *fp_sets_buffer_name(const fp_sets *s, int buffer) { return s->bufname[buffer]; }
+long fp_sets_buffer_key(const fp_sets *s, int buffer) { return s->bufkey[buffer]; }
 uint64_t fp_sets_groups(const fp_sets *s) { return s->groups; }
 isl_ctx *fp_sets_ctx(fp_sets *s) { return s->ctx; }
 

@@ -6,6 +6,7 @@
  * groups decide how many groups share an SM's L1 and make a wave.
  */
 #include "wgperf/estimate.h"
+#include "wgperf/footprint.h"
 #include "wgperf/occupancy.h"
 
 #include <stdio.h>
@@ -226,6 +227,55 @@ wgp_status wgp_estimate_new(const wgp_analysis_input *in, unsigned regs, wgp_est
   return wgp_estimate_from_analysis(in, an, regs, out, diag);
 }
 
+/* The sample took the launch as cold.  Its footprint is an estimate that
+ * misses reuse between groups outside the sample (a matrix multiply's rows,
+ * read by the groups of every column) and, over sampled loops, can be short
+ * of it too: where the extent of a buffer's addresses over the launch is
+ * known (isl, wgp_footprint_extents), it is the buffer's footprint instead
+ * (at most its --buffer size), and the launch is decided again. */
+static wgp_status warm_by_extents(wgp_estimate *e, const wgp_analysis_input *in, wgp_diag *diag) {
+  size_t n = wgp_kernel_num_args(in->kernel);
+  /* The extents cost milliseconds of isl per launch (a 3-D stencil's
+   * domains: 0.1 s), and a search pays them per size: they are tried only
+   * where an element per work-item of each buffer the launch touches would
+   * fit in the L2, as a multiply's rows and columns or a stencil's grid
+   * would, and where the spans the sample saw (each at most its buffer's
+   * extent) fit where the data must; otherwise the sample's estimate
+   * stands. */
+  double *elem = calloc(n + 1, sizeof *elem), sum = 0;
+  if (!elem)
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  for (size_t i = 0; i < wgp_kernel_num_accesses(in->kernel); i++) {
+    const wgp_access *a = wgp_kernel_access(in->kernel, i);
+    long arg = wgp_access_base_arg(a);
+    size_t x = arg >= 0 && (size_t)arg < n ? (size_t)arg : n;
+    double b = wgp_access_bytes(a) ? wgp_access_bytes(a) : 1;
+    if ((wgp_access_space(a) == WGP_SPACE_GLOBAL || wgp_access_space(a) == WGP_SPACE_GENERIC) && b > elem[x])
+      elem[x] = b;
+  }
+  for (size_t x = 0; x <= n; x++)
+    sum += elem[x];
+  free(elem);
+  double fit = 0.75 * (double)wgp_gpu_l2_bytes(in->gpu), seen = 0;
+  for (size_t x = 0; e->cache.span && x < n && x < e->cache.num_bases; x++) {
+    double b = e->cache.span[x] * wgp_gpu_l2_sector_bytes(in->gpu);
+    seen += in->buffer_bytes && in->buffer_bytes[x] && (double)in->buffer_bytes[x] < b ? (double)in->buffer_bytes[x] : b;
+  }
+  if (wgp_launch_items(&in->launch) * sum > (double)wgp_gpu_l2_bytes(in->gpu) || seen > fit)
+    return WGP_OK;
+  double *ext = malloc((n ? n : 1) * sizeof *ext);
+  if (!ext)
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  wgp_status st = wgp_footprint_extents(in, ext, diag);
+  bool any = false;
+  for (size_t a = 0; st == WGP_OK && a < n; a++)
+    any = any || ext[a] > 0;
+  if (st == WGP_OK && any)
+    wgp_cache_warm_l2(&e->cache, in->kernel, in->gpu, wgp_analysis_total_stats(e->an), in->buffer_bytes, ext);
+  free(ext);
+  return st;
+}
+
 static wgp_status from_analysis(const wgp_analysis_input *in, wgp_analysis *an, bool owns, unsigned regs,
                                 wgp_estimate **out, wgp_diag *diag) {
   *out = NULL;
@@ -245,8 +295,9 @@ static wgp_status from_analysis(const wgp_analysis_input *in, wgp_analysis *an, 
   if (st == WGP_OK)
     st = wgp_cache_analyze(in, e->occ.active_blocks_per_sm, local, &e->cache, diag);
   e->has_cache = st == WGP_OK;
-  if (st == WGP_OK && !in->l2_cold)
-    wgp_cache_warm_l2(&e->cache, in->kernel, in->gpu, wgp_analysis_total_stats(e->an), in->buffer_bytes);
+  if (st == WGP_OK && !in->l2_cold &&
+      !wgp_cache_warm_l2(&e->cache, in->kernel, in->gpu, wgp_analysis_total_stats(e->an), in->buffer_bytes, NULL))
+    st = warm_by_extents(e, in, diag);
   if (st != WGP_OK) {
     wgp_estimate_free(e);
     return st;

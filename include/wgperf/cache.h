@@ -115,7 +115,9 @@
  *   whose size the launch gives (BUFFER_BYTES, per argument, 0 where none)
  *   counts at most that size: the sample, a column of the wave's groups,
  *   does not see that the groups of other columns read the same rows (a
- *   naive multiply's M: 153 MB from the sample, 4 MiB in all).
+ *   naive multiply's M: 153 MB from the sample, 4 MiB in all).  The
+ *   estimate (sim/estimate.c) then decides again with the extents of the
+ *   buffers' addresses (wgp_footprint_extents) in place of the sample's.
  */
 #ifndef WGPERF_CACHE_H
 #define WGPERF_CACHE_H
@@ -164,6 +166,9 @@ typedef struct wgp_cache_result {
   size_t groups_simulated;
   double *distinct;       /* per argument index (num_args + 1: the last for other bases): distinct sectors
                            * / sectors touched in the sample, 0 where none was touched */
+  double *span;           /* per argument index, as distinct: the sectors from the lowest to the highest
+                           * one of known address the sample touched, a lower bound on the extent of the
+                           * launch's (wgp_footprint_extents); 0 where none */
   size_t num_bases;
   /* per access: the share of its sectors (in the sample) from lanes whose
    * address the analysis cannot tell, and the region in bytes those are
@@ -186,9 +191,13 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
 void wgp_cache_result_free(wgp_cache_result *r);
 /* Data from before the launch: computes R's footprint from the launch totals
  * TOTALS (wgp_analysis_total_stats) and, when it fits in 3/4 of the L2 of
- * GPU, makes every global access of R hit L2.  Returns R->l2_warm. */
+ * GPU, makes every global access of R hit L2.  Returns R->l2_warm.
+ * BUFFER_BYTES (per argument, 0 = not given; may be NULL): the --buffer
+ * sizes, each a bound.  EXTENT (per argument, 0 = unknown; may be NULL):
+ * the extent of each buffer's addresses over the launch
+ * (wgp_footprint_extents), which replaces the sample's estimate. */
 bool wgp_cache_warm_l2(wgp_cache_result *r, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_mem_stats *totals,
-                       const uint64_t *buffer_bytes);
+                       const uint64_t *buffer_bytes, const double *extent);
 
 #ifdef __cplusplus
 }

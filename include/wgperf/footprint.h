@@ -162,6 +162,14 @@ void wgp_footprint_l2_hit_rates(const wgp_footprint *f, const wgp_kernel *k, con
 const char *wgp_footprint_disagreement(const wgp_footprint *f, const wgp_kernel *k, size_t id,
                                        const wgp_mem_stats *tot, const wgp_cache_result *cache, double *ratio);
 
+/* Per pointer argument of IN's kernel (EXTENT has wgp_kernel_num_args
+ * entries): the bytes from the lowest to the highest sector its global
+ * accesses touch over the whole launch, an upper bound on what the launch
+ * touches in it; 0 where it has no access or one of them has no footprint
+ * (not affine, or isl gave up).  No set is counted: a lower and an upper
+ * bound per access, cheap beside wgp_footprint_analyze. */
+wgp_status wgp_footprint_extents(const wgp_analysis_input *in, double *extent, wgp_diag *diag);
+
 const char *wgp_footprint_kind_name(wgp_footprint_kind kind); /* "none", "exact", "bound", "fallback" */
 
 #ifdef __cplusplus

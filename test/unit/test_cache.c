@@ -269,7 +269,7 @@ static void requests_wait_for_their_slowest_sector(void **state) {
   assert_non_null(tot);
   for (size_t a = 0; a < r.num_accesses; a++)
     tot[a].sectors = 1024;
-  assert_true(wgp_cache_warm_l2(&r, b.in.kernel, h100, tot, NULL));
+  assert_true(wgp_cache_warm_l2(&r, b.in.kernel, h100, tot, NULL, NULL));
   for (size_t a = 0; a < r.num_accesses; a++)
     if (r.last_dram[a] >= 0)
       assert_true(r.last_dram[a] == 0);

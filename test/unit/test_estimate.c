@@ -78,7 +78,7 @@ static void same_as_by_hand(void **state) {
                    WGP_OK);
   /* the inputs the host copied in are in L2 when they fit (the estimate's
    * default) */
-  wgp_cache_warm_l2(&cache, b.in.kernel, h100, wgp_analysis_total_stats(an), NULL);
+  wgp_cache_warm_l2(&cache, b.in.kernel, h100, wgp_analysis_total_stats(an), NULL, NULL);
   wgp_sim_result byhand;
   assert_int_equal(wgp_simulate_analysis(&b.in, an, 32, &cache, -1, 0, &byhand, &d), WGP_OK);
   assert_true(viaest.time_us == byhand.time_us);

@@ -562,11 +562,73 @@ static void test_simulator_interface(void **state) {
   wgp_analysis_free(an);
 }
 
+/* ---- extents (the warm-L2 decision's bound) ------------------------------------------------ */
+
+static long arg_named(const wgp_kernel *k, const char *name) {
+  for (size_t i = 0; i < wgp_kernel_num_args(k); i++)
+    if (strcmp(wgp_arg_name(wgp_kernel_arg(k, i)), name) == 0)
+      return (long)i;
+  fail_msg("no argument %s", name);
+  return -1;
+}
+
+static void test_extents(void **state) {
+  (void)state;
+  wgp_diag d;
+  double ext[16];
+  /* the multiply of 64 x 64: each matrix from its first to its last sector */
+  argv_t a = {{"w"}, {64}, 1};
+  shape s = {"matmul", 2, {64, 64, 1}, {16, 16, 1}, {{0}, {0}, 0}, 0};
+  s.a = a;
+  wgp_analysis_input in = input_of(&s);
+  in.launch.user = &a;
+  assert_true(wgp_kernel_num_args(in.kernel) <= 16);
+  assert_int_equal(wgp_footprint_extents(&in, ext, &d), WGP_OK);
+  assert_true(ext[arg_named(in.kernel, "m")] == 64 * 64 * 4);
+  assert_true(ext[arg_named(in.kernel, "n")] == 64 * 64 * 4);
+  assert_true(ext[arg_named(in.kernel, "p")] == 64 * 64 * 4);
+  assert_true(ext[arg_named(in.kernel, "w")] == 0);
+  /* a loaded index: no extent for the buffer it indexes */
+  shape g = {"gather", 1, {4096, 1, 1}, {256, 1, 1}, {{0}, {0}, 0}, 0};
+  in = input_of(&g);
+  assert_int_equal(wgp_footprint_extents(&in, ext, &d), WGP_OK);
+  assert_true(ext[arg_named(in.kernel, "in")] == 0);
+  assert_true(ext[arg_named(in.kernel, "idx")] > 0);
+  /* never below what the launch touches: every buffer of random launches
+   * against its exact footprint (every sector once) */
+  srand(7);
+  for (int trial = 0; trial < 60; trial++) {
+    shape r = random_shape(trial);
+    in = input_of(&r);
+    const wgp_kernel *k = in.kernel;
+    assert_true(wgp_kernel_num_args(k) <= 16);
+    assert_int_equal(wgp_footprint_extents(&in, ext, &d), WGP_OK);
+    wgp_footprint_options o = {0};
+    o.groups_per_wave = r.wave;
+    wgp_footprint *f;
+    assert_int_equal(wgp_footprint_analyze(&in, &o, &f, &d), WGP_OK);
+    for (size_t b = 0; b < wgp_footprint_num_buffers(f); b++) {
+      const wgp_footprint_buffer *fb = wgp_footprint_buffer_at(f, b);
+      size_t arg = 0;
+      while (arg < wgp_kernel_num_args(k) && strcmp(wgp_arg_name(wgp_kernel_arg(k, arg)), fb->name) != 0)
+        arg++;
+      if (arg == wgp_kernel_num_args(k) || ext[arg] == 0)
+        continue;
+      double touched = fb->compulsory_read_bytes > fb->compulsory_write_bytes ? fb->compulsory_read_bytes
+                                                                             : fb->compulsory_write_bytes;
+      if (ext[arg] < touched)
+        fail_msg("%s: extent of %s %g B below its footprint %g B", r.kernel, fb->name, ext[arg], touched);
+    }
+    wgp_footprint_free(f);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_against_brute_force),    cmocka_unit_test(test_seed002_stencil_wave_depths),
       cmocka_unit_test(test_layer_condition),        cmocka_unit_test(test_fallbacks),
       cmocka_unit_test(test_grid_too_large_to_enumerate), cmocka_unit_test(test_simulator_interface),
+      cmocka_unit_test(test_extents),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
