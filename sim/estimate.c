@@ -266,11 +266,9 @@ static wgp_status warm_by_extents(wgp_estimate *e, const wgp_analysis_input *in,
   double *ext = malloc((n ? n : 1) * sizeof *ext);
   if (!ext)
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  /* where no extent is known (all 0) the decision is the sample's again */
   wgp_status st = wgp_footprint_extents(in, ext, diag);
-  bool any = false;
-  for (size_t a = 0; st == WGP_OK && a < n; a++)
-    any = any || ext[a] > 0;
-  if (st == WGP_OK && any)
+  if (st == WGP_OK)
     wgp_cache_warm_l2(&e->cache, in->kernel, in->gpu, wgp_analysis_total_stats(e->an), in->buffer_bytes, ext);
   free(ext);
   return st;
