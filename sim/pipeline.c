@@ -32,8 +32,10 @@
  *   forward by their duration (the state is taken as periodic; warps that
  *   drift apart keep drifting); WGP_SIM_FULL turns this off.
  * - Chip bandwidth: DRAM and L2 are shared by all SMs, so they are not
- *   queued in the one-SM round; the kernel takes at least its bytes over the
- *   chip's bandwidth (roofline), whichever is largest wins.
+ *   queued in the one-SM round; the rounds are queued at the SM's share of
+ *   the chip's bandwidth afterwards (queued_rounds_us: mean-value analysis
+ *   with groups or warps as customers), never below the bytes over the
+ *   chip's bandwidth (roofline) nor below the pipeline.
  */
 #include "pipeline_internal.h"
 #include "wgperf/occupancy.h"
@@ -51,7 +53,20 @@
 #define CLOCK_EXACT 0x1p20 /* past this a skip moves the clocks only by its remainder modulo the schedulers */
 #define STABLE_TOL 1e-3 /* relative change of the period accepted as steady, per WINDOW iterations */
 
-enum { ACC_ISSUE, ACC_COMPUTE, ACC_STALL0, ACC_BARRIER = ACC_STALL0 + 4, ACC_INSNS, ACC_PORT_IN, ACC_PORT_OUT, ACC_COUNT };
+/* ACC_TRIPS: a warp's waits for loads served beyond L1 (each weighted by the
+ * share of their latency spent there); ACC_ARRIVALS: its barrier arrivals */
+enum {
+  ACC_ISSUE,
+  ACC_COMPUTE,
+  ACC_STALL0,
+  ACC_BARRIER = ACC_STALL0 + 4,
+  ACC_INSNS,
+  ACC_PORT_IN,
+  ACC_PORT_OUT,
+  ACC_TRIPS,
+  ACC_ARRIVALS,
+  ACC_COUNT
+};
 
 typedef enum { W_RUN, W_BARRIER, W_DONE } wstate;
 
@@ -79,6 +94,7 @@ typedef struct swarp {
   const double *uslot;  /* when the unit next needs is free (a constant -inf when it needs none) */
   double ready, arrive;
   double mem_ready; /* when the loads issued back to back so far have all returned */
+  double mem_far;   /* the largest share beyond L1 among those loads */
   uint64_t issued;  /* instructions this warp issued */
   wstate state;
 } swarp;
@@ -551,6 +567,7 @@ static wgp_status issue_insn(round_t *r, swarp *w, double *finish) {
   r->issued += 1;
   w->issued++;
   if (i->kind == WGP_INSN_BARRIER) {
+    r->acc[ACC_ARRIVALS] += sc;
     w->state = W_BARRIER;
     w->arrive = t;
     r->arrived[w->group]++;
@@ -583,8 +600,10 @@ static wgp_status issue_insn(round_t *r, swarp *w, double *finish) {
   if (w->ready > *finish)
     *finish = w->ready;
   bool load = i->kind == WGP_INSN_LOAD;
-  if (load)
+  if (load) {
     w->mem_ready = dmax(w->mem_ready, w->ready);
+    w->mem_far = dmax(w->mem_far, i->stall[WGP_STALL_L2] + i->stall[WGP_STALL_DRAM]);
+  }
   const wgp_block_stream *block = w->cur;
   wgp_status st = advance(r, w);
   if (st != WGP_OK || !load)
@@ -599,6 +618,8 @@ static wgp_status issue_insn(round_t *r, swarp *w, double *finish) {
   } else {
     w->ready = w->mem_ready;
     w->mem_ready = 0;
+    r->acc[ACC_TRIPS] += w->mem_far * sc;
+    w->mem_far = 0;
   }
   return WGP_OK;
 }
@@ -887,6 +908,72 @@ out:
 /* ------------------------------------------------------------------------ */
 /* Kernel time                                                              */
 
+/* Mean-value analysis of a closed queueing network (Reiser and Lavenberg,
+ * JACM 27(2), 1980; the residual-service correction for non-exponential
+ * service as in Lazowska et al., Quantitative System Performance, 1984,
+ * ch. 6) of one queueing station and a delay: N customers, each
+ * cycling through the delay Z and a visit of demand D at the station.
+ * Returns one customer's cycle time, N / throughput: at least Z + D (no
+ * waiting) and N x D (the station always busy), above both near the knee,
+ * where the customers wait for each other. */
+static double mva_cycle(unsigned n, double z, double d) {
+  double q = 0, x = 0;
+  for (unsigned k = 1; k <= n; k++) {
+    /* an arrival waits for the customers queued ahead of it and for the
+     * rest of the one in service: half its demand, the transfers being of a
+     * fixed size (deterministic service; exponential service would have a
+     * whole demand left, which overstates the wait on every GPU we measured) */
+    double busy = x * d;
+    double res = d * (1 + q - busy / 2);
+    x = k / (z + res);
+    q = x * res;
+  }
+  return x > 0 ? n / x : z;
+}
+
+/* The kernel's time with the chip's bandwidth as a queue the SMs share
+ * (docs/simulator.md, "Bandwidth as a queue").  Each SM holds NG groups (the
+ * round's) and starts another as one finishes: a closed network per SM
+ * whose customers cycle through the round's time without bandwidth limits
+ * (the delay, the pipeline's) and their bytes at the SM's share of the
+ * narrower of DRAM and L2 (the station; the same bytes pass both, so the
+ * narrower one is where they wait).  Who the customers are depends on when
+ * a group's warps wait for each other: a group frees its place only when its
+ * last warp is done, and at a barrier its warps go on together, so around
+ * those waits the group is one customer (vectorAdd's groups of 1024 load,
+ * wait and store as two customers per SM, and the SM's share idles while
+ * both drain); between them each warp is one (a loop of loads without
+ * barriers keeps many requests waiting).  The share of a warp's trips beyond
+ * L1 that end at a barrier or at its exit takes the first, the rest the
+ * second.  An SM's share is the chip's divided by the SMs that are asking at
+ * the time: the station's demand is scaled by its utilization, found as a
+ * fixed point.  With many customers this is max(pipeline, bandwidth), the
+ * roofline the pipeline had before. */
+static double queued_rounds_us(const wgp_sim_result *out, const round_out *head, unsigned ng, unsigned wpg,
+                               double pipeline_us) {
+  double rounds = out->rounds;
+  double d = dmax(dmax(out->dram_us, out->dram_rows_us), out->l2_us) / rounds;
+  if (!(rounds > 0) || ng == 0 || head->warps == 0 || !(d > 0))
+    return 0;
+  double z = pipeline_us / rounds;
+  double nw = (double)head->warps;
+  double trips = head->acc[ACC_TRIPS] / nw, ends = head->acc[ACC_ARRIVALS] / nw + 1;
+  double coupled = trips > ends ? ends / trips : 1;
+  unsigned nwarps = ng * wpg;
+  double per_round = dmax(z, d);
+  for (int it = 0; it < 30; it++) {
+    double u = dmin(1, d / per_round);
+    double next = coupled * mva_cycle(ng, z, u * d / ng);
+    if (coupled < 1)
+      next += (1 - coupled) * mva_cycle(nwarps, z, u * d / nwarps);
+    next = dmax(next, d);
+    if (fabs(next - per_round) <= 1e-6 * per_round)
+      break;
+    per_round = 0.5 * (per_round + next);
+  }
+  return rounds * per_round;
+}
+
 static wgp_status check_input(const wgp_sim_input *in, wgp_diag *diag) {
   if (!in || !in->kernel || !in->gpu)
     return wgp_sim_fail(diag, WGP_ERR_INPUT, "simulation needs a kernel and a GPU");
@@ -1036,6 +1123,8 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
   out->dram_activations = acts;
   out->dram_rows_us = rate > 0 ? acts / rate / 1e3 : 0;
   double t = out->pipeline_us;
+  unsigned ng = full > 0 ? n_avg : (unsigned)rest;
+  double queued_us = queued_rounds_us(out, head, ng, in->warps_per_group, out->pipeline_us);
   if (out->dram_us > t) {
     t = out->dram_us;
     out->bound = "dram_bandwidth";
@@ -1048,6 +1137,7 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
     t = out->l2_us;
     out->bound = "l2_bandwidth";
   }
+  t = dmax(t, queued_us);
   /* Atomics on one address are applied one at a time by the L2 slice that
    * holds it (a throughput, as the bandwidths: it overlaps the rest) */
   double per_cycle = wgp_gpu_atomic_same_address_per_cycle(g);
@@ -1069,7 +1159,10 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
   out->cycles = out->time_us * mhz;
   double floor_us = dmax(dmax(dmax(dmax(out->dram_us, out->dram_rows_us), out->l2_us), dispatch_us), out->atomic_us);
   out->best_us = dmax(best / mhz, floor_us) + out->launch_overhead_us;
-  out->worst_us = dmax(worst / mhz, floor_us) + out->launch_overhead_us;
+  /* the worst case's rounds wait at the same queue (the time is at most it:
+   * the queue's time grows with the rounds' own) */
+  double worst_q = dmax(queued_rounds_us(out, head, ng, in->warps_per_group, worst / mhz), queued_us);
+  out->worst_us = dmax(dmax(worst / mhz, floor_us), worst_q) + out->launch_overhead_us;
 done:
   if (c.streams)
     for (size_t i = 0; i < in->num_warps * c.num_blocks; i++)

@@ -202,6 +202,39 @@ static void test_memory_bound_hits_dram_bound(void **state) {
   launch_free(&l);
 }
 
+/* Bandwidth as a queue (docs/simulator.md): a group frees its place only when
+ * its last warp is done, so an SM's two groups of 1024 leave its share of
+ * DRAM idle while they drain, where eight groups of 256 keep it busy: the
+ * same bytes take longer with the larger groups, above both the pipeline and
+ * the bandwidth; the bounds still hold. */
+static void test_groups_queue_at_dram(void **state) {
+  (void)state;
+  launch l;
+  launch_make(&l, "vadd", 1 << 24, 256, 1 << 24, coalesced);
+  wgp_sim_result s = run_ok(&l.in);
+  launch_free(&l);
+  launch_make(&l, "vadd", 1 << 24, 1024, 1 << 24, coalesced);
+  wgp_sim_result b = run_ok(&l.in);
+  launch_free(&l);
+  assert_true(fabs(s.dram_bytes - b.dram_bytes) < 1);
+  assert_true(fabs(s.dram_us - b.dram_us) < 1e-9 * s.dram_us);
+  assert_int_equal(b.active_warps_per_sm, s.active_warps_per_sm);
+  double floor_b = fmax(b.pipeline_us, b.dram_us);
+  assert_true(b.time_us - b.launch_overhead_us > 1.01 * floor_b);
+  assert_true(b.time_us > 1.01 * s.time_us);
+  assert_string_equal(b.bound, "dram_bandwidth");
+  assert_true(b.best_us <= b.time_us && b.time_us <= b.worst_us);
+  /* loads that hit L1 and few groups: only the stores reach L2, far below
+   * its bandwidth; the pipeline decides, the queue adds under 1% */
+  launch_make(&l, "vadd", 1 << 12, 1024, 1 << 12, (costs_spec){4, 1, 1, 1});
+  wgp_sim_result h = run_ok(&l.in);
+  launch_free(&l);
+  assert_true(h.dram_bytes == 0);
+  assert_string_equal(h.bound, "pipeline");
+  double t = h.time_us - h.launch_overhead_us;
+  assert_true(t >= h.pipeline_us * (1 - 1e-12) && t < 1.01 * h.pipeline_us);
+}
+
 static void test_more_sectors_not_faster(void **state) {
   (void)state;
   double prev = 0;
@@ -850,6 +883,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_vadd_basic_and_deterministic),
       cmocka_unit_test(test_memory_bound_hits_dram_bound),
+      cmocka_unit_test(test_groups_queue_at_dram),
       cmocka_unit_test(test_more_sectors_not_faster),
       cmocka_unit_test(test_occupancy_limited),
       cmocka_unit_test(test_zero_occupancy_is_an_error),
