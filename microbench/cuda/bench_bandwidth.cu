@@ -553,7 +553,7 @@ int bench_bw_occupancy(void)
   return 0;
 }
 
-/* Global loads that hit L1.  Each block reads a 4 KiB region of its own
+/* Global loads that hit L1.  Each block reads a 8 KiB region of its own
  * (ld.global.ca: cached in L1 after the first pass) over and over, 16 loads
  * in flight per thread, full occupancy.  Two access shapes:
  *   coalesced  lane l reads word l of a 128 B line: one request, one line,
@@ -564,8 +564,15 @@ int bench_bw_occupancy(void)
  * blocks' own clock64() spans.  The simulator takes a global request's L1
  * time as max(1 per request, global_line_cycles per line, its bytes at
  * memory.shared_bandwidth_bytes_per_cycle): these rows test those three
- * terms for loads that hit (docs/calibration.md). */
-#define L1_BW_WORDS 1024
+ * terms for loads that hit (docs/calibration.md).
+ * The 16 loads of an iteration are at fixed offsets from one pointer (lines
+ * base + 3k, base = (warp + it) mod 16, of the region's 64): each is one
+ * LDG with an immediate offset and one add, so the loop issues about 2
+ * instructions per load, well under what 4 schedulers issue.  (The first
+ * version took each line modulo 32 and spent about 7 instructions per load
+ * in 64-bit address arithmetic: on the H200, 2026-11-28, both shapes gave
+ * the same 0.39 requests per cycle per SM, the issue rate, not L1's.) */
+#define L1_BW_WORDS 2048
 __global__ void l1_bw_kernel(const unsigned *a, int iters, int uniform, unsigned *out, u64 *cycles)
 {
   const unsigned *region = a + (long)blockIdx.x * L1_BW_WORDS;
@@ -575,14 +582,13 @@ __global__ void l1_bw_kernel(const unsigned *a, int iters, int uniform, unsigned
   for (int i = threadIdx.x; i < L1_BW_WORDS; i += blockDim.x)
     acc += __ldca(region + i);
   __syncthreads();
+  const unsigned *mine = region + (uniform ? 0u : lane);
   long long t0 = clock64();
   for (int it = 0; it < iters; ++it) {
+    const unsigned *p = mine + ((warp + (unsigned)it) % 16u) * 32u;
 #pragma unroll
-    for (int k = 0; k < 16; ++k) {
-      /* line (warp + 3k + it) of the region's 32: a new line per load */
-      unsigned line = (warp + 3u * k + (unsigned)it) % (L1_BW_WORDS / 32);
-      acc += __ldca(region + line * 32 + (uniform ? 0u : lane));
-    }
+    for (int k = 0; k < 16; ++k)
+      acc += __ldca(p + 96 * k); /* line base + 3k: at most 15 + 45 = 60 < 64 */
   }
   __syncthreads();
   long long t1 = clock64();
