@@ -950,7 +950,7 @@ static double mva_cycle(unsigned n, double z, double d) {
  * fixed point.  With many customers this is max(pipeline, bandwidth), the
  * roofline the pipeline had before. */
 static double queued_rounds_us(const wgp_sim_result *out, const round_out *head, unsigned ng, unsigned wpg,
-                               double pipeline_us) {
+                               double pipeline_us, unsigned *as_groups) {
   double rounds = out->rounds;
   double d = dmax(dmax(out->dram_us, out->dram_rows_us), out->l2_us) / rounds;
   if (!(rounds > 0) || ng == 0 || head->warps == 0 || !(d > 0))
@@ -959,6 +959,8 @@ static double queued_rounds_us(const wgp_sim_result *out, const round_out *head,
   double nw = (double)head->warps;
   double trips = head->acc[ACC_TRIPS] / nw, ends = head->acc[ACC_ARRIVALS] / nw + 1;
   double coupled = trips > ends ? ends / trips : 1;
+  if (as_groups)
+    *as_groups = coupled >= 0.5 ? ng : 0;
   unsigned nwarps = ng * wpg;
   double per_round = dmax(z, d);
   for (int it = 0; it < 30; it++) {
@@ -1124,7 +1126,7 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
   out->dram_rows_us = rate > 0 ? acts / rate / 1e3 : 0;
   double t = out->pipeline_us;
   unsigned ng = full > 0 ? n_avg : (unsigned)rest;
-  double queued_us = queued_rounds_us(out, head, ng, in->warps_per_group, out->pipeline_us);
+  double queued_us = queued_rounds_us(out, head, ng, in->warps_per_group, out->pipeline_us, &out->queue_groups);
   if (out->dram_us > t) {
     t = out->dram_us;
     out->bound = "dram_bandwidth";
@@ -1137,6 +1139,7 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
     t = out->l2_us;
     out->bound = "l2_bandwidth";
   }
+  out->queue_us = dmax(0, queued_us - t);
   t = dmax(t, queued_us);
   /* Atomics on one address are applied one at a time by the L2 slice that
    * holds it (a throughput, as the bandwidths: it overlaps the rest) */
@@ -1161,7 +1164,7 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
   out->best_us = dmax(best / mhz, floor_us) + out->launch_overhead_us;
   /* the worst case's rounds wait at the same queue (the time is at most it:
    * the queue's time grows with the rounds' own) */
-  double worst_q = dmax(queued_rounds_us(out, head, ng, in->warps_per_group, worst / mhz), queued_us);
+  double worst_q = dmax(queued_rounds_us(out, head, ng, in->warps_per_group, worst / mhz, NULL), queued_us);
   out->worst_us = dmax(dmax(worst / mhz, floor_us), worst_q) + out->launch_overhead_us;
 done:
   if (c.streams)

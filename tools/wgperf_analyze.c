@@ -943,9 +943,18 @@ static void bottleneck(char *buf, size_t size, const session *S, const wgp_sim_r
              tot[conflicted].unknown > 0 ? " (addresses known only at run time: expected for random ones)" : "");
     return;
   }
+  /* waiting at the bandwidth that a group's warps do together: named when it
+   * adds a tenth */
+  char queue[256] = "";
+  double busy_us = r->time_us - r->launch_overhead_us - r->queue_us;
+  if (r->queue_groups > 0 && busy_us > 0 && r->queue_us > 0.1 * busy_us)
+    snprintf(queue, sizeof queue,
+             "; %.0f%% more waiting for it: each SM's %u work-groups drain together and leave its share idle "
+             "(more, smaller work-groups per SM keep it busier)",
+             100 * r->queue_us / busy_us, r->queue_groups);
   if (r->bound && strcmp(r->bound, "dram_bandwidth") == 0) {
-    snprintf(buf, size, "DRAM bandwidth: %.3g MB must move at %.0f GB/s", r->dram_bytes / 1e6,
-             wgp_gpu_dram_bandwidth_gbps(S->gpu));
+    snprintf(buf, size, "DRAM bandwidth: %.3g MB must move at %.0f GB/s%s", r->dram_bytes / 1e6,
+             wgp_gpu_dram_bandwidth_gbps(S->gpu), queue);
     return;
   }
   if (r->bound && strcmp(r->bound, "dram_rows") == 0) {
@@ -958,8 +967,8 @@ static void bottleneck(char *buf, size_t size, const session *S, const wgp_sim_r
     return;
   }
   if (r->bound && strcmp(r->bound, "l2_bandwidth") == 0) {
-    snprintf(buf, size, "L2 bandwidth: %.3g MB through L2 at %.0f GB/s", r->l2_bytes / 1e6,
-             wgp_gpu_l2_bandwidth_gbps(S->gpu));
+    snprintf(buf, size, "L2 bandwidth: %.3g MB through L2 at %.0f GB/s%s", r->l2_bytes / 1e6,
+             wgp_gpu_l2_bandwidth_gbps(S->gpu), queue);
     return;
   }
   if (r->bound && strcmp(r->bound, "block_dispatch") == 0) {
@@ -1039,6 +1048,8 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(br, "dram_activations", json_real(r.dram_activations));
       json_object_set_new(br, "dram_rows_us", json_real(r.dram_rows_us));
       json_object_set_new(br, "atomic_us", json_real(r.atomic_us));
+      json_object_set_new(br, "queue_us", json_real(r.queue_us));
+      json_object_set_new(br, "queue_groups", json_integer(r.queue_groups));
       json_object_set_new(br, "l2_port_busy", json_real(r.l2_port_busy));
       json_object_set_new(br, "bound", json_string(r.bound ? r.bound : "pipeline"));
       json_object_set_new(br, "extrapolated", json_boolean(r.extrapolated));

@@ -110,6 +110,11 @@ typedef struct wgp_sim_result {
                         * memory.l2_port_bytes_per_cycle) */
   double instructions;           /* warp instructions of the launch's busiest SM (extrapolated ones included) */
   double simulated_instructions; /* warp instructions the simulator really issued: its cost */
+  double queue_us; /* what waiting at the bandwidth adds above max(pipeline, the bandwidths): the SMs' customers
+                    * (groups or warps) queued for their share of the chip's DRAM or L2 (docs/simulator.md,
+                    * "Bandwidth as a queue") */
+  unsigned queue_groups; /* groups per SM that wait there as single customers (most of a warp's trips end at a
+                          * barrier or at its exit), 0 when the warps wait one by one */
   bool stopped; /* a round reached WGP_SIM_MAX_ISSUED simulated instructions before its end (no steady state the
                  * extrapolation could use): its rest was extrapolated at the rate so far, within the bounds */
 } wgp_sim_result;
