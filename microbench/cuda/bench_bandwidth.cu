@@ -553,6 +553,66 @@ int bench_bw_occupancy(void)
   return 0;
 }
 
+/* One element per thread, c[i] = a[i] + b[i] over 2^26 floats (805 MB moved),
+ * launched with each group size from 64 to 1024 (full occupancy for all):
+ * the bytes moved per second against the group size.  The simulator's
+ * bandwidth queue (docs/simulator.md) takes a group as one customer of the
+ * SM's share of DRAM, since it frees its place only when its last warp is
+ * done: the groups of 1024 should move fewer bytes per second than those of
+ * 256.  On the H100 and H200 the validation's vectorAdd showed it (2026-11-28);
+ * these rows measure it on any GPU, with the sizes in between. */
+__global__ void add_groups_kernel(const float *a, const float *b, float *c, long n)
+{
+  long i = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    c[i] = a[i] + b[i];
+}
+
+int bench_bw_dram_groups(void)
+{
+  long n = g_quick ? (1L << 24) : (1L << 26);
+  float *a, *b, *c;
+  if (dev_alloc((void **)&a, n * sizeof *a) || dev_alloc((void **)&b, n * sizeof *b) ||
+      dev_alloc((void **)&c, n * sizeof *c))
+    return -1;
+  /* 0x3f800000 = 1.0f: every sum is 2.0f */
+  CK(cudaMemset(a, 0, n * sizeof *a));
+  CK(cudaMemset(b, 0, n * sizeof *b));
+  const float one = 1.0f;
+  for (int k = 0; k < 2; ++k) {
+    float *dst = k ? b : a;
+    /* fill with 1.0f by doubling copies */
+    CK(cudaMemcpy(dst, &one, sizeof one, cudaMemcpyHostToDevice));
+    for (long have = 1; have < n; have *= 2) {
+      long m = have < n - have ? have : n - have;
+      CK(cudaMemcpy(dst + have, dst, m * sizeof *dst, cudaMemcpyDeviceToDevice));
+    }
+  }
+  const int sizes[] = {64, 128, 256, 512, 1024};
+  for (int s = 0; s < 5; ++s) {
+    int block = sizes[s];
+    long grid = (n + block - 1) / block;
+    double ms[WGB_MAX_REPEATS];
+    for (int r = -1; r < g_repeats; ++r) {
+      double m;
+      TIMED_MS(m, (add_groups_kernel<<<(unsigned)grid, block>>>(a, b, c, n)));
+      if (r >= 0)
+        ms[r] = m;
+    }
+    float probe[2];
+    CK(cudaMemcpy(&probe[0], c, sizeof(float), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(&probe[1], c + n - 1, sizeof(float), cudaMemcpyDeviceToHost));
+    char param[64];
+    snprintf(param, sizeof param, "elements=%ld;block=%d", n, block);
+    if (probe[0] == 2.0f && probe[1] == 2.0f)
+      bw_row("bw_dram_groups", param, 12.0 * n, ms, g_repeats,
+             "c[i] = a[i] + b[i], one float per thread; bytes read + written");
+    else
+      wgb_error_row("bw_dram_groups", param, "the sums are wrong");
+  }
+  return 0;
+}
+
 /* Global loads that hit L1.  Each block reads a 8 KiB region of its own
  * (ld.global.ca: cached in L1 after the first pass) over and over, 16 loads
  * in flight per thread, full occupancy.  Two access shapes:

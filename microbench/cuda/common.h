@@ -125,6 +125,7 @@ int bench_geom_l2(void);
 int bench_geom_stride(void);
 int bench_bw_dram(void);
 int bench_bw_l2(void);
+int bench_bw_dram_groups(void);
 int bench_bw_l2_port(void);
 int bench_bw_shared(void);
 int bench_bw_l1(void);

@@ -42,6 +42,7 @@ static const struct bench g_benches[] = {
     {"bw_shared", "bandwidth", bench_bw_shared, "shared memory bandwidth"},
     {"bw_l1", "bandwidth", bench_bw_l1, "global loads that hit L1: bytes and requests per cycle per SM"},
     {"bw_occupancy", "bandwidth", bench_bw_occupancy, "DRAM read vs warps per SM"},
+    {"bw_dram_groups", "bandwidth", bench_bw_dram_groups, "one element per thread (c = a + b) vs group size"},
     {"arith", "arith", bench_arith, "latency and throughput of 26 operations"},
     {"barrier", "sync", bench_barrier, "__syncthreads cost vs block size"},
     {"atomics", "sync", bench_atomics, "global and shared atomicAdd throughput"},
