@@ -1584,7 +1584,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   }
   for (size_t i = 0; i < nacc; i++) {
     const wgp_access *a = wgp_kernel_access(k, i);
-    bool global = wgp_access_space(a) == WGP_SPACE_GLOBAL || wgp_access_space(a) == WGP_SPACE_GENERIC;
+    bool global = wgp_space_is_global(wgp_access_space(a));
     bool load = wgp_access_get_kind(a) == WGP_ACCESS_LOAD;
     out->l1_hit[i] = global && load && sect[i] > 0 ? (use_l1 ? h1[i] / sect[i] : 0.0) : -1;
     out->l2_hit[i] = global && to2[i] > 0 ? h2[i] / to2[i] : -1;

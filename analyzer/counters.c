@@ -176,8 +176,6 @@ typedef struct collector {
   acc *per; /* per access id, this warp */
 } collector;
 
-static bool is_global(wgp_space s) { return s == WGP_SPACE_GLOBAL || s == WGP_SPACE_GENERIC; }
-
 static void visit(void *user, size_t block, uint64_t mask, double weight, double mult, wgp_tracer *t) {
   collector *c = user;
   const wgp_block *b = wgp_kernel_block(c->k, block);
@@ -188,7 +186,7 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
       continue;
     const wgp_access *a = wgp_kernel_access(c->k, id);
     wgp_space sp = wgp_access_space(a);
-    if (!is_global(sp) && sp != WGP_SPACE_LOCAL)
+    if (!wgp_space_is_global(sp) && sp != WGP_SPACE_LOCAL)
       continue;
     uint64_t addr[WGP_TRACE_MAX_WARP];
     wgp_access_addresses(c->layout, c->k, c->lanes, t, a, mask, addr);
@@ -302,7 +300,7 @@ wgp_status wgp_counters_compute(const wgp_analysis_input *in, const wgp_analysis
           out->shared_st_transactions += total[i].transactions;
           st_conflict += conflict;
         }
-      } else if (is_global(sp)) {
+      } else if (wgp_space_is_global(sp)) {
         if (load) {
           out->gld_requests += total[i].requests;
           out->gld_transactions += total[i].transactions;

@@ -43,6 +43,8 @@ static const char *const elem_from_names[] = {"type", "accesses", "unknown"};
 
 #define WGP_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+bool wgp_space_is_global(wgp_space s) { return s == WGP_SPACE_GLOBAL || s == WGP_SPACE_GENERIC; }
+
 const char *wgp_space_name(wgp_space s) { return (size_t)s < WGP_COUNT(space_names) ? space_names[s] : "?"; }
 const char *wgp_language_name(wgp_language l) {
   return (size_t)l < WGP_COUNT(language_names) ? language_names[l] : "?";

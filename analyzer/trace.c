@@ -553,7 +553,7 @@ bool wgp_tracer_track_loads(wgp_tracer *t) {
   for (size_t i = 0; i < n; i++) {
     const wgp_access *a = wgp_kernel_access(t->k, i);
     wgp_space sp = wgp_access_space(a);
-    if (sp == WGP_SPACE_GLOBAL || sp == WGP_SPACE_GENERIC)
+    if (wgp_space_is_global(sp))
       any = mark_loads(wgp_access_offset(a), feeds, n) || any;
   }
   /* the loads behind those loads' addresses too */

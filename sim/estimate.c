@@ -250,7 +250,7 @@ static wgp_status warm_by_extents(wgp_estimate *e, const wgp_analysis_input *in,
     long arg = wgp_access_base_arg(a);
     size_t x = arg >= 0 && (size_t)arg < n ? (size_t)arg : n;
     double b = wgp_access_bytes(a) ? wgp_access_bytes(a) : 1;
-    if ((wgp_access_space(a) == WGP_SPACE_GLOBAL || wgp_access_space(a) == WGP_SPACE_GENERIC) && b > elem[x])
+    if (wgp_space_is_global(wgp_access_space(a)) && b > elem[x])
       elem[x] = b;
   }
   for (size_t x = 0; x <= n; x++)

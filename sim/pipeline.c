@@ -952,8 +952,10 @@ static double mva_cycle(unsigned n, double z, double d) {
 static double queued_rounds_us(const wgp_sim_result *out, const round_out *head, unsigned ng, unsigned wpg,
                                double pipeline_us, unsigned *as_groups) {
   double rounds = out->rounds;
+  if (!(rounds > 0) || ng == 0 || head->warps == 0)
+    return 0;
   double d = dmax(dmax(out->dram_us, out->dram_rows_us), out->l2_us) / rounds;
-  if (!(rounds > 0) || ng == 0 || head->warps == 0 || !(d > 0))
+  if (!(d > 0))
     return 0;
   double z = pipeline_us / rounds;
   double nw = (double)head->warps;

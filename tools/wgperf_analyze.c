@@ -343,7 +343,7 @@ static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
     json_object_set_new(m, "l2_hit_rate", num_or_null(cache->l2_hit[i], cache->l2_hit[i] >= 0));
     json_object_set_new(m, "requests_served_by_l1", num_or_null(cache->last_l1[i], cache->last_l1[i] >= 0));
     json_object_set_new(m, "requests_waiting_on_dram", num_or_null(cache->last_dram[i], cache->last_dram[i] >= 0));
-    bool dram = sp == WGP_SPACE_GLOBAL || sp == WGP_SPACE_GENERIC;
+    bool dram = wgp_space_is_global(sp);
     json_object_set_new(m, "footprint",
                         dram ? footprint_json(k, fp, tot, cache, wgp_gpu_l2_sector_bytes(gpu), i) : json_null());
     json_array_append_new(mem, m);

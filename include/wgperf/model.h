@@ -270,6 +270,10 @@ unsigned wgp_access_load_level(const wgp_access *a);
 const char *wgp_access_non_affine(const wgp_access *a); /* NULL when affine */
 const char *wgp_access_source(const wgp_access *a);
 
+/* Global memory, or a generic pointer (taken as global: what the caches
+ * and DRAM see). */
+bool wgp_space_is_global(wgp_space s);
+
 /* Names of the enums as the model writes them ("global", "data-dependent", ...). */
 const char *wgp_space_name(wgp_space s);
 const char *wgp_language_name(wgp_language l);
