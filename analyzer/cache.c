@@ -156,7 +156,7 @@ static void record(void *user, size_t block, uint64_t mask, double weight, doubl
     size_t id = wgp_block_access(b, i);
     const wgp_access *a = wgp_kernel_access(r->k, id);
     wgp_space sp = wgp_access_space(a);
-    if (sp != WGP_SPACE_GLOBAL && sp != WGP_SPACE_GENERIC)
+    if (!wgp_space_is_global(sp))
       continue;
     /* the event and its sectors go straight to the ends of the lists */
     if (!recorder_reserve(r, r->nev + 1, r->nsec + EVENT_SECTORS)) {
@@ -1645,7 +1645,7 @@ bool wgp_cache_warm_l2(wgp_cache_result *r, const wgp_kernel *k, const wgp_gpu *
   bool room = kt && ut && ur;
   for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
     const wgp_access *a = wgp_kernel_access(k, i);
-    if (wgp_access_space(a) != WGP_SPACE_GLOBAL && wgp_access_space(a) != WGP_SPACE_GENERIC)
+    if (!wgp_space_is_global(wgp_access_space(a)))
       continue;
     size_t b = base_of(k, i);
     /* a buffer the sample never touched counts in full */

@@ -192,7 +192,7 @@ wgp_status wgp_footprint_analyze(const wgp_analysis_input *in, const wgp_footpri
     wgp_footprint_access *fa = &f->acc[i];
     fa->buffer = -1;
     wgp_space sp = wgp_access_space(wgp_kernel_access(k, i));
-    if (sp != WGP_SPACE_GLOBAL && sp != WGP_SPACE_GENERIC) {
+    if (!wgp_space_is_global(sp)) {
       fa->kind = WGP_FOOTPRINT_NONE;
       continue;
     }
@@ -429,7 +429,7 @@ wgp_status wgp_footprint_extents(const wgp_analysis_input *in, double *extent, w
   uint64_t G = fp_sets_groups(s);
   for (size_t i = 0; i < nacc; i++) {
     const wgp_access *acc = wgp_kernel_access(k, i);
-    if (wgp_access_space(acc) != WGP_SPACE_GLOBAL && wgp_access_space(acc) != WGP_SPACE_GENERIC)
+    if (!wgp_space_is_global(wgp_access_space(acc)))
       continue;
     const fp_access_info *info = fp_sets_access(s, i);
     long key = info->buffer >= 0 ? fp_sets_buffer_key(s, info->buffer) : wgp_access_base_arg(acc);
@@ -506,7 +506,7 @@ double wgp_lru_dram_bytes(const wgp_kernel *k, size_t id, const wgp_mem_stats *t
                           unsigned sector) {
   const wgp_access *a = wgp_kernel_access(k, id);
   wgp_space sp = wgp_access_space(a);
-  if (sp != WGP_SPACE_GLOBAL && sp != WGP_SPACE_GENERIC)
+  if (!wgp_space_is_global(sp))
     return 0;
   double l1 = wgp_access_get_kind(a) == WGP_ACCESS_LOAD ? hit_or_zero(cache->l1_hit[id]) : 0;
   return tot[id].sectors * (1 - l1) * (1 - hit_or_zero(cache->l2_hit[id])) * sector;

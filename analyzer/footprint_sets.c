@@ -493,7 +493,7 @@ static void describe_access(fp_sets *s, size_t id) {
   info->buffer = -1;
   info->bytes = (unsigned)(wgp_access_bytes(a) ? wgp_access_bytes(a) : 1);
   info->store = wgp_access_get_kind(a) != WGP_ACCESS_LOAD;
-  if (sp != WGP_SPACE_GLOBAL && sp != WGP_SPACE_GENERIC) {
+  if (!wgp_space_is_global(sp)) {
     snprintf(info->reason, FP_REASON, "not a global access");
     return;
   }

@@ -380,7 +380,7 @@ static uint64_t data_offsets(const wgp_layout *l, wgp_tracer *t, const wgp_acces
                              int64_t *v) {
   wgp_space sp = wgp_access_space(a);
   const wgp_expr *off = wgp_access_offset(a);
-  if (ok == lmask || !off || (sp != WGP_SPACE_GLOBAL && sp != WGP_SPACE_GENERIC) || !wgp_tracer_tracks_loads(t))
+  if (ok == lmask || !off || !wgp_space_is_global(sp) || !wgp_tracer_tracks_loads(t))
     return 0;
   int64_t dv[WGP_TRACE_MAX_WARP];
   uint64_t data = wgp_tracer_eval_warp_data(t, off, lmask & ~ok, dv);

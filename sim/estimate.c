@@ -133,7 +133,7 @@ static double atomic_hot_ops(const wgp_kernel *k, const wgp_mem_stats *tot, uint
     const wgp_access *a = wgp_kernel_access(k, i);
     wgp_space sp = wgp_access_space(a);
     uint64_t bytes = wgp_access_bytes(a);
-    if (wgp_access_get_kind(a) != WGP_ACCESS_ATOMIC || (sp != WGP_SPACE_GLOBAL && sp != WGP_SPACE_GENERIC) || !bytes ||
+    if (wgp_access_get_kind(a) != WGP_ACCESS_ATOMIC || !wgp_space_is_global(sp) || !bytes ||
         !wgp_access_offset(a) || wgp_access_base_kind(a) == WGP_BASE_UNKNOWN)
       continue;
     int v = address_variation(wgp_access_offset(a));

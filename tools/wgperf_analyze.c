@@ -157,7 +157,7 @@ static void cache_words(char *buf, size_t size, const wgp_cache_result *c, const
   size_t unseen = 0, len = 0;
   for (size_t i = 0; k && tot && i < wgp_kernel_num_accesses(k) && i < c->num_accesses; i++) {
     const wgp_access *a = wgp_kernel_access(k, i);
-    if ((wgp_access_space(a) != WGP_SPACE_GLOBAL && wgp_access_space(a) != WGP_SPACE_GENERIC) || tot[i].executions <= 0)
+    if (!wgp_space_is_global(wgp_access_space(a)) || tot[i].executions <= 0)
       continue;
     /* a load the sample made has an L1 rate; a store or atomic an L2 one */
     double rate = wgp_access_get_kind(a) == WGP_ACCESS_LOAD ? c->l1_hit[i] : c->l2_hit[i];
