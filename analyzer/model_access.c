@@ -163,6 +163,74 @@ bool wgp_kernel_reads_local_id(const wgp_kernel *k, unsigned dim) {
   return kernel_has(k, is_lane_id, &dim) || k->ncalls > 0;
 }
 
+/* E without integer casts around it. */
+static const wgp_expr *uncast(const wgp_expr *e) {
+  while (e && (wgp_expr_get_op(e) == WGP_OP_ZEXT || wgp_expr_get_op(e) == WGP_OP_SEXT ||
+               wgp_expr_get_op(e) == WGP_OP_TRUNC) && wgp_expr_num_operands(e) == 1)
+    e = wgp_expr_operand(e, 0);
+  return e;
+}
+
+static bool is_sym(const wgp_expr *e, wgp_sym_kind kind, unsigned dim) {
+  const wgp_sym *s = wgp_expr_symbol(uncast(e));
+  return s && s->kind == kind && s->dim == dim;
+}
+
+static bool is_group_base(const wgp_expr *e, unsigned dim) {
+  e = uncast(e);
+  return wgp_expr_get_op(e) == WGP_OP_MUL && wgp_expr_num_operands(e) == 2 &&
+         ((is_sym(wgp_expr_operand(e, 0), WGP_SYM_GRP, dim) && is_sym(wgp_expr_operand(e, 1), WGP_SYM_LSZ, dim)) ||
+          (is_sym(wgp_expr_operand(e, 1), WGP_SYM_GRP, dim) && is_sym(wgp_expr_operand(e, 0), WGP_SYM_LSZ, dim)));
+}
+
+/* Whether E reads the group's shape in DIM other than through the global id
+ * (gid.DIM, or a sum with the terms lid.DIM and grp.DIM x lsz.DIM among its
+ * operands).  A value the model does not know (?TEXT) is taken alike for
+ * every size, so it does not count. */
+static bool reads_group_shape(const wgp_expr *e, unsigned dim) {
+  if (!e)
+    return false;
+  const wgp_sym *s = wgp_expr_symbol(e);
+  if (s)
+    return ((s->kind == WGP_SYM_LID || s->kind == WGP_SYM_GRP || s->kind == WGP_SYM_LSZ || s->kind == WGP_SYM_NGRP) &&
+            s->dim == dim) ||
+           s->kind == WGP_SYM_LANEID;
+  size_t n = wgp_expr_num_operands(e), lid = SIZE_MAX, base = SIZE_MAX;
+  if (wgp_expr_get_op(e) == WGP_OP_ADD)
+    for (size_t i = 0; i < n; i++) {
+      if (lid == SIZE_MAX && is_sym(wgp_expr_operand(e, i), WGP_SYM_LID, dim))
+        lid = i;
+      else if (base == SIZE_MAX && is_group_base(wgp_expr_operand(e, i), dim))
+        base = i;
+    }
+  bool gid = lid != SIZE_MAX && base != SIZE_MAX;
+  for (size_t i = 0; i < n; i++)
+    if (!(gid && (i == lid || i == base)) && reads_group_shape(wgp_expr_operand(e, i), dim))
+      return true;
+  return false;
+}
+
+bool wgp_kernel_paths_by_global_id(const wgp_kernel *k, unsigned dim) {
+  if (k->ncalls > 0)
+    return false;
+  for (size_t b = 0; b < k->nblocks; b++)
+    if (k->blocks[b].branch && reads_group_shape(k->blocks[b].branch->cond, dim))
+      return false;
+  for (size_t i = 0; i < k->nloops; i++) {
+    const wgp_loop *l = &k->loops[i];
+    if (reads_group_shape(l->backedge, dim) || reads_group_shape(l->trip_count, dim) ||
+        reads_group_shape(l->max_trip, dim))
+      return false;
+    for (size_t r = 0; r < l->nrec; r++)
+      if (reads_group_shape(l->rec[r].init, dim) || reads_group_shape(l->rec[r].next, dim))
+        return false;
+    for (size_t x = 0; x < l->nexits; x++)
+      if (reads_group_shape(l->exits[x].when, dim))
+        return false;
+  }
+  return true;
+}
+
 size_t wgp_kernel_num_calls(const wgp_kernel *k) { return k->ncalls; }
 void wgp_kernel_call(const wgp_kernel *k, size_t i, size_t *block, const char **callee, const char **reason) {
   if (i >= k->ncalls)

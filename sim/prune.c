@@ -23,6 +23,27 @@
  *   bounds the time from below).  A size pruned by bounds before its cache
  *   analysis is reported as a duplicate when such a size exists by traces
  *   alone (the paper's stage 1).
+ * - Stage 1, idle lanes: a size of one row (ly = lz = 1) whose work-items
+ *   leave its last warp partial, such as 684 of 704 lanes, is represented
+ *   by the size that fills the same warps (704) when that size can run with
+ *   the same resident groups and warps per SM.  In eq. 10 their rounds hold
+ *   the same warps running the same code (sub-item 1 alike, up to the idle
+ *   lanes' share of the memory traffic) and the partial size has at least
+ *   as many groups, so no fewer rounds (sub-item 2) and no lower block
+ *   dispatch bound: the paper's stage 1 argument for sizes whose traces
+ *   differ only by idle lanes.  Such a size is not analyzed.  Only where a
+ *   work-item's path does not change with the group (its branches and loops
+ *   read the local id and size in x only through the global id,
+ *   wgp_kernel_paths_by_global_id): threads that take roles by their local
+ *   id, or loop over their group, do other work in a smaller group.  This is not a
+ *   proof for our simulator, which may put a partial size a fraction of a
+ *   percent ahead (a shorter last group, a tail spread over more SMs):
+ *   docs/wgprune.md measures it.  Only in a non-uniform launch, whose
+ *   sizes are mostly such (of 1 to 1024, 992 leave lanes idle; a uniform
+ *   launch has a few divisors, searched exactly).  Off with options.partial_warps, with
+ *   options.top (the first N ranks exact) and with a fixed grid (there a
+ *   size's global size, and so a thread's work, changes with it); a size
+ *   whose representative turns out unable to run is searched as any other.
  * - Stage 2 (sec. 6.2, Algorithm 4): a size whose best case is slower than
  *   an upper bound on another size's time is dropped: another size's worst
  *   case, or the time of a size already simulated (the incumbent).  The
@@ -83,6 +104,8 @@ typedef struct cand {
   int job;               /* JOB_*: its next level's work, done ahead by a search thread (under p->mu) */
   double ub;             /* top > 0: the smallest upper bound on its time known (worst cases, its time) */
   bool in_nbest;         /* ... and it is one of the N smallest (struct nbest) */
+  size_t idle_rep;       /* stage 1, idle lanes: the size that fills its warps, SIZE_MAX where none */
+  bool fills_for;        /* it is some size's idle_rep */
   struct prepared *prep; /* JOB_DONE: the result, not yet taken */
 } cand;
 
@@ -612,6 +635,7 @@ static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_di
         c->pub.local[0] = ext[0][x], c->pub.local[1] = ext[1][y], c->pub.local[2] = ext[2][z];
         c->pub.stage = WGP_PRUNE_SURVIVOR;
         c->pub.why = "";
+        c->idle_rep = SIZE_MAX;
       }
   free(ext);
   unsigned sms = wgp_gpu_sm_count(g), wsz = wgp_gpu_warp_size(g);
@@ -714,6 +738,60 @@ static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_di
     c->pub.worst_us = INFINITY;
   }
   return WGP_OK;
+}
+
+/* Stage 1, idle lanes (the assumptions above): each size of one row whose
+ * last warp is partial gets the size that fills the same warps as its
+ * idle_rep, where that one is a candidate that can run with the same
+ * residency. */
+static wgp_status assign_idle_reps(wgp_prune *p, wgp_diag *diag) {
+  uint64_t wsz = wgp_gpu_warp_size(p->gpu), top = 0;
+  if (!wgp_kernel_paths_by_global_id(p->k, 0))
+    return WGP_OK; /* a work-item's path changes with the group: the traces differ beyond idle lanes */
+  for (size_t i = 0; i < p->n; i++)
+    if (p->c[i].pub.local[1] == 1 && p->c[i].pub.local[2] == 1 && p->c[i].pub.local[0] > top)
+      top = p->c[i].pub.local[0];
+  if (!top || !wsz)
+    return WGP_OK;
+  /* the candidate of each row size (x, 1, 1) */
+  size_t *row = malloc((top + 1) * sizeof *row);
+  if (!row)
+    return nomem(diag);
+  for (uint64_t x = 0; x <= top; x++)
+    row[x] = SIZE_MAX;
+  for (size_t i = 0; i < p->n; i++)
+    if (p->c[i].pub.local[1] == 1 && p->c[i].pub.local[2] == 1)
+      row[p->c[i].pub.local[0]] = i;
+  for (size_t i = 0; i < p->n; i++) {
+    cand *c = &p->c[i];
+    uint64_t x = c->pub.local[0], full = (x + wsz - 1) / wsz * wsz;
+    if (c->pub.stage == WGP_PRUNE_INVALID || c->pub.local[1] != 1 || c->pub.local[2] != 1 || x % wsz == 0 ||
+        full > top || row[full] == SIZE_MAX)
+      continue;
+    cand *f = &p->c[row[full]];
+    if (f->pub.stage == WGP_PRUNE_INVALID || f->pub.active_warps_per_sm != c->pub.active_warps_per_sm ||
+        f->pub.active_groups_per_sm != c->pub.active_groups_per_sm)
+      continue;
+    c->idle_rep = row[full];
+    f->fills_for = true;
+  }
+  free(row);
+  return WGP_OK;
+}
+
+/* C turned invalid during the search: the sizes it stood for with idle
+ * lanes go back into heap H, to be searched as any other. */
+typedef struct heap heap;
+static void heap_push(heap *h, size_t i);
+static void revive_idle(wgp_prune *p, heap *h, const cand *c) {
+  if (!c->fills_for)
+    return;
+  size_t me = (size_t)(c - p->c);
+  for (size_t i = 0; i < p->n; i++)
+    if (p->c[i].idle_rep == me) {
+      p->c[i].idle_rep = SIZE_MAX;
+      heap_push(h, i);
+    }
 }
 
 /* ---- taking a size one level further -------------------------------------- */
@@ -955,7 +1033,6 @@ static void drop_job(wgp_prune *p, cand *c) {
 /* Queues the work of the sizes the search will most likely take next: the
  * top of heap H (the best lower bounds), up to one job per thread beyond
  * those already queued or running. */
-typedef struct heap heap;
 static void speculate(wgp_prune *p, const heap *h);
 
 /* Level 1: the analysis of C.  WGP_ERR_NOMEM fails the search; any other
@@ -1211,7 +1288,7 @@ static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratc
   }
   for (size_t i = 0; i < p->n; i++) {
     p->c[i].ub = INFINITY;
-    if (p->c[i].pub.stage != WGP_PRUNE_INVALID)
+    if (p->c[i].pub.stage != WGP_PRUNE_INVALID && p->c[i].idle_rep == SIZE_MAX)
       heap_push(&h, i);
   }
   start_workers(p, o->threads ? o->threads : wgp_default_threads());
@@ -1232,6 +1309,8 @@ static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratc
       if (o->progress)
         o->progress(o->progress_user, "analyzing", p->counts.analyses + 1, nv);
       st = analyze_one(p, c, diag);
+      if (st == WGP_OK && c->pub.stage == WGP_PRUNE_INVALID)
+        revive_idle(p, &h, c);
       if (st != WGP_OK || c->pub.stage == WGP_PRUNE_INVALID)
         continue;
       w = fmin(w, c->cheap_worst);
@@ -1248,6 +1327,7 @@ static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratc
         invalidate(c, bare(&pr.d2)), ok = false;
       if (!ok) {
         nbest_forget(&nb, p->c, p->n, i);
+        revive_idle(p, &h, c);
         continue;
       }
       wgp_sim_result r = pr.r;
@@ -1288,6 +1368,7 @@ static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratc
         nbest_note(&nb, p->c, i, c->pub.sim.time_us);
       } else {
         nbest_forget(&nb, p->c, p->n, i);
+        revive_idle(p, &h, c);
       }
     }
   }
@@ -1311,6 +1392,17 @@ static wgp_status search(wgp_prune *p, const wgp_prune_options *o, keyed *scratc
     if (c->pub.stage != WGP_PRUNE_SURVIVOR || c->pub.simulated)
       continue;
     c->pub.stage = WGP_PRUNE_BOUND;
+    if (c->idle_rep != SIZE_MAX) {
+      /* left out for idle lanes where its own bound would not have ruled it
+       * out (else by that bound, as the search would have: the exactness
+       * of the search stands) and the size filling its warps was analyzed
+       * (one never analyzed was ruled out by a bound no larger) */
+      if (c->lb <= w && p->c[c->idle_rep].level >= 1) {
+        c->pub.stage = WGP_PRUNE_IDLE_LANES;
+        c->pub.rep = c->idle_rep;
+      }
+      continue;
+    }
     if (!c->pub.exact_bounds && c->rep1 != idx[i] && dominates(&p->c[c->rep1], c->rep1, c, idx[i])) {
       c->pub.stage = WGP_PRUNE_DUPLICATE;
       c->pub.rep = c->rep1;
@@ -1435,6 +1527,8 @@ wgp_status wgp_prune_run(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_prun
   double t0 = now_ms();
   if (st == WGP_OK)
     st = enumerate_all(p, o, diag);
+  if (st == WGP_OK && wgp_launch_nonuniform(o->launch) && !o->partial_warps && !o->top && !p->fixed_grid)
+    st = assign_idle_reps(p, diag);
   double t1 = now_ms();
   keyed *scratch = NULL;
   if (st == WGP_OK) {
@@ -1492,17 +1586,19 @@ wgp_status wgp_prune_run(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_prun
   if (st == WGP_OK) {
     sort_by(p->ranked, p->nranked, scratch, p->c, BY_TIME);
     wgp_prune_counts *n = &p->counts;
-    size_t exact = o->flags & WGP_PRUNE_EXHAUSTIVE ? p->nranked : o->top ? o->top : 1;
-    n->exact_ranks = exact < p->nranked ? exact : p->nranked;
     n->total = p->n;
     n->restricted = p->restricted;
     for (size_t i = 0; i < p->n; i++) {
       wgp_prune_stage s = p->c[i].pub.stage;
       n->valid += s != WGP_PRUNE_INVALID;
+      n->idle_lanes += s == WGP_PRUNE_IDLE_LANES;
       n->after_duplicates += s == WGP_PRUNE_BOUND || s == WGP_PRUNE_SURVIVOR;
       n->after_bounds += s == WGP_PRUNE_SURVIVOR;
       n->simulated += p->c[i].pub.simulated;
     }
+    /* sizes left out for idle lanes were never proven slower */
+    size_t exact = o->flags & WGP_PRUNE_EXHAUSTIVE ? p->nranked : n->idle_lanes ? 0 : o->top ? o->top : 1;
+    n->exact_ranks = exact < p->nranked ? exact : p->nranked;
     n->enumeration_ms = t1 - t0;
     n->search_ms = t2 - t1;
     n->exhaustive_ms = now_ms() - t2;

@@ -49,13 +49,30 @@ static const char *limiter_of(const wgp_sim_result *r) { return r->limiter && *r
 
 /* ---- --plot: predicted time over the space, as SVG ------------------------- */
 
+/* Where C goes on the plot: its time when simulated; a size left out for
+ * idle lanes at least at the time of the size filling its warps (what stage
+ * 1 takes it to be no faster than); any other at its best-case bound. */
+static double plotted_us(const wgp_prune *p, const wgp_prune_candidate *c) {
+  if (c->simulated)
+    return c->sim.time_us;
+  if (c->stage == WGP_PRUNE_IDLE_LANES) {
+    const wgp_prune_candidate *r = wgp_prune_candidate_at(p, c->rep);
+    double t = r->simulated ? r->sim.time_us : r->best_us;
+    return t > c->best_us ? t : c->best_us;
+  }
+  return c->best_us;
+}
+
 /* Candidates on the x axis in enumeration order, log time on the y axis;
  * simulated sizes as filled dots, sizes pruned as duplicates or by bounds as
- * hollow marks at their best-case bound. */
+ * hollow marks at their best-case bound, sizes left out for idle lanes as
+ * small marks (plotted_us). */
 static int write_plot(const char *file, const wgp_prune *p, const char *kernel, const char *gpu) {
   FILE *f = fopen(file, "w");
   if (!f)
     return -1;
+  wgp_prune_counts cn;
+  wgp_prune_get_counts(p, &cn);
   size_t nc = wgp_prune_num_candidates(p);
   unsigned dims = wgp_prune_dims(p);
   double lo = INFINITY, hi = 0;
@@ -63,7 +80,7 @@ static int write_plot(const char *file, const wgp_prune *p, const char *kernel, 
     const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
     if (c->stage == WGP_PRUNE_INVALID)
       continue;
-    double t = c->simulated ? c->sim.time_us : c->best_us;
+    double t = plotted_us(p, c);
     if (t > 0 && t < lo)
       lo = t;
     if (t > hi)
@@ -99,20 +116,21 @@ static int write_plot(const char *file, const wgp_prune *p, const char *kernel, 
     const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
     if (c->stage == WGP_PRUNE_INVALID)
       continue;
-    double t = c->simulated ? c->sim.time_us : c->best_us;
+    double t = plotted_us(p, c);
     double x = L + ((double)k + 0.5) / (double)nv * (W - L - R);
     double y = H - B - (log10(t > 0 ? t : lo) - llo) / (lhi - llo) * (H - T - B);
     char sz[64];
     size_str(sz, sizeof sz, c->local, dims);
-    bool dup = c->stage == WGP_PRUNE_DUPLICATE;
+    bool dup = c->stage == WGP_PRUNE_DUPLICATE, idle = c->stage == WGP_PRUNE_IDLE_LANES;
     if (c->simulated)
       fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#1f77b4\"><title>%s: %.4g us</title></circle>\n", x,
               y, sz, t);
     else
       fprintf(f,
-              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"none\" stroke=\"%s\"><title>%s: pruned (%s), "
-              "best case %.4g us</title></circle>\n",
-              x, y, dup ? "#999" : "#d62728", sz, dup ? "same traces" : "bounds", t);
+              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"none\" stroke=\"%s\"><title>%s: pruned (%s), "
+              "%s %.4g us</title></circle>\n",
+              x, y, idle ? "2" : "4", dup ? "#999" : idle ? "#2ca02c" : "#d62728", sz,
+              dup ? "same traces" : idle ? "idle lanes" : "bounds", idle ? "no faster than" : "best case", t);
     if (nv <= 80)
       fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" transform=\"rotate(-60 %.1f %.0f)\" text-anchor=\"end\">%s</text>\n",
               x, H - B + 12, x, H - B + 12, sz);
@@ -124,6 +142,11 @@ static int write_plot(const char *file, const wgp_prune *p, const char *kernel, 
           "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"4\" fill=\"none\" stroke=\"#999\"/><text x=\"%.0f\" y=\"%.0f\">"
           "same traces</text>\n",
           W - 220, T - 10, W - 212, T - 6);
+  if (cn.idle_lanes)
+    fprintf(f,
+            "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"2\" fill=\"none\" stroke=\"#2ca02c\"/><text x=\"%.0f\" "
+            "y=\"%.0f\">idle lanes (at the time of the size filling their warps)</text>\n",
+            L, H - 10, L + 8, H - 6);
   fprintf(f,
           "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"4\" fill=\"none\" stroke=\"#d62728\"/><text x=\"%.0f\" y=\"%.0f\">"
           "pruned by bounds (best case)</text>\n",
@@ -209,6 +232,7 @@ static json_t *counts_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_pr
   json_object_set_new(j, "candidates_total", json_integer((json_int_t)n->total));
   json_object_set_new(j, "candidates_valid", json_integer((json_int_t)n->valid));
   json_object_set_new(j, "after_duplicate_pruning", json_integer((json_int_t)n->after_duplicates));
+  json_object_set_new(j, "idle_lane_pruned", json_integer((json_int_t)n->idle_lanes));
   json_object_set_new(j, "after_bound_pruning", json_integer((json_int_t)n->after_bounds));
   json_object_set_new(j, "excluded_by_restrictions", json_integer((json_int_t)n->restricted));
   return j;
@@ -299,8 +323,10 @@ static void print_table(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *
   if (n.restricted)
     printf("; %zu more excluded by %s%s%s", n.restricted, user_restricted ? "--restrict" : "",
            user_restricted && by_attr ? " and " : "", by_attr ? attr : "");
-  printf("), after duplicate traces %zu, after bounds %zu: %.1f%% pruned%s\n", n.after_duplicates, n.after_bounds,
-         pruned, exhaustive ? " (--exhaustive: all simulated)" : "");
+  printf("), after duplicate traces %zu", n.after_duplicates);
+  if (n.idle_lanes)
+    printf(" (%zu with idle lanes left to the size filling their warps)", n.idle_lanes);
+  printf(", after bounds %zu: %.1f%% pruned%s\n", n.after_bounds, pruned, exhaustive ? " (--exhaustive: all simulated)" : "");
   /* the sizes that cannot run, and why (the first few) */
   size_t ninvalid = 0;
   for (size_t i = 0; i < wgp_prune_num_candidates(p); i++) {
@@ -342,7 +368,12 @@ static void print_table(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *
     printf("\n");
   }
   size_t shown = top && top < nr ? top : nr;
-  if (!exhaustive && top_given && n.exact_ranks > 1)
+  if (!exhaustive && n.idle_lanes)
+    printf("rank 1 is the predicted fastest of the sizes searched: %zu sizes whose last warp has idle lanes were left "
+           "to the size that fills the same warps, as eq. 10 ranks them (--partial-warps searches them as well, "
+           "--exhaustive simulates every size)\n",
+           n.idle_lanes);
+  else if (!exhaustive && top_given && n.exact_ranks > 1)
     printf("ranks 1 to %zu are the %zu predicted fastest of all sizes that can run, in the order --exhaustive ranks "
            "them%s\n",
            n.exact_ranks, n.exact_ranks,
@@ -378,6 +409,7 @@ static const char *stage_name(wgp_prune_stage s) {
   case WGP_PRUNE_INVALID: return "invalid";
   case WGP_PRUNE_DUPLICATE: return "stage 1 (same traces)";
   case WGP_PRUNE_BOUND: return "stage 2 (bounds)";
+  case WGP_PRUNE_IDLE_LANES: return "stage 1 (idle lanes)";
   default: return "survivor";
   }
 }
@@ -483,7 +515,7 @@ static void progress(void *user, const char *phase, size_t done, size_t total) {
 static const char usage_text[] =
     "usage: wgprune INPUT --global X[,Y[,Z]] | --grid X[,Y[,Z]] [--kernel NAME] [--arg NAME=V] [--buffer NAME=BYTES]\n"
     "               [--local-arg NAME=EXPR] [--local-mem NAME=BYTES] [--restrict COND]...\n"
-    "               [--nonuniform] [--gpu NAME|FILE]\n"
+    "               [--nonuniform] [--partial-warps] [--gpu NAME|FILE]\n"
     "               [--regs N] [--trip L<n>=COUNT] [--taken B<n>=FRACTION] [--cold-l2]\n"
     "               [--exhaustive] [--study] [--top N] [--json | --csv] [--plot FILE.svg]\n"
     "               [--emit-kernel-tuner FILE.json] [--jobs N] [-O N] [-DNAME=V] [-IDIR] [-- CLANG-FLAGS]\n"
@@ -509,6 +541,9 @@ static const char help_text[] =
     "  written for 16x16 tiles, --restrict 'lx * ly % 64 == 0'\n"
     "  --jobs N (-j N): search threads (default: the CPUs this process may use); the result is\n"
     "  the same for any N\n"
+    "  --partial-warps: search the 1-D sizes whose last warp has idle lanes (684 of 704) as any other;\n"
+    "  without it, and without --top, such a size is left to the size filling the same warps when\n"
+    "  that one can run with the same residency (stage 1: eq. 10 ranks it no faster)\n"
     "  --top N: the first N ranks are exact, the N predicted fastest sizes in the order --exhaustive\n"
     "  ranks them (0: every size; without --top only rank 1 is, and the table shows 10 rows);\n"
     "  --emit-kernel-tuner then writes those N\n"
@@ -690,7 +725,8 @@ int main(int argc, char **argv) {
   size_t trip_loop[MAX_HINTS], taken_block[MAX_HINTS], ntrip = 0, ntaken = 0;
   uint64_t trip[MAX_HINTS];
   double taken[MAX_HINTS];
-  bool json = false, csv = false, exhaustive = false, do_study = false, cold = false, top_given = false;
+  bool json = false, csv = false, exhaustive = false, do_study = false, cold = false, top_given = false,
+       partial_warps = false;
   bool fixed_grid = false, sized = false; /* --grid / --global seen */
   const char *plot_file = NULL, *kt_file = NULL, *olevel = NULL;
   unsigned regs_opt = 0, jobs = 0;
@@ -824,6 +860,8 @@ int main(int argc, char **argv) {
       exhaustive = true;
     } else if (strcmp(a, "--study") == 0) {
       do_study = true;
+    } else if (strcmp(a, "--partial-warps") == 0) {
+      partial_warps = true;
     } else if (a[0] == '-') {
       rc = usage_error("unknown option '%s'", a);
     } else if (input) {
@@ -924,6 +962,7 @@ int main(int argc, char **argv) {
                            .taken_fractions = taken,
                            .num_taken_hints = ntaken,
                            .l2_cold = cold,
+                           .partial_warps = partial_warps,
                            .threads = jobs,
                            .progress = isatty(2) ? progress : NULL};
     double t1 = now_ms();

@@ -124,6 +124,16 @@ bool wgp_kernel_reads_sym(const wgp_kernel *k, wgp_sym_kind kind, unsigned dim);
  * mixes the dimensions, or the kernel calls something left unmodelled.  When
  * not, threads of a work-group that differ only in DIM do the same work. */
 bool wgp_kernel_reads_local_id(const wgp_kernel *k, unsigned dim);
+/* Whether the kernel's control flow (branches, loop counts, exits and
+ * recurrences) reads the local id, the group id, the local size or the group
+ * count of dimension DIM only through that dimension's global id (gid, or
+ * grp x lsz + lid), and no lane id or unmodelled call: then a
+ * work-item's path is the same whatever the work-group size, and two sizes
+ * that fill the same warps run the same code (wgprune's idle-lane rule).  Not
+ * so for a kernel whose threads take roles by their local id
+ * (threadIdx.x < 16), loop over their group (k < blockDim.x) or stride by
+ * the grid. */
+bool wgp_kernel_paths_by_global_id(const wgp_kernel *k, unsigned dim);
 size_t wgp_kernel_num_calls(const wgp_kernel *k);
 /* Unresolved call I: its block, callee and reason (any pointer may be NULL). */
 void wgp_kernel_call(const wgp_kernel *k, size_t i, size_t *block, const char **callee, const char **reason);

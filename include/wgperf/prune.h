@@ -13,12 +13,16 @@
  *      inferior pipelines (sec. 6.2, Algorithm 4);
  *   3. skips a size whose round is the same as another's (traces, memory
  *      costs, resident warps, hit rates) with no more rounds and groups:
- *      stage 1, duplicated traces (sec. 6.1);
+ *      stage 1, duplicated traces (sec. 6.1); and, without analyzing it, a
+ *      1-D size of a non-uniform launch whose last warp has idle lanes when
+ *      the size that fills the same warps can run with the same residency
+ *      (stage 1, idle lanes);
  *   4. ranks the simulated sizes: the first is the fastest of all.
  * With wgp_prune_options.top = N the first N ranks are exact: step 2 stops
  * only when the smallest lower bound left is above the N-th smallest upper
  * bound of N distinct sizes, and step 3 skips no size that could be among
- * the N fastest (its twin's time is no proof of its own).
+ * the N fastest (its twin's time is no proof of its own), and leaves sizes
+ * with idle lanes in.
  * docs/wgprune.md describes the stages, their assumptions and measured
  * results.
  */
@@ -74,6 +78,10 @@ typedef struct wgp_prune_options {
   const double *taken_fractions;
   size_t num_taken_hints;
   bool l2_cold;
+  /* Search the sizes whose last warp has idle lanes as any other (stage 1's
+   * idle-lane rule off, WGP_PRUNE_IDLE_LANES; so is it with top > 0, a
+   * fixed grid or a uniform launch). */
+  bool partial_warps;
   /* threads of the search (0: wgp_default_threads()): with more than one,
    * the others analyze, cache-analyze and simulate the sizes the search
    * will most likely take next; the result and the counts are the same for
@@ -92,14 +100,18 @@ typedef enum wgp_prune_stage {
                           (with top > 0: only a size the bounds also left out of the first top ranks) */
   WGP_PRUNE_BOUND,     /* stage 2: its best case is slower than another size's worst case or simulated time
                           (with top = N: than the N-th smallest such upper bound) */
-  WGP_PRUNE_SURVIVOR   /* survived both stages: simulated */
+  WGP_PRUNE_SURVIVOR,  /* survived both stages: simulated */
+  WGP_PRUNE_IDLE_LANES /* stage 1, idle lanes: a 1-D size whose last warp is partial, represented by the size
+                          that fills the same warps (rep), with the same residency: eq. 10 gives it the same
+                          round and no fewer rounds (docs/wgprune.md; options.partial_warps turns it off) */
 } wgp_prune_stage;
 
 typedef struct wgp_prune_candidate {
   uint64_t local[3]; /* unused dimensions 1 */
   wgp_prune_stage stage;
   const char *why;   /* INVALID: why it cannot run ("" otherwise) */
-  size_t rep;        /* DUPLICATE: the candidate index representing its batch */
+  size_t rep;        /* DUPLICATE: the candidate index representing its batch; IDLE_LANES: the size filling
+                        its warps */
   uint64_t groups;   /* work-groups of the launch */
   double rounds;     /* eq. 10, sub-item 2: warps on the busiest SM (ceil(groups / SMs) groups) over resident warps */
   unsigned active_warps_per_sm, active_groups_per_sm;
@@ -118,13 +130,15 @@ typedef struct wgp_prune_counts {
   size_t restricted;       /* sizes within the GPU's limits and the global size that a restriction excluded */
   bool truncated;          /* more sizes than the 65536 enumerated were allowed (--nonuniform in 3-D) */
   size_t valid;            /* that can run */
-  size_t after_duplicates; /* valid sizes that are no duplicate (stage 1) */
+  size_t after_duplicates; /* valid sizes that are no duplicate and have no idle lanes (stage 1) */
+  size_t idle_lanes;       /* valid sizes stage 1 represented by the size that fills their warps */
   size_t after_bounds;     /* of those, the ones the bounds left to simulate (stage 2) */
   size_t simulated;        /* simulated (after_bounds; every valid size with WGP_PRUNE_EXHAUSTIVE) */
   size_t analyses;         /* sizes analyzed (traces, memory costs): the others were ruled out before */
   size_t cache_analyses;   /* sizes whose cache was analyzed (what stage 2 and 3 cost most) */
   size_t exact_ranks;      /* the first ranks that are those of the exhaustive search: 1 (top 0), min(top,
-                              ranked), every rank with WGP_PRUNE_EXHAUSTIVE; 0 when nothing was ranked */
+                              ranked), every rank with WGP_PRUNE_EXHAUSTIVE; 0 when nothing was ranked, or
+                              when sizes with idle lanes were left out (idle_lanes > 0, not exhaustive) */
   /* wall milliseconds: enumerating the sizes (launch, residency), the
    * search (analyses, cache analyses, bounds, simulations), and with
    * WGP_PRUNE_EXHAUSTIVE simulating the sizes the search left */

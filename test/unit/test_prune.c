@@ -2,7 +2,7 @@
  * size expressions, the two pruning stages, the ranking and its agreement
  * with the exhaustive search and with wgp_estimate, and errors; on kernels
  * extracted by the real plugin (test/unit/data/trace_kernels.json,
- * pipeline_kernels.json, matmul_tiled.plugin.json). */
+ * pipeline_kernels.json, matmul_tiled.plugin.json, idle_kernels.json). */
 /* cmocka.h needs these first */
 /* clang-format off */
 #include <setjmp.h>
@@ -19,7 +19,7 @@
 #include "wgperf/estimate.h"
 #include "wgperf/prune.h"
 
-static wgp_model *traces, *pipes, *mm;
+static wgp_model *traces, *pipes, *mm, *idlek;
 static wgp_gpu *h100;
 
 static int setup(void **state) {
@@ -27,7 +27,8 @@ static int setup(void **state) {
   (void)state;
   if (wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/trace_kernels.json", &traces, &d) != WGP_OK ||
       wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/pipeline_kernels.json", &pipes, &d) != WGP_OK ||
-      wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/matmul_tiled.plugin.json", &mm, &d) != WGP_OK)
+      wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/matmul_tiled.plugin.json", &mm, &d) != WGP_OK ||
+      wgp_model_load_file(WGPERF_SOURCE_DIR "/test/unit/data/idle_kernels.json", &idlek, &d) != WGP_OK)
     return -1;
   return wgp_gpu_load_builtin("h100-sxm", &h100, &d) == WGP_OK ? 0 : -1;
 }
@@ -37,6 +38,7 @@ static int teardown(void **state) {
   wgp_model_free(traces);
   wgp_model_free(pipes);
   wgp_model_free(mm);
+  wgp_model_free(idlek);
   wgp_gpu_free(h100);
   return 0;
 }
@@ -253,6 +255,122 @@ static void enumeration(void **state) {
       want += (1 << x) * (1 << y) <= 1024;
   assert_int_equal(n.total, want);
   assert_int_equal(wgp_prune_dims(p), 2);
+  wgp_prune_free(p);
+}
+
+/* The stages of every candidate of P, counted: INVALID, DUPLICATE, BOUND,
+ * SURVIVOR, IDLE_LANES. */
+static void count_stages(const wgp_prune *p, size_t out[5]) {
+  memset(out, 0, 5 * sizeof *out);
+  for (size_t i = 0; i < wgp_prune_num_candidates(p); i++)
+    out[wgp_prune_candidate_at(p, i)->stage]++;
+}
+
+/* Stage 1, idle lanes: with --nonuniform, a size whose last warp is partial
+ * is left to the size filling the same warps, which can run with the same
+ * residency; the counts add up; rank 1 fills its warps and is within 5% of
+ * the best of every size (the exhaustive search), which partial_warps
+ * finds; the rule needs paths by the global id alone and gives way where
+ * the size filling the warps cannot run. */
+static void idle_lanes(void **state) {
+  (void)state;
+  const char *o[] = {"--global", "100000", "--arg", "n=100000", "--nonuniform", NULL};
+  wgp_prune *p = run(idlek, "scale", o, NULL, NULL, 0);
+  wgp_prune_counts n;
+  wgp_prune_get_counts(p, &n);
+  size_t st[5];
+  count_stages(p, st);
+  assert_int_equal(n.total, 1024);
+  assert_true(n.idle_lanes > 600); /* of the 992 with a partial warp; those of tiny groups fall to bounds */
+  assert_int_equal(st[WGP_PRUNE_IDLE_LANES], n.idle_lanes);
+  assert_int_equal(n.after_duplicates, st[WGP_PRUNE_BOUND] + st[WGP_PRUNE_SURVIVOR]);
+  assert_int_equal(n.valid, n.after_duplicates + n.idle_lanes + st[WGP_PRUNE_DUPLICATE]);
+  assert_int_equal(n.exact_ranks, 0); /* not proven against the sizes left out */
+  assert_true(n.analyses < 40);
+  for (size_t i = 0; i < n.total; i++) {
+    const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
+    if (c->stage != WGP_PRUNE_IDLE_LANES)
+      continue;
+    const wgp_prune_candidate *r = wgp_prune_candidate_at(p, c->rep);
+    assert_non_null(r);
+    assert_true(c->local[0] % 32 != 0);
+    assert_int_equal(r->local[0], (c->local[0] + 31) / 32 * 32);
+    assert_true(r->stage != WGP_PRUNE_INVALID && r->stage != WGP_PRUNE_IDLE_LANES);
+    assert_int_equal(r->active_warps_per_sm, c->active_warps_per_sm);
+    assert_int_equal(r->active_groups_per_sm, c->active_groups_per_sm);
+    assert_true(r->groups <= c->groups);
+    assert_false(c->simulated);
+  }
+  const wgp_prune_candidate *best = wgp_prune_candidate_at(p, wgp_prune_ranked(p, 0));
+  assert_int_equal(best->local[0] % 32, 0);
+  wgp_prune *ex = run(idlek, "scale", o, NULL, NULL, WGP_PRUNE_EXHAUSTIVE);
+  const wgp_prune_candidate *eb = wgp_prune_candidate_at(ex, wgp_prune_ranked(ex, 0));
+  assert_true(best->sim.time_us <= eb->sim.time_us * 1.05);
+  /* every size simulated by the exhaustive search, the stages still counted */
+  wgp_prune_counts ne;
+  wgp_prune_get_counts(ex, &ne);
+  assert_int_equal(ne.simulated, ne.valid);
+  assert_int_equal(ne.idle_lanes, n.idle_lanes);
+  /* partial_warps: the exact search, whose best is the exhaustive one's */
+  const wgp_kernel *k = wgp_model_find_kernel(idlek, "scale");
+  wgp_launch *l = launch_of(o);
+  wgp_prune_options po = {.launch = l, .partial_warps = true};
+  wgp_prune *ep;
+  wgp_diag d;
+  assert_int_equal(wgp_prune_run(k, h100, &po, &ep, &d), WGP_OK);
+  wgp_prune_counts nx;
+  wgp_prune_get_counts(ep, &nx);
+  assert_int_equal(nx.idle_lanes, 0);
+  assert_int_equal(nx.exact_ranks, 1);
+  assert_true(wgp_prune_candidate_at(ep, wgp_prune_ranked(ep, 0))->sim.time_us == eb->sim.time_us);
+  wgp_prune_free(ep);
+  /* top > 0 asks for exact ranks: no size is left out for idle lanes */
+  wgp_prune *tp = run_top(idlek, "scale", o, NULL, NULL, 0, 3, 0);
+  wgp_prune_get_counts(tp, &nx);
+  assert_int_equal(nx.idle_lanes, 0);
+  assert_int_equal(nx.exact_ranks, 3);
+  wgp_prune_free(tp);
+  wgp_launch_free(l);
+  wgp_prune_free(ex);
+  wgp_prune_free(p);
+
+  /* paths that change with the group: no size is left out */
+  assert_true(wgp_kernel_paths_by_global_id(k, 0));
+  assert_true(wgp_kernel_paths_by_global_id(wgp_model_find_kernel(idlek, "tile48"), 0));
+  assert_false(wgp_kernel_paths_by_global_id(wgp_model_find_kernel(idlek, "roles"), 0));
+  assert_false(wgp_kernel_paths_by_global_id(wgp_model_find_kernel(idlek, "groupsum"), 0));
+  const char *ro[] = {"--global", "100000", "--arg", "n=100000", "--arg", "m=8", "--nonuniform", NULL};
+  const char *names[] = {"roles", "groupsum"};
+  for (size_t i = 0; i < 2; i++) {
+    p = run(idlek, names[i], i ? o : ro, NULL, NULL, 0);
+    wgp_prune_get_counts(p, &n);
+    assert_int_equal(n.idle_lanes, 0);
+    assert_int_equal(n.exact_ranks, 1);
+    wgp_prune_free(p);
+  }
+
+  /* 64 cannot run tile48 (its tile holds 48): 33 to 48 are searched as any
+   * other size once the search finds that out; 1 to 31 are left to 32 */
+  const char *to[] = {"--global", "4096", "--arg", "n=4096", "--nonuniform", NULL};
+  p = run(idlek, "tile48", to, NULL, NULL, 0);
+  wgp_prune_get_counts(p, &n);
+  ex = run(idlek, "tile48", to, NULL, NULL, WGP_PRUNE_EXHAUSTIVE);
+  assert_int_equal(n.valid, 48);
+  assert_int_equal(wgp_prune_candidate_at(p, 63)->stage, WGP_PRUNE_INVALID);
+  for (size_t i = 32; i < 48; i++)
+    assert_true(wgp_prune_candidate_at(p, i)->stage != WGP_PRUNE_IDLE_LANES);
+  for (size_t i = 0; i < 31; i++) {
+    const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
+    assert_true(c->stage == WGP_PRUNE_IDLE_LANES || c->stage == WGP_PRUNE_BOUND);
+    if (c->stage == WGP_PRUNE_IDLE_LANES)
+      assert_int_equal(c->rep, 31);
+  }
+  /* the best of 32 to 48 is the exhaustive search's best but for those below 32 */
+  double best33 = INFINITY;
+  for (size_t i = 31; i < 48; i++)
+    best33 = fmin(best33, wgp_prune_candidate_at(ex, i)->sim.time_us);
+  assert_true(wgp_prune_candidate_at(p, wgp_prune_ranked(p, 0))->sim.time_us == best33);
+  wgp_prune_free(ex);
   wgp_prune_free(p);
 }
 
@@ -536,7 +654,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(expressions),      cmocka_unit_test(conditions),       cmocka_unit_test(restrictions),
       cmocka_unit_test(enumeration),
-      cmocka_unit_test(stage_one),        cmocka_unit_test(pruned_equals_exhaustive),
+      cmocka_unit_test(stage_one),        cmocka_unit_test(idle_lanes),        cmocka_unit_test(pruned_equals_exhaustive),
       cmocka_unit_test(top_n_equals_exhaustive),
       cmocka_unit_test(same_as_estimate), cmocka_unit_test(local_expressions),
       cmocka_unit_test(errors),
