@@ -1,4 +1,5 @@
-/* idle_kernels.cu - kernels for the idle-lane rule of test_prune (stage 1:
+/* idle_kernels.cu - kernels for the idle-lane rule of test_prune and of
+ * test/lit/wgprune-idle-lanes.test (stage 1:
  * a 1-D size whose last warp is partial is left to the size filling the same
  * warps).  Regenerate idle_kernels.json with
  *   build/bin/wgperf extract test/unit/data/idle_kernels.cu -o test/unit/data/idle_kernels.json
