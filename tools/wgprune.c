@@ -122,15 +122,22 @@ static int write_plot(const char *file, const wgp_prune *p, const char *kernel, 
     char sz[64];
     size_str(sz, sizeof sz, c->local, dims);
     bool dup = c->stage == WGP_PRUNE_DUPLICATE, idle = c->stage == WGP_PRUNE_IDLE_LANES;
-    if (c->simulated)
+    if (c->simulated) {
       fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#1f77b4\"><title>%s: %.4g us</title></circle>\n", x,
               y, sz, t);
-    else
+    } else if (idle) {
+      const wgp_prune_candidate *r = wgp_prune_candidate_at(p, c->rep);
+      char rs[64];
+      size_str(rs, sizeof rs, r->local, dims);
       fprintf(f,
-              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"none\" stroke=\"%s\"><title>%s: pruned (%s), "
-              "%s %.4g us</title></circle>\n",
-              x, y, idle ? "2" : "4", dup ? "#999" : idle ? "#2ca02c" : "#d62728", sz,
-              dup ? "same traces" : idle ? "idle lanes" : "bounds", idle ? "no faster than" : "best case", t);
+              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2\" fill=\"none\" stroke=\"#2ca02c\"><title>%s: pruned (idle "
+              "lanes), left to %s (%s %.4g us)</title></circle>\n",
+              x, y, sz, rs, r->simulated ? "its time" : "its best case", t);
+    } else
+      fprintf(f,
+              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"none\" stroke=\"%s\"><title>%s: pruned (%s), "
+              "best case %.4g us</title></circle>\n",
+              x, y, dup ? "#999" : "#d62728", sz, dup ? "same traces" : "bounds", t);
     if (nv <= 80)
       fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" transform=\"rotate(-60 %.1f %.0f)\" text-anchor=\"end\">%s</text>\n",
               x, H - B + 12, x, H - B + 12, sz);
