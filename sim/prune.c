@@ -35,14 +35,14 @@
  *   work-item's path does not change with the group (its branches and loops
  *   read the local id and size in x only through the global id,
  *   wgp_kernel_paths_by_global_id): threads that take roles by their local
- *   id, or loop over their group, do other work in a smaller group.  This is not a
- *   proof for our simulator, which may put a partial size a fraction of a
- *   percent ahead (a shorter last group, a tail spread over more SMs):
- *   docs/wgprune.md measures it.  Only in a non-uniform launch, whose
- *   sizes are mostly such (of 1 to 1024, 992 leave lanes idle; a uniform
- *   launch has a few divisors, searched exactly).  Off with options.partial_warps, with
- *   options.top (the first N ranks exact) and with a fixed grid (there a
- *   size's global size, and so a thread's work, changes with it); a size
+ *   id, or loop over their group, do other work in a smaller group.  This
+ *   is not a proof for our simulator, which may put a partial size up to a
+ *   few percent ahead (a shorter last group, a tail spread over more SMs):
+ *   docs/wgprune.md measures it.  Only in a non-uniform launch, whose sizes
+ *   are mostly such (of 1 to 1024, 992 leave lanes idle; a uniform launch
+ *   has a few divisors, searched exactly).  Off with options.partial_warps,
+ *   with options.top (the first N ranks exact) and with a fixed grid (there
+ *   a size's global size, and so a thread's work, changes with it); a size
  *   whose representative turns out unable to run is searched as any other.
  * - Stage 2 (sec. 6.2, Algorithm 4): a size whose best case is slower than
  *   an upper bound on another size's time is dropped: another size's worst

@@ -333,7 +333,8 @@ static void print_table(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *
   printf("), after duplicate traces %zu", n.after_duplicates);
   if (n.idle_lanes)
     printf(" (%zu with idle lanes left to the size filling their warps)", n.idle_lanes);
-  printf(", after bounds %zu: %.1f%% pruned%s\n", n.after_bounds, pruned, exhaustive ? " (--exhaustive: all simulated)" : "");
+  printf(", after bounds %zu: %.1f%% pruned%s\n", n.after_bounds, pruned,
+         exhaustive ? " (--exhaustive: all simulated)" : "");
   /* the sizes that cannot run, and why (the first few) */
   size_t ninvalid = 0;
   for (size_t i = 0; i < wgp_prune_num_candidates(p); i++) {

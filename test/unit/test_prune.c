@@ -654,7 +654,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(expressions),      cmocka_unit_test(conditions),       cmocka_unit_test(restrictions),
       cmocka_unit_test(enumeration),
-      cmocka_unit_test(stage_one),        cmocka_unit_test(idle_lanes),        cmocka_unit_test(pruned_equals_exhaustive),
+      cmocka_unit_test(stage_one),        cmocka_unit_test(idle_lanes),
+      cmocka_unit_test(pruned_equals_exhaustive),
       cmocka_unit_test(top_n_equals_exhaustive),
       cmocka_unit_test(same_as_estimate), cmocka_unit_test(local_expressions),
       cmocka_unit_test(errors),
