@@ -210,23 +210,31 @@ static bool reads_group_shape(const wgp_expr *e, unsigned dim) {
   return false;
 }
 
-bool wgp_kernel_paths_by_global_id(const wgp_kernel *k, unsigned dim) {
-  if (k->ncalls > 0)
+bool wgp_kernel_paths_by_global_id(const wgp_kernel *k, unsigned dim, const char **where) {
+  const char *dummy;
+  where = where ? where : &dummy;
+  *where = NULL;
+  if (k->ncalls > 0) {
+    *where = k->calls[0].source;
     return false;
+  }
   for (size_t b = 0; b < k->nblocks; b++)
-    if (k->blocks[b].branch && reads_group_shape(k->blocks[b].branch->cond, dim))
+    if (k->blocks[b].branch && reads_group_shape(k->blocks[b].branch->cond, dim)) {
+      *where = k->blocks[b].branch->source ? k->blocks[b].branch->source : k->blocks[b].source;
       return false;
+    }
   for (size_t i = 0; i < k->nloops; i++) {
     const wgp_loop *l = &k->loops[i];
-    if (reads_group_shape(l->backedge, dim) || reads_group_shape(l->trip_count, dim) ||
-        reads_group_shape(l->max_trip, dim))
+    bool reads = reads_group_shape(l->backedge, dim) || reads_group_shape(l->trip_count, dim) ||
+                 reads_group_shape(l->max_trip, dim);
+    for (size_t r = 0; r < l->nrec && !reads; r++)
+      reads = reads_group_shape(l->rec[r].init, dim) || reads_group_shape(l->rec[r].next, dim);
+    for (size_t x = 0; x < l->nexits && !reads; x++)
+      reads = reads_group_shape(l->exits[x].when, dim);
+    if (reads) {
+      *where = l->source;
       return false;
-    for (size_t r = 0; r < l->nrec; r++)
-      if (reads_group_shape(l->rec[r].init, dim) || reads_group_shape(l->rec[r].next, dim))
-        return false;
-    for (size_t x = 0; x < l->nexits; x++)
-      if (reads_group_shape(l->exits[x].when, dim))
-        return false;
+    }
   }
   return true;
 }

@@ -142,6 +142,10 @@ struct wgp_prune {
   char **local_exprs;
   size_t num_local_args;
   size_t restricted; /* sizes a restriction excluded */
+  /* stage 1's idle-lane rule would have applied but for the kernel's
+   * control flow, first read at IDLE_WHERE (wgp_prune_idle_rule_refused) */
+  bool idle_refused;
+  const char *idle_where;
   size_t *trip_loops, *taken_blocks;
   uint64_t *trip_counts;
   double *taken_fractions;
@@ -746,8 +750,14 @@ static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_di
  * residency. */
 static wgp_status assign_idle_reps(wgp_prune *p, wgp_diag *diag) {
   uint64_t wsz = wgp_gpu_warp_size(p->gpu), top = 0;
-  if (!wgp_kernel_paths_by_global_id(p->k, 0))
-    return WGP_OK; /* a work-item's path changes with the group: the traces differ beyond idle lanes */
+  if (!wgp_kernel_paths_by_global_id(p->k, 0, &p->idle_where)) {
+    /* a work-item's path changes with the group: the traces differ beyond
+     * idle lanes (said where a size has them) */
+    for (size_t i = 0; i < p->n && !p->idle_refused; i++)
+      p->idle_refused = p->c[i].pub.stage != WGP_PRUNE_INVALID && p->c[i].pub.local[1] == 1 &&
+                        p->c[i].pub.local[2] == 1 && wsz && p->c[i].pub.local[0] % wsz != 0;
+    return WGP_OK;
+  }
   for (size_t i = 0; i < p->n; i++)
     if (p->c[i].pub.local[1] == 1 && p->c[i].pub.local[2] == 1 && p->c[i].pub.local[0] > top)
       top = p->c[i].pub.local[0];
@@ -1641,4 +1651,9 @@ void wgp_prune_get_counts(const wgp_prune *p, wgp_prune_counts *out) { *out = p-
 size_t wgp_prune_num_ranked(const wgp_prune *p) { return p->nranked; }
 size_t wgp_prune_ranked(const wgp_prune *p, size_t rank) { return rank < p->nranked ? p->ranked[rank] : SIZE_MAX; }
 unsigned wgp_prune_registers(const wgp_prune *p) { return p->regs; }
+bool wgp_prune_idle_rule_refused(const wgp_prune *p, const char **where) {
+  if (where)
+    *where = p->idle_refused ? p->idle_where : NULL;
+  return p->idle_refused;
+}
 unsigned wgp_prune_dims(const wgp_prune *p) { return p->dims; }

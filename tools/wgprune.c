@@ -1001,6 +1001,16 @@ int main(int argc, char **argv) {
       fprintf(stderr, "wgprune: note: only sizes whose extents divide the global size were searched (OpenCL's "
                       "uniform work-groups); for a CUDA launch of ceil(N / blockDim) blocks behind a bounds check, "
                       "--nonuniform searches every size\n");
+    const char *where;
+    if (wgp_prune_idle_rule_refused(p, &where)) {
+      bool cuda = wgp_kernel_language(k) == WGP_LANG_CUDA;
+      fprintf(stderr,
+              "wgprune: note: the sizes whose last warp has idle lanes were searched like any other: the kernel's "
+              "control flow%s%s reads %s other than through the global id, so that a smaller group runs other code "
+              "(docs/wgprune.md, stage 1, idle lanes)\n",
+              where ? " at " : "", where ? where : "",
+              cuda ? "threadIdx.x, blockDim.x or blockIdx.x" : "get_local_id(0), get_local_size(0) or get_group_id(0)");
+    }
     if (do_study)
       rc = study(p, ex, wall, wall_ex, json, k, gpu, top_given, top);
     else if (json)

@@ -133,7 +133,9 @@ bool wgp_kernel_reads_local_id(const wgp_kernel *k, unsigned dim);
  * so for a kernel whose threads take roles by their local id
  * (threadIdx.x < 16), loop over their group (k < blockDim.x) or stride by
  * the grid. */
-bool wgp_kernel_paths_by_global_id(const wgp_kernel *k, unsigned dim);
+bool wgp_kernel_paths_by_global_id(const wgp_kernel *k, unsigned dim, const char **where);
+/* (WHERE, may be NULL: when not, the source "file:line" of the first branch,
+ * loop or call that reads them, NULL where the model has none.) */
 size_t wgp_kernel_num_calls(const wgp_kernel *k);
 /* Unresolved call I: its block, callee and reason (any pointer may be NULL). */
 void wgp_kernel_call(const wgp_kernel *k, size_t i, size_t *block, const char **callee, const char **reason);

@@ -166,6 +166,13 @@ void wgp_prune_get_counts(const wgp_prune *p, wgp_prune_counts *out);
 size_t wgp_prune_num_ranked(const wgp_prune *p);
 size_t wgp_prune_ranked(const wgp_prune *p, size_t rank); /* candidate index */
 unsigned wgp_prune_registers(const wgp_prune *p);         /* registers per thread used */
+/* Whether stage 1's idle-lane rule would have applied (a non-uniform launch,
+ * sizes of one row with a partial last warp, neither partial_warps, top nor a
+ * fixed grid) but the kernel's control flow reads the group's shape other
+ * than through the global id (wgp_kernel_paths_by_global_id), so that every
+ * such size was searched; *WHERE (may be NULL) the source of the first
+ * branch or loop that does, NULL where unknown. */
+bool wgp_prune_idle_rule_refused(const wgp_prune *p, const char **where);
 unsigned wgp_prune_dims(const wgp_prune *p);              /* dimensions of the launch */
 
 /* The value of TEXT, an expression of lx, ly, lz (L[0..2]), non-negative

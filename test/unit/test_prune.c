@@ -335,10 +335,14 @@ static void idle_lanes(void **state) {
   wgp_prune_free(p);
 
   /* paths that change with the group: no size is left out */
-  assert_true(wgp_kernel_paths_by_global_id(k, 0));
-  assert_true(wgp_kernel_paths_by_global_id(wgp_model_find_kernel(idlek, "tile48"), 0));
-  assert_false(wgp_kernel_paths_by_global_id(wgp_model_find_kernel(idlek, "roles"), 0));
-  assert_false(wgp_kernel_paths_by_global_id(wgp_model_find_kernel(idlek, "groupsum"), 0));
+  const char *where = "x";
+  assert_true(wgp_kernel_paths_by_global_id(k, 0, &where));
+  assert_null(where);
+  assert_true(wgp_kernel_paths_by_global_id(wgp_model_find_kernel(idlek, "tile48"), 0, NULL));
+  assert_false(wgp_kernel_paths_by_global_id(wgp_model_find_kernel(idlek, "roles"), 0, &where));
+  assert_non_null(strstr(where, "idle_kernels.cu:"));
+  assert_false(wgp_kernel_paths_by_global_id(wgp_model_find_kernel(idlek, "groupsum"), 0, &where));
+  assert_non_null(strstr(where, "idle_kernels.cu:"));
   const char *ro[] = {"--global", "100000", "--arg", "n=100000", "--arg", "m=8", "--nonuniform", NULL};
   const char *names[] = {"roles", "groupsum"};
   for (size_t i = 0; i < 2; i++) {
