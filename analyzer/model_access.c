@@ -107,23 +107,48 @@ static bool expr_has(const wgp_expr *e, bool (*pred)(const wgp_sym *, const void
   return false;
 }
 
+/* The first expression of K's control flow (branch conditions, then each
+ * loop's back-edge, counts, recurrences and exits) for which TEST holds:
+ * true, and *WHERE (may be NULL) the source of its branch or loop. */
+static bool control_flow_find(const wgp_kernel *k, bool (*test)(const wgp_expr *, const void *), const void *ctx,
+                              const char **where) {
+  for (size_t b = 0; b < k->nblocks; b++)
+    if (k->blocks[b].branch && test(k->blocks[b].branch->cond, ctx)) {
+      if (where)
+        *where = k->blocks[b].branch->source ? k->blocks[b].branch->source : k->blocks[b].source;
+      return true;
+    }
+  for (size_t i = 0; i < k->nloops; i++) {
+    const wgp_loop *l = &k->loops[i];
+    bool hit = test(l->backedge, ctx) || test(l->trip_count, ctx) || test(l->max_trip, ctx);
+    for (size_t r = 0; r < l->nrec && !hit; r++)
+      hit = test(l->rec[r].init, ctx) || test(l->rec[r].next, ctx);
+    for (size_t x = 0; x < l->nexits && !hit; x++)
+      hit = test(l->exits[x].when, ctx);
+    if (hit) {
+      if (where)
+        *where = l->source;
+      return true;
+    }
+  }
+  return false;
+}
+
+typedef struct {
+  bool (*pred)(const wgp_sym *, const void *);
+  const void *ctx;
+} sym_test;
+static bool has_sym(const wgp_expr *e, const void *t) {
+  const sym_test *st = t;
+  return expr_has(e, st->pred, st->ctx);
+}
+
 /* Whether an expression of K (branch, loop, access) has a symbol that
  * satisfies PRED. */
 static bool kernel_has(const wgp_kernel *k, bool (*pred)(const wgp_sym *, const void *), const void *ctx) {
-  for (size_t b = 0; b < k->nblocks; b++)
-    if (k->blocks[b].branch && expr_has(k->blocks[b].branch->cond, pred, ctx))
-      return true;
-  for (size_t i = 0; i < k->nloops; i++) {
-    const wgp_loop *l = &k->loops[i];
-    if (expr_has(l->backedge, pred, ctx) || expr_has(l->trip_count, pred, ctx) || expr_has(l->max_trip, pred, ctx))
-      return true;
-    for (size_t r = 0; r < l->nrec; r++)
-      if (expr_has(l->rec[r].init, pred, ctx) || expr_has(l->rec[r].next, pred, ctx))
-        return true;
-    for (size_t x = 0; x < l->nexits; x++)
-      if (expr_has(l->exits[x].when, pred, ctx))
-        return true;
-  }
+  sym_test st = {pred, ctx};
+  if (control_flow_find(k, has_sym, &st, NULL))
+    return true;
   for (size_t i = 0; i < k->naccesses; i++)
     if (expr_has(k->accesses[i].offset, pred, ctx))
       return true;
@@ -210,33 +235,12 @@ static bool reads_group_shape(const wgp_expr *e, unsigned dim) {
   return false;
 }
 
+static bool reads_shape_in(const wgp_expr *e, const void *dim) { return reads_group_shape(e, *(const unsigned *)dim); }
+
 bool wgp_kernel_paths_by_global_id(const wgp_kernel *k, unsigned dim, const char **where) {
-  const char *dummy;
-  where = where ? where : &dummy;
-  *where = NULL;
-  if (k->ncalls > 0) {
-    *where = k->calls[0].source;
-    return false;
-  }
-  for (size_t b = 0; b < k->nblocks; b++)
-    if (k->blocks[b].branch && reads_group_shape(k->blocks[b].branch->cond, dim)) {
-      *where = k->blocks[b].branch->source ? k->blocks[b].branch->source : k->blocks[b].source;
-      return false;
-    }
-  for (size_t i = 0; i < k->nloops; i++) {
-    const wgp_loop *l = &k->loops[i];
-    bool reads = reads_group_shape(l->backedge, dim) || reads_group_shape(l->trip_count, dim) ||
-                 reads_group_shape(l->max_trip, dim);
-    for (size_t r = 0; r < l->nrec && !reads; r++)
-      reads = reads_group_shape(l->rec[r].init, dim) || reads_group_shape(l->rec[r].next, dim);
-    for (size_t x = 0; x < l->nexits && !reads; x++)
-      reads = reads_group_shape(l->exits[x].when, dim);
-    if (reads) {
-      *where = l->source;
-      return false;
-    }
-  }
-  return true;
+  if (where)
+    *where = k->ncalls > 0 ? k->calls[0].source : NULL;
+  return k->ncalls == 0 && !control_flow_find(k, reads_shape_in, &dim, where);
 }
 
 size_t wgp_kernel_num_calls(const wgp_kernel *k) { return k->ncalls; }
