@@ -660,6 +660,21 @@ static bool suggest_nonuniform(const wgp_kernel *k, const wgp_launch *l, bool fi
   return false;
 }
 
+/* The group id, local id and local size of dimension D as the kernel's
+ * language spells them (blockIdx.x, threadIdx.x, blockDim.x; get_group_id(0),
+ * ...), into buffers of 32 bytes. */
+static void id_names(bool cuda, unsigned d, char *grp, char *lid, char *lsz) {
+  if (cuda) {
+    snprintf(grp, 32, "blockIdx.%c", "xyz"[d]);
+    snprintf(lid, 32, "threadIdx.%c", "xyz"[d]);
+    snprintf(lsz, 32, "blockDim.%c", "xyz"[d]);
+  } else {
+    snprintf(grp, 32, "get_group_id(%u)", d);
+    snprintf(lid, 32, "get_local_id(%u)", d);
+    snprintf(lsz, 32, "get_local_size(%u)", d);
+  }
+}
+
 /* A kernel that combines the group id and the local id of a dimension but
  * never reads the work-group size there (blockIdx.x * 256 + threadIdx.x, a
  * tile of TILE x TILE) is written for one size, a macro or template parameter:
@@ -678,15 +693,7 @@ static void note_fixed_size(const wgp_kernel *k, unsigned dims, size_t user_rest
         wgp_kernel_reads_sym(k, WGP_SYM_GSZ, d))
       continue;
     char grp[32], lid[32], lsz[32], where[160] = "";
-    if (cuda) {
-      snprintf(grp, sizeof grp, "blockIdx.%c", "xyz"[d]);
-      snprintf(lid, sizeof lid, "threadIdx.%c", "xyz"[d]);
-      snprintf(lsz, sizeof lsz, "blockDim.%c", "xyz"[d]);
-    } else {
-      snprintf(grp, sizeof grp, "get_group_id(%u)", d);
-      snprintf(lid, sizeof lid, "get_local_id(%u)", d);
-      snprintf(lsz, sizeof lsz, "get_local_size(%u)", d);
-    }
+    id_names(cuda, d, grp, lid, lsz);
     for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
       const wgp_access *a = wgp_kernel_access(k, i);
       const wgp_expr *off = wgp_access_offset(a);
@@ -1004,13 +1011,13 @@ int main(int argc, char **argv) {
                       "--nonuniform searches every size\n");
     const char *where;
     if (wgp_prune_idle_rule_refused(p, &where)) {
-      bool cuda = wgp_kernel_language(k) == WGP_LANG_CUDA;
+      char grp[32], lid[32], lsz[32];
+      id_names(wgp_kernel_language(k) == WGP_LANG_CUDA, 0, grp, lid, lsz);
       fprintf(stderr,
               "wgprune: note: the sizes whose last warp has idle lanes were searched like any other: the kernel's "
-              "control flow%s%s reads %s other than through the global id, so that a smaller group runs other code "
-              "(docs/wgprune.md, stage 1, idle lanes)\n",
-              where ? " at " : "", where ? where : "",
-              cuda ? "threadIdx.x, blockDim.x or blockIdx.x" : "get_local_id(0), get_local_size(0) or get_group_id(0)");
+              "control flow%s%s reads %s, %s or %s other than through the global id, so that a smaller group runs "
+              "other code (docs/wgprune.md, stage 1, idle lanes)\n",
+              where ? " at " : "", where ? where : "", lid, lsz, grp);
     }
     if (do_study)
       rc = study(p, ex, wall, wall_ex, json, k, gpu, top_given, top);
