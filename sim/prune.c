@@ -748,20 +748,28 @@ static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_di
  * last warp is partial gets the size that fills the same warps as its
  * idle_rep, where that one is a candidate that can run with the same
  * residency. */
+static bool one_row(const cand *c) { return c->pub.local[1] == 1 && c->pub.local[2] == 1; }
+
+/* C can run, is one row and leaves lanes of its last warp of WSZ idle. */
+static bool partial_row(const cand *c, uint64_t wsz) {
+  return c->pub.stage != WGP_PRUNE_INVALID && one_row(c) && c->pub.local[0] % wsz != 0;
+}
+
 static wgp_status assign_idle_reps(wgp_prune *p, wgp_diag *diag) {
   uint64_t wsz = wgp_gpu_warp_size(p->gpu), top = 0;
+  if (!wsz)
+    return WGP_OK;
   if (!wgp_kernel_paths_by_global_id(p->k, 0, &p->idle_where)) {
     /* a work-item's path changes with the group: the traces differ beyond
      * idle lanes (said where a size has them) */
     for (size_t i = 0; i < p->n && !p->idle_refused; i++)
-      p->idle_refused = p->c[i].pub.stage != WGP_PRUNE_INVALID && p->c[i].pub.local[1] == 1 &&
-                        p->c[i].pub.local[2] == 1 && wsz && p->c[i].pub.local[0] % wsz != 0;
+      p->idle_refused = partial_row(&p->c[i], wsz);
     return WGP_OK;
   }
   for (size_t i = 0; i < p->n; i++)
-    if (p->c[i].pub.local[1] == 1 && p->c[i].pub.local[2] == 1 && p->c[i].pub.local[0] > top)
+    if (one_row(&p->c[i]) && p->c[i].pub.local[0] > top)
       top = p->c[i].pub.local[0];
-  if (!top || !wsz)
+  if (!top)
     return WGP_OK;
   /* the candidate of each row size (x, 1, 1) */
   size_t *row = malloc((top + 1) * sizeof *row);
@@ -770,13 +778,12 @@ static wgp_status assign_idle_reps(wgp_prune *p, wgp_diag *diag) {
   for (uint64_t x = 0; x <= top; x++)
     row[x] = SIZE_MAX;
   for (size_t i = 0; i < p->n; i++)
-    if (p->c[i].pub.local[1] == 1 && p->c[i].pub.local[2] == 1)
+    if (one_row(&p->c[i]))
       row[p->c[i].pub.local[0]] = i;
   for (size_t i = 0; i < p->n; i++) {
     cand *c = &p->c[i];
     uint64_t x = c->pub.local[0], full = (x + wsz - 1) / wsz * wsz;
-    if (c->pub.stage == WGP_PRUNE_INVALID || c->pub.local[1] != 1 || c->pub.local[2] != 1 || x % wsz == 0 ||
-        full > top || row[full] == SIZE_MAX)
+    if (!partial_row(c, wsz) || full > top || row[full] == SIZE_MAX)
       continue;
     cand *f = &p->c[row[full]];
     if (f->pub.stage == WGP_PRUNE_INVALID || f->pub.active_warps_per_sm != c->pub.active_warps_per_sm ||
