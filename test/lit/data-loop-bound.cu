@@ -33,32 +33,18 @@ __global__ void find_index(const double *CDF, const double *u, int *index_out, i
   index_out[i] = index < 0 ? nparticles - 1 : index;
 }
 
-// Over the cache analysis' work budget (groups of 40: 256 of them, 512 warps, with the
-// gathers after the loop) such a loop was run to the sample's lower cap of 64 iterations
-// instead: every lane stayed inside it, the accesses after it went unseen and the loop's
-// load took the hit rates of its first 64 iterations, 566 us against 868 us for groups of
-// 48 running the same warps. Now it is sampled as a counted loop there too:
-// RUN: %wgperf analyze %s --kernel find_gather --global 10240 --local 40 --nonuniform --arg nparticles=10000 \
-// RUN:   --gpu h100 | FileCheck %s --check-prefix=BUDGET
+// Over the cache analysis' work budget (Rodinia's find_index, whose gathers after the loop
+// add to the sample's work, with groups of 40: 256 of them, 512 warps) such a loop was run
+// to the sample's lower cap of 64 iterations instead: every lane stayed inside it, the
+// accesses after it went unseen and the loop's load took the hit rates of its first 64
+// iterations, 566 us against 868 us for groups of 48 running the same warps. Now it is
+// sampled as a counted loop there too:
+// RUN: %wgperf analyze %S/../../corpus/rodinia/particlefilter.cu --kernel find_index --global 10240 --local 40 \
+// RUN:   --nonuniform --arg nparticles=10000 --gpu h100 | FileCheck %s --check-prefix=BUDGET
 // BUDGET: M{{[0-9]+}} {{.*}} global   store  xj {{.*}}L2 written back
 // BUDGET-NOT: make none of
-// RUN: %wgperf predict %s --kernel find_gather --global 10240 --local 40 --nonuniform --arg nparticles=10000 \
-// RUN:   --gpu h100 | FileCheck %s --check-prefix=SAME
-// RUN: %wgperf predict %s --kernel find_gather --global 10240 --local 48 --nonuniform --arg nparticles=10000 \
-// RUN:   --gpu h100 | FileCheck %s --check-prefix=SAME
+// RUN: %wgperf predict %S/../../corpus/rodinia/particlefilter.cu --kernel find_index --global 10240 --local 40 \
+// RUN:   --nonuniform --arg nparticles=10000 --gpu h100 | FileCheck %s --check-prefix=SAME
+// RUN: %wgperf predict %S/../../corpus/rodinia/particlefilter.cu --kernel find_index --global 10240 --local 48 \
+// RUN:   --nonuniform --arg nparticles=10000 --gpu h100 | FileCheck %s --check-prefix=SAME
 // SAME: time        86{{[0-9]}}.{{[0-9]+}} us
-__global__ void find_gather(const double *arrayX, const double *CDF, const double *u, double *xj, int nparticles) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= nparticles)
-    return;
-  int index = -1;
-  for (int x = 0; x < nparticles; x++) {
-    if (CDF[x] >= u[i]) {
-      index = x;
-      break;
-    }
-  }
-  if (index == -1)
-    index = nparticles - 1;
-  xj[i] = arrayX[index];
-}
