@@ -565,33 +565,6 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
     }
 }
 
-int parse_jobs(const char *text, unsigned *jobs) {
-  char *end;
-  errno = 0;
-  unsigned long n = strtoul(text, &end, 10);
-  if (!*text || *end || errno || text[0] == '-' || n < 1 || n > WGP_MAX_THREADS)
-    return -1;
-  *jobs = (unsigned)n;
-  return 0;
-}
-
-int parse_hint(const char *text, char prefix, size_t *index, double *value) {
-  if (text[0] != prefix)
-    return -1;
-  char *end;
-  errno = 0;
-  unsigned long long i = strtoull(text + 1, &end, 10);
-  if (errno || end == text + 1 || *end != '=')
-    return -1;
-  char *end2;
-  double v = strtod(end + 1, &end2);
-  if (end2 == end + 1 || *end2)
-    return -1;
-  *index = (size_t)i;
-  *value = v;
-  return 0;
-}
-
 typedef struct session {
   opts o;
   wgp_launch *l;
@@ -742,8 +715,8 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
   if (op->olevel && n > 5 && strcmp(op->input + n - 5, ".json") == 0)
     return usage_error("%s: -O%s applies to .cl, .cu and IR inputs, not to a kernel model", op->input, op->olevel);
   if (!(n > 5 && strcmp(op->input + n - 5, ".json") == 0)) {
-    int kind = kind_of(op->input);
-    if (kind < 0)
+    wgp_source_kind kind = wgp_source_kind_of(op->input);
+    if (kind == WGP_SOURCE_UNKNOWN)
       return usage_error("%s: unknown input kind (expected .json, .cl, .cu, .bc or .ll)", op->input);
     snprintf(S->tmpl, sizeof S->tmpl, "/tmp/wgperf-%s-XXXXXX.json", cmd);
     int fd = mkstemps(S->tmpl, 5);
@@ -751,7 +724,7 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
       return input_error("cannot make a temporary file: %s", strerror(errno));
     close(fd);
     S->made = true;
-    rc = extract_to(op->input, kind, op->olevel, op->flags.v, op->flags.n, S->tmpl);
+    rc = cli_extract(op->input, kind, op->olevel, &op->flags, S->tmpl);
     model_path = S->tmpl;
   }
   if (rc == EXIT_OK && wgp_model_load_file(model_path, &S->m, &d) != WGP_OK)
