@@ -4,7 +4,7 @@
  *   wgperf-validate ../shared/data/amaris-nvprof/measurements.csv --jobs 2
  *   wgperf-validate microbench/results/h100-2026-11-22/validation/validation-h100.csv --json
  *
- * Rows are predicted in-process through the library (validate_predict.c),
+ * Rows are predicted in-process through the library (validate/),
  * optionally by forked workers over interleaved row chunks whose results are
  * put back in file order, so the output does not depend on --jobs.
  * Documentation: docs/validation.md.  Exit status: 0 ok (rows that could not

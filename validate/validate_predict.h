@@ -2,8 +2,8 @@
  * values, and our prediction of it (time, the two baselines' raw figures,
  * nvprof-equivalent counters) made in-process through the library.
  */
-#ifndef WGPERF_TOOLS_VALIDATE_PREDICT_H
-#define WGPERF_TOOLS_VALIDATE_PREDICT_H
+#ifndef WGPERF_VALIDATE_PREDICT_H
+#define WGPERF_VALIDATE_PREDICT_H
 
 #include "validate_csv.h"
 #include "validate_manifest.h"
