@@ -131,25 +131,6 @@ static void print_expr_or(FILE *f, const wgp_expr *e, const char *none) {
   free(s);
 }
 
-/* A loop clang unrolled with a run-time count is two loops at one source
- * line: the unrolled body (header "for.body") and the remainder it left
- * (header "for.body.prol" or "for.body.epil").  The loop LOOP's partner, -1
- * when it has none; *REMAINDER says whether LOOP is the remainder. */
-long cli_unroll_partner(const wgp_kernel *k, size_t loop, bool *remainder) {
-  const char *name = wgp_block_name(wgp_kernel_block(k, wgp_loop_header(wgp_kernel_loop(k, loop))));
-  size_t n = name ? strlen(name) : 0;
-  *remainder = n > 5 && (strcmp(name + n - 5, ".prol") == 0 || strcmp(name + n - 5, ".epil") == 0);
-  for (size_t i = 0; n && i < wgp_kernel_num_loops(k); i++) {
-    const char *other = wgp_block_name(wgp_kernel_block(k, wgp_loop_header(wgp_kernel_loop(k, i))));
-    size_t m = other && i != loop ? strlen(other) : 0;
-    if (*remainder ? m == n - 5 && strncmp(other, name, m) == 0
-                   : m == n + 5 && strncmp(other, name, n) == 0 &&
-                         (strcmp(other + n, ".prol") == 0 || strcmp(other + n, ".epil") == 0))
-      return (long)i;
-  }
-  return -1;
-}
-
 static void summarize_kernel(FILE *f, const wgp_kernel *k) {
   fprintf(f, "kernel %s (%s", wgp_kernel_name(k), wgp_language_name(wgp_kernel_language(k)));
   if (wgp_kernel_source(k))

@@ -29,6 +29,25 @@ typedef struct opts {
   size_t ntrip, ntaken;
 } opts;
 
+/* A loop clang unrolled with a run-time count is two loops at one source
+ * line: the unrolled body (header "for.body") and the remainder it left
+ * (header "for.body.prol" or "for.body.epil").  The loop LOOP's partner, -1
+ * when it has none; *REMAINDER says whether LOOP is the remainder. */
+long cli_unroll_partner(const wgp_kernel *k, size_t loop, bool *remainder) {
+  const char *name = wgp_block_name(wgp_kernel_block(k, wgp_loop_header(wgp_kernel_loop(k, loop))));
+  size_t n = name ? strlen(name) : 0;
+  *remainder = n > 5 && (strcmp(name + n - 5, ".prol") == 0 || strcmp(name + n - 5, ".epil") == 0);
+  for (size_t i = 0; n && i < wgp_kernel_num_loops(k); i++) {
+    const char *other = wgp_block_name(wgp_kernel_block(k, wgp_loop_header(wgp_kernel_loop(k, i))));
+    size_t m = other && i != loop ? strlen(other) : 0;
+    if (*remainder ? m == n - 5 && strncmp(other, name, m) == 0
+                   : m == n + 5 && strncmp(other, name, n) == 0 &&
+                         (strcmp(other + n, ".prol") == 0 || strcmp(other + n, ".epil") == 0))
+      return (long)i;
+  }
+  return -1;
+}
+
 static const char *space_of(const wgp_access *a) { return wgp_space_name(wgp_access_space(a)); }
 
 static const char *choice_name(wgp_group_choice c) {
