@@ -4,7 +4,7 @@
  *   wgperf-validate ../shared/data/amaris-nvprof/measurements.csv --jobs 2
  *   wgperf-validate microbench/results/h100-2026-11-22/validation/validation-h100.csv --json
  *
- * Rows are predicted in-process through the library (validate_predict.c),
+ * Rows are predicted in-process through the library (validate/),
  * optionally by forked workers over interleaved row chunks whose results are
  * put back in file order, so the output does not depend on --jobs.
  * Documentation: docs/validation.md.  Exit status: 0 ok (rows that could not
@@ -446,6 +446,12 @@ static const char *default_manifest(void) {
   return NULL;
 }
 
+/* the models' extraction: as the driver and the library write it */
+static void print_message(void *user, const char *message) {
+  (void)user;
+  fprintf(stderr, "%s\n", message);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
     printf("%s%s", usage_text, help_text);
@@ -497,8 +503,8 @@ int main(int argc, char **argv) {
     if (used < sizeof selection)
       snprintf(selection + used, sizeof selection - used, "%s--sample %ld", used ? " " : "", o.sample);
   }
-  vpredict_opts po = {man, o.opencl, o.regs_model, o.no_overhead, o.max_launches, o.cache, o.maps, o.nmaps,
-                      o.verbose};
+  vpredict_opts po = {man,     o.opencl,  o.regs_model,  o.no_overhead, o.max_launches, o.cache, o.maps,
+                      o.nmaps, o.verbose, print_message, NULL};
   vpredictor *pr = NULL;
   if (vpredictor_new(&po, &pr, &d) != WGP_OK) {
     fprintf(stderr, "%s\n", d.message);

@@ -730,7 +730,6 @@ static int usage(void) {
 
 int main(int argc, char **argv) {
   wgp_tune_allocator();
-  cli_usage = usage_text;
   cli_prog = cli_command = "wgprune";
   double t0 = now_ms();
   const char *input = NULL, *kname = NULL, *gname = "h100-sxm";
@@ -907,8 +906,8 @@ int main(int argc, char **argv) {
   bool made = false;
   size_t n = strlen(input);
   if (!(n > 5 && strcmp(input + n - 5, ".json") == 0)) {
-    int kind = kind_of(input);
-    if (kind < 0)
+    wgp_source_kind kind = wgp_source_kind_of(input);
+    if (kind == WGP_SOURCE_UNKNOWN)
       rc = usage_error("%s: unknown input kind (expected .json, .cl, .cu, .bc or .ll)", input);
     int fd = rc == EXIT_OK ? mkstemps(tmpl, 5) : -1;
     if (rc == EXIT_OK && fd < 0)
@@ -916,7 +915,7 @@ int main(int argc, char **argv) {
     if (rc == EXIT_OK) {
       close(fd);
       made = true;
-      rc = extract_to(input, kind, olevel, flags.v, flags.n, tmpl);
+      rc = cli_extract(input, kind, olevel, &flags, tmpl);
       model_path = tmpl;
     }
   }
