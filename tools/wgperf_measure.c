@@ -54,7 +54,7 @@ static void usage(FILE *f) {
           "       wgperf-measure --help (-h)\n"
           "       (all take --platform N --device N; default: the first GPU, else the first device)\n"
           "Times the validation kernels (or your kernel) through OpenCL, checks every result, and writes\n"
-          "rows in the columns of measurements.csv (docs/calibration.md).\n");
+          "rows in the columns of measurements.csv (docs/cli/wgperf-measure.md).\n");
 }
 
 static int fail(int code, const char *fmt, ...) {
