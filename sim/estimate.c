@@ -43,17 +43,36 @@ static unsigned bounded_registers(const wgp_gpu *gpu, uint64_t threads, uint64_t
   return 0;
 }
 
+/* GPU's architecture as resources entries name it: 86 for sm_86. */
+static unsigned arch_of(const wgp_gpu *gpu) { return wgp_gpu_cc_major(gpu) * 10 + wgp_gpu_cc_minor(gpu); }
+
+const wgp_kernel_resources *wgp_kernel_resources_on(const wgp_kernel *k, const wgp_gpu *gpu, bool *exact) {
+  return wgp_kernel_resources_for(k, arch_of(gpu), exact);
+}
+
 unsigned wgp_kernel_registers_on(const wgp_kernel *k, const wgp_gpu *gpu, unsigned override, const char **source,
                                  char *note, size_t size) {
   const char *src;
   unsigned regs = wgp_kernel_choose_registers(k, override, &src), cap = wgp_gpu_max_registers_per_thread(gpu);
+  bool exact = false;
+  const wgp_kernel_resources *res = override ? NULL : wgp_kernel_resources_on(k, gpu, &exact);
+  if (res) {
+    /* what NVIDIA's compiler made for this GPU's architecture, or the
+     * nearest one it was asked for */
+    regs = res->registers;
+    src = res->source;
+    if (!exact && note && size) {
+      snprintf(note, size, "%s; not asked for this GPU's sm_%u", src, arch_of(gpu));
+      src = note;
+    }
+  }
   /* the IR estimate knows nothing of the kernel's launch bounds; ptxas'
    * count already keeps to them (the bitcode carries them as .maxntid,
    * .minnctapersm and .reqntid) */
   uint64_t reqd[3], threads = wgp_kernel_max_threads_per_block(k), minb = wgp_kernel_min_blocks_per_sm(k);
   if (!threads && wgp_kernel_reqd_work_group_size(k, reqd))
     threads = reqd[0] * reqd[1] * reqd[2];
-  if (!override && !wgp_kernel_registers(k, NULL) && threads) {
+  if (!override && !res && !wgp_kernel_registers(k, NULL) && threads) {
     unsigned b = bounded_registers(gpu, threads, minb ? minb : 1, regs < cap || !cap ? regs : cap);
     if (b && b < regs) {
       if (note && size) {
@@ -67,7 +86,9 @@ unsigned wgp_kernel_registers_on(const wgp_kernel *k, const wgp_gpu *gpu, unsign
   }
   if (!override && cap && regs > cap) {
     if (note && size) {
-      snprintf(note, size, "%s: %u, capped at %s's limit of %u (its compiler would spill)", src, regs,
+      char was[WGP_REGS_NOTE_SIZE];
+      snprintf(was, sizeof was, "%s", src);
+      snprintf(note, size, "%s: %u, capped at %s's limit of %u (its compiler would spill)", was, regs,
                wgp_gpu_name(gpu), cap);
       src = note;
     }
@@ -199,7 +220,7 @@ struct wgp_estimate {
   wgp_analysis *an;
   unsigned regs;
   const char *regs_from;
-  char regs_note[200]; /* regs_from when the count was capped */
+  char regs_note[WGP_REGS_NOTE_SIZE]; /* regs_from when the count was capped */
   wgp_occupancy occ;
   bool has_cache;
   bool owns_an; /* freed with the estimate */

@@ -743,7 +743,9 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
       return input_error("cannot make a temporary file: %s", strerror(errno));
     close(fd);
     S->made = true;
-    rc = cli_extract(op->input, kind, op->olevel, &op->flags, S->tmpl);
+    rc = cli_flags_add_gpu(&op->flags, op->gpu);
+    if (rc == EXIT_OK)
+      rc = cli_extract(op->input, kind, op->olevel, &op->flags, S->tmpl);
     model_path = S->tmpl;
   }
   if (rc == EXIT_OK && wgp_model_load_file(model_path, &S->m, &d) != WGP_OK)
@@ -1017,6 +1019,7 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(occ, "active_groups_per_sm", json_integer(r.active_groups_per_sm));
       json_object_set_new(occ, "limiter", json_string(r.limiter ? r.limiter : "warps"));
       json_object_set_new(occ, "registers_per_thread", json_integer(regs));
+      json_object_set_new(occ, "registers_source", json_string(regs_from));
       json_object_set_new(j, "occupancy", occ);
       json_t *b = json_object();
       json_object_set_new(b, "best_us", json_real(r.best_us));

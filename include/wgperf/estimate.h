@@ -32,6 +32,11 @@ unsigned wgp_kernel_choose_registers(const wgp_kernel *k, unsigned override, con
  * NOTE is given.  An OVERRIDE is never capped (the occupancy refuses it). */
 unsigned wgp_kernel_registers_on(const wgp_kernel *k, const wgp_gpu *gpu, unsigned override, const char **source,
                                  char *note, size_t size);
+/* The bytes a NOTE above should have. */
+#define WGP_REGS_NOTE_SIZE 320
+/* The model's 'resources' entry for GPU's architecture, else the nearest
+ * (wgp_kernel_resources_for); NULL when the model has none. */
+const wgp_kernel_resources *wgp_kernel_resources_on(const wgp_kernel *k, const wgp_gpu *gpu, bool *exact);
 
 /* The simulator's cost of each access (wgp_kernel_num_accesses entries) for
  * one warp class with statistics S.  Hit rates come from CACHE when given,
