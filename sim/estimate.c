@@ -99,6 +99,51 @@ unsigned wgp_kernel_registers_on(const wgp_kernel *k, const wgp_gpu *gpu, unsign
   return regs;
 }
 
+bool wgp_kernel_registers_binding(const wgp_kernel *k, const wgp_gpu *gpu, unsigned override) {
+  bool exact = false;
+  const wgp_kernel_resources *res = override ? NULL : wgp_kernel_resources_on(k, gpu, &exact);
+  return override || (res && exact && res->from_source);
+}
+
+unsigned wgp_kernel_registers_for_group(const wgp_kernel *k, const wgp_gpu *gpu, unsigned override, uint64_t threads,
+                                        const char **source, char *note, size_t size, bool *fitted) {
+  const char *src;
+  unsigned regs = wgp_kernel_registers_on(k, gpu, override, &src, note, size);
+  if (fitted)
+    *fitted = false;
+  if (!regs || !threads || threads > wgp_gpu_max_threads_per_block(gpu) || wgp_kernel_registers_binding(k, gpu, override)) {
+    if (source)
+      *source = src;
+    return regs;
+  }
+  wgp_occupancy_request req = {(unsigned)threads, regs, 0, 0};
+  wgp_occupancy o;
+  if (wgp_occupancy_compute(gpu, &req, &o, NULL) != WGP_OK || o.blocks_by_registers < 1) {
+    /* a count that says the group cannot run, which NVIDIA's compiler for
+     * this GPU did not give: the compiler, told the group's size (a
+     * reqd_work_group_size, a __launch_bounds__) or failing the launch,
+     * decides; ranked as if it kept to what one group may have */
+    unsigned b = bounded_registers(gpu, threads, 1, regs);
+    if (b && b < regs) {
+      if (note && size) {
+        char was[WGP_REGS_NOTE_SIZE];
+        snprintf(was, sizeof was, "%s", src);
+        snprintf(note, size,
+                 "%s: %u would not fit a group of %llu, taken as %u (NVIDIA's compiler for this GPU was not asked; "
+                 "it may spill or refuse the launch)",
+                 was, regs, (unsigned long long)threads, b);
+        src = note;
+      }
+      regs = b;
+      if (fitted)
+        *fitted = true;
+    }
+  }
+  if (source)
+    *source = src;
+  return regs;
+}
+
 wgp_access_cost *wgp_access_costs_new(const wgp_kernel *k, const wgp_mem_stats *s, const wgp_cache_result *cache,
                                       double hit) {
   size_t n = wgp_kernel_num_accesses(k);
@@ -221,6 +266,7 @@ struct wgp_estimate {
   unsigned regs;
   const char *regs_from;
   char regs_note[WGP_REGS_NOTE_SIZE]; /* regs_from when the count was capped */
+  bool regs_fitted;                   /* the count did not fit a group and was taken as what does */
   wgp_occupancy occ;
   bool has_cache;
   bool owns_an; /* freed with the estimate */
@@ -307,7 +353,8 @@ static wgp_status from_analysis(const wgp_analysis_input *in, wgp_analysis *an, 
   e->in = in;
   e->an = an;
   e->owns_an = owns;
-  e->regs = wgp_kernel_registers_on(in->kernel, in->gpu, regs, &e->regs_from, e->regs_note, sizeof e->regs_note);
+  e->regs = wgp_kernel_registers_for_group(in->kernel, in->gpu, regs, threads_per_group(&in->launch), &e->regs_from,
+                                           e->regs_note, sizeof e->regs_note, &e->regs_fitted);
   uint64_t local = wgp_analysis_local_bytes(e->an);
   wgp_occupancy_request req = wgp_estimate_shared_request(in->kernel, (unsigned)threads_per_group(&in->launch), e->regs, local);
   wgp_status st = wgp_occupancy_compute(in->gpu, &req, &e->occ, diag);
@@ -356,6 +403,8 @@ unsigned wgp_estimate_registers(const wgp_estimate *e, const char **source) {
     *source = e->regs_from;
   return e->regs;
 }
+
+bool wgp_estimate_registers_fitted(const wgp_estimate *e) { return e->regs_fitted; }
 
 wgp_status wgp_estimate_simulate(const wgp_estimate *e, unsigned flags, wgp_sim_result *out, wgp_diag *diag) {
   return wgp_simulate_analysis(e->in, e->an, e->regs, &e->cache, -1, flags, out, diag);

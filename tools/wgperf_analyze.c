@@ -1020,6 +1020,7 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(occ, "limiter", json_string(r.limiter ? r.limiter : "warps"));
       json_object_set_new(occ, "registers_per_thread", json_integer(regs));
       json_object_set_new(occ, "registers_source", json_string(regs_from));
+      json_object_set_new(occ, "registers_fitted", json_boolean(wgp_estimate_registers_fitted(S.est)));
       json_object_set_new(j, "occupancy", occ);
       json_t *b = json_object();
       json_object_set_new(b, "best_us", json_real(r.best_us));
@@ -1064,6 +1065,10 @@ int cmd_predict(int argc, char **argv) {
              r.limiter ? r.limiter : "warps", regs, regs_from);
       printf("rounds      %.4g rounds of %.4g cycles%s; limited by %s\n", r.rounds, r.round_cycles,
              r.extrapolated ? " (long loops extrapolated from a steady state)" : "", r.bound ? r.bound : "pipeline");
+      if (wgp_estimate_registers_fitted(S.est))
+        printf("assumed     the register count does not let one work-group of this size run; NVIDIA's compiler "
+               "for this GPU was not asked (it may spill or refuse the launch): ranked as if it kept to %u\n",
+               regs);
       if (r.stopped)
         printf("assumed     the simulation of a round stopped after %.0f instructions without a steady state to "
                "extrapolate from (warps of a group waiting at different barriers?); the rest of the round is taken at "
