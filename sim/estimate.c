@@ -9,6 +9,7 @@
 #include "wgperf/footprint.h"
 #include "wgperf/occupancy.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -144,6 +145,37 @@ unsigned wgp_kernel_registers_for_group(const wgp_kernel *k, const wgp_gpu *gpu,
   return regs;
 }
 
+/* Machine-code bytes of one instruction on GPU: 16 since Volta (128-bit
+ * instructions), 8 with a control word for each 3 on Maxwell and Pascal,
+ * for each 7 on Kepler. */
+static double instruction_bytes(const wgp_gpu *gpu) {
+  unsigned major = wgp_gpu_cc_major(gpu);
+  return major >= 7 ? 16 : major >= 5 ? 32.0 / 3 : 64.0 / 7;
+}
+
+void wgp_kernel_local_memory_on(const wgp_kernel *k, const wgp_gpu *gpu, double *stack_bytes, double *loads_per_insn,
+                                double *stores_per_insn) {
+  *stack_bytes = *loads_per_insn = *stores_per_insn = 0;
+  const wgp_kernel_resources *res = wgp_kernel_resources_on(k, gpu, NULL);
+  if (!res)
+    return;
+  *stack_bytes = (double)res->stack_bytes;
+  /* spill instructions of 4 bytes (ptxas reports bytes; a 64- or 128-bit
+   * spill moves the same bytes in fewer instructions) over the machine
+   * instructions of the kernel, else over the model's own count */
+  double ld = (double)res->spill_load_bytes / 4, st = (double)res->spill_store_bytes / 4;
+  if (ld + st <= 0)
+    return;
+  double insns = res->code_bytes ? (double)res->code_bytes / instruction_bytes(gpu) : 0;
+  if (!(insns > 0))
+    for (size_t i = 0; i < wgp_kernel_num_static_counts(k); i++)
+      insns += (double)wgp_kernel_static_count(k, i, NULL);
+  /* per instruction of the trace, which has no spills itself */
+  double others = fmax(1, insns - ld - st);
+  *loads_per_insn = fmin(16, ld / others);
+  *stores_per_insn = fmin(16, st / others);
+}
+
 wgp_access_cost *wgp_access_costs_new(const wgp_kernel *k, const wgp_mem_stats *s, const wgp_cache_result *cache,
                                       double hit) {
   size_t n = wgp_kernel_num_accesses(k);
@@ -248,7 +280,12 @@ wgp_status wgp_simulate_analysis(const wgp_analysis_input *in, const wgp_analysi
                         wgp_analysis_local_bytes(an),
                         threads,
                         flags,
-                        atomic_hot_ops(in->kernel, wgp_analysis_total_stats(an), groups_of(&in->launch))};
+                        atomic_hot_ops(in->kernel, wgp_analysis_total_stats(an), groups_of(&in->launch)),
+                        0,
+                        0,
+                        0};
+    wgp_kernel_local_memory_on(in->kernel, in->gpu, &si.stack_bytes, &si.spill_loads_per_insn,
+                               &si.spill_stores_per_insn);
     st = wgp_simulate(&si, out, diag);
   } else {
     wgp_diag_set(diag, st, "wgperf: error: out of memory");

@@ -992,6 +992,14 @@ static wgp_status check_input(const wgp_sim_input *in, wgp_diag *diag) {
     return wgp_sim_fail(diag, WGP_ERR_INPUT, "kernel '%s': %u warps per group do not hold %llu threads of warps of %u",
                         wgp_kernel_name(in->kernel), in->warps_per_group, (unsigned long long)in->threads_per_group,
                         ws);
+  if (!(in->stack_bytes >= 0 && isfinite(in->stack_bytes)) ||
+      !(in->spill_loads_per_insn >= 0 && in->spill_loads_per_insn <= 16) ||
+      !(in->spill_stores_per_insn >= 0 && in->spill_stores_per_insn <= 16))
+    return wgp_sim_fail(diag, WGP_ERR_INPUT,
+                        "kernel '%s': local memory of %g bytes per thread with %g spill loads and %g spill stores per "
+                        "instruction is not a local memory",
+                        wgp_kernel_name(in->kernel), in->stack_bytes, in->spill_loads_per_insn,
+                        in->spill_stores_per_insn);
   if (in->smem_per_group_bytes > UINT32_MAX)
     return wgp_sim_fail(diag, WGP_ERR_INPUT, "kernel '%s': %llu bytes of shared memory per group are too many",
                         wgp_kernel_name(in->kernel), (unsigned long long)in->smem_per_group_bytes);
@@ -1057,6 +1065,7 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
                    .warp_size = wgp_gpu_warp_size(g),
                    .barrier_cost =
                        wgp_gpu_barrier_base_cycles(g) + wgp_gpu_barrier_per_warp_cycles(g) * in->warps_per_group};
+  wgp_sim_local_hits(in, occ.active_warps_per_sm, occ.active_blocks_per_sm, &c.local_l1_hit, &c.local_l2_hit);
   c.streams = calloc(in->num_warps * c.num_blocks, sizeof *c.streams);
   wgp_class_totals *tot = calloc(in->num_warps, sizeof *tot);
   if (!c.streams || !tot) {

@@ -1022,6 +1022,15 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(occ, "registers_source", json_string(regs_from));
       json_object_set_new(occ, "registers_fitted", json_boolean(wgp_estimate_registers_fitted(S.est)));
       json_object_set_new(j, "occupancy", occ);
+      double stack, spill_ld, spill_st;
+      wgp_kernel_local_memory_on(S.k, S.gpu, &stack, &spill_ld, &spill_st);
+      if (stack > 0 || spill_ld > 0 || spill_st > 0) {
+        json_t *lm = json_object();
+        json_object_set_new(lm, "stack_bytes", json_real(stack));
+        json_object_set_new(lm, "spill_loads_per_instruction", json_real(spill_ld));
+        json_object_set_new(lm, "spill_stores_per_instruction", json_real(spill_st));
+        json_object_set_new(j, "local_memory", lm);
+      }
       json_t *b = json_object();
       json_object_set_new(b, "best_us", json_real(r.best_us));
       json_object_set_new(b, "worst_us", json_real(r.worst_us));
@@ -1069,6 +1078,12 @@ int cmd_predict(int argc, char **argv) {
         printf("assumed     the register count does not let one work-group of this size run; NVIDIA's compiler "
                "for this GPU was not asked (it may spill or refuse the launch): ranked as if it kept to %u\n",
                regs);
+      double stack, spill_ld, spill_st;
+      wgp_kernel_local_memory_on(S.k, S.gpu, &stack, &spill_ld, &spill_st);
+      if (stack > 0 || spill_ld > 0 || spill_st > 0)
+        printf("local       %.0f bytes of stack per thread, %.3g spill loads and %.3g spill stores per instruction "
+               "(%s)\n",
+               stack, spill_ld, spill_st, regs_from);
       if (r.stopped)
         printf("assumed     the simulation of a round stopped after %.0f instructions without a steady state to "
                "extrapolate from (warps of a group waiting at different barriers?); the rest of the round is taken at "

@@ -48,6 +48,13 @@ bool wgp_kernel_registers_binding(const wgp_kernel *k, const wgp_gpu *gpu, unsig
  * flagged, never refused on our count. */
 unsigned wgp_kernel_registers_for_group(const wgp_kernel *k, const wgp_gpu *gpu, unsigned override, uint64_t threads,
                                         const char **source, char *note, size_t size, bool *fitted);
+/* The local memory NVIDIA's compiler gives K on GPU (the model's resources
+ * entry): the stack frame per thread, and its spill loads and stores per
+ * instruction of the trace (the spill instructions, taken as 4 bytes, over
+ * the machine instructions: the cubin's code bytes by the architecture's
+ * instruction size).  All 0 without an entry. */
+void wgp_kernel_local_memory_on(const wgp_kernel *k, const wgp_gpu *gpu, double *stack_bytes, double *loads_per_insn,
+                                double *stores_per_insn);
 
 /* The simulator's cost of each access (wgp_kernel_num_accesses entries) for
  * one warp class with statistics S.  Hit rates come from CACHE when given,

@@ -75,6 +75,12 @@ typedef struct wgp_sim_input {
    * thread adding into one sum): they take their turn at that address's L2
    * slice one at a time (0: none known) */
   double atomic_hot_ops;
+  /* Local memory NVIDIA's compiler gives each thread (docs/simulator.md,
+   * "Local memory"): its stack frame in bytes (spill slots, arrays indexed at
+   * run time), and the spill loads and stores it put in the code, per warp
+   * instruction of the trace (0: none known) */
+  double stack_bytes;
+  double spill_loads_per_insn, spill_stores_per_insn;
 } wgp_sim_input;
 
 /* Indices of wgp_sim_result.mem_stall_cycles. */
