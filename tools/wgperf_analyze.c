@@ -1056,6 +1056,7 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(br, "queue_us", json_real(r.queue_us));
       json_object_set_new(br, "queue_groups", json_integer(r.queue_groups));
       json_object_set_new(br, "l2_port_busy", json_real(r.l2_port_busy));
+      json_object_set_new(br, "idle_groups", json_integer((json_int_t)r.idle_groups));
       json_object_set_new(br, "bound", json_string(r.bound ? r.bound : "pipeline"));
       json_object_set_new(br, "extrapolated", json_boolean(r.extrapolated));
       json_object_set_new(br, "simulation_stopped", json_boolean(r.stopped));
@@ -1074,6 +1075,10 @@ int cmd_predict(int argc, char **argv) {
              r.limiter ? r.limiter : "warps", regs, regs_from);
       printf("rounds      %.4g rounds of %.4g cycles%s; limited by %s\n", r.rounds, r.round_cycles,
              r.extrapolated ? " (long loops extrapolated from a steady state)" : "", r.bound ? r.bound : "pipeline");
+      if (r.idle_groups)
+        printf("assumed     %llu of the %llu work-groups exit at once (their warps touch no memory and end "
+               "within a tenth of the longest warp's time) and give their place to the next group: left out of the rounds\n",
+               (unsigned long long)r.idle_groups, (unsigned long long)wgp_estimate_groups(S.est));
       if (wgp_estimate_registers_fitted(S.est))
         printf("assumed     the register count does not let one work-group of this size run; NVIDIA's compiler "
                "for this GPU was not asked (it may spill or refuse the launch): ranked as if it kept to %u\n",

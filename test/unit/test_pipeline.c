@@ -880,6 +880,34 @@ static void test_spills_go_through_the_caches(void **state) {
   launch_free(&l);
 }
 
+/* Work-groups that exit at once (docs/simulator.md): vadd's bounds check
+ * fails for every lane of the second half of a grid twice as large as n.
+ * Those groups give their place to the next group at once: the rounds run
+ * the first half only (the pipeline as for a grid of n), where before every
+ * wave was priced like the first and the pipeline doubled; the dispatch of
+ * every group still counts. */
+static void test_groups_that_exit_at_once_leave_the_rounds(void **state) {
+  (void)state;
+  launch l;
+  const costs_spec hits = {4, 1, 0, 1}; /* from L2: the pipeline, not DRAM, sets the pace */
+  launch_make(&l, "vadd", 1 << 20, 256, 1 << 20, hits);
+  wgp_sim_result exact = run_ok(&l.in);
+  assert_int_equal(exact.idle_groups, 0);
+  launch_free(&l);
+  launch_make(&l, "vadd", 1 << 21, 256, 1 << 20, hits);
+  wgp_sim_result twice = run_ok(&l.in);
+  assert_int_equal(twice.idle_groups, 4096);
+  assert_true(fabs(twice.pipeline_us - exact.pipeline_us) < 0.02 * exact.pipeline_us);
+  assert_true(twice.l2_bytes == exact.l2_bytes);
+  launch_free(&l);
+  /* a grid where every group works is not changed: twice the work, twice the rounds */
+  launch_make(&l, "vadd", 1 << 21, 256, 1 << 21, hits);
+  wgp_sim_result full = run_ok(&l.in);
+  assert_int_equal(full.idle_groups, 0);
+  assert_true(full.pipeline_us > 1.8 * exact.pipeline_us);
+  launch_free(&l);
+}
+
 static void test_bounds_hold_on_many_launches(void **state) {
   (void)state;
   static const struct {
@@ -957,6 +985,7 @@ int main(void) {
       cmocka_unit_test(test_gather_waits_for_its_indices),
       cmocka_unit_test(test_shuffle_waits_like_shared_memory),
       cmocka_unit_test(test_spills_go_through_the_caches),
+      cmocka_unit_test(test_groups_that_exit_at_once_leave_the_rounds),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
