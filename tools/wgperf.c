@@ -76,6 +76,8 @@ static const char help_text[] =
     "  --cold-l2  L2 holds none of the data at launch (default: a launch whose data fits in 3/4 of L2\n"
     "             finds it there, as after the host copy or the kernel that wrote it)\n"
     "  --json  machine-readable output; --trace  also print each distinct warp's trace\n"
+    "  --baselines  (predict --json) also the BSP time at lambda = 1 (seeds/003) and the roofline time\n"
+    "             (seeds/002) of the same analysis: \"baselines\": {bsp_lambda1_us, roofline_us}\n"
     "  --jobs N, -j N  threads for the cache analysis (default: the CPUs this process may use; the\n"
     "             answer is the same for any N)\n"
     "\n"

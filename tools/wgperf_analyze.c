@@ -5,6 +5,7 @@
 #define _DEFAULT_SOURCE
 #include "cli.h"
 
+#include "wgperf/baseline.h"
 #include "wgperf/estimate.h"
 #include "wgperf/footprint.h"
 #include "wgperf/launch.h"
@@ -20,7 +21,7 @@
 
 typedef struct opts {
   const char *input, *kernel, *gpu, *launch_file, *olevel;
-  bool json, trace, cold_l2;
+  bool json, trace, cold_l2, baselines;
   unsigned regs;
   cli_flags flags; /* for a .cl/.cu input */
   size_t trip_loop[MAX_HINTS], taken_block[MAX_HINTS];
@@ -694,6 +695,8 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
       op->json = true;
     } else if (strcmp(a, "--cold-l2") == 0) {
       op->cold_l2 = true;
+    } else if (strcmp(a, "--baselines") == 0 && strcmp(cmd, "predict") == 0) {
+      op->baselines = true;
     } else if (strcmp(a, "--trace") == 0 && strcmp(cmd, "analyze") == 0) {
       op->trace = true;
     } else if (strcmp(a, "--local-arg") == 0 || strncmp(a, "--local-arg=", 12) == 0) {
@@ -1030,6 +1033,21 @@ int cmd_predict(int argc, char **argv) {
         json_object_set_new(lm, "spill_loads_per_instruction", json_real(spill_ld));
         json_object_set_new(lm, "spill_stores_per_instruction", json_real(spill_st));
         json_object_set_new(j, "local_memory", lm);
+      }
+      if (S.o.baselines) {
+        /* seeds/003's BSP at lambda = 1 (its lambda is fitted per kernel and GPU on
+         * one measurement, by the caller) and the roofline after seeds/002, on this
+         * analysis (docs/validation.md, "Baselines") */
+        wgp_bsp_result bsp;
+        wgp_roofline_result roof;
+        json_t *bl = json_object();
+        wgp_diag d;
+        uint64_t threads = S.in.launch.global[0] * S.in.launch.global[1] * S.in.launch.global[2];
+        if (wgp_baseline_bsp(S.k, S.gpu, S.an, threads, &bsp, &d) == WGP_OK)
+          json_object_set_new(bl, "bsp_lambda1_us", json_real(bsp.time_s * 1e6));
+        if (wgp_baseline_roofline(S.k, S.gpu, S.an, S.cache, wgp_estimate_groups(S.est), &roof, &d) == WGP_OK)
+          json_object_set_new(bl, "roofline_us", json_real(roof.time_s * 1e6));
+        json_object_set_new(j, "baselines", bl);
       }
       json_t *b = json_object();
       json_object_set_new(b, "best_us", json_real(r.best_us));
