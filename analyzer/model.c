@@ -751,6 +751,59 @@ static bool check_kernel(loader *ld, wgp_kernel *k) {
   return true;
 }
 
+/* resources: optional, added by `wgperf extract` (registers.c): one entry
+ * per GPU architecture NVIDIA's compiler was asked for. */
+static bool load_resources(loader *ld, json_t *o, wgp_kernel *k) {
+  json_t *list = json_object_get(o, "resources");
+  if (!list)
+    return true;
+  if (!json_is_array(list))
+    return fail(ld, "'resources' must be an array");
+  k->nresources = json_array_size(list);
+  k->resources = alloc_n(ld, k->nresources, sizeof *k->resources);
+  if (!k->resources)
+    return false;
+  size_t i;
+  json_t *e;
+  json_array_foreach(list, i, e) {
+    wgp_kernel_resources *r = &k->resources[i];
+    const char *arch, *compiler;
+    int64_t regs, stack, sst, sld, smem, code;
+    if (!json_is_object(e))
+      return fail(ld, "'resources' must hold objects");
+    if (!get_string(ld, e, "arch", false, &arch) || !get_string(ld, e, "compiler", false, &compiler) ||
+        !get_string(ld, e, "source", false, &r->source) || !get_uint(ld, e, "registers", false, 1024, &regs) ||
+        !get_uint(ld, e, "stack_bytes", false, 1u << 30, &stack) ||
+        !get_uint(ld, e, "spill_store_bytes", false, 1u << 30, &sst) ||
+        !get_uint(ld, e, "spill_load_bytes", false, 1u << 30, &sld) ||
+        !get_uint(ld, e, "shared_bytes", false, 1u << 30, &smem))
+      return false;
+    if (json_object_get(e, "code_bytes")) {
+      if (!get_uint(ld, e, "code_bytes", false, 1u << 30, &code))
+        return false;
+    } else {
+      code = 0;
+    }
+    char *end;
+    long cc = strncmp(arch, "sm_", 3) == 0 ? strtol(arch + 3, &end, 10) : -1;
+    if (cc < 10 || cc > 999 || *end)
+      return fail(ld, "'resources': arch '%s' is not sm_XY", arch);
+    if (regs < 1)
+      return fail(ld, "'resources': 'registers' is 0, expected 1 to 1024");
+    if (strcmp(compiler, "nvcc") != 0 && strcmp(compiler, "ptxas") != 0)
+      return fail(ld, "'resources': compiler '%s' is neither 'nvcc' nor 'ptxas'", compiler);
+    r->arch = (unsigned)cc;
+    r->registers = (unsigned)regs;
+    r->stack_bytes = (uint64_t)stack;
+    r->spill_store_bytes = (uint64_t)sst;
+    r->spill_load_bytes = (uint64_t)sld;
+    r->shared_bytes = (uint64_t)smem;
+    r->code_bytes = (uint64_t)code;
+    r->from_source = strcmp(compiler, "nvcc") == 0;
+  }
+  return true;
+}
+
 /* launch_attributes (optional; absent in models of before it, and for a
  * kernel whose source says nothing): OpenCL's reqd_work_group_size, CUDA's
  * __launch_bounds__ (docs/kernel-model.md, "Launch attributes"). */
@@ -819,7 +872,7 @@ static bool load_kernel(loader *ld, json_t *o, size_t index, wgp_kernel *k) {
       return nomem(ld);
   }
 
-  if (!load_launch_attributes(ld, o, k))
+  if (!load_resources(ld, o, k) || !load_launch_attributes(ld, o, k))
     return false;
 
   json_t *args = get_array(ld, o, "args", &ok);

@@ -471,7 +471,7 @@ static wgp_xprog *program_in(wgp_tracer *t, xtable *x, bool data, const wgp_expr
   }
   wgp_xprog *p;
   t->data_mode = data;
-  wgp_status st = wgp_xprog_compile(e, 0, classify, t, &p);
+  wgp_status st = wgp_xprog_compile(e, data ? WGP_XPROG_FLOAT_AS_DATA : 0, classify, t, &p);
   t->data_mode = false;
   if (st != WGP_OK)
     return NULL;

@@ -390,6 +390,9 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
    * so that bitcode is a second compile, without the plugin.
    * The two compiles run at once; the second's messages are the first's, so it is quiet. */
   bool second = bitcode && unroll_at >= 0;
+  /* A CUDA source goes to nvcc, which compiles it as the program is built;
+   * the bitcode for ptxas is made only where nvcc gives no count. */
+  bool nvcc_first = second && kind == WGP_SOURCE_CUDA && wgp_find_nvcc();
   tool_run other = {0, -1};
   if (second) {
     argvx2 = malloc((all + 2) * sizeof *argvx2);
@@ -404,13 +407,43 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
     argvx2[m++] = "-w";
     argvx2[m] = NULL;
     argvx[out_at] = "/dev/null";
-    wgp_diag started;
-    other = start_tool(file, (char *const *)argvx2, tmp, true, &started);
-    if (other.pid == 0) /* the model can still be made: not the error this call fails with */
-      message(o, "%s", started.message);
+    if (!nvcc_first) {
+      wgp_diag started;
+      other = start_tool(file, (char *const *)argvx2, tmp, true, &started);
+      if (other.pid == 0) /* the model can still be made: not the error this call fails with */
+        message(o, "%s", started.message);
+    }
   }
   unlink(tmp);
   st = run_tool(file, (char *const *)argvx, tmp, diag);
+  wgp_resource_request rq = {file,
+                             kind == WGP_SOURCE_IR ? file : bitcode,
+                             kind == WGP_SOURCE_OPENCL || (kind == WGP_SOURCE_IR && opencl_ir(file)),
+                             clang_path(),
+                             tmp,
+                             o->flags,
+                             o->num_flags,
+                             o->num_flags,
+                             o->archs,
+                             o->num_archs,
+                             o->message,
+                             o->message_user};
+  bool done[WGP_MAX_ARCHS] = {false};
+  size_t want = o->num_archs ? (o->num_archs < WGP_MAX_ARCHS ? o->num_archs : WGP_MAX_ARCHS) : 1;
+  int by_nvcc = 0;
+  if (nvcc_first && st == WGP_OK && is_file(tmp)) {
+    by_nvcc = wgp_add_nvcc_resources(&rq, done);
+    if ((size_t)by_nvcc < want) { /* the bitcode for ptxas after all */
+      wgp_diag started;
+      other = start_tool(file, (char *const *)argvx2, tmp, true, &started);
+      if (other.pid == 0)
+        message(o, "%s", started.message);
+    } else {
+      second = false;
+    }
+  } else if (nvcc_first) {
+    second = false;
+  }
   if (second && finish_tool(file, (char *const *)argvx2, other, true, NULL) != WGP_OK && st == WGP_OK) {
     /* the model stands, with the registers the plugin estimates */
     message(o, "wgperf: warning: %s: the compile for ptxas failed; registers are estimated from the IR", file);
@@ -428,9 +461,9 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
                       file);
     goto done;
   }
-  if (wgp_find_ptxas() && (kind == WGP_SOURCE_IR || bitcode))
-    wgp_add_ptxas_registers(file, kind == WGP_SOURCE_IR ? file : bitcode, kind == WGP_SOURCE_OPENCL || opencl_ir(file),
-                            clang_path(), tmp, o->message, o->message_user);
+  rq.bitcode = kind == WGP_SOURCE_IR ? file : bitcode;
+  if (wgp_find_ptxas() && (kind == WGP_SOURCE_IR || bitcode) && (size_t)by_nvcc < want)
+    wgp_add_ptxas_registers(&rq, done);
   if (rename(tmp, out) != 0) {
     st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot write: %s", out, strerror(errno));
     unlink(tmp);

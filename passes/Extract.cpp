@@ -351,6 +351,49 @@ static void lowerMemIntrinsics(Module &M) {
   }
 }
 
+// A private variable the kernel writes once and reads back without taking
+// its address (CLBlast's `volatile int tid = get_local_id(0) + MDIMC *
+// get_local_id(1)`, kept in memory so that the compiler does not cache it)
+// holds the value written: no other work-item can write a thread's private
+// memory, volatile or not.  Its loads stay accesses of local memory (the
+// GPU executes them), but what they load is the stored value: the
+// addresses built from `tid` are the work-item's own, not data
+// (docs/kernel-model.md, "Private variables written once").  Before, a
+// group's tile loads through `tid` were taken as gathers at hashed places.
+static void forwardPrivateStores(Module &M) {
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    DominatorTree DT(F);
+    for (Instruction &I : instructions(F)) {
+      auto *AI = dyn_cast<AllocaInst>(&I);
+      if (!AI)
+        continue;
+      StoreInst *Only = nullptr;
+      bool Ok = true;
+      SmallVector<LoadInst *, 8> Loads;
+      for (User *U : AI->users()) {
+        if (auto *LI = dyn_cast<LoadInst>(U)) {
+          Loads.push_back(LI);
+        } else if (auto *SI = dyn_cast<StoreInst>(U); SI && SI->getPointerOperand() == AI && !Only) {
+          Only = SI;
+        } else if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd()) {
+          continue;
+        } else {
+          Ok = false;
+          break;
+        }
+      }
+      if (!Ok || !Only)
+        continue;
+      Value *V = Only->getValueOperand();
+      for (LoadInst *LI : Loads)
+        if (LI->getType() == V->getType() && DT.dominates(Only, LI))
+          LI->replaceAllUsesWith(V);
+    }
+  }
+}
+
 static std::string normalizeClone(Module &M, const std::set<std::string> &KernelNames) {
   // Work-item builtins are pure: say so, so CSE and LICM treat them as the
   // loop invariants they are (a grid-stride loop is then an affine recurrence).
@@ -390,6 +433,7 @@ static std::string normalizeClone(Module &M, const std::set<std::string> &Kernel
   if (auto Err = PB.parsePassPipeline(MPM, Pipeline))
     return toString(std::move(Err));
   MPM.run(M, MAM);
+  forwardPrivateStores(M);
   return "";
 }
 

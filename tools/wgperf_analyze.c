@@ -5,6 +5,7 @@
 #define _DEFAULT_SOURCE
 #include "cli.h"
 
+#include "wgperf/baseline.h"
 #include "wgperf/estimate.h"
 #include "wgperf/footprint.h"
 #include "wgperf/launch.h"
@@ -20,7 +21,7 @@
 
 typedef struct opts {
   const char *input, *kernel, *gpu, *launch_file, *olevel;
-  bool json, trace, cold_l2;
+  bool json, trace, cold_l2, baselines;
   unsigned regs;
   cli_flags flags; /* for a .cl/.cu input */
   size_t trip_loop[MAX_HINTS], taken_block[MAX_HINTS];
@@ -694,6 +695,8 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
       op->json = true;
     } else if (strcmp(a, "--cold-l2") == 0) {
       op->cold_l2 = true;
+    } else if (strcmp(a, "--baselines") == 0 && strcmp(cmd, "predict") == 0) {
+      op->baselines = true;
     } else if (strcmp(a, "--trace") == 0 && strcmp(cmd, "analyze") == 0) {
       op->trace = true;
     } else if (strcmp(a, "--local-arg") == 0 || strncmp(a, "--local-arg=", 12) == 0) {
@@ -743,7 +746,9 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
       return input_error("cannot make a temporary file: %s", strerror(errno));
     close(fd);
     S->made = true;
-    rc = cli_extract(op->input, kind, op->olevel, &op->flags, S->tmpl);
+    rc = cli_flags_add_gpu(&op->flags, op->gpu);
+    if (rc == EXIT_OK)
+      rc = cli_extract(op->input, kind, op->olevel, &op->flags, S->tmpl);
     model_path = S->tmpl;
   }
   if (rc == EXIT_OK && wgp_model_load_file(model_path, &S->m, &d) != WGP_OK)
@@ -1017,7 +1022,33 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(occ, "active_groups_per_sm", json_integer(r.active_groups_per_sm));
       json_object_set_new(occ, "limiter", json_string(r.limiter ? r.limiter : "warps"));
       json_object_set_new(occ, "registers_per_thread", json_integer(regs));
+      json_object_set_new(occ, "registers_source", json_string(regs_from));
+      json_object_set_new(occ, "registers_fitted", json_boolean(wgp_estimate_registers_fitted(S.est)));
       json_object_set_new(j, "occupancy", occ);
+      double stack, spill_ld, spill_st;
+      wgp_kernel_local_memory_on(S.k, S.gpu, &stack, &spill_ld, &spill_st);
+      if (stack > 0 || spill_ld > 0 || spill_st > 0) {
+        json_t *lm = json_object();
+        json_object_set_new(lm, "stack_bytes", json_real(stack));
+        json_object_set_new(lm, "spill_loads_per_instruction", json_real(spill_ld));
+        json_object_set_new(lm, "spill_stores_per_instruction", json_real(spill_st));
+        json_object_set_new(j, "local_memory", lm);
+      }
+      if (S.o.baselines) {
+        /* seeds/003's BSP at lambda = 1 (its lambda is fitted per kernel and GPU on
+         * one measurement, by the caller) and the roofline after seeds/002, on this
+         * analysis (docs/validation.md, "Baselines") */
+        wgp_bsp_result bsp;
+        wgp_roofline_result roof;
+        json_t *bl = json_object();
+        wgp_diag d;
+        uint64_t threads = S.in.launch.global[0] * S.in.launch.global[1] * S.in.launch.global[2];
+        if (wgp_baseline_bsp(S.k, S.gpu, S.an, threads, &bsp, &d) == WGP_OK)
+          json_object_set_new(bl, "bsp_lambda1_us", json_real(bsp.time_s * 1e6));
+        if (wgp_baseline_roofline(S.k, S.gpu, S.an, S.cache, wgp_estimate_groups(S.est), &roof, &d) == WGP_OK)
+          json_object_set_new(bl, "roofline_us", json_real(roof.time_s * 1e6));
+        json_object_set_new(j, "baselines", bl);
+      }
       json_t *b = json_object();
       json_object_set_new(b, "best_us", json_real(r.best_us));
       json_object_set_new(b, "worst_us", json_real(r.worst_us));
@@ -1043,6 +1074,7 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(br, "queue_us", json_real(r.queue_us));
       json_object_set_new(br, "queue_groups", json_integer(r.queue_groups));
       json_object_set_new(br, "l2_port_busy", json_real(r.l2_port_busy));
+      json_object_set_new(br, "idle_groups", json_integer((json_int_t)r.idle_groups));
       json_object_set_new(br, "bound", json_string(r.bound ? r.bound : "pipeline"));
       json_object_set_new(br, "extrapolated", json_boolean(r.extrapolated));
       json_object_set_new(br, "simulation_stopped", json_boolean(r.stopped));
@@ -1061,6 +1093,20 @@ int cmd_predict(int argc, char **argv) {
              r.limiter ? r.limiter : "warps", regs, regs_from);
       printf("rounds      %.4g rounds of %.4g cycles%s; limited by %s\n", r.rounds, r.round_cycles,
              r.extrapolated ? " (long loops extrapolated from a steady state)" : "", r.bound ? r.bound : "pipeline");
+      if (r.idle_groups)
+        printf("assumed     %llu of the %llu work-groups exit at once (their warps touch no memory and end "
+               "within a tenth of the longest warp's time) and give their place to the next group: left out of the rounds\n",
+               (unsigned long long)r.idle_groups, (unsigned long long)wgp_estimate_groups(S.est));
+      if (wgp_estimate_registers_fitted(S.est))
+        printf("assumed     the register count does not let one work-group of this size run; NVIDIA's compiler "
+               "for this GPU was not asked (it may spill or refuse the launch): ranked as if it kept to %u\n",
+               regs);
+      double stack, spill_ld, spill_st;
+      wgp_kernel_local_memory_on(S.k, S.gpu, &stack, &spill_ld, &spill_st);
+      if (stack > 0 || spill_ld > 0 || spill_st > 0)
+        printf("local       %.0f bytes of stack per thread, %.3g spill loads and %.3g spill stores per instruction "
+               "(%s)\n",
+               stack, spill_ld, spill_st, regs_from);
       if (r.stopped)
         printf("assumed     the simulation of a round stopped after %.0f instructions without a steady state to "
                "extrapolate from (warps of a group waiting at different barriers?); the rest of the round is taken at "

@@ -1015,7 +1015,9 @@ int main(int argc, char **argv) {
     if (rc == EXIT_OK) {
       close(fd);
       made = true;
-      rc = cli_extract(input, kind, olevel, &flags, tmpl);
+      rc = cli_flags_add_gpu(&flags, gname);
+      if (rc == EXIT_OK)
+        rc = cli_extract(input, kind, olevel, &flags, tmpl);
       model_path = tmpl;
     }
   }
