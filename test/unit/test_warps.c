@@ -195,6 +195,14 @@ static void test_group_dependence_classes(void **state) {
       /* conditions combined (1 bit) */
       {"(and:1 (slt grp.x arg.n) (eq lid.x 0))", 1},
       {"(or:1 (slt grp.x arg.n) (eq (urem grp.y 3) 0))", 2},
+      /* a condition that needs a loaded value is a fallback in every group
+       * alike, whatever the group id does to its other operands (the radix
+       * sort's digit compare: a masked key chosen by a bounds check) */
+      {"(not (eq:32 (load M15) (and:32 (select (slt:32 grp.x arg.n) (load M2) 1073741823) 15)))", 0},
+      {"(slt:32 (and:32 (load M2) (urem grp.x 7)) 3)", 0},
+      /* the evaluator takes an arm whose condition it knows: still the group's */
+      {"(slt:32 (select (slt:32 grp.x arg.n) (load M2) 0) 5)", 1},
+      {"(slt:32 (select (eq (urem grp.x 2) 0) (load M2) 0) 5)", 2},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     wgp_expr *e;
