@@ -332,11 +332,16 @@ wgp_status wgp_footprint_analyze(const wgp_analysis_input *in, const wgp_footpri
         fb->dram_write_bytes_per_wave_reuse = wr * sector;
       }
     }
-    isl_ctx_reset_operations(fp_sets_ctx(s));
-    isl_set **all = sets_of(s, B, &B->sec, 0, G);
-    double crd = all ? fp_count(union_of(s, k, B, all, &B->sec, SEL_READ, B->n)) : -1;
-    double cwr = all ? fp_count(union_of(s, k, B, all, &B->sec, SEL_WRITE, B->n)) : -1;
-    sets_free(all, B->n);
+    /* every sector once: over the whole launch; a launch of one wave has
+     * counted them already (the same sets) */
+    double crd = B->bw[0].rd, cwr = B->bw[0].wr;
+    if (nw > 1) {
+      isl_ctx_reset_operations(fp_sets_ctx(s));
+      isl_set **all = sets_of(s, B, &B->sec, 0, G);
+      crd = all ? fp_count(union_of(s, k, B, all, &B->sec, SEL_READ, B->n)) : -1;
+      cwr = all ? fp_count(union_of(s, k, B, all, &B->sec, SEL_WRITE, B->n)) : -1;
+      sets_free(all, B->n);
+    }
     fb->compulsory_read_bytes = crd < 0 ? NAN : crd * sector;
     fb->compulsory_write_bytes = cwr < 0 ? NAN : cwr * sector;
     /* per access, in the representative wave: requests, own sectors and
