@@ -280,7 +280,8 @@ wgp_status wgp_footprint_analyze(const wgp_analysis_input *in, const wgp_footpri
     }
     if (B->failed)
       for (size_t i = 0; i < B->n; i++)
-        mark_fallback(f, B->ids[i], "isl gave up on the buffer's footprint (too complex)");
+        mark_fallback(f, B->ids[i], "the buffer's footprint is past the work bound (over 2^20 values to walk, then over "
+                                    "100000 isl operations)");
   }
 
   /* ---- the layer condition per evaluated wave, over every buffer ---- */

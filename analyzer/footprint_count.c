@@ -415,6 +415,8 @@ static double count_piece(isl_basic_set *bs) {
  * given up on the input buffer's); SAD: 100 s -> 1.6 s, the same report. */
 
 #define FP_RUN_LIMIT (1u << 20)
+/* isl's operations (simplex pivots) for a union past FP_RUN_LIMIT */
+#define FP_DISJOINT_OPERATIONS 100000ul
 #define FP_RUN_VARS 24
 
 typedef struct fp_sys {
@@ -1010,17 +1012,25 @@ double fp_count(isl_set *set) {
   isl_size pieces = isl_set_n_basic_set(set);
   if (pieces == 1)
     isl_set_foreach_basic_set(set, any_needs_divs, &needs);
+  isl_ctx *ctx = isl_set_get_ctx(set);
+  unsigned long quota = isl_ctx_get_max_operations(ctx);
   if (pieces > 1 || needs) {
     double r = count_runs(set);
     if (r >= 0) {
       isl_set_free(set);
       return r;
     }
+    /* too many values to walk: isl, on a budget of its own
+     * (FP_DISJOINT_OPERATIONS), since making such a union disjoint is
+     * where it spent 35-50 s before it gave up */
+    isl_ctx_reset_operations(ctx);
+    isl_ctx_set_max_operations(ctx, quota && quota < FP_DISJOINT_OPERATIONS ? quota : FP_DISJOINT_OPERATIONS);
   }
   set = isl_set_make_disjoint(set);
   fp_sum sum = {0, set == NULL};
   if (set && isl_set_foreach_basic_set(set, add_piece, &sum) < 0)
     sum.bad = true;
   isl_set_free(set);
+  isl_ctx_set_max_operations(ctx, quota);
   return sum.bad ? -1 : sum.total;
 }
