@@ -857,6 +857,25 @@ static isl_stat any_needs_divs(isl_basic_set *bs, void *user) {
   return isl_stat_ok;
 }
 
+/* Bitmaps stand for the sort of the runs in a box of at most this many
+ * points, and for at most this many words in all (sets x box) */
+#define FP_BITMAP_POINTS (1u << 25)
+#define FP_BITMAP_WORDS (1u << 22)
+
+/* Sets the bits LO..HI (inclusive, 0-based) of BITS. */
+static void mark_bits(uint64_t *bits, int64_t lo, int64_t hi) {
+  size_t a = (size_t)lo / 64, b = (size_t)hi / 64;
+  uint64_t first = ~UINT64_C(0) << (lo % 64), last = ~UINT64_C(0) >> (63 - hi % 64);
+  if (a == b) {
+    bits[a] |= first & last;
+    return;
+  }
+  bits[a] |= first;
+  for (size_t i = a + 1; i < b; i++)
+    bits[i] = ~UINT64_C(0);
+  bits[b] |= last;
+}
+
 typedef struct fp_tagged {
   int64_t at;   /* a position in row-major order */
   int32_t tag;  /* the set */
@@ -934,6 +953,33 @@ static bool firsts_by_runs(isl_set **sets, size_t nsets, double *firsts, double 
     run_owner = o;
     for (size_t q = before; q < r.n; q++)
       run_owner[q] = owner[k];
+  }
+  /* a small box: bitmaps, set by set (no sort of the runs: most of a
+   * union's runs cover the same points many times over, one per lane) */
+  if (!bad && size <= FP_BITMAP_POINTS && (double)nsets * (size / 64 + 1) <= FP_BITMAP_WORDS) {
+    size_t words = (size_t)(size / 64) + 1;
+    uint64_t *mine = calloc(words, sizeof *mine), *seen = calloc(words, sizeof *seen);
+    if (mine && seen) {
+      size_t q = 0;
+      for (size_t k = 0; k < nsets; k++) {
+        if (k)
+          memset(mine, 0, words * sizeof *mine);
+        for (; q < r.n && run_owner[q] == k; q++)
+          mark_bits(mine, r.v[q].lo, r.v[q].hi);
+        double n_own = 0, n_first = 0;
+        for (size_t i = 0; i < words; i++) {
+          n_own += __builtin_popcountll(mine[i]);
+          n_first += __builtin_popcountll(mine[i] & ~seen[i]);
+          seen[i] |= mine[i];
+        }
+        firsts[k] = n_first;
+        if (own)
+          own[k] = n_own;
+      }
+      free(mine), free(seen), free(run_owner), free(r.v);
+      goto done;
+    }
+    free(mine), free(seen);
   }
   fp_tagged *ev = bad ? NULL : malloc((2 * r.n + 1) * sizeof *ev);
   unsigned *cover = bad ? NULL : calloc(nsets, sizeof *cover);
