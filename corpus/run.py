@@ -25,6 +25,7 @@ import concurrent.futures
 import json
 import math
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -73,14 +74,25 @@ def expected_fallbacks(kernel, lang, opt):
 SLOW = []  # (seconds, command) of every tool run, for --slowest
 
 
-def run(cmd, timeout=300):
+# Limits of one tool run.  CPU seconds (prlimit --cpu: the kernel sends SIGXCPU)
+# catch a runaway analysis however busy the machine is; the wall-clock limit is
+# only a hang guard, far above what a loaded 2-core machine takes.
+CPU_LIMIT_S = 600
+HANG_GUARD_S = 3600
+
+
+def run(cmd):
     t0 = time.monotonic()
+    limited = ["prlimit", "--cpu=%d" % CPU_LIMIT_S, "--"] + cmd
     try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout)
+        p = subprocess.run(limited, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=HANG_GUARD_S)
     except subprocess.TimeoutExpired:
-        raise Failure("timed out after %d s: %s" % (timeout, " ".join(cmd)))
+        raise Failure("hung: no end after %d s of wall-clock time: %s" % (HANG_GUARD_S, " ".join(cmd)))
     dt = time.monotonic() - t0
     SLOW.append((dt, " ".join(os.path.relpath(c) if os.path.exists(c) else c for c in cmd)))
+    if p.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        raise Failure("used more than its %d s of CPU time (killed by signal %d): %s"
+                      % (CPU_LIMIT_S, -p.returncode, " ".join(cmd)))
     if p.returncode != 0:
         raise Failure("exit %d: %s\n%s" % (p.returncode, " ".join(cmd), (p.stderr or p.stdout).strip()[-2000:]))
     return p.stdout, dt

@@ -1028,7 +1028,7 @@ wgp_status wgp_gpu_open(const char *spec, wgp_gpu **out, wgp_diag *diag) {
     return wgp_gpu_load_file(spec, out, diag);
   wgp_status st = wgp_gpu_find(spec, out, diag);
   if (st != WGP_OK && diag && strstr(diag->message, "no GPU description named")) {
-    char names[512];
+    char names[WGP_DIAG_SIZE];
     if (wgp_gpu_list_builtin(names, sizeof names) > 0) {
       size_t used = strlen(diag->message);
       snprintf(diag->message + used, sizeof diag->message - used,

@@ -1,6 +1,8 @@
-/* cli.h - helpers shared by the wgperf subcommands (tools/ only). */
+/* cli.h - helpers shared by the command-line tools (cli.c; tools/ only). */
 #ifndef WGPERF_TOOLS_CLI_H
 #define WGPERF_TOOLS_CLI_H
+
+#include "wgperf/driver.h"
 
 #include <stdbool.h>
 
@@ -8,7 +10,6 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 /* Print "PROG: error: ..." and return the exit code; a usage error adds one
  * line that says where the usage is: "(see 'wgperf predict --help')". */
-extern const char *cli_usage;   /* the whole usage text (a tool other than wgperf sets its own) */
 extern const char *cli_prog;    /* the program messages start with: "wgperf" (default), "wgprune" */
 extern const char *cli_command; /* what --help follows in the hint: "wgperf predict", "wgprune" */
 int usage_error(const char *fmt, ...);
@@ -17,20 +18,6 @@ int input_error(const char *fmt, ...);
 void cli_print_diag(const char *message);
 /* Whether LEVEL is an optimization level clang takes after -O (0-3, s, z). */
 bool cli_olevel_ok(const char *level);
-typedef enum input_kind { IN_OPENCL, IN_CUDA, IN_IR } input_kind;
-/* The input kind of FILE by its suffix (.cl, .cu, .bc/.ll), or -1. */
-int kind_of(const char *file);
-/* Extracts the kernel model of FILE into OUT; an exit code. */
-/* The full-unroll threshold that makes clang's unrolling match nvcc's (extract_to;
- * docs/kernel-model.md, "Unrolling"); part of the validation cache key. */
-#define WGP_NVCC_UNROLL_THRESHOLD "550"
-int extract_to(const char *file, int kind, const char *olevel, char **extra, int nextra, const char *out);
-
-#include <stdbool.h>
-/* Adds ptxas' registers per thread to MODEL (bitcode BITCODE of INPUT); the
- * number of kernels patched, 0 when no CUDA toolkit or on failure (warned). */
-int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, const char *clang, const char *model);
-const char *find_ptxas(void);
 
 #include <stddef.h>
 /* A hint "L3=100" / "B2=0.25": PREFIX, an index and a value; 0, or -1 when malformed. */
@@ -55,6 +42,11 @@ int cli_source_flag(int argc, char **argv, int i, cli_flags *flags);
 int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags);
 int cli_source_flags_check(const char *input, const cli_flags *flags);
 
+/* Compiles FILE (of KIND) with the compiler flags FLAGS (may be NULL) into the
+ * kernel model OUT (wgp_extract); the driver's warnings and error are printed
+ * as cli_prog's.  Returns the exit code. */
+int cli_extract(const char *file, wgp_source_kind kind, const char *olevel, const cli_flags *flags, const char *out);
+
 /* The error for a --kernel NAME the model lacks (NULL: the model has several and none was
  * picked), listing its kernels; returns the exit status. */
 struct wgp_model;
@@ -62,6 +54,8 @@ int cli_no_kernel(const char *input, const char *name, const struct wgp_model *m
 
 /* "--jobs N": threads, 1 to WGP_MAX_THREADS; 0, or -1 when malformed. */
 int parse_jobs(const char *text, unsigned *jobs);
+
+/* wgperf's own (wgperf.c, wgperf_analyze.c). */
 
 /* A loop clang unrolled with a run-time trip count is two loops at one
  * source line: the unrolled body and the remainder loop it left (header

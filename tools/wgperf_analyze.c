@@ -29,6 +29,25 @@ typedef struct opts {
   size_t ntrip, ntaken;
 } opts;
 
+/* A loop clang unrolled with a run-time count is two loops at one source
+ * line: the unrolled body (header "for.body") and the remainder it left
+ * (header "for.body.prol" or "for.body.epil").  The loop LOOP's partner, -1
+ * when it has none; *REMAINDER says whether LOOP is the remainder. */
+long cli_unroll_partner(const wgp_kernel *k, size_t loop, bool *remainder) {
+  const char *name = wgp_block_name(wgp_kernel_block(k, wgp_loop_header(wgp_kernel_loop(k, loop))));
+  size_t n = name ? strlen(name) : 0;
+  *remainder = n > 5 && (strcmp(name + n - 5, ".prol") == 0 || strcmp(name + n - 5, ".epil") == 0);
+  for (size_t i = 0; n && i < wgp_kernel_num_loops(k); i++) {
+    const char *other = wgp_block_name(wgp_kernel_block(k, wgp_loop_header(wgp_kernel_loop(k, i))));
+    size_t m = other && i != loop ? strlen(other) : 0;
+    if (*remainder ? m == n - 5 && strncmp(other, name, m) == 0
+                   : m == n + 5 && strncmp(other, name, n) == 0 &&
+                         (strcmp(other + n, ".prol") == 0 || strcmp(other + n, ".epil") == 0))
+      return (long)i;
+  }
+  return -1;
+}
+
 static const char *space_of(const wgp_access *a) { return wgp_space_name(wgp_access_space(a)); }
 
 static const char *choice_name(wgp_group_choice c) {
@@ -643,33 +662,6 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
     }
 }
 
-int parse_jobs(const char *text, unsigned *jobs) {
-  char *end;
-  errno = 0;
-  unsigned long n = strtoul(text, &end, 10);
-  if (!*text || *end || errno || text[0] == '-' || n < 1 || n > WGP_MAX_THREADS)
-    return -1;
-  *jobs = (unsigned)n;
-  return 0;
-}
-
-int parse_hint(const char *text, char prefix, size_t *index, double *value) {
-  if (text[0] != prefix)
-    return -1;
-  char *end;
-  errno = 0;
-  unsigned long long i = strtoull(text + 1, &end, 10);
-  if (errno || end == text + 1 || *end != '=')
-    return -1;
-  char *end2;
-  double v = strtod(end + 1, &end2);
-  if (end2 == end + 1 || *end2)
-    return -1;
-  *index = (size_t)i;
-  *value = v;
-  return 0;
-}
-
 typedef struct session {
   opts o;
   wgp_launch *l;
@@ -820,8 +812,8 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
   if (op->olevel && n > 5 && strcmp(op->input + n - 5, ".json") == 0)
     return usage_error("%s: -O%s applies to .cl, .cu and IR inputs, not to a kernel model", op->input, op->olevel);
   if (!(n > 5 && strcmp(op->input + n - 5, ".json") == 0)) {
-    int kind = kind_of(op->input);
-    if (kind < 0)
+    wgp_source_kind kind = wgp_source_kind_of(op->input);
+    if (kind == WGP_SOURCE_UNKNOWN)
       return usage_error("%s: unknown input kind (expected .json, .cl, .cu, .bc or .ll)", op->input);
     snprintf(S->tmpl, sizeof S->tmpl, "/tmp/wgperf-%s-XXXXXX.json", cmd);
     int fd = mkstemps(S->tmpl, 5);
@@ -829,7 +821,7 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
       return input_error("cannot make a temporary file: %s", strerror(errno));
     close(fd);
     S->made = true;
-    rc = extract_to(op->input, kind, op->olevel, op->flags.v, op->flags.n, S->tmpl);
+    rc = cli_extract(op->input, kind, op->olevel, &op->flags, S->tmpl);
     model_path = S->tmpl;
   }
   if (rc == EXIT_OK && wgp_model_load_file(model_path, &S->m, &d) != WGP_OK)

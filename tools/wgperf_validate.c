@@ -4,7 +4,7 @@
  *   wgperf-validate ../shared/data/amaris-nvprof/measurements.csv --jobs 2
  *   wgperf-validate microbench/results/h100-2026-11-22/validation/validation-h100.csv --json
  *
- * Rows are predicted in-process through the library (validate_predict.c),
+ * Rows are predicted in-process through the library (validate/),
  * optionally by forked workers over interleaved row chunks whose results are
  * put back in file order, so the output does not depend on --jobs.
  * Documentation: docs/validation.md.  Exit status: 0 ok (rows that could not
@@ -42,8 +42,8 @@ static const char usage_text[] =
     "                       [--jobs N] [--regs row|model] [--gpu-map NAME=FILE_OR_NAME]... [--opencl]\n"
     "                       [--cache DIR] [--max-launches N] [--no-launch-overhead] [--json | --csv]\n"
     "                       [--plot FILE.svg] [--all-groups] [--thresholds FILE] [--write-thresholds FILE]\n"
-    "                       [--quiet]\n"
-    "       wgperf-validate --help | --version\n";
+    "                       [--quiet] [-v]\n"
+    "       wgperf-validate --help (-h) | --version\n";
 
 static const char help_text[] =
     "\n"
@@ -65,15 +65,15 @@ static const char help_text[] =
     "  --max-launches N     simulate at most N evenly spread launches of a multi-launch run, scaling the\n"
     "                       sum (default 32; 0: all)\n"
     "  --no-launch-overhead compare the prediction without the GPU's launch overhead\n"
-    "  --json               the report as JSON (names: docs/validation.md)\n"
+    "  --json               the report as JSON (names: docs/cli/wgperf-validate.md)\n"
     "  --csv                one CSV line per row: measured, predicted, baselines, counters, or why not predicted\n"
     "  --plot FILE.svg      predicted vs measured time, log-log, one colour per kernel\n"
     "  --all-groups         list every (gpu, kernel, input_size) group, not only the 10 worst choices\n"
     "  --thresholds FILE    check the figures against recorded limits (validation/thresholds.json); exit 1\n"
     "                       when one is passed\n"
     "  --write-thresholds FILE  record this run's figures and limits around them\n"
-    "  --quiet              no progress line\n"
-    "  -v                   say which models are extracted\n";
+    "  --quiet, -q          no progress line\n"
+    "  -v, --verbose        say which models are extracted\n";
 
 static int vusage(const char *fmt, ...) {
   va_list ap;
@@ -446,6 +446,12 @@ static const char *default_manifest(void) {
   return NULL;
 }
 
+/* the models' extraction: as the driver and the library write it */
+static void print_message(void *user, const char *message) {
+  (void)user;
+  fprintf(stderr, "%s\n", message);
+}
+
 int main(int argc, char **argv) {
   if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
     printf("%s%s", usage_text, help_text);
@@ -497,8 +503,8 @@ int main(int argc, char **argv) {
     if (used < sizeof selection)
       snprintf(selection + used, sizeof selection - used, "%s--sample %ld", used ? " " : "", o.sample);
   }
-  vpredict_opts po = {man, o.opencl, o.regs_model, o.no_overhead, o.max_launches, o.cache, o.maps, o.nmaps,
-                      o.verbose};
+  vpredict_opts po = {man,     o.opencl,  o.regs_model,  o.no_overhead, o.max_launches, o.cache, o.maps,
+                      o.nmaps, o.verbose, print_message, NULL};
   vpredictor *pr = NULL;
   if (vpredictor_new(&po, &pr, &d) != WGP_OK) {
     fprintf(stderr, "%s\n", d.message);

@@ -11,12 +11,14 @@ bin=${1:?usage: calibrate-quick.sh BIN_DIR WORK_DIR}
 work=${2:?usage: calibrate-quick.sh BIN_DIR WORK_DIR}
 cal=$bin/wgperf-calibrate
 fail() { echo "FAIL: $*"; exit 1; }
+rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
+# PoCL's kernel cache, empty at every run: a cold cache behaves as on a fresh machine
+export POCL_CACHE_DIR=$work/pocl-cache
 
 if "$cal" --list | grep -q "none (no OpenCL platform)"; then
   echo "SKIP: no OpenCL platform on this machine (install pocl-opencl-icd, or a GPU driver)"
   exit 77
 fi
-rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
 t0=$(date +%s)
 "$cal" --quick -o "$work/quick.json" >"$work/quick.txt" 2>"$work/quick.err"
 rc=$?

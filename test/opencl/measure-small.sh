@@ -12,11 +12,16 @@ work=${3:?usage}
 m=$bin/wgperf-measure
 fail() { echo "FAIL: $*"; exit 1; }
 rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
+# PoCL's kernel cache, empty at every run: a cold cache behaves as on a fresh machine
+export POCL_CACHE_DIR=$work/pocl-cache
 header=$(head -1 "$src/microbench/results/h100-2026-11-22/validation/validation-h100.csv")
 
 kernels=vectorAdd,dotProd,matrix_sum_coalesced,subSeqMax,bitonic,quicksort,matMul_gpu_sharedmem
 t0=$(date +%s)
-"$m" --quick --only $kernels --max-launch-s 0.1 --budget-s 45 -o "$work/val.csv" 2>"$work/val.err"
+# --budget-s is a hang guard only: the first size of every kernel is measured however
+# slow the machine, and later sizes are left out (listed) when a busy machine's launches
+# pass --max-launch-s; so the rows asked for below are one per kernel, not a count
+"$m" --quick --only $kernels --max-launch-s 0.1 --budget-s 900 -o "$work/val.csv" 2>"$work/val.err"
 rc=$?
 cat "$work/val.err"
 if [ $rc = 1 ] && grep -q "no OpenCL platform" "$work/val.err"; then
@@ -37,7 +42,7 @@ check_csv() { # FILE MIN_ROWS
     } END { if (rows < min) { print rows " rows, expected at least " min; bad = 1 }; exit bad }' "$1" ||
     fail "$1 is malformed"
 }
-check_csv "$work/val.csv" 12
+check_csv "$work/val.csv" 7
 for k in ${kernels//,/ }; do
   grep -q "^[^,]*,[^,]*,$k," "$work/val.csv" || fail "no row for $k"
 done

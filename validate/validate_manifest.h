@@ -11,8 +11,8 @@
  * ("size": "W"), block_x/y/z, grid_x/y/z, and the loop variables of
  * "launches" (in the loops after theirs, the arguments and the hints).
  */
-#ifndef WGPERF_TOOLS_VALIDATE_MANIFEST_H
-#define WGPERF_TOOLS_VALIDATE_MANIFEST_H
+#ifndef WGPERF_VALIDATE_MANIFEST_H
+#define WGPERF_VALIDATE_MANIFEST_H
 
 #include "validate_expr.h"
 #include "wgperf/diag.h"

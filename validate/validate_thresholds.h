@@ -11,8 +11,8 @@
  * vthresh_write: MAPE-like figures (percent) 1.1 x the figure + 1 point,
  * Spearman the figure - 0.05, mean slowdowns the figure + 0.03.
  */
-#ifndef WGPERF_TOOLS_VALIDATE_THRESHOLDS_H
-#define WGPERF_TOOLS_VALIDATE_THRESHOLDS_H
+#ifndef WGPERF_VALIDATE_THRESHOLDS_H
+#define WGPERF_VALIDATE_THRESHOLDS_H
 
 #include "wgperf/diag.h"
 #include <jansson.h>

@@ -12,8 +12,8 @@
 #define _GNU_SOURCE
 #include "validate_predict.h"
 
-#include "cli.h"
 #include "wgperf/baseline.h"
+#include "wgperf/driver.h"
 #include "wgperf/estimate.h"
 #include "wgperf/launch.h"
 
@@ -387,14 +387,24 @@ static model_entry *get_model(vpredictor *p, const vm_kernel *vk, const vm_row *
       snprintf(dflags[i], sizeof dflags[i], "-D%.63s", flags[i]);
       extra[i] = dflags[i];
     }
-    if (p->o.verbose) {
-      fprintf(stderr, "wgperf-validate: extracting %s", src);
-      for (int i = 0; i < nf; i++)
-        fprintf(stderr, " -D%s", flags[i]);
-      fprintf(stderr, "\n");
+    if (p->o.verbose && p->o.message) {
+      char *line = xfmt("wgperf-validate: extracting %s", src);
+      for (int i = 0; line && i < nf; i++) {
+        char *longer = xfmt("%s -D%s", line, flags[i]);
+        free(line);
+        line = longer;
+      }
+      if (line)
+        p->o.message(p->o.message_user, line);
+      free(line);
     }
-    int rc = extract_to(src, kind_of(src), NULL, extra, nf, path);
-    if (rc != EXIT_OK) {
+    wgp_extract_options eo = {
+        .flags = extra, .num_flags = (size_t)nf, .message = p->o.message, .message_user = p->o.message_user};
+    /* a manifest's file of another name compiles as CUDA, as it always has */
+    wgp_source_kind kind = wgp_source_kind_of(src);
+    if (wgp_extract(src, kind == WGP_SOURCE_UNKNOWN ? WGP_SOURCE_CUDA : kind, &eo, path, &d) != WGP_OK) {
+      if (p->o.message)
+        p->o.message(p->o.message_user, d.message);
       e->reason = xfmt("cannot extract the model of %s (the error is printed above)", src);
       return e;
     }

@@ -2,13 +2,14 @@
  * values, and our prediction of it (time, the two baselines' raw figures,
  * nvprof-equivalent counters) made in-process through the library.
  */
-#ifndef WGPERF_TOOLS_VALIDATE_PREDICT_H
-#define WGPERF_TOOLS_VALIDATE_PREDICT_H
+#ifndef WGPERF_VALIDATE_PREDICT_H
+#define WGPERF_VALIDATE_PREDICT_H
 
 #include "validate_csv.h"
 #include "validate_manifest.h"
 #include "wgperf/counters.h"
 #include "wgperf/diag.h"
+#include "wgperf/driver.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -58,6 +59,11 @@ typedef struct vpredict_opts {
   const char *const *gpu_map; /* "NAME=FILE_OR_NAME" pairs */
   size_t ngpu_map;
   bool verbose;
+  /* what building the models has to say: with VERBOSE each extraction, the
+   * driver's warnings, and the error an extraction failed with (the rows'
+   * reason then says it is printed above); NULL drops them */
+  wgp_message_fn message;
+  void *message_user;
 } vpredict_opts;
 
 wgp_status vpredictor_new(const vpredict_opts *o, vpredictor **out, wgp_diag *diag);

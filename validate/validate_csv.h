@@ -7,8 +7,8 @@
  * many fields as the header.  Blank lines are skipped.  Errors name the
  * file and the line: "wgperf: error: m.csv:12: 43 fields, the header has 44".
  */
-#ifndef WGPERF_TOOLS_VALIDATE_CSV_H
-#define WGPERF_TOOLS_VALIDATE_CSV_H
+#ifndef WGPERF_VALIDATE_CSV_H
+#define WGPERF_VALIDATE_CSV_H
 
 #include "wgperf/diag.h"
 #include <stddef.h>

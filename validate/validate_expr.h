@@ -10,8 +10,8 @@
  * Division by zero, overflow, an unknown name and a malformed text are
  * errors with a message, never a wrong number.
  */
-#ifndef WGPERF_TOOLS_VALIDATE_EXPR_H
-#define WGPERF_TOOLS_VALIDATE_EXPR_H
+#ifndef WGPERF_VALIDATE_EXPR_H
+#define WGPERF_VALIDATE_EXPR_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * input_size), the counter errors, and the outputs (text, JSON, CSV, SVG).
  * Names and meanings: docs/validation.md.
  */
-#ifndef WGPERF_TOOLS_VALIDATE_REPORT_H
-#define WGPERF_TOOLS_VALIDATE_REPORT_H
+#ifndef WGPERF_VALIDATE_REPORT_H
+#define WGPERF_VALIDATE_REPORT_H
 
 #include "validate_predict.h"
 #include <stdio.h>

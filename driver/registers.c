@@ -1,4 +1,5 @@
-/* registers.c - registers per thread from ptxas, added to a kernel model.
+/* registers.c - registers per thread from ptxas, added to a kernel model
+ * (registers_internal.h).
  *
  * DESIGN.md: register counts come from `ptxas -v` on PTX made by llc-19
  * when a CUDA toolkit is installed; otherwise the model's IR estimate is
@@ -6,7 +7,7 @@
  * so its work-item builtins become NVVM intrinsics ptxas accepts.
  */
 #define _GNU_SOURCE /* memmem */
-#include "cli.h"
+#include "registers_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +25,7 @@
 
 #define PTX_ARCH "sm_80"
 
-const char *find_ptxas(void) {
+const char *wgp_find_ptxas(void) {
   static char found[PATH_MAX];
   const char *env = getenv("WGPERF_PTXAS");
   if (env)
@@ -557,8 +558,9 @@ static bool add_reqntid(const char *model, const char *ptx) {
   return ok;
 }
 
-int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, const char *clang, const char *model) {
-  const char *ptxas = find_ptxas();
+int wgp_add_ptxas_registers(const char *input, const char *bitcode, bool opencl, const char *clang, const char *model,
+                            wgp_message_fn message, void *message_user) {
+  const char *ptxas = wgp_find_ptxas();
   if (!ptxas)
     return 0;
   char base[] = "/tmp/wgperf-ptx-XXXXXX";
@@ -683,15 +685,20 @@ int add_ptxas_registers(const char *input, const char *bitcode, bool opencl, con
     }
     patched = patch_model(model, log, version);
   }
+  char warning[WGP_DIAG_SIZE] = "";
   if (!ok) {
     char why[512];
     first_error(log, why, sizeof why);
-    fprintf(stderr, "%s: warning: %s: no register count from ptxas (%s failed%s%s); the IR estimate is used\n",
-            cli_prog, input, step, *why ? ": " : "", why);
+    snprintf(warning, sizeof warning,
+             "wgperf: warning: %s: no register count from ptxas (%s failed%s%s); the IR estimate is used", input, step,
+             *why ? ": " : "", why);
   } else if (!patched) {
-    fprintf(stderr, "%s: warning: %s: no register count from ptxas (no kernel in its report); the IR estimate "
-                    "is used\n", cli_prog, input);
+    snprintf(warning, sizeof warning,
+             "wgperf: warning: %s: no register count from ptxas (no kernel in its report); the IR estimate is used",
+             input);
   }
+  if (*warning && message)
+    message(message_user, warning);
   char cmd_rm[96];
   snprintf(cmd_rm, sizeof cmd_rm, "%s/version", base);
   unlink(cmd_rm), unlink(linked), unlink(clean), unlink(ptx), unlink(log);

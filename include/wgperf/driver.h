@@ -1,0 +1,82 @@
+/* driver.h - a kernel source or LLVM IR file compiled into a kernel model.
+ *
+ * wgp_extract does what `wgperf extract` does before it loads the model:
+ * OpenCL C (.cl, 1.2) and CUDA (.cu, device side) go through clang-19 with
+ * the wgperf pass plugin (-fpass-plugin), LLVM IR (.bc/.ll) through opt
+ * (-load-pass-plugin); with a CUDA toolkit, ptxas' registers per thread are
+ * added to the model (DESIGN.md).  The compilers run through
+ * fork/execvp, never a shell, so file names may hold any character; their
+ * own messages pass through to stderr, as the compiler's word.
+ *
+ * Where the driver finds what it runs:
+ *   the plugin  $WGPERF_PLUGIN, else the build's libwgperf.so, else
+ *               <executable's folder>/../lib/libwgperf.so
+ *   clang       $WGPERF_CLANG, else the clang-19 found when configuring
+ *   opt         $WGPERF_OPT, else the opt beside clang, else opt-19
+ *   ptxas       $WGPERF_PTXAS (empty: none), else
+ *               /usr/local/cuda/bin/ptxas, else the first on $PATH
+ *   headers     include/wgperf/ (opencl_compat.h, cuda_compat.h, cuda/) of
+ *               the source tree, else <executable's folder>/../include/wgperf/
+ */
+#ifndef WGPERF_DRIVER_H
+#define WGPERF_DRIVER_H
+
+#include "wgperf/diag.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum wgp_source_kind {
+  WGP_SOURCE_UNKNOWN = -1,
+  WGP_SOURCE_OPENCL, /* .cl */
+  WGP_SOURCE_CUDA,   /* .cu */
+  WGP_SOURCE_IR      /* .bc, .ll */
+} wgp_source_kind;
+
+/* The kind of FILE by its suffix; WGP_SOURCE_UNKNOWN for any other. */
+wgp_source_kind wgp_source_kind_of(const char *file);
+
+/* The full-unroll threshold that makes clang's unrolling match nvcc's
+ * (docs/kernel-model.md, "Unrolling"): given to clang, and to opt when it
+ * optimizes, unless the flags give one.  Part of the validation cache key. */
+#define WGP_NVCC_UNROLL_THRESHOLD "550"
+
+/* A line for the user (no trailing newline) that is not the error a call
+ * fails with, e.g. "wgperf: warning: k.cu: no register count from ptxas
+ * (ptxas failed); the IR estimate is used".  Like a wgp_diag it starts with
+ * "wgperf: "; a tool may put its own name there. */
+typedef void (*wgp_message_fn)(void *user, const char *message);
+
+typedef struct wgp_extract_options {
+  const char *olevel; /* clang's -O level (0-3, s, z); NULL: 3 for a source,
+                         and no optimization of IR (only the plugin's pass) */
+  char *const *flags; /* more arguments for clang (for opt with IR): -DTW=16 */
+  size_t num_flags;
+  wgp_message_fn message; /* warnings, and a failure to start the compile for ptxas; NULL drops them */
+  void *message_user;
+} wgp_extract_options;
+
+/* Compiles FILE as KIND (OPTS may be NULL: the defaults) and writes
+ * its kernel model to OUT, through a temporary file beside it that is renamed
+ * when complete.  A model without ptxas' registers (no CUDA toolkit, or
+ * ptxas failed: a message says why) still succeeds.  Fails with WGP_ERR_IO
+ * ("wgperf: error: FILE: No such file or directory", "... cannot write: ..."),
+ * WGP_ERR_INPUT ("wgperf: error: FILE: clang-19 failed (exit 1)", "...: no
+ * kernels found (no __kernel or __global__ function), no model written", the
+ * plugin or a header not found, KIND unknown) or WGP_ERR_NOMEM; OUT is then
+ * left as it was. */
+wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract_options *opts, const char *out,
+                       wgp_diag *diag);
+
+/* The ptxas the driver runs (above), NULL when none: keep, valid until the
+ * next call. */
+const char *wgp_find_ptxas(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
