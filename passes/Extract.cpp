@@ -1581,6 +1581,7 @@ void KernelExtractor::collectLoops() {
       R.Recurrences.push_back(RI);
     }
     bool ExitOnData = false, ExitUnknown = false;
+    SmallVector<BasicBlock *, 4> OnData; // exits whose condition needs a loaded value
     for (BasicBlock *B : Exiting) {
       auto *Br = dyn_cast<BranchInst>(B->getTerminator());
       LoopExitInfo E;
@@ -1589,8 +1590,10 @@ void KernelExtractor::collectLoops() {
         std::string C = EB.value(Br->getCondition());
         E.ExitWhen = L->contains(Br->getSuccessor(0)) ? "(not " + C + ")" : C;
         unsigned D = EB.deps(Br->getCondition());
-        if (D & DepData)
+        if (D & DepData) {
           ExitOnData = true;
+          OnData.push_back(B);
+        }
         if (hasSymbol(C, "?"))
           ExitUnknown = true;
       } else {
@@ -1605,7 +1608,41 @@ void KernelExtractor::collectLoops() {
       const SCEV *Wide = SE.getNoopOrZeroExtend(S, I64);
       return SE.getAddExpr(Wide, SE.getOne(I64));
     };
-    const SCEV *Max = SE.getSymbolicMaxBackedgeTakenCount(L);
+    // The loop's bound.  Where an exit compares with a loaded value, SCEV's
+    // maximum for it may be only what the induction variable's type allows
+    // (2147483645 for an int counted from 3 against a value it cannot know,
+    // 1073741823 counted by 2, 8388607 by 256): no bound, and run as one it
+    // made a window of a wavelet transform take ten days.  Such an exit's
+    // maximum is kept where it is symbolic (`i < j && a[i] < p`: j - i) or a
+    // constant below half of what the type's range allows at the loop's
+    // largest step (a search of 10000 entries); the bound is the least of
+    // the exits' kept, or none.
+    const SCEV *Max = SE.getCouldNotCompute();
+    if (!ExitOnData) {
+      Max = SE.getSymbolicMaxBackedgeTakenCount(L);
+    } else {
+      uint64_t Step = 1; // the largest constant step of the loop's recurrences
+      for (PHINode &PN : L->getHeader()->phis())
+        if (SE.isSCEVable(PN.getType()))
+          if (auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&PN)))
+            if (AR->getLoop() == L)
+              if (auto *SC = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE)))
+                if (SC->getAPInt().getSignificantBits() <= 62)
+                  Step = std::max<uint64_t>(Step, SC->getAPInt().abs().getZExtValue());
+      for (BasicBlock *B : Exiting) {
+        const SCEV *C = SE.getExitCount(L, B, ScalarEvolution::SymbolicMaximum);
+        if (isa<SCEVCouldNotCompute>(C))
+          continue;
+        if (auto *K = dyn_cast<SCEVConstant>(C)) {
+          unsigned Bits = K->getAPInt().getBitWidth();
+          // 2^(Bits - 1) / (2 * Step): the signed range at that step, halved
+          APInt Range = APInt::getOneBitSet(Bits, Bits - 1).udiv(APInt(Bits, std::min<uint64_t>(2 * Step, UINT64_C(1) << 62)));
+          if (llvm::is_contained(OnData, B) && Bits > 2 && K->getAPInt().uge(Range))
+            continue; // the type's range
+        }
+        Max = isa<SCEVCouldNotCompute>(Max) ? C : SE.getUMinFromMismatchedTypes(Max, C);
+      }
+    }
     if (!isa<SCEVCouldNotCompute>(Max))
       R.MaxTripCount = EB.scev(Trip(Max));
     std::string IVNote;

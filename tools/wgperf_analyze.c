@@ -82,7 +82,18 @@ static void describe_fallback(const wgp_kernel *k, const wgp_fallback *f, char *
   *source = br && wgp_branch_source(br) ? wgp_branch_source(br) : wgp_block_source(blk);
   hint[0] = '\0';
   bool loop = f->loop >= 0 && (f->kind == WGP_FALLBACK_DATA_LOOP || f->kind == WGP_FALLBACK_UNKNOWN);
-  if (loop) {
+  if (f->kind == WGP_FALLBACK_UNENDED) {
+    const wgp_loop *lp = wgp_kernel_loop(k, (size_t)f->loop);
+    snprintf(where, wn, "L%ld", f->loop);
+    if (wgp_loop_source(lp))
+      *source = wgp_loop_source(lp);
+    snprintf(did, dn,
+             f->hinted ? "its exit was never reached: ran the --trip count"
+                       : "its exit was never reached: cut after %u iterations of an entry (an exit the model cannot "
+                         "evaluate, or an index that wraps)",
+             WGP_TRACE_EXPLICIT_CAP);
+    snprintf(hint, hn, "--trip L%ld=COUNT", f->loop);
+  } else if (loop) {
     const wgp_loop *lp = wgp_kernel_loop(k, (size_t)f->loop);
     snprintf(where, wn, "L%ld", f->loop);
     if (wgp_loop_source(lp))
@@ -120,6 +131,69 @@ static void describe_fallback(const wgp_kernel *k, const wgp_fallback *f, char *
              f->hinted ? "taken with the --taken fraction" : "both paths taken");
     snprintf(hint, hn, "--taken B%zu=FRACTION", f->block);
   }
+}
+
+/* Whether fallback F decides the time: a loop whose exit was never reached,
+ * or a loop whose count was assumed (its bound, one iteration) that
+ * carries at least WGP_UNTRUSTED_SHARE of the launch's warp-level
+ * instructions (the time is then 1 / (1 - share), 100 times or more, what
+ * the rest takes, resting on a count nobody gave).  *SHARE: its share. */
+#define WGP_UNTRUSTED_SHARE 0.99
+static bool decides_time(const wgp_analysis *an, const wgp_fallback *f, double *share) {
+  *share = 0;
+  if (f->loop < 0 || f->hinted)
+    return false;
+  if (f->kind != WGP_FALLBACK_UNENDED && f->kind != WGP_FALLBACK_DATA_LOOP && f->kind != WGP_FALLBACK_UNKNOWN)
+    return false;
+  if (f->kind != WGP_FALLBACK_UNENDED) /* said once, as never ending, where it is */
+    for (size_t i = 0; i < wgp_analysis_num_fallbacks(an); i++) {
+      const wgp_fallback *g = wgp_analysis_fallback(an, i);
+      if (g->kind == WGP_FALLBACK_UNENDED && g->loop == f->loop && !g->hinted)
+        return false;
+    }
+  *share = wgp_analysis_loop_share(an, (size_t)f->loop);
+  return f->kind == WGP_FALLBACK_UNENDED || *share >= WGP_UNTRUSTED_SHARE;
+}
+
+/* The fallbacks the time rests on (decides_time), for --json: where, the
+ * source, the share of the instructions, what was assumed, the hint. */
+static json_t *untrusted_json(const wgp_kernel *k, const wgp_analysis *an) {
+  json_t *arr = json_array();
+  for (size_t i = 0; i < wgp_analysis_num_fallbacks(an); i++) {
+    const wgp_fallback *f = wgp_analysis_fallback(an, i);
+    double share;
+    if (!decides_time(an, f, &share))
+      continue;
+    char where[256], did[320], hint[64];
+    const char *src;
+    describe_fallback(k, f, where, sizeof where, &src, did, sizeof did, hint, sizeof hint);
+    json_t *o = json_object();
+    json_object_set_new(o, "where", json_string(where));
+    json_object_set_new(o, "source", src ? json_string(src) : json_null());
+    json_object_set_new(o, "instruction_share", json_real(share));
+    json_object_set_new(o, "assumed", json_string(did));
+    json_object_set_new(o, "hint", json_string(hint));
+    json_array_append_new(arr, o);
+  }
+  return arr;
+}
+
+/* The same in words, LABEL first: one line per fallback the time rests on. */
+static size_t untrusted_text(FILE *out, const char *label, const wgp_kernel *k, const wgp_analysis *an) {
+  size_t n = 0;
+  for (size_t i = 0; i < wgp_analysis_num_fallbacks(an); i++) {
+    const wgp_fallback *f = wgp_analysis_fallback(an, i);
+    double share;
+    if (!decides_time(an, f, &share))
+      continue;
+    char where[256], did[320], hint[64];
+    const char *src;
+    describe_fallback(k, f, where, sizeof where, &src, did, sizeof did, hint, sizeof hint);
+    fprintf(out, "%sthe time rests on %s%s%s (%.3g%% of the instructions): %s; %s settles it\n", label, where,
+            src ? " at " : "", src ? src : "", 100 * share, did, hint);
+    n++;
+  }
+  return n;
 }
 
 static json_t *fallbacks_json(const wgp_kernel *k, const wgp_analysis *an) {
@@ -326,6 +400,9 @@ static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
   json_object_set_new(root, "warps", warps);
   json_object_set_new(root, "assumptions", flags_json(wgp_analysis_flags(an)));
   json_object_set_new(root, "fallbacks", fallbacks_json(k, an));
+  json_t *u = untrusted_json(k, an);
+  json_object_set_new(root, "trusted", json_boolean(json_array_size(u) == 0));
+  json_object_set_new(root, "untrusted", u);
   json_t *dyn = json_object();
   for (size_t i = 0; i < wgp_kernel_num_static_counts(k); i++) {
     const char *cls;
@@ -506,6 +583,7 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
     json_decref(a);
   }
   fallbacks_text(f, "fallback ", k, an);
+  untrusted_text(f, "UNTRUSTED ", k, an);
   fprintf(f, "dynamic instructions (warp-level, whole launch):\n ");
   for (size_t i = 0; i < wgp_kernel_num_static_counts(k); i++) {
     const char *cls;
@@ -1083,11 +1161,17 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(j, "assumptions", flags_json(wgp_analysis_flags(S.an)));
       json_object_set_new(j, "l2_warm", json_boolean(S.cache->l2_warm));
       json_object_set_new(j, "fallbacks", fallbacks_json(S.k, S.an));
+      json_t *u = untrusted_json(S.k, S.an);
+      json_object_set_new(j, "trusted", json_boolean(json_array_size(u) == 0));
+      json_object_set_new(j, "untrusted", u);
       rc = print_json(j);
     } else {
       printf("kernel %s on %s\n", wgp_kernel_name(S.k), wgp_gpu_name(S.gpu));
-      printf("time        %.4g us (%.4g cycles), between %.4g and %.4g us\n", r.time_us, r.cycles, r.best_us,
-             r.worst_us);
+      json_t *u = untrusted_json(S.k, S.an);
+      printf("time        %.4g us (%.4g cycles), between %.4g and %.4g us%s\n", r.time_us, r.cycles, r.best_us,
+             r.worst_us, json_array_size(u) ? "; UNTRUSTED: it rests on a loop count nobody gave (below)" : "");
+      json_decref(u);
+      untrusted_text(stdout, "untrusted   ", S.k, S.an);
       printf("occupancy   %u warps, %u work-group%s per SM, limited by %s (%u registers per thread from %s)\n",
              r.active_warps_per_sm, r.active_groups_per_sm, r.active_groups_per_sm == 1 ? "" : "s",
              r.limiter ? r.limiter : "warps", regs, regs_from);
