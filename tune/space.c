@@ -48,7 +48,7 @@ static void expr_free(sp_expr *x) {
   free(x->field);
 }
 
-void wgp_space_free(wgp_space *s) {
+void wgp_tune_space_free(wgp_tune_space *s) {
   if (!s)
     return;
   for (size_t p = 0; p < s->nparams; p++) {
@@ -96,7 +96,7 @@ void wgp_space_free(wgp_space *s) {
   free(s);
 }
 
-size_t wgp_space_find_param(const wgp_space *s, const char *name) {
+size_t wgp_tune_space_find_param(const wgp_tune_space *s, const char *name) {
   for (size_t p = 0; p < s->nparams; p++)
     if (strcmp(s->params[p].name, name) == 0)
       return p;
@@ -106,7 +106,7 @@ size_t wgp_space_find_param(const wgp_space *s, const char *name) {
 /* ---- evaluation environment ------------------------------------------------- */
 
 typedef struct env_ctx {
-  const wgp_space *s;
+  const wgp_tune_space *s;
   const uint16_t *config; /* value indices of parameters 0..known-1 */
   size_t known;
   bool problem;           /* ProblemSize is defined */
@@ -120,7 +120,7 @@ static bool env_find(void *user, const char *name, pyx_value *out) {
     *out = c->problem_list;
     return true;
   }
-  size_t p = wgp_space_find_param(c->s, name);
+  size_t p = wgp_tune_space_find_param(c->s, name);
   if (p == SIZE_MAX || p >= c->known)
     return false;
   *out = c->s->params[p].pyvalues[c->config[p]];
@@ -129,7 +129,7 @@ static bool env_find(void *user, const char *name, pyx_value *out) {
 
 static bool env_values(void *user, const char *name, pyx_value *out) {
   env_ctx *c = user;
-  size_t p = wgp_space_find_param(c->s, name);
+  size_t p = wgp_tune_space_find_param(c->s, name);
   if (p == SIZE_MAX)
     return false;
   *out = c->s->params[p].all;
@@ -137,7 +137,7 @@ static bool env_values(void *user, const char *name, pyx_value *out) {
 }
 
 /* The first NP parameters of CONFIG as text. */
-static void config_text_n(const wgp_space *s, const uint16_t *config, size_t np, char *buf, size_t size) {
+static void config_text_n(const wgp_tune_space *s, const uint16_t *config, size_t np, char *buf, size_t size) {
   size_t n = 0;
   buf[0] = '\0';
   for (size_t p = 0; p < np && n < size; p++) {
@@ -149,14 +149,14 @@ static void config_text_n(const wgp_space *s, const uint16_t *config, size_t np,
   }
 }
 
-void sp_config_text(const wgp_space *s, const uint16_t *config, char *buf, size_t size) {
+void sp_config_text(const wgp_tune_space *s, const uint16_t *config, char *buf, size_t size) {
   config_text_n(s, config, s->nparams, buf, size);
 }
 
 /* ---- reading ------------------------------------------------------------------ */
 
 typedef struct reader {
-  wgp_space *s;
+  wgp_tune_space *s;
   wgp_diag *diag;
   wgp_status st;
 } reader;
@@ -184,7 +184,7 @@ static bool check_name(void *user, const char *name, size_t column) {
   name_check *c = user;
   if (c->problem_ok && strcmp(name, "ProblemSize") == 0)
     return true;
-  size_t p = wgp_space_find_param(c->r->s, name);
+  size_t p = wgp_tune_space_find_param(c->r->s, name);
   if (p == SIZE_MAX)
     return rfail(c->r, WGP_ERR_INPUT, "%s '%s': unknown %s '%s' at column %zu", c->field, c->text,
                  c->problem_ok ? "name" : "parameter", name, column + 1);
@@ -274,13 +274,13 @@ static bool read_param(reader *r, json_t *j, size_t i) {
   const char *n = json_string_value(name);
   if (!valid_identifier(n))
     return rfail(r, WGP_ERR_INPUT, "%s: Name '%s' is not an identifier (it becomes a #define)", field, n);
-  if (wgp_space_find_param(r->s, n) != SIZE_MAX)
+  if (wgp_tune_space_find_param(r->s, n) != SIZE_MAX)
     return rfail(r, WGP_ERR_INPUT, "%s: parameter '%s' is defined twice", field, n);
   sp_param *p = &r->s->params[i];
   p->name = strdup(n);
   if (!p->name)
     return rfail(r, WGP_ERR_NOMEM, "out of memory");
-  r->s->nparams = i + 1; /* visible to wgp_space_find_param from now on */
+  r->s->nparams = i + 1; /* visible to wgp_tune_space_find_param from now on */
   snprintf(field, sizeof field, "TuningParameters[%zu] (%s).Values", i, n);
   pyx_arena *a = pyx_arena_new();
   if (!a)
@@ -364,7 +364,7 @@ static bool read_cond(reader *r, json_t *j, size_t i) {
     json_t *x = json_array_get(ps, k);
     if (!json_is_string(x))
       return rfail(r, WGP_ERR_INPUT, "%s.Parameters[%zu]: expected a parameter name", field, k);
-    if (wgp_space_find_param(r->s, json_string_value(x)) == SIZE_MAX)
+    if (wgp_tune_space_find_param(r->s, json_string_value(x)) == SIZE_MAX)
       return rfail(r, WGP_ERR_INPUT, "%s.Parameters[%zu]: unknown parameter '%s'", field, k, json_string_value(x));
   }
   sp_cond *c = &r->s->conds[i];
@@ -502,7 +502,7 @@ static bool add_string(reader *r, char ***v, size_t *n, const char *s) {
 }
 
 static bool read_spec(reader *r, json_t *k) {
-  wgp_space *s = r->s;
+  wgp_tune_space *s = r->s;
   if (!json_is_object(k))
     return rfail(r, WGP_ERR_INPUT, "no KernelSpecification (an object)");
   json_t *lang = json_object_get(k, "Language");
@@ -598,16 +598,16 @@ static bool read_spec(reader *r, json_t *k) {
   return read_args(r, json_object_get(k, "Arguments"));
 }
 
-wgp_status wgp_space_load_string(const char *text, size_t len, const char *name, const char *dir, wgp_space **out,
+wgp_status wgp_tune_space_load_string(const char *text, size_t len, const char *name, const char *dir, wgp_tune_space **out,
                                  wgp_diag *diag) {
   *out = NULL;
-  wgp_space *s = calloc(1, sizeof *s);
+  wgp_tune_space *s = calloc(1, sizeof *s);
   if (!s)
     return nomem(diag);
   s->file = strdup(name);
   s->dir = strdup(dir ? dir : "");
   if (!s->file || !s->dir) {
-    wgp_space_free(s);
+    wgp_tune_space_free(s);
     return nomem(diag);
   }
   reader r = {s, diag, WGP_OK};
@@ -650,14 +650,14 @@ wgp_status wgp_space_load_string(const char *text, size_t len, const char *name,
   }
   json_decref(root);
   if (r.st != WGP_OK) {
-    wgp_space_free(s);
+    wgp_tune_space_free(s);
     return r.st;
   }
   *out = s;
   return WGP_OK;
 }
 
-wgp_status wgp_space_load_file(const char *file, wgp_space **out, wgp_diag *diag) {
+wgp_status wgp_tune_space_load_file(const char *file, wgp_tune_space **out, wgp_diag *diag) {
   *out = NULL;
   char *text;
   size_t len;
@@ -676,7 +676,7 @@ wgp_status wgp_space_load_file(const char *file, wgp_space **out, wgp_diag *diag
     *slash = '\0';
   else
     dir[0] = '\0';
-  st = wgp_space_load_string(text, len, file, dir, out, diag);
+  st = wgp_tune_space_load_string(text, len, file, dir, out, diag);
   free(dir);
   free(text);
   return st;
@@ -684,25 +684,25 @@ wgp_status wgp_space_load_file(const char *file, wgp_space **out, wgp_diag *diag
 
 /* ---- accessors ------------------------------------------------------------------ */
 
-const char *wgp_space_name(const wgp_space *s) { return s->file; }
-const char *wgp_space_benchmark(const wgp_space *s) { return s->benchmark; }
-size_t wgp_space_num_params(const wgp_space *s) { return s->nparams; }
-const char *wgp_space_param(const wgp_space *s, size_t p) { return s->params[p].name; }
-size_t wgp_space_num_values(const wgp_space *s, size_t p) { return s->params[p].nvalues; }
-const wgp_tune_value *wgp_space_value(const wgp_space *s, size_t p, size_t v) { return &s->params[p].values[v]; }
-const char *wgp_space_kernel_name(const wgp_space *s) { return s->kernel_name; }
-wgp_source_kind wgp_space_language(const wgp_space *s) { return s->language; }
-size_t wgp_space_num_kernel_files(const wgp_space *s) { return s->nfiles; }
-const char *wgp_space_kernel_file(const wgp_space *s, size_t i) { return s->files[i]; }
-size_t wgp_space_num_compiler_flags(const wgp_space *s) { return s->nflags; }
-const char *wgp_space_compiler_flag(const wgp_space *s, size_t i) { return s->flags[i]; }
-size_t wgp_space_num_ignored_options(const wgp_space *s) { return s->nignored; }
-const char *wgp_space_ignored_option(const wgp_space *s, size_t i) { return s->ignored[i]; }
+const char *wgp_tune_space_name(const wgp_tune_space *s) { return s->file; }
+const char *wgp_tune_space_benchmark(const wgp_tune_space *s) { return s->benchmark; }
+size_t wgp_tune_space_num_params(const wgp_tune_space *s) { return s->nparams; }
+const char *wgp_tune_space_param(const wgp_tune_space *s, size_t p) { return s->params[p].name; }
+size_t wgp_tune_space_num_values(const wgp_tune_space *s, size_t p) { return s->params[p].nvalues; }
+const wgp_tune_value *wgp_tune_space_value(const wgp_tune_space *s, size_t p, size_t v) { return &s->params[p].values[v]; }
+const char *wgp_tune_space_kernel_name(const wgp_tune_space *s) { return s->kernel_name; }
+wgp_source_kind wgp_tune_space_language(const wgp_tune_space *s) { return s->language; }
+size_t wgp_tune_space_num_kernel_files(const wgp_tune_space *s) { return s->nfiles; }
+const char *wgp_tune_space_kernel_file(const wgp_tune_space *s, size_t i) { return s->files[i]; }
+size_t wgp_tune_space_num_compiler_flags(const wgp_tune_space *s) { return s->nflags; }
+const char *wgp_tune_space_compiler_flag(const wgp_tune_space *s, size_t i) { return s->flags[i]; }
+size_t wgp_tune_space_num_ignored_options(const wgp_tune_space *s) { return s->nignored; }
+const char *wgp_tune_space_ignored_option(const wgp_tune_space *s, size_t i) { return s->ignored[i]; }
 
 /* ---- enumeration ------------------------------------------------------------------ */
 
 typedef struct enumerator {
-  const wgp_space *s;
+  const wgp_tune_space *s;
   uint16_t *cur;
   uint16_t *rows;
   size_t count, cap;
@@ -715,7 +715,7 @@ typedef struct enumerator {
 
 /* Whether every condition of depth D holds for the parameters 0..D of E->cur. */
 static bool conds_hold(enumerator *e, size_t d) {
-  const wgp_space *s = e->s;
+  const wgp_tune_space *s = e->s;
   e->env.known = d == SIZE_MAX ? 0 : d + 1;
   for (size_t c = 0; c < s->nconds; c++) {
     if (s->conds[c].depth != d)
@@ -737,7 +737,7 @@ static bool conds_hold(enumerator *e, size_t d) {
 }
 
 static bool descend(enumerator *e, size_t d) {
-  const wgp_space *s = e->s;
+  const wgp_tune_space *s = e->s;
   if (d == s->nparams) {
     if (e->count == SP_MAX_CONFIGS) {
       e->st = wgp_diag_set(e->diag, WGP_ERR_INPUT, "wgperf: error: %s: more than %u configurations satisfy the "
@@ -770,7 +770,7 @@ static bool descend(enumerator *e, size_t d) {
   return true;
 }
 
-wgp_status wgp_space_enumerate(const wgp_space *s, uint16_t **idx, size_t *count, uint64_t *raw, wgp_diag *diag) {
+wgp_status wgp_tune_space_enumerate(const wgp_tune_space *s, uint16_t **idx, size_t *count, uint64_t *raw, wgp_diag *diag) {
   *idx = NULL;
   *count = 0;
   uint64_t product = 1;
@@ -811,7 +811,7 @@ wgp_status wgp_space_enumerate(const wgp_space *s, uint16_t **idx, size_t *count
 /* ---- launches ------------------------------------------------------------------------ */
 
 typedef struct lctx {
-  const wgp_space *s;
+  const wgp_tune_space *s;
   const uint16_t *config;
   env_ctx env;
   pyx_env penv;
@@ -861,7 +861,7 @@ static bool positive(lctx *c, const sp_expr *x, uint64_t *out) {
   return true;
 }
 
-wgp_status wgp_space_launch(const wgp_space *s, const uint16_t *config, wgp_tune_launch *out, wgp_diag *diag) {
+wgp_status wgp_tune_space_launch(const wgp_tune_space *s, const uint16_t *config, wgp_tune_launch *out, wgp_diag *diag) {
   memset(out, 0, sizeof *out);
   lctx c = {.s = s, .config = config, .diag = diag, .st = WGP_OK};
   c.env = (env_ctx){.s = s, .config = config, .known = s->nparams, .problem = true};
@@ -882,7 +882,7 @@ wgp_status wgp_space_launch(const wgp_space *s, const uint16_t *config, wgp_tune
     if (s->has_local) {
       positive(&c, &s->local[d], &out->block[d]);
     } else {
-      size_t p = wgp_space_find_param(s, bnames[d]);
+      size_t p = wgp_tune_space_find_param(s, bnames[d]);
       out->block[d] = d == 0 ? 256 : 1;
       if (p != SIZE_MAX) {
         const wgp_tune_value *v = &s->params[p].values[config[p]];

@@ -34,7 +34,7 @@ typedef struct sp_arg {
   double value;    /* SCALAR */
 } sp_arg;
 
-struct wgp_space {
+struct wgp_tune_space {
   char *file, *dir, *benchmark;
   size_t nparams;
   sp_param *params;
@@ -61,6 +61,6 @@ struct wgp_space {
 };
 
 /* The text of CONFIG: "name=value, ..." (for messages), into BUF. */
-void sp_config_text(const wgp_space *s, const uint16_t *config, char *buf, size_t size);
+void sp_config_text(const wgp_tune_space *s, const uint16_t *config, char *buf, size_t size);
 
 #endif

@@ -54,45 +54,45 @@ typedef struct wgp_tune_value {
   const char *text;
 } wgp_tune_value;
 
-typedef struct wgp_space wgp_space;
+typedef struct wgp_tune_space wgp_tune_space;
 
 /* Reads a T1 file.  Every error names the file and the field, and for an
  * expression the expression and the column: "wgperf: error: s.json:
  * Conditions[1].Expression 'a*c>1': unknown parameter 'c' at column 3". */
-wgp_status wgp_space_load_file(const char *file, wgp_space **out, wgp_diag *diag);
+wgp_status wgp_tune_space_load_file(const char *file, wgp_tune_space **out, wgp_diag *diag);
 /* The same from TEXT; NAME stands for the file in messages, DIR is where
  * KernelFile is relative to. */
-wgp_status wgp_space_load_string(const char *text, size_t len, const char *name, const char *dir, wgp_space **out,
+wgp_status wgp_tune_space_load_string(const char *text, size_t len, const char *name, const char *dir, wgp_tune_space **out,
                                  wgp_diag *diag);
-void wgp_space_free(wgp_space *s);
+void wgp_tune_space_free(wgp_tune_space *s);
 
-const char *wgp_space_name(const wgp_space *s);        /* the file */
-const char *wgp_space_benchmark(const wgp_space *s);   /* General.BenchmarkName or KernelName */
-size_t wgp_space_num_params(const wgp_space *s);
-const char *wgp_space_param(const wgp_space *s, size_t p);
-size_t wgp_space_num_values(const wgp_space *s, size_t p);
-const wgp_tune_value *wgp_space_value(const wgp_space *s, size_t p, size_t v);
+const char *wgp_tune_space_name(const wgp_tune_space *s);        /* the file */
+const char *wgp_tune_space_benchmark(const wgp_tune_space *s);   /* General.BenchmarkName or KernelName */
+size_t wgp_tune_space_num_params(const wgp_tune_space *s);
+const char *wgp_tune_space_param(const wgp_tune_space *s, size_t p);
+size_t wgp_tune_space_num_values(const wgp_tune_space *s, size_t p);
+const wgp_tune_value *wgp_tune_space_value(const wgp_tune_space *s, size_t p, size_t v);
 /* The index of parameter NAME, or SIZE_MAX. */
-size_t wgp_space_find_param(const wgp_space *s, const char *name);
-const char *wgp_space_kernel_name(const wgp_space *s);
-wgp_source_kind wgp_space_language(const wgp_space *s); /* WGP_SOURCE_CUDA or WGP_SOURCE_OPENCL */
+size_t wgp_tune_space_find_param(const wgp_tune_space *s, const char *name);
+const char *wgp_tune_space_kernel_name(const wgp_tune_space *s);
+wgp_source_kind wgp_tune_space_language(const wgp_tune_space *s); /* WGP_SOURCE_CUDA or WGP_SOURCE_OPENCL */
 /* KernelFile, resolved against the space file's folder (0 when not given). */
-size_t wgp_space_num_kernel_files(const wgp_space *s);
-const char *wgp_space_kernel_file(const wgp_space *s, size_t i);
+size_t wgp_tune_space_num_kernel_files(const wgp_tune_space *s);
+const char *wgp_tune_space_kernel_file(const wgp_tune_space *s, size_t i);
 /* CompilerOptions that are clang's too (-D, -U, -I, -std=): passed on. */
-size_t wgp_space_num_compiler_flags(const wgp_space *s);
-const char *wgp_space_compiler_flag(const wgp_space *s, size_t i);
+size_t wgp_tune_space_num_compiler_flags(const wgp_tune_space *s);
+const char *wgp_tune_space_compiler_flag(const wgp_tune_space *s, size_t i);
 /* CompilerOptions left out (nvcc's or NVRTC's own); the caller may say so. */
-size_t wgp_space_num_ignored_options(const wgp_space *s);
-const char *wgp_space_ignored_option(const wgp_space *s, size_t i);
+size_t wgp_tune_space_num_ignored_options(const wgp_tune_space *s);
+const char *wgp_tune_space_ignored_option(const wgp_tune_space *s, size_t i);
 
 /* The configurations the Conditions allow, in Kernel Tuner's order: *COUNT
- * rows of wgp_space_num_params value indices in *IDX (give: free()); *RAW
+ * rows of wgp_tune_space_num_params value indices in *IDX (give: free()); *RAW
  * (may be NULL) is the size of the Cartesian product.  Fails with the
  * condition, the column and the configuration when a condition cannot be
  * evaluated (a division by zero for some values), and when none is allowed
  * ("no configuration satisfies the conditions"); at most 50 million. */
-wgp_status wgp_space_enumerate(const wgp_space *s, uint16_t **idx, size_t *count, uint64_t *raw, wgp_diag *diag);
+wgp_status wgp_tune_space_enumerate(const wgp_tune_space *s, uint16_t **idx, size_t *count, uint64_t *raw, wgp_diag *diag);
 
 /* What Arguments say one argument is. */
 typedef enum wgp_tune_arg_kind { WGP_TUNE_ARG_BUFFER, WGP_TUNE_ARG_SCALAR, WGP_TUNE_ARG_LOCAL } wgp_tune_arg_kind;
@@ -112,10 +112,10 @@ typedef struct wgp_tune_launch {
   wgp_tune_arg args[32];
 } wgp_tune_launch;
 
-/* The launch of CONFIG (wgp_space_num_params value indices).  Fails with the
+/* The launch of CONFIG (wgp_tune_space_num_params value indices).  Fails with the
  * field, the expression and the configuration when an expression cannot be
  * evaluated or gives no positive integer. */
-wgp_status wgp_space_launch(const wgp_space *s, const uint16_t *config, wgp_tune_launch *out, wgp_diag *diag);
+wgp_status wgp_tune_space_launch(const wgp_tune_space *s, const uint16_t *config, wgp_tune_launch *out, wgp_diag *diag);
 
 /* ---- the search -------------------------------------------------------------- */
 
@@ -150,7 +150,7 @@ typedef struct wgp_tune_result wgp_tune_result;
  * configuration; a configuration that does not preprocess or compile, or
  * cannot run on GPU, is a result with its reason (wgp_tune_config.ok false),
  * never a failure of the whole. */
-wgp_status wgp_tune_run(const wgp_space *s, const wgp_gpu *gpu, const wgp_tune_options *o, wgp_tune_result **out,
+wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_tune_options *o, wgp_tune_result **out,
                         wgp_diag *diag);
 void wgp_tune_result_free(wgp_tune_result *r);
 
@@ -188,7 +188,7 @@ typedef struct wgp_tune_counts {
 } wgp_tune_counts;
 
 void wgp_tune_get_counts(const wgp_tune_result *r, wgp_tune_counts *out);
-const char *wgp_tune_space_name(const wgp_tune_result *r);
+const char *wgp_tune_result_space(const wgp_tune_result *r);
 const char *wgp_tune_kernel(const wgp_tune_result *r);
 const char *wgp_tune_gpu(const wgp_tune_result *r);
 size_t wgp_tune_num_params(const wgp_tune_result *r);
