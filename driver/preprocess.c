@@ -10,6 +10,8 @@
 #define _XOPEN_SOURCE 700
 #include "wgperf/preprocess.h"
 
+#include "driver_internal.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -34,18 +36,18 @@
 
 static wgp_status no_memory(wgp_diag *diag) { return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory"); }
 
-static bool is_file(const char *p) {
+bool drv_is_file(const char *p) {
   struct stat st;
   return p && *p && stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static const char *clang_path(void) {
+const char *drv_clang_path(void) {
   const char *env = getenv("WGPERF_CLANG");
   return env && *env ? env : WGPERF_DEFAULT_CLANG;
 }
 
 /* <the running executable's folder>/REL into BUF; false when unknown. */
-static bool beside_exe(const char *rel, char *buf, size_t size) {
+bool drv_beside_exe(const char *rel, char *buf, size_t size) {
   char exe[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n <= 0)
@@ -60,13 +62,13 @@ static bool beside_exe(const char *rel, char *buf, size_t size) {
 
 /* include/wgperf/NAME, where extract.c finds it: the source tree, else
  * beside the installed tools. */
-static bool find_header(const char *name, char *buf, size_t size) {
+bool drv_find_header(const char *name, char *buf, size_t size) {
   if (*WGPERF_SOURCE_DIR && snprintf(buf, size, "%s/include/wgperf/%s", WGPERF_SOURCE_DIR, name) < (int)size &&
-      is_file(buf))
+      drv_is_file(buf))
     return true;
   char rel[128];
   snprintf(rel, sizeof rel, "../include/wgperf/%s", name);
-  return beside_exe(rel, buf, size) && is_file(buf);
+  return drv_beside_exe(rel, buf, size) && drv_is_file(buf);
 }
 
 /* Runs ARGV; its stdout into *OUT (give), its stderr into *ERR (give).
@@ -250,77 +252,88 @@ static bool parse_deps(const char *text, wgp_preprocessed *out) {
   return true;
 }
 
-wgp_status wgp_preprocess(const char *file, wgp_source_kind kind, const wgp_extract_options *opts,
-                          wgp_preprocessed *out, wgp_diag *diag) {
+wgp_status drv_preprocess_argv(const char *file, wgp_source_kind kind, const wgp_extract_options *opts,
+                               const char *depfile, const char *output, drv_argv *out, wgp_diag *diag) {
   static const wgp_extract_options defaults = {0};
   const wgp_extract_options *o = opts ? opts : &defaults;
+  memset(out, 0, sizeof *out);
+  if (kind != WGP_SOURCE_OPENCL && kind != WGP_SOURCE_CUDA)
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: only .cl and .cu sources are preprocessed", file);
+  if (!drv_find_header(kind == WGP_SOURCE_OPENCL ? "opencl_compat.h" : "cuda_compat.h", out->header, sizeof out->header))
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: cannot find include/wgperf/%s",
+                        kind == WGP_SOURCE_OPENCL ? "opencl_compat.h" : "cuda_compat.h");
+  snprintf(out->hostdir, sizeof out->hostdir, "%.*s/cuda", (int)(strrchr(out->header, '/') - out->header),
+           out->header);
+  snprintf(out->oflag, sizeof out->oflag, "-O%s", o->olevel ? o->olevel : "3");
+  const char **v = malloc((48 + o->num_flags + 1) * sizeof *v);
+  if (!v)
+    return no_memory(diag);
+  size_t n = 0;
+  v[n++] = drv_clang_path();
+  if (kind == WGP_SOURCE_OPENCL) {
+    const char *cl[] = {"-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header", "-target",
+                        "nvptx64-nvidia-nvcl", "-include", out->header};
+    for (size_t i = 0; i < sizeof cl / sizeof *cl; i++)
+      v[n++] = cl[i];
+  } else {
+    const char *cu[] = {"-x",         "cuda",      "--cuda-device-only",        "--cuda-gpu-arch=sm_80",
+                        "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version", "-include",
+                        out->header,  "-isystem",  out->hostdir};
+    for (size_t i = 0; i < sizeof cu / sizeof *cu; i++)
+      v[n++] = cu[i];
+  }
+  const char *common[] = {out->oflag, "-E", "-MD", "-MF", depfile, "-o", output, file};
+  for (size_t i = 0; i < sizeof common / sizeof *common; i++)
+    v[n++] = common[i];
+  for (size_t i = 0; i < o->num_flags; i++)
+    v[n++] = o->flags[i];
+  v[n] = NULL;
+  out->v = v, out->n = n;
+  return WGP_OK;
+}
+
+wgp_status drv_read_deps(const char *depfile, wgp_preprocessed *out, wgp_diag *diag) {
+  char *deps;
+  size_t dlen;
+  wgp_diag dd;
+  if (wgp_read_file(depfile, &deps, &dlen, &dd) != WGP_OK)
+    return WGP_OK; /* no dependencies known: the direct-mode cache will not be used */
+  bool ok = parse_deps(deps, out);
+  free(deps);
+  return ok ? WGP_OK : no_memory(diag);
+}
+
+wgp_status wgp_preprocess(const char *file, wgp_source_kind kind, const wgp_extract_options *opts,
+                          wgp_preprocessed *out, wgp_diag *diag) {
   memset(out, 0, sizeof *out);
   FILE *probe = fopen(file, "rb");
   if (!probe)
     return wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: %s", file, strerror(errno));
   fclose(probe);
-  if (kind != WGP_SOURCE_OPENCL && kind != WGP_SOURCE_CUDA)
-    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: only .cl and .cu sources are preprocessed", file);
-  char header[PATH_MAX], hostdir[PATH_MAX], oflag[8], depflag[PATH_MAX + 8];
-  if (!find_header(kind == WGP_SOURCE_OPENCL ? "opencl_compat.h" : "cuda_compat.h", header, sizeof header))
-    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: cannot find include/wgperf/%s",
-                        kind == WGP_SOURCE_OPENCL ? "opencl_compat.h" : "cuda_compat.h");
-  snprintf(hostdir, sizeof hostdir, "%.*s/cuda", (int)(strrchr(header, '/') - header), header);
-  snprintf(oflag, sizeof oflag, "-O%s", o->olevel ? o->olevel : "3");
   char depfile[] = "/tmp/wgperf-deps-XXXXXX";
   int fd = mkstemp(depfile);
   if (fd < 0)
     return wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: cannot make a temporary file: %s", strerror(errno));
   close(fd);
-  snprintf(depflag, sizeof depflag, "%s", depfile);
-  const char *args[48 + 1];
-  int n = 0;
-  args[n++] = clang_path();
-  if (kind == WGP_SOURCE_OPENCL) {
-    const char *cl[] = {"-x", "cl", "-cl-std=CL1.2", "-Xclang", "-finclude-default-header", "-target",
-                        "nvptx64-nvidia-nvcl", "-include", header};
-    for (size_t i = 0; i < sizeof cl / sizeof *cl; i++)
-      args[n++] = cl[i];
-  } else {
-    const char *cu[] = {"-x",         "cuda",      "--cuda-device-only",        "--cuda-gpu-arch=sm_80",
-                        "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version", "-include",
-                        header,       "-isystem",  hostdir};
-    for (size_t i = 0; i < sizeof cu / sizeof *cu; i++)
-      args[n++] = cu[i];
-  }
-  const char *common[] = {oflag, "-E", "-MD", "-MF", depflag, "-o", "-", file};
-  for (size_t i = 0; i < sizeof common / sizeof *common; i++)
-    args[n++] = common[i];
-  const char **argv = malloc(((size_t)n + o->num_flags + 1) * sizeof *argv);
-  if (!argv) {
+  drv_argv a;
+  wgp_status st = drv_preprocess_argv(file, kind, opts, depfile, "-", &a, diag);
+  if (st != WGP_OK) {
     unlink(depfile);
-    return no_memory(diag);
+    return st;
   }
-  memcpy(argv, args, (size_t)n * sizeof *args);
-  for (size_t i = 0; i < o->num_flags; i++)
-    argv[(size_t)n + i] = o->flags[i];
-  argv[(size_t)n + o->num_flags] = NULL;
-  int rc = run_capture((char *const *)argv, &out->text, &out->len, &out->log);
-  free(argv);
-  wgp_status st = WGP_OK;
+  int rc = run_capture((char *const *)a.v, &out->text, &out->len, &out->log);
+  free(a.v);
   if (rc < 0) {
     st = errno == ENOMEM ? no_memory(diag)
                          : wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: cannot run %s: %s", file,
-                                        clang_path(), strerror(errno));
+                                        drv_clang_path(), strerror(errno));
   } else if (rc != 0) {
     char line[WGP_DIAG_SIZE - 64];
     if (!wgp_first_error_line(out->log, line, sizeof line))
-      snprintf(line, sizeof line, "%s failed (exit %d)", clang_path(), rc);
+      snprintf(line, sizeof line, "%s failed (exit %d)", drv_clang_path(), rc);
     st = wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: %s", file, line);
   } else {
-    char *deps;
-    size_t dlen;
-    wgp_diag dd;
-    if (wgp_read_file(depfile, &deps, &dlen, &dd) == WGP_OK) {
-      if (!parse_deps(deps, out))
-        st = no_memory(diag);
-      free(deps);
-    }
+    st = drv_read_deps(depfile, out, diag);
   }
   unlink(depfile);
   return st;
@@ -357,22 +370,22 @@ wgp_status wgp_driver_identity(char **out, wgp_diag *diag) {
   const char *env = getenv("WGPERF_PLUGIN");
   if (env && *env)
     snprintf(plugin, sizeof plugin, "%s", env);
-  else if (is_file(WGPERF_BUILD_PLUGIN))
+  else if (drv_is_file(WGPERF_BUILD_PLUGIN))
     snprintf(plugin, sizeof plugin, "%s", WGPERF_BUILD_PLUGIN);
   else
-    beside_exe("../lib/libwgperf.so", plugin, sizeof plugin);
+    drv_beside_exe("../lib/libwgperf.so", plugin, sizeof plugin);
   file_stamp(plugin, pstamp, sizeof pstamp);
-  tool_version(clang_path(), clang_v, sizeof clang_v);
+  tool_version(drv_clang_path(), clang_v, sizeof clang_v);
   const char *ptxas = wgp_find_ptxas();
   if (ptxas) {
     char v[200];
     tool_version(ptxas, v, sizeof v);
     snprintf(ptxas_v, sizeof ptxas_v, "%s: %s", ptxas, v);
   }
-  size_t n = strlen(pstamp) + strlen(clang_v) + strlen(ptxas_v) + strlen(clang_path()) + 64;
+  size_t n = strlen(pstamp) + strlen(clang_v) + strlen(ptxas_v) + strlen(drv_clang_path()) + 64;
   *out = malloc(n);
   if (!*out)
     return no_memory(diag);
-  snprintf(*out, n, "clang %s: %s\nplugin %s\nptxas %s\n", clang_path(), clang_v, pstamp, ptxas_v);
+  snprintf(*out, n, "clang %s: %s\nplugin %s\nptxas %s\n", drv_clang_path(), clang_v, pstamp, ptxas_v);
   return WGP_OK;
 }

@@ -35,6 +35,7 @@
 
 #include "wgperf/analyze.h"
 #include "wgperf/bottleneck.h"
+#include "wgperf/ccserver.h"
 #include "wgperf/estimate.h"
 #include "wgperf/launch.h"
 #include "wgperf/model.h"
@@ -77,6 +78,18 @@ static double cpu_ms(void) {
   getrusage(RUSAGE_CHILDREN, &b);
   return (double)(a.ru_utime.tv_sec + a.ru_stime.tv_sec + b.ru_utime.tv_sec + b.ru_stime.tv_sec) * 1e3 +
          (double)(a.ru_utime.tv_usec + a.ru_stime.tv_usec + b.ru_utime.tv_usec + b.ru_stime.tv_usec) / 1e3;
+}
+
+static double rusage_ms(int who) {
+  struct rusage u;
+  getrusage(who, &u);
+  return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 + (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
+}
+
+/* CPU of this process, the children it waited for, and its wgperf-cc. */
+static wgp_ccs *worker_ccs;
+static double step_cpu_ms(void) {
+  return rusage_ms(RUSAGE_SELF) + rusage_ms(RUSAGE_CHILDREN) + (worker_ccs ? wgp_ccs_cpu_ms(worker_ccs) : 0);
 }
 
 static wgp_status nomem(wgp_diag *d) { return wgp_diag_set(d, WGP_ERR_NOMEM, "wgperf: error: out of memory"); }
@@ -184,6 +197,7 @@ typedef struct run {
   cfg *cfgs;
   /* phase counters */
   size_t preprocessed, compiled, cached, estimates, distinct;
+  double cpu_pp, cpu_compile, cpu_load, cpu_est; /* the workers' CPU per step, ms */
 } run;
 
 /* -DNAME=VALUE for every parameter of C, after R's flags: *FLAGS (give). */
@@ -221,6 +235,20 @@ static void free_config_flags(const run *r, char **f) {
 }
 
 /* ---- worker side: preprocessing ---------------------------------------------- */
+
+/* This worker's wgperf-cc (worker_ccs, NULL: clang runs as a process each time). */
+
+/* The server, restarted after it died (a crash inside clang costs only the
+ * request it was doing, which then runs as a process). */
+static wgp_ccs *ccs(void) {
+  if (worker_ccs && !wgp_ccs_alive(worker_ccs)) {
+    wgp_ccs_stop(worker_ccs);
+    worker_ccs = NULL;
+    wgp_diag d;
+    wgp_ccs_start(&worker_ccs, &d);
+  }
+  return worker_ccs;
+}
 
 static void emit(FILE *out, json_t *j) {
   char *t = json_dumps(j, JSON_COMPACT);
@@ -319,8 +347,14 @@ static void job_preprocess(run *r, size_t i, FILE *out) {
   wgp_extract_options eo = {.olevel = r->o->olevel, .flags = flags, .num_flags = nf};
   wgp_preprocessed p;
   wgp_diag d;
-  wgp_status st = wgp_preprocess(r->source, r->kind, &eo, &p, &d);
+  double c0 = step_cpu_ms();
+  wgp_status st = ccs() ? wgp_ccs_preprocess(ccs(), r->source, r->kind, &eo, &p, &d) : WGP_ERR_IO;
+  if (st == WGP_ERR_IO && (!ccs() || !wgp_ccs_alive(ccs()))) {
+    wgp_preprocessed_free(&p);
+    st = wgp_preprocess(r->source, r->kind, &eo, &p, &d);
+  }
   json_object_set_new(j, "pp", json_true());
+  json_object_set_new(j, "cpu", json_real(step_cpu_ms() - c0));
   if (st != WGP_OK) {
     const char *m = d.message;
     if (strncmp(m, "wgperf: error: ", 15) == 0)
@@ -535,6 +569,7 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE
   size_t len;
   wgp_diag d;
   bool compiled = false, cached = false;
+  double cpu_compile = 0, cpu_load = 0, cpu_est = 0;
   if (wgp_read_file(failf, &log, &len, &d) == WGP_OK) {
     snprintf(reason, sizeof reason, "%.*s", (int)strcspn(log, "\n"), log);
     free(log);
@@ -550,23 +585,37 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE
     msgbuf mb = {0};
     wgp_extract_options eo = {.olevel = r->o->olevel, .flags = flags, .num_flags = nf, .message = collect_message,
                               .message_user = &mb};
-    /* the compilers' messages into a log of this code's own */
-    char errlog[PATH_MAX + 128];
-    snprintf(errlog, sizeof errlog, "%s/%s.stderr%ld", dir, code, (long)getpid());
-    fflush(stderr);
-    int saved = dup(2), fd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0)
-      dup2(fd, 2);
-    wgp_status st = flags ? wgp_extract(r->source, r->kind, &eo, model, &d) : nomem(&d);
-    fflush(stderr);
-    if (saved >= 0)
-      dup2(saved, 2), close(saved);
-    if (fd >= 0)
-      close(fd);
     char *errtext = NULL;
-    if (wgp_read_file(errlog, &errtext, &len, &d) != WGP_OK)
-      errtext = NULL;
-    unlink(errlog);
+    wgp_status st = WGP_ERR_IO;
+    double c0 = step_cpu_ms();
+    if (flags && ccs() && !wgp_find_ptxas()) {
+      /* without ptxas the compile is one clang command: the server runs it */
+      st = wgp_ccs_extract(ccs(), r->source, r->kind, &eo, model, &errtext, &d);
+      if (st == WGP_ERR_IO && !wgp_ccs_alive(ccs())) {
+        free(errtext);
+        errtext = NULL;
+      }
+    }
+    if (!errtext) {
+      /* the compilers' messages into a log of this code's own */
+      char errlog[PATH_MAX + 128];
+      snprintf(errlog, sizeof errlog, "%s/%s.stderr%ld", dir, code, (long)getpid());
+      fflush(stderr);
+      int saved = dup(2), fd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd >= 0)
+        dup2(fd, 2);
+      st = flags ? wgp_extract(r->source, r->kind, &eo, model, &d) : nomem(&d);
+      fflush(stderr);
+      if (saved >= 0)
+        dup2(saved, 2), close(saved);
+      if (fd >= 0)
+        close(fd);
+      wgp_diag dd;
+      if (wgp_read_file(errlog, &errtext, &len, &dd) != WGP_OK)
+        errtext = NULL;
+      unlink(errlog);
+    }
+    cpu_compile = step_cpu_ms() - c0;
     if (st != WGP_OK) {
       char line[WGP_DIAG_SIZE - 64];
       if (!wgp_first_error_line(errtext, line, sizeof line))
@@ -584,6 +633,7 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE
   }
   wgp_model *m = NULL;
   const wgp_kernel *k = NULL;
+  double c1 = rusage_ms(RUSAGE_SELF);
   if (!*reason) {
     if (wgp_model_load_file(model, &m, &d) != WGP_OK) {
       strip_error(d.message, reason, sizeof reason);
@@ -593,6 +643,8 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE
         w += snprintf(reason + w, sizeof reason - (size_t)w, " %s", wgp_kernel_name(wgp_model_kernel(m, q)));
     }
   }
+  cpu_load = rusage_ms(RUSAGE_SELF) - c1;
+  c1 = rusage_ms(RUSAGE_SELF);
   char refused[512];
   bool ref = ptxas_refused(log, refused, sizeof refused);
   json_t **res = calloc(n, sizeof *res);
@@ -622,7 +674,11 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE
   free(res);
   wgp_model_free(m);
   free(log);
+  cpu_est = rusage_ms(RUSAGE_SELF) - c1;
   json_t *done = json_object();
+  json_object_set_new(done, "cpu_compile", json_real(cpu_compile));
+  json_object_set_new(done, "cpu_load", json_real(cpu_load));
+  json_object_set_new(done, "cpu_estimate", json_real(cpu_est));
   json_object_set_new(done, "compiled", json_boolean(compiled));
   json_object_set_new(done, "cached", json_boolean(cached));
   json_object_set_new(done, "estimates", json_integer((json_int_t)nest));
@@ -634,6 +690,8 @@ static void worker_main(run *r, int in, int out) {
   if (!fi || !fo)
     _exit(1);
   wgp_set_default_threads(1);
+  wgp_diag d;
+  wgp_ccs_start(&worker_ccs, &d); /* none: clang as a process */
   char *line = NULL;
   size_t cap = 0;
   while (getline(&line, &cap, fi) > 0) {
@@ -668,6 +726,7 @@ static void worker_main(run *r, int in, int out) {
   }
   free(line);
   fflush(fo);
+  wgp_ccs_stop(worker_ccs);
   _exit(0);
 }
 
@@ -764,6 +823,7 @@ static void take_line(run *r, worker *w, const char *line, int phase, size_t *do
       }
       if (json_is_true(json_object_get(j, "pp")))
         r->preprocessed++;
+      r->cpu_pp += json_number_value(json_object_get(j, "cpu"));
     } else {
       c->done = true;
       c->ok = json_is_true(json_object_get(j, "ok"));
@@ -789,6 +849,9 @@ static void take_line(run *r, worker *w, const char *line, int phase, size_t *do
       r->compiled += json_is_true(json_object_get(j, "compiled"));
       r->cached += json_is_true(json_object_get(j, "cached"));
       r->estimates += (size_t)json_integer_value(json_object_get(j, "estimates"));
+      r->cpu_compile += json_number_value(json_object_get(j, "cpu_compile"));
+      r->cpu_load += json_number_value(json_object_get(j, "cpu_load"));
+      r->cpu_est += json_number_value(json_object_get(j, "cpu_estimate"));
     }
     w->busy = false;
   }
@@ -981,6 +1044,42 @@ static wgp_status setup_source(run *r, wgp_diag *diag) {
   return st;
 }
 
+static uint64_t splitmix(uint64_t *x) {
+  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static int by_size(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* K distinct indices below N (K < N), ascending, the same for the same SEED
+ * (Floyd's algorithm); give: free(). */
+static size_t *sample_indices(size_t n, size_t k, uint64_t seed) {
+  size_t *out = malloc(k * sizeof *out);
+  unsigned char *taken = calloc(n, 1);
+  if (!out || !taken) {
+    free(out);
+    free(taken);
+    return NULL;
+  }
+  uint64_t state = seed ^ 0x7767747565ull;
+  size_t m = 0;
+  for (size_t j = n - k; j < n; j++) {
+    size_t t = (size_t)(splitmix(&state) % (j + 1));
+    if (taken[t])
+      t = j;
+    taken[t] = 1;
+    out[m++] = t;
+  }
+  free(taken);
+  qsort(out, k, sizeof *out, by_size);
+  return out;
+}
+
 static int by_code(const void *a, const void *b, void *ctx) {
   const run *r = ctx;
   const cfg *x = &r->cfgs[*(const size_t *)a], *y = &r->cfgs[*(const size_t *)b];
@@ -1011,6 +1110,9 @@ static void merge_key(const run *r, const wgp_tune_space *s, char out[65]) {
   sha256_string(&h, r->kernel);
   sha256_string(&h, wgp_gpu_name(r->gpu));
   sha256_string(&h, wgp_gpu_file(r->gpu));
+  char sample[64];
+  snprintf(sample, sizeof sample, "%zu %llu", r->o->sample, (unsigned long long)r->o->seed);
+  sha256_string(&h, sample);
   sha256_hex(&h, out);
 }
 
@@ -1117,10 +1219,21 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
     free(r.flags);
     return st;
   }
-  size_t lo = 0, hi = total;
+  /* the sample (indices into the space, ascending), then the shard of it */
+  size_t *pick = NULL, npick = total;
+  if (o->sample && o->sample < total) {
+    pick = sample_indices(total, o->sample, o->seed);
+    if (!pick) {
+      free(idx);
+      free(r.flags);
+      return nomem(diag);
+    }
+    npick = o->sample;
+  }
+  size_t lo = 0, hi = npick;
   if (o->shards) {
-    lo = (size_t)((unsigned long long)total * (o->shard - 1) / o->shards);
-    hi = (size_t)((unsigned long long)total * o->shard / o->shards);
+    lo = (size_t)((unsigned long long)npick * (o->shard - 1) / o->shards);
+    hi = (size_t)((unsigned long long)npick * o->shard / o->shards);
   }
   r.ncfg = hi - lo;
   r.cfgs = calloc(r.ncfg ? r.ncfg : 1, sizeof *r.cfgs);
@@ -1130,8 +1243,9 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
     return nomem(diag);
   }
   for (size_t i = 0; i < r.ncfg && st == WGP_OK; i++) {
-    r.cfgs[i].index = lo + i;
-    r.cfgs[i].v = idx + (lo + i) * s->nparams;
+    size_t at = pick ? pick[lo + i] : lo + i;
+    r.cfgs[i].index = at;
+    r.cfgs[i].v = idx + at * s->nparams;
     st = wgp_tune_space_launch(s, r.cfgs[i].v, &r.cfgs[i].launch, diag);
   }
   /* where the work is kept */
@@ -1250,10 +1364,16 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
     wgp_tune_counts *n = &(*out)->counts;
     n->preprocess_ms = t2 - t1;
     n->compile_ms = t3 - t2;
-    n->estimate_ms = 0; /* estimated with the compile, per code */
+    n->cpu_preprocess_ms = r.cpu_pp;
+    n->cpu_compile_ms = r.cpu_compile;
+    n->cpu_load_ms = r.cpu_load;
+    n->cpu_estimate_ms = r.cpu_est;
     n->wall_ms = now_ms() - t0;
     n->cpu_ms = cpu_ms() - c0;
   }
+  if (st == WGP_OK)
+    (*out)->counts.sample = pick ? npick : 0;
+  free(pick);
   if (r.temp_dir)
     remove_tree(r.dir);
   for (size_t i = 0; i < r.ncfg; i++) {
