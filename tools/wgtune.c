@@ -22,7 +22,8 @@
 static const char usage_text[] =
     "usage: wgtune KERNEL_FILE... --space SPACE.json [--kernel NAME] [--gpu NAME|FILE] [--jobs N]\n"
     "              [--top K] [--json | --csv] [--t4 OUT.json] [--emit-kernel-tuner OUT.json]\n"
-    "              [--plot OUT.svg] [--cache DIR] [--shard K/N] [--registers ptxas|estimate]\n"
+    "              [--plot OUT.svg] [--cache DIR] [--shard K/N] [--sample N [--seed S]]\n"
+    "              [--registers ptxas|estimate]\n"
     "              [-O N] [-DNAME=V] [-UNAME] [-IDIR]\n"
     "       wgtune merge SHARD.json... [--top K] [--json | --csv] [--t4 OUT.json]\n"
     "              [--emit-kernel-tuner OUT.json] [--plot OUT.svg]\n"
@@ -48,6 +49,8 @@ static const char help_text[] =
     "  processes): a second run compiles nothing; default: a temporary folder\n"
     "  --shard K/N: rank only the K-th of N equal parts of the space (in its order); 'wgtune merge'\n"
     "  joins the --json of all N into the ranking one process gives\n"
+    "  --sample N: rank N configurations drawn at random from the space (the same N for the same\n"
+    "  --seed S, default 1), e.g. to look at a large space first\n"
     "  --registers ptxas: registers per thread from ptxas where a CUDA toolkit is found (the default,\n"
     "  as wgperf predict); estimate: the IR estimate for every configuration (no ptxas: faster)\n"
     "  -O N: the level sources are compiled at (default 3); -D, -U, -I: more compiler flags\n"
@@ -212,7 +215,8 @@ static int cmd_merge(int argc, char **argv) {
 }
 
 static bool takes_value(const char *a) {
-  static const char *const with[] = {"--space", "--kernel", "--gpu", "--jobs", "-j", "--cache", "--shard", "--registers"};
+  static const char *const with[] = {"--space", "--kernel", "--gpu",      "--jobs",     "-j",
+                                     "--cache", "--shard",  "--registers", "--sample", "--seed"};
   for (size_t i = 0; i < sizeof with / sizeof *with; i++)
     if (strcmp(a, with[i]) == 0)
       return true;
@@ -232,6 +236,8 @@ int main(int argc, char **argv) {
   const char *space_file = NULL, *kernel = NULL, *gpu_name = "h100-sxm", *cache = NULL, *olevel = NULL,
              *registers = "ptxas";
   unsigned jobs = 0, shard = 0, shards = 0;
+  size_t sample = 0;
+  unsigned long long seed = 1;
   outputs o = {0};
   const char **files = calloc((size_t)argc, sizeof *files);
   size_t nfiles = 0;
@@ -274,6 +280,17 @@ int main(int argc, char **argv) {
       const char *v = argv[++i];
       if (parse_jobs(v, &jobs))
         rc = usage_error("%s '%s': expected a number of worker processes, 1 to %u", a, v, WGP_MAX_THREADS);
+    } else if (strcmp(a, "--sample") == 0 || strcmp(a, "--seed") == 0) {
+      const char *v = argv[++i];
+      char *end;
+      errno = 0;
+      unsigned long long x = strtoull(v, &end, 10);
+      if (!*v || *end || v[0] == '-' || errno || (a[3] == 'a' && x == 0))
+        rc = usage_error("%s '%s': expected a %s", a, v, a[3] == 'a' ? "number of configurations, at least 1" : "number");
+      else if (a[3] == 'a')
+        sample = (size_t)x;
+      else
+        seed = x;
     } else if (strcmp(a, "--shard") == 0) {
       const char *v = argv[++i];
       char *end;
@@ -319,6 +336,8 @@ int main(int argc, char **argv) {
                            .olevel = olevel,
                            .cache_dir = cache,
                            .jobs = jobs,
+                           .sample = sample,
+                           .seed = seed,
                            .shard = shard,
                            .shards = shards,
                            .progress = isatty(2) ? progress : NULL,

@@ -56,11 +56,35 @@ static void dims(char *buf, size_t size, const uint64_t d[3]) {
   snprintf(buf, size, "%llux%llux%llu", (unsigned long long)d[0], (unsigned long long)d[1], (unsigned long long)d[2]);
 }
 
+/* A reason's kind: its words with every number written N, up to its first
+ * colon (or 48 characters), into BUF. */
+static void kind_text(const char *reason, char *buf, size_t size) {
+  size_t n = 0;
+  for (const char *p = reason; *p && *p != ':' && n + 2 < size && n < 48; p++) {
+    if ((*p >= '0' && *p <= '9') || (*p == 'x' && p > reason && p[-1] == '0')) {
+      if (n == 0 || buf[n - 1] != 'N')
+        buf[n++] = 'N';
+      continue;
+    }
+    buf[n++] = *p;
+  }
+  buf[n] = '\0';
+}
+
+static bool same_kind(const char *a, const char *b) {
+  char x[64], y[64];
+  kind_text(a, x, sizeof x);
+  kind_text(b, y, sizeof y);
+  return strcmp(x, y) == 0;
+}
+
 int wgp_tune_write_table(const wgp_tune_result *r, FILE *f, size_t top) {
   const wgp_tune_counts *n = &r->counts;
   fprintf(f, "kernel %s on %s, space %s\n", r->kernel, r->gpu, r->space);
   fprintf(f, "configurations %zu of %llu combinations allowed by the conditions, %zu distinct codes", n->total,
           (unsigned long long)n->raw, n->distinct);
+  if (n->sample)
+    fprintf(f, "; a sample of %zu", n->sample);
   if (n->shards)
     fprintf(f, "; shard %u of %u: %zu configurations", n->shard, n->shards, n->run);
   fprintf(f, "\nranked %zu, cannot run %zu\n", n->ranked, n->cannot_run);
@@ -137,7 +161,7 @@ int wgp_tune_write_table(const wgp_tune_result *r, FILE *f, size_t top) {
       fprintf(f, ": %s\n", c->reason);
       shown++;
     }
-    /* the reasons, counted (the first words, up to a colon) */
+    /* the reasons, counted by kind (numbers aside, up to the first colon) */
     const char *kinds[8];
     size_t counts[8], nk = 0, other = 0;
     for (size_t i = 0; i < r->nconfigs; i++) {
@@ -145,8 +169,7 @@ int wgp_tune_write_table(const wgp_tune_result *r, FILE *f, size_t top) {
       if (c->ok)
         continue;
       size_t q = 0;
-      size_t len = strcspn(c->reason, ":(0123456789");
-      while (q < nk && !(strncmp(kinds[q], c->reason, len) == 0 && strcspn(kinds[q], ":(0123456789") == len))
+      while (q < nk && !same_kind(kinds[q], c->reason))
         q++;
       if (q == nk && nk < 8)
         kinds[nk] = c->reason, counts[nk++] = 0;
@@ -157,16 +180,20 @@ int wgp_tune_write_table(const wgp_tune_result *r, FILE *f, size_t top) {
     }
     if (nk > 1 || other) {
       fprintf(f, "  by reason:");
-      for (size_t q = 0; q < nk; q++)
-        fprintf(f, "%s %zu '%.*s...'", q ? "," : "", counts[q], (int)strcspn(kinds[q], ":(0123456789"), kinds[q]);
+      for (size_t q = 0; q < nk; q++) {
+        char k[64];
+        kind_text(kinds[q], k, sizeof k);
+        fprintf(f, "%s %zu '%s'", q ? "," : "", counts[q], k);
+      }
       if (other)
         fprintf(f, ", %zu other", other);
       fprintf(f, "\n");
     }
   }
-  fprintf(f, "wall time %.1f s, CPU %.1f s (workers and compilers included); preprocessed %zu, compiled %zu, from "
-             "the cache %zu, estimates %zu\n",
-          n->wall_ms / 1e3, n->cpu_ms / 1e3, n->preprocessed, n->compiled, n->cached, n->estimates);
+  fprintf(f, "wall time %.1f s, CPU %.1f s (workers and compilers included: preprocessing %.1f, compiling %.1f, "
+             "loading models %.1f, estimating %.1f); preprocessed %zu, compiled %zu, from the cache %zu, estimates %zu\n",
+          n->wall_ms / 1e3, n->cpu_ms / 1e3, n->cpu_preprocess_ms / 1e3, n->cpu_compile_ms / 1e3, n->cpu_load_ms / 1e3,
+          n->cpu_estimate_ms / 1e3, n->preprocessed, n->compiled, n->cached, n->estimates);
   free(show);
   free(w);
   return ferror(f) ? -1 : 0;

@@ -168,6 +168,7 @@ int wgp_tune_write_json(const wgp_tune_result *r, FILE *f) {
   }
   json_object_set_new(j, "configurations_raw", json_integer((json_int_t)n->raw));
   json_object_set_new(j, "configurations_total", json_integer((json_int_t)n->total));
+  json_object_set_new(j, "sample", n->sample ? json_integer((json_int_t)n->sample) : json_null());
   json_object_set_new(j, "configurations", json_integer((json_int_t)n->run));
   json_object_set_new(j, "distinct", json_integer((json_int_t)n->distinct));
   json_object_set_new(j, "estimates", json_integer((json_int_t)n->estimates));
@@ -218,6 +219,12 @@ int wgp_tune_write_json(const wgp_tune_result *r, FILE *f) {
   json_object_set_new(ph, "preprocessing", json_real(n->preprocess_ms));
   json_object_set_new(ph, "compiling_and_estimating", json_real(n->compile_ms));
   json_object_set_new(j, "phases_ms", ph);
+  json_t *pc = json_object();
+  json_object_set_new(pc, "preprocess", json_real(n->cpu_preprocess_ms));
+  json_object_set_new(pc, "compile", json_real(n->cpu_compile_ms));
+  json_object_set_new(pc, "load_models", json_real(n->cpu_load_ms));
+  json_object_set_new(pc, "estimate", json_real(n->cpu_estimate_ms));
+  json_object_set_new(j, "cpu_ms_by_step", pc);
   /* 17 significant digits: the times read back exactly, so that shards merge */
   int rc = json_dumpf(j, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
   json_decref(j);
@@ -382,6 +389,7 @@ wgp_status wgp_tune_read_json(const char *file, wgp_tune_result **out, wgp_diag 
       c->shards = json_is_object(sh) ? (unsigned)count_of(sh, "count") : 0;
       c->raw = count_of(j, "configurations_raw");
       c->total = count_of(j, "configurations_total");
+      c->sample = count_of(j, "sample");
       c->run = count_of(j, "configurations");
       c->distinct = count_of(j, "distinct");
       c->estimates = count_of(j, "estimates");
@@ -393,6 +401,11 @@ wgp_status wgp_tune_read_json(const char *file, wgp_tune_result **out, wgp_diag 
       json_t *ph = json_object_get(j, "phases_ms");
       c->preprocess_ms = json_number_value(json_object_get(ph, "preprocessing"));
       c->compile_ms = json_number_value(json_object_get(ph, "compiling_and_estimating"));
+      json_t *pc = json_object_get(j, "cpu_ms_by_step");
+      c->cpu_preprocess_ms = json_number_value(json_object_get(pc, "preprocess"));
+      c->cpu_compile_ms = json_number_value(json_object_get(pc, "compile"));
+      c->cpu_load_ms = json_number_value(json_object_get(pc, "load_models"));
+      c->cpu_estimate_ms = json_number_value(json_object_get(pc, "estimate"));
       if (c->run != n)
         why = "configurations does not count the entries of ranked and cannot_run";
     }
@@ -457,9 +470,10 @@ wgp_status wgp_tune_merge(wgp_tune_result *const *shards, size_t n, wgp_tune_res
       return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: shard %u of %u is missing", k, count);
     }
   free(seen);
-  if (total != f->counts.total)
-    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: the shards hold %zu configurations, the space %zu", total,
-                        f->counts.total);
+  size_t want = f->counts.sample ? f->counts.sample : f->counts.total;
+  if (total != want)
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: the shards hold %zu configurations, the %s %zu", total,
+                        f->counts.sample ? "sample" : "space", want);
   wgp_tune_result *r =
       tr_new(f->space, f->kernel, f->gpu, f->key, f->nparams, (const char *const *)f->params, total);
   if (!r)
@@ -500,7 +514,7 @@ wgp_status wgp_tune_merge(wgp_tune_result *const *shards, size_t n, wgp_tune_res
   for (size_t i = 0; i < total; i++) {
     memcpy(&vals[i * r->nparams], sorted[i].values, r->nparams * sizeof *vals);
     sorted[i].values = &vals[i * r->nparams];
-    if (sorted[i].index != i)
+    if (f->counts.sample ? i > 0 && sorted[i].index == sorted[i - 1].index : sorted[i].index != i)
       dup = "the shards do not hold each configuration of the space once";
   }
   free(r->configs);
@@ -527,6 +541,7 @@ wgp_status wgp_tune_merge(wgp_tune_result *const *shards, size_t n, wgp_tune_res
   wgp_tune_counts *c = &r->counts;
   c->raw = f->counts.raw;
   c->total = f->counts.total;
+  c->sample = f->counts.sample;
   c->run = total;
   c->distinct = distinct;
   for (size_t i = 0; i < n; i++) {
@@ -536,6 +551,10 @@ wgp_status wgp_tune_merge(wgp_tune_result *const *shards, size_t n, wgp_tune_res
     c->cached += s->cached;
     c->preprocessed += s->preprocessed;
     c->cpu_ms += s->cpu_ms;
+    c->cpu_preprocess_ms += s->cpu_preprocess_ms;
+    c->cpu_compile_ms += s->cpu_compile_ms;
+    c->cpu_load_ms += s->cpu_load_ms;
+    c->cpu_estimate_ms += s->cpu_estimate_ms;
     c->wall_ms = s->wall_ms > c->wall_ms ? s->wall_ms : c->wall_ms;
     c->preprocess_ms = s->preprocess_ms > c->preprocess_ms ? s->preprocess_ms : c->preprocess_ms;
     c->compile_ms = s->compile_ms > c->compile_ms ? s->compile_ms : c->compile_ms;

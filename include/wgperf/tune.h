@@ -134,7 +134,11 @@ typedef struct wgp_tune_options {
    * temporary folder removed at the end. */
   const char *cache_dir;
   unsigned jobs;        /* worker processes; 0: the CPUs (wgp_default_threads) */
-  unsigned shard, shards; /* rank only shard SHARD (1..SHARDS) of the configurations; 0, 0: all */
+  /* rank a sample of SAMPLE configurations (0: all), the same for the same
+   * SEED: drawn uniformly from the space's, kept in the space's order */
+  size_t sample;
+  uint64_t seed;
+  unsigned shard, shards; /* rank only shard SHARD (1..SHARDS) of the configurations (of the sample); 0, 0: all */
   /* Called in the calling process as work completes (may be NULL): PHASE is
    * "preprocessing", "compiling" or "estimating". */
   void (*progress)(void *user, const char *phase, size_t done, size_t total);
@@ -175,6 +179,7 @@ typedef struct wgp_tune_config {
 typedef struct wgp_tune_counts {
   uint64_t raw;          /* the Cartesian product of the values */
   size_t total;          /* configurations the conditions allow (the whole space) */
+  size_t sample;         /* configurations sampled (--sample), 0 when all were taken */
   size_t run;            /* of those, this run's (its shard's) */
   size_t distinct;       /* distinct preprocessed codes among them */
   size_t estimates;      /* distinct launches of a code estimated */
@@ -184,7 +189,11 @@ typedef struct wgp_tune_counts {
   size_t ranked, cannot_run;
   unsigned shard, shards;
   double wall_ms, cpu_ms; /* cpu: this process and every process it started (workers, compilers) */
-  double preprocess_ms, compile_ms, estimate_ms; /* wall time of the phases */
+  double preprocess_ms, compile_ms; /* wall time of the phases (compiling includes estimating) */
+  /* CPU of the workers' steps (their compilers included): clang -E, the
+   * compile (clang with the plugin, and ptxas' chain), loading the models,
+   * the estimates */
+  double cpu_preprocess_ms, cpu_compile_ms, cpu_load_ms, cpu_estimate_ms;
 } wgp_tune_counts;
 
 void wgp_tune_get_counts(const wgp_tune_result *r, wgp_tune_counts *out);
