@@ -58,17 +58,31 @@ static void frame(FILE *f, double ox, double oy, const axis *a, const char *titl
   fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">", ox + ML, oy + MT - 8);
   text(f, title);
   fprintf(f, "</text>\n");
-  for (int e = (int)floor(a->lo); e <= (int)ceil(a->hi); e++)
-    for (int m = 1; m <= 5; m += 4) {
-      double v = log10(m) + e;
-      if (v < a->lo || v > a->hi)
-        continue;
-      double y = ypos(a, oy, pow(10, v));
-      fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", ox + ML, y, ox + PW - MR,
-              y);
-      fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"10\">%g</text>\n", ox + ML - 4, y + 3,
-              pow(10, v));
-    }
+  /* ticks at 1, 2 and 5 per decade, or finer over a narrow range */
+  static const double steps[2][9] = {{1, 2, 5}, {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 7}};
+  static const int nsteps[2] = {3, 9};
+  for (int fine = 0; fine < 2; fine++) {
+    int count = 0;
+    for (int e = (int)floor(a->lo); e <= (int)ceil(a->hi); e++)
+      for (int k = 0; k < nsteps[fine]; k++) {
+        double v = log10(steps[fine][k]) + e;
+        count += v >= a->lo && v <= a->hi;
+      }
+    if (count < 3 && fine == 0)
+      continue;
+    for (int e = (int)floor(a->lo); e <= (int)ceil(a->hi); e++)
+      for (int k = 0; k < nsteps[fine]; k++) {
+        double v = log10(steps[fine][k]) + e;
+        if (v < a->lo || v > a->hi)
+          continue;
+        double y = ypos(a, oy, pow(10, v));
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", ox + ML, y,
+                ox + PW - MR, y);
+        fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" font-size=\"10\">%g</text>\n", ox + ML - 4,
+                y + 3, pow(10, v));
+      }
+    break;
+  }
   fprintf(f,
           "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" transform=\"rotate(-90 %.1f %.1f)\" "
           "text-anchor=\"middle\">predicted time (us)</text>\n",
@@ -213,7 +227,12 @@ int wgp_tune_write_plot(const wgp_tune_result *r, FILE *f, size_t top) {
       size_t q = 0;
       while (q < nv && strcmp(vals[q], c->values[p].text) != 0)
         q++;
-      double jitter = chosen > 1 ? ((double)k / (double)(chosen - 1) - 0.5) * slot * 0.5 : 0;
+      /* spread the chosen of one value across its slot */
+      size_t same = 0, before = 0;
+      for (size_t o = 0; o < chosen; o++)
+        if (strcmp(r->configs[r->ranked[o]].values[p].text, c->values[p].text) == 0)
+          same++, before += o < k;
+      double jitter = same > 1 ? ((double)before / (double)(same - 1) - 0.5) * slot * 0.4 : 0;
       fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"#d62728\"><title>rank %zu: %.4g us</title></circle>\n",
               x0 + slot * ((double)q + 0.5) + jitter, ypos(&a, oy, c->time_us), k + 1, c->time_us);
     }

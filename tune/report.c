@@ -279,10 +279,11 @@ static json_t *measurement(const char *name, json_t *value, const char *unit) {
 }
 
 /* T4's invalidity for a configuration that cannot run: the compiler refused
- * it ("compile"), or the GPU's resources or limits would ("runtime"). */
+ * it ("compile": clang's error, ptxas', static shared memory past the
+ * limit), or the GPU's resources or limits would at launch ("runtime"). */
 static const char *invalidity(const char *reason) {
   if (strncmp(reason, "does not compile", 16) == 0 || strncmp(reason, "does not preprocess", 19) == 0 ||
-      strncmp(reason, "ptxas", 5) == 0)
+      strncmp(reason, "the compiler refuses it", 23) == 0)
     return "compile";
   return "runtime";
 }

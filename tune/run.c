@@ -356,8 +356,12 @@ static void job_preprocess(run *r, size_t i, FILE *out) {
   json_object_set_new(j, "pp", json_true());
   json_object_set_new(j, "cpu", json_real(step_cpu_ms() - c0));
   if (st != WGP_OK) {
+    /* clang's first error line, which names the file and line, else the driver's message */
+    char first[WGP_DIAG_SIZE];
     const char *m = d.message;
-    if (strncmp(m, "wgperf: error: ", 15) == 0)
+    if (st == WGP_ERR_INPUT && wgp_first_error_line(p.log, first, sizeof first))
+      m = first;
+    else if (strncmp(m, "wgperf: error: ", 15) == 0)
       m += 15;
     json_object_set_new(j, "fail", json_string(m));
     char head[600];
@@ -430,7 +434,7 @@ static bool ptxas_refused(const char *log, char *buf, size_t size) {
     char *q = sp + 5;
     memmove(q, colon + 1, strlen(colon + 1) + 1);
   }
-  snprintf(buf, size, "%s", tmp);
+  snprintf(buf, size, "the compiler refuses it: %.480s", tmp);
   return true;
 }
 
@@ -453,6 +457,16 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
   if (tl->num_args != na) {
     snprintf(why, sizeof why, "the space's Arguments give %zu arguments, kernel '%s' takes %zu", tl->num_args,
              wgp_kernel_name(k), na);
+    json_object_set_new(j, "why", json_string(why));
+    return;
+  }
+  /* static shared memory past the limit: the compiler refuses the code (ptxas: "uses too much shared data";
+   * Kernel Tuner's CompilationFailedConfig) before any launch could, whatever else the launch lacks */
+  uint64_t shared = wgp_kernel_static_local_bytes(k);
+  if (shared > wgp_gpu_shared_per_block_bytes(r->gpu)) {
+    snprintf(why, sizeof why,
+             "the compiler refuses it: %llu bytes of static shared memory per block exceed the maximum of %u on %s",
+             (unsigned long long)shared, wgp_gpu_shared_per_block_bytes(r->gpu), wgp_gpu_name(r->gpu));
     json_object_set_new(j, "why", json_string(why));
     return;
   }

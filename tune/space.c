@@ -800,8 +800,8 @@ wgp_status wgp_tune_space_enumerate(const wgp_tune_space *s, uint16_t **idx, siz
     free(e.rows);
     return wgp_diag_set(diag, WGP_ERR_INPUT,
                         "wgperf: error: %s: no configuration satisfies the conditions (%llu combinations of the "
-                        "values, %zu conditions)",
-                        s->file, (unsigned long long)product, s->nconds);
+                        "values, %zu condition%s)",
+                        s->file, (unsigned long long)product, s->nconds, s->nconds == 1 ? "" : "s");
   }
   *idx = e.rows;
   *count = e.count;
