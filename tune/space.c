@@ -288,17 +288,17 @@ static bool read_param(reader *r, json_t *j, size_t i) {
   pyx_value list;
   bool ok = true;
   pyx_value *tmp = NULL;
+  pyx_expr *e = NULL; /* freed at the end: the values' strings are its literals */
   if (json_is_string(values)) {
     char err[PYX_ERR_SIZE];
     const char *text = json_string_value(values);
-    pyx_expr *e = pyx_parse(text, err);
+    e = pyx_parse(text, err);
     if (!e)
       ok = rfail(r, WGP_ERR_INPUT, "%s '%s': %s", field, text, err);
     else if (!pyx_eval(e, NULL, a, &list, err))
       ok = rfail(r, WGP_ERR_INPUT, "%s '%s': %s", field, text, err);
     else if (list.kind != PYX_LIST)
       ok = rfail(r, WGP_ERR_INPUT, "%s '%s': expected a list, got '%s'", field, text, pyx_kind_name(list.kind));
-    pyx_free(e);
   } else if (json_is_array(values)) {
     size_t n2 = json_array_size(values);
     tmp = calloc(n2 ? n2 : 1, sizeof *tmp);
@@ -347,6 +347,7 @@ static bool read_param(reader *r, json_t *j, size_t i) {
   }
   p->all = (pyx_value){.kind = PYX_LIST, .n = p->nvalues, .items = p->pyvalues};
   free(tmp);
+  pyx_free(e);
   pyx_arena_free(a);
   return ok;
 }
