@@ -46,6 +46,7 @@ static const char usage_text[] =
     "                       [--plot FILE.svg] [--all-groups] [--thresholds FILE] [--write-thresholds FILE]\n"
     "                       [--quiet]\n"
     "       wgperf-validate --kernel-tuner CACHE.json[.gz] --space SPACE.json [KERNEL_FILE...] [--gpu NAME]\n"
+    "                       | --kernel-tuner CACHE.json[.gz] --ranking WGTUNE.json\n"
     "                       [--sample N [--seed S]] [--jobs N] [--cache DIR] [--registers ptxas|estimate]\n"
     "                       [--json | --csv] [--plot FILE.svg] [-DNAME=V] [-IDIR]\n"
     "       wgperf-validate --help | --version\n";
@@ -87,7 +88,8 @@ static const char help_text[] =
     "in our top 5%; the configurations only one side could run.  --gpu defaults to the cache's device_name;\n"
     "--sample N compares N configurations drawn at random (--seed S); --cache DIR keeps wgtune's models\n"
     "(share it between GPUs: the models do not depend on the GPU); --csv: one row per configuration;\n"
-    "--plot: predicted against measured time\n";
+    "--plot: predicted against measured time; --ranking WGTUNE.json compares a ranking wgtune --json wrote\n"
+    "(or wgtune merge) instead of ranking the space again\n";
 
 static int vusage(const char *fmt, ...) {
   va_list ap;

@@ -33,7 +33,7 @@ int cmd_kernel_tuner(int argc, char **argv) {
   cli_prog = "wgperf-validate";
   cli_command = "wgperf-validate";
   const char *cache_file = NULL, *space_file = NULL, *gpu_name = NULL, *plot = NULL, *cache_dir = NULL,
-             *registers = "ptxas", *kernel = NULL;
+             *registers = "ptxas", *kernel = NULL, *ranking = NULL;
   bool json = false, csv = false, quiet = false;
   unsigned jobs = 0;
   size_t sample = 0;
@@ -45,8 +45,8 @@ int cmd_kernel_tuner(int argc, char **argv) {
   for (int i = 1; i < argc && rc == EXIT_OK; i++) {
     const char *a = argv[i];
     int took;
-    static const char *const valued[] = {"--kernel-tuner", "--space", "--gpu", "--plot", "--cache", "--jobs",
-                                         "--sample",       "--seed",  "--registers", "--kernel"};
+    static const char *const valued[] = {"--kernel-tuner", "--space", "--gpu",       "--plot",   "--cache", "--jobs",
+                                         "--sample",       "--seed",  "--registers", "--kernel", "--ranking"};
     bool needs = false;
     for (size_t k = 0; k < sizeof valued / sizeof *valued; k++)
       needs = needs || strcmp(a, valued[k]) == 0;
@@ -61,6 +61,8 @@ int cmd_kernel_tuner(int argc, char **argv) {
       cache_file = argv[++i];
     } else if (strcmp(a, "--space") == 0) {
       space_file = argv[++i];
+    } else if (strcmp(a, "--ranking") == 0) {
+      ranking = argv[++i];
     } else if (strcmp(a, "--gpu") == 0) {
       gpu_name = argv[++i];
     } else if (strcmp(a, "--kernel") == 0) {
@@ -99,8 +101,10 @@ int cmd_kernel_tuner(int argc, char **argv) {
       files[nfiles++] = a;
     }
   }
-  if (rc == EXIT_OK && !space_file)
-    rc = usage_error("--kernel-tuner needs the tuning space: --space SPACE.json");
+  if (rc == EXIT_OK && !space_file && !ranking)
+    rc = usage_error("--kernel-tuner needs the tuning space: --space SPACE.json (or a ranking: --ranking WGTUNE.json)");
+  if (rc == EXIT_OK && space_file && ranking)
+    rc = usage_error("--space ranks the space, --ranking reads a ranking: one or the other");
   if (rc == EXIT_OK && json && csv)
     rc = usage_error("--json and --csv: one or the other");
   if (rc != EXIT_OK) {
@@ -116,18 +120,24 @@ int cmd_kernel_tuner(int argc, char **argv) {
   wgp_gpu *gpu = NULL;
   wgp_tune_result *r = NULL;
   vkt_report *rep = NULL;
-  if (vkt_load(cache_file, &kc, &d) != WGP_OK || wgp_tune_space_load_file(space_file, &s, &d) != WGP_OK) {
+  if (vkt_load(cache_file, &kc, &d) != WGP_OK ||
+      (space_file && wgp_tune_space_load_file(space_file, &s, &d) != WGP_OK) ||
+      (ranking && wgp_tune_read_json(ranking, &r, &d) != WGP_OK)) {
     cli_print_diag(d.message);
     rc = EXIT_INPUT;
   }
   /* the GPU: --gpu, else the one the cache was measured on */
-  if (rc == EXIT_OK && wgp_gpu_open(gpu_name ? gpu_name : *vkt_device(kc) ? vkt_device(kc) : NULL, &gpu, &d) != WGP_OK) {
+  if (rc == EXIT_OK && space_file &&
+      wgp_gpu_open(gpu_name ? gpu_name : *vkt_device(kc) ? vkt_device(kc) : NULL, &gpu, &d) != WGP_OK) {
     cli_print_diag(d.message);
     if (!gpu_name)
       fprintf(stderr, "wgperf-validate: the cache was measured on '%s': give --gpu NAME\n", vkt_device(kc));
     rc = EXIT_INPUT;
   }
-  if (rc == EXIT_OK) {
+  if (rc == EXIT_OK && ranking && *vkt_device(kc) && strcmp(wgp_tune_gpu(r), vkt_device(kc)) != 0)
+    fprintf(stderr, "wgperf-validate: warning: %s ranks for %s, %s was measured on %s\n", ranking, wgp_tune_gpu(r),
+            cache_file, vkt_device(kc));
+  if (rc == EXIT_OK && space_file) {
     wgp_tune_options to = {.kernel_files = files,
                            .num_kernel_files = nfiles,
                            .kernel = kernel,
@@ -142,10 +152,14 @@ int cmd_kernel_tuner(int argc, char **argv) {
     wgp_status st = wgp_tune_run(s, gpu, &to, &r, &d);
     if (to.progress)
       fprintf(stderr, "\r%70s\r", "");
-    if (st != WGP_OK || vkt_compare(kc, r, &rep, &d) != WGP_OK) {
+    if (st != WGP_OK) {
       cli_print_diag(d.message);
       rc = EXIT_INPUT;
     }
+  }
+  if (rc == EXIT_OK && vkt_compare(kc, r, &rep, &d) != WGP_OK) {
+    cli_print_diag(d.message);
+    rc = EXIT_INPUT;
   }
   if (rc == EXIT_OK) {
     int w = json ? vkt_write_json(rep, cache_file, stdout) : csv ? vkt_write_csv(rep, stdout)
