@@ -44,12 +44,12 @@ static const char usage_text[] =
     "                       [--jobs N] [--regs row|model] [--gpu-map NAME=FILE_OR_NAME]... [--opencl]\n"
     "                       [--cache DIR] [--max-launches N] [--no-launch-overhead] [--json | --csv]\n"
     "                       [--plot FILE.svg] [--all-groups] [--thresholds FILE] [--write-thresholds FILE]\n"
-    "                       [--quiet]\n"
+    "                       [--quiet] [-v]\n"
     "       wgperf-validate --kernel-tuner CACHE.json[.gz] --space SPACE.json [KERNEL_FILE...] [--gpu NAME]\n"
     "                       | --kernel-tuner CACHE.json[.gz] --ranking WGTUNE.json\n"
     "                       [--sample N [--seed S]] [--jobs N] [--cache DIR] [--registers ptxas|estimate]\n"
     "                       [--json | --csv] [--plot FILE.svg] [-DNAME=V] [-IDIR]\n"
-    "       wgperf-validate --help | --version\n";
+    "       wgperf-validate --help (-h) | --version\n";
 
 static const char help_text[] =
     "\n"
@@ -71,15 +71,15 @@ static const char help_text[] =
     "  --max-launches N     simulate at most N evenly spread launches of a multi-launch run, scaling the\n"
     "                       sum (default 32; 0: all)\n"
     "  --no-launch-overhead compare the prediction without the GPU's launch overhead\n"
-    "  --json               the report as JSON (names: docs/validation.md)\n"
+    "  --json               the report as JSON (names: docs/cli/wgperf-validate.md)\n"
     "  --csv                one CSV line per row: measured, predicted, baselines, counters, or why not predicted\n"
     "  --plot FILE.svg      predicted vs measured time, log-log, one colour per kernel\n"
     "  --all-groups         list every (gpu, kernel, input_size) group, not only the 10 worst choices\n"
     "  --thresholds FILE    check the figures against recorded limits (validation/thresholds.json); exit 1\n"
     "                       when one is passed\n"
     "  --write-thresholds FILE  record this run's figures and limits around them\n"
-    "  --quiet              no progress line\n"
-    "  -v                   say which models are extracted\n"
+    "  --quiet, -q          no progress line\n"
+    "  -v, --verbose        say which models are extracted\n"
     "\n"
     "--kernel-tuner CACHE: rank the tuning space (a T1 file, as wgtune does) and compare with Kernel Tuner's\n"
     "brute-force measurements of it (a cache file, gzip'd or plain): MAPE, geometric-mean error, Spearman rho\n"
