@@ -190,6 +190,10 @@ static int parse_args(int argc, char **argv, vopts *o) {
       o->quiet = true;
     } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
       o->verbose = true;
+    } else if (strcmp(a, "--space") == 0 || strcmp(a, "--ranking") == 0 || strcmp(a, "--seed") == 0 ||
+               strcmp(a, "--registers") == 0 || strncmp(a, "-D", 2) == 0 || strncmp(a, "-I", 2) == 0) {
+      return vusage("'%s' is an option of --kernel-tuner, not of a measurement CSV's validation "
+                    "(wgperf-validate --kernel-tuner CACHE --space SPACE.json ...)", a);
     } else if (a[0] == '-' && a[1]) {
       return vusage("unknown option '%s'", a);
     } else if (o->csv) {

@@ -27,7 +27,7 @@ static const char usage_text[] =
     "              [-O N] [-DNAME=V] [-UNAME] [-IDIR]\n"
     "       wgtune merge SHARD.json... [--top K] [--json | --csv] [--t4 OUT.json]\n"
     "              [--emit-kernel-tuner OUT.json] [--plot OUT.svg]\n"
-    "       wgtune --help\n";
+    "       wgtune --help (-h)\n";
 
 static const char help_text[] =
     "  KERNEL_FILE: the kernel source, or several files compiled as one, in order (a kernel split\n"
