@@ -685,34 +685,62 @@ static bool load_access(loader *ld, json_t *o, size_t i, wgp_access *m, const wg
 }
 
 /* Whether E reads the value loaded by access ID. */
-static bool reads_load(const wgp_expr *e, size_t id) {
+/* The ids of the loads E reads, appended to *IDS (*N of them, *CAP room);
+ * false when out of memory. */
+static bool loads_read(const wgp_expr *e, size_t **ids, size_t *n, size_t *cap) {
   if (!e)
-    return false;
-  if (wgp_expr_get_op(e) == WGP_OP_LOAD)
-    return wgp_expr_int(e) == (int64_t)id;
+    return true;
+  if (wgp_expr_get_op(e) == WGP_OP_LOAD) {
+    if (*n == *cap) {
+      size_t nc = *cap ? 2 * *cap : 16;
+      size_t *g = realloc(*ids, nc * sizeof *g);
+      if (!g)
+        return false;
+      *ids = g, *cap = nc;
+    }
+    (*ids)[(*n)++] = (size_t)wgp_expr_int(e);
+    return true;
+  }
   for (size_t i = 0; i < wgp_expr_num_operands(e); i++)
-    if (reads_load(wgp_expr_operand(e, i), id))
-      return true;
-  return false;
+    if (!loads_read(wgp_expr_operand(e, i), ids, n, cap))
+      return false;
+  return true;
 }
 
-/* wgp_access_load_level of every access, block by block in program order. */
-static void set_load_levels(wgp_kernel *k) {
-  for (size_t i = 0; i < k->nblocks; i++) {
+/* wgp_access_load_level of every access, block by block in program order:
+ * one more than the deepest earlier load of its block its offset reads.
+ * Each offset is walked once (an unrolled block of 2000 accesses walked each
+ * offset once per earlier access: most of the time of loading its model). */
+static bool set_load_levels(wgp_kernel *k) {
+  size_t *pos = malloc((k->naccesses ? k->naccesses : 1) * sizeof *pos), *ids = NULL, cap = 0;
+  if (!pos)
+    return false;
+  for (size_t i = 0; i < k->nblocks; i++)
+    for (size_t q = 0; q < k->blocks[i].nmem; q++)
+      pos[k->blocks[i].mem[q]] = q;
+  bool ok = true;
+  for (size_t i = 0; i < k->nblocks && ok; i++) {
     const wgp_block *b = &k->blocks[i];
-    for (size_t q = 0; q < b->nmem; q++) {
+    for (size_t q = 0; q < b->nmem && ok; q++) {
       wgp_access *a = &k->accesses[b->mem[q]];
       a->load_level = 0;
       if (a->kind != WGP_ACCESS_LOAD || a->space == WGP_SPACE_PRIVATE)
         continue;
-      for (size_t j = 0; j < q; j++) {
-        const wgp_access *e = &k->accesses[b->mem[j]];
-        if (e->kind == WGP_ACCESS_LOAD && e->space != WGP_SPACE_PRIVATE && e->load_level + 1 > a->load_level &&
-            reads_load(a->offset, e->id))
+      size_t n = 0;
+      ok = loads_read(a->offset, &ids, &n, &cap);
+      for (size_t t = 0; ok && t < n; t++) {
+        if (ids[t] >= k->naccesses)
+          continue;
+        const wgp_access *e = &k->accesses[ids[t]];
+        if (e->block == i && pos[ids[t]] < q && e->kind == WGP_ACCESS_LOAD && e->space != WGP_SPACE_PRIVATE &&
+            e->load_level + 1 > a->load_level)
           a->load_level = e->load_level + 1;
       }
     }
   }
+  free(pos);
+  free(ids);
+  return ok;
 }
 
 /* Cross checks that need every block, loop and access loaded. */
@@ -947,8 +975,7 @@ static bool load_kernel(loader *ld, json_t *o, size_t index, wgp_kernel *k) {
   }
   if (!check_kernel(ld, k))
     return false;
-  set_load_levels(k);
-  return true;
+  return set_load_levels(k) || nomem(ld);
 }
 
 static bool load_model(loader *ld, json_t *root, wgp_model *m) {

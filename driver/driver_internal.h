@@ -1,0 +1,30 @@
+/* driver_internal.h - what preprocess.c and cc_client.c share (driver/ only). */
+#ifndef WGPERF_DRIVER_INTERNAL_H
+#define WGPERF_DRIVER_INTERNAL_H
+
+#include "wgperf/preprocess.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A command line and the strings it points to. */
+typedef struct drv_argv {
+  const char **v; /* NULL-terminated; give: free(v) */
+  size_t n;
+  char header[PATH_MAX], hostdir[PATH_MAX + 8], oflag[8];
+} drv_argv;
+
+const char *drv_clang_path(void);
+bool drv_is_file(const char *p);
+bool drv_beside_exe(const char *rel, char *buf, size_t size);
+/* include/wgperf/NAME where extract.c finds it. */
+bool drv_find_header(const char *name, char *buf, size_t size);
+/* clang -E of FILE as wgp_extract would compile it, its output to OUTPUT
+ * ("-": stdout), its dependencies to DEPFILE. */
+wgp_status drv_preprocess_argv(const char *file, wgp_source_kind kind, const wgp_extract_options *opts,
+                               const char *depfile, const char *output, drv_argv *out, wgp_diag *diag);
+/* The dependencies DEPFILE lists into OUT->deps. */
+wgp_status drv_read_deps(const char *depfile, wgp_preprocessed *out, wgp_diag *diag);
+
+#endif
