@@ -634,19 +634,31 @@ typedef struct fp_runs {
  * ones chosen before it, or to the last one's range, takes its few values,
  * not its box's; the last variable's interval is a run.  STEPS counts the
  * values tried, up to LIMIT. */
-typedef struct fp_pair {
-  unsigned u; /* a later variable */
-  size_t q;   /* a constraint it shares only with variables before the level */
-} fp_pair;
+typedef struct fp_term {
+  unsigned v; /* a variable */
+  int64_t a;  /* its coefficient */
+} fp_term;
+
+/* A constraint as one level of the walk reads it: the terms of the
+ * variables before the level (fixed there), and for bounding the level's
+ * own variable, the terms of those after it (in their box). */
+typedef struct fp_lcons {
+  int64_t k, a; /* the constant; the coefficient of the variable bounded */
+  bool eq;
+  unsigned u;   /* the variable bounded */
+  const fp_term *before, *after;
+  unsigned nbefore, nafter;
+} fp_lcons;
 
 typedef struct fp_walk {
   const fp_sys *y;
   unsigned order[FP_RUN_VARS];
-  unsigned at[FP_RUN_VARS];   /* the level of each variable */
-  size_t *cons[FP_RUN_VARS];  /* per level: the constraints its variable appears in */
+  unsigned at[FP_RUN_VARS];     /* the level of each variable */
+  fp_lcons *cons[FP_RUN_VARS];  /* per level: the constraints its variable appears in */
   size_t ncons[FP_RUN_VARS];
-  fp_pair *narrow[FP_RUN_VARS]; /* per level: what narrows the later variables' boxes */
+  fp_lcons *narrow[FP_RUN_VARS]; /* per level: a later variable's constraint with only variables before the level */
   size_t nnarrow[FP_RUN_VARS];
+  fp_term *terms[FP_RUN_VARS];  /* per level: the terms both lists point into */
   int64_t x[FP_RUN_VARS];
   const int64_t *blo, *stride;
   double steps, limit;
@@ -670,40 +682,37 @@ static void tighten(int64_t a, bool eq, int64_t s, int64_t tmin, int64_t tmax, i
   }
 }
 
-static int64_t fixed_sum(const fp_walk *w, const fp_cons *c, unsigned level) {
+static int64_t fixed_sum(const fp_walk *w, const fp_lcons *c) {
   int64_t sum = c->k;
-  for (unsigned i = 0; i < w->y->nv; i++)
-    if (c->c[i] && w->at[i] < level)
-      sum += c->c[i] * w->x[i];
+  for (unsigned i = 0; i < c->nbefore; i++)
+    sum += c->before[i].a * w->x[c->before[i].v];
   return sum;
 }
 
 /* Bounds of the variable of LEVEL given the ones before it. */
 static void level_bounds(const fp_walk *w, unsigned level, int64_t *lo, int64_t *hi) {
   const fp_sys *y = w->y;
-  unsigned v = w->order[level];
   int64_t dlo[FP_RUN_VARS], dhi[FP_RUN_VARS];
-  for (unsigned i = 0; i < y->nv; i++)
-    dlo[i] = y->lo[i], dhi[i] = y->hi[i];
+  memcpy(dlo, y->lo, y->nv * sizeof *dlo);
+  memcpy(dhi, y->hi, y->nv * sizeof *dhi);
   for (size_t t = 0; t < w->nnarrow[level]; t++) {
-    const fp_pair *p = &w->narrow[level][t];
-    const fp_cons *c = &y->c[p->q];
-    tighten(c->c[p->u], c->eq, fixed_sum(w, c, level), 0, 0, &dlo[p->u], &dhi[p->u]);
-    if (dlo[p->u] > dhi[p->u]) {
+    const fp_lcons *c = &w->narrow[level][t];
+    tighten(c->a, c->eq, fixed_sum(w, c), 0, 0, &dlo[c->u], &dhi[c->u]);
+    if (dlo[c->u] > dhi[c->u]) {
       *hi = *lo - 1; /* no value of that variable fits: nothing below */
       return;
     }
   }
   for (size_t t = 0; t < w->ncons[level] && *lo <= *hi; t++) {
-    const fp_cons *c = &y->c[w->cons[level][t]];
+    const fp_lcons *c = &w->cons[level][t];
     int64_t tmax = 0, tmin = 0; /* |c| <= 2^21, |x| <= 2^36: no overflow */
-    for (unsigned i = 0; i < y->nv; i++)
-      if (c->c[i] && w->at[i] > level) {
-        int64_t p = c->c[i] * dlo[i], r = c->c[i] * dhi[i];
-        tmax += p > r ? p : r;
-        tmin += p < r ? p : r;
-      }
-    tighten(c->c[v], c->eq, fixed_sum(w, c, level), tmin, tmax, lo, hi);
+    for (unsigned i = 0; i < c->nafter; i++) {
+      unsigned u = c->after[i].v;
+      int64_t p = c->after[i].a * dlo[u], r = c->after[i].a * dhi[u];
+      tmax += p > r ? p : r;
+      tmin += p < r ? p : r;
+    }
+    tighten(c->a, c->eq, fixed_sum(w, c), tmin, tmax, lo, hi);
   }
 }
 
@@ -786,26 +795,46 @@ static bool sys_runs(const fp_sys *y, const int64_t *blo, const int64_t *stride,
   bool ok = true;
   for (unsigned level = 0; level < y->nv && ok; level++) {
     unsigned v = w.order[level];
-    w.cons[level] = malloc((y->nc ? y->nc : 1) * sizeof **w.cons);
-    w.narrow[level] = malloc((y->nc ? y->nc : 1) * sizeof **w.narrow);
-    ok = w.cons[level] && w.narrow[level];
+    size_t nc = y->nc ? y->nc : 1;
+    w.cons[level] = malloc(nc * sizeof **w.cons);
+    w.narrow[level] = malloc(nc * sizeof **w.narrow);
+    w.terms[level] = malloc(2 * nc * y->nv * sizeof **w.terms + 1);
+    ok = w.cons[level] && w.narrow[level] && w.terms[level];
+    fp_term *pool = w.terms[level];
     for (size_t q = 0; q < y->nc && ok; q++) {
       const fp_cons *c = &y->c[q];
-      if (c->c[v])
-        w.cons[level][w.ncons[level]++] = q;
       /* a later variable u and this constraint's others all before LEVEL */
       int later = -1, nlater = 0;
       for (unsigned i = 0; i < y->nv; i++)
         if (c->c[i] && w.at[i] >= level)
           later = (int)i, nlater++;
-      if (nlater == 1 && w.at[later] > level)
-        w.narrow[level][w.nnarrow[level]++] = (fp_pair){(unsigned)later, q};
+      bool narrows = nlater == 1 && w.at[later] > level;
+      if (!c->c[v] && !narrows)
+        continue;
+      fp_lcons l = {c->k, 0, c->eq, 0, pool, NULL, 0, 0};
+      for (unsigned i = 0; i < y->nv; i++)
+        if (c->c[i] && w.at[i] < level)
+          pool[l.nbefore++] = (fp_term){i, c->c[i]};
+      pool += l.nbefore;
+      l.after = pool;
+      for (unsigned i = 0; i < y->nv; i++)
+        if (c->c[i] && w.at[i] > level)
+          pool[l.nafter++] = (fp_term){i, c->c[i]};
+      pool += l.nafter;
+      if (c->c[v]) {
+        l.a = c->c[v], l.u = v;
+        w.cons[level][w.ncons[level]++] = l;
+      }
+      if (narrows) {
+        l.a = c->c[later], l.u = (unsigned)later;
+        w.narrow[level][w.nnarrow[level]++] = l;
+      }
     }
   }
   if (ok)
     ok = walk_level(&w, 0);
   for (unsigned level = 0; level < y->nv; level++)
-    free(w.cons[level]), free(w.narrow[level]);
+    free(w.cons[level]), free(w.narrow[level]), free(w.terms[level]);
   *steps = w.steps;
   return ok;
 }

@@ -17,7 +17,9 @@
 #include <isl/val.h>
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- folding launch constants ------------------------------------------------ */
@@ -46,6 +48,128 @@ static wgp_eval_status fold_lookup(void *user, const wgp_sym *sym, int64_t *v, c
   }
   snprintf(reason, size, "not a launch constant");
   return WGP_EVAL_UNKNOWN;
+}
+
+/* ---- the memo of one block's conversions ------------------------------------- */
+
+/* Keyed by the expression's text after a tag: "v " for conv_expr, "oWu "
+ * or "oWs " for operand (W bits, unsigned or signed).  Only successes are
+ * kept: a failure is recomputed, and says why again. */
+typedef struct memo_entry {
+  uint64_t hash;
+  char *key; /* NULL: empty slot */
+  isl_pw_aff *pa;
+  bool boolean;
+} memo_entry;
+
+struct fp_memo {
+  memo_entry *slot;
+  size_t cap, n; /* cap: a power of two, or 0 */
+};
+
+fp_memo *fp_memo_new(void) { return calloc(1, sizeof(fp_memo)); }
+
+void fp_memo_clear(fp_memo *m) {
+  if (!m)
+    return;
+  for (size_t i = 0; i < m->cap; i++)
+    if (m->slot[i].key) {
+      free(m->slot[i].key);
+      isl_pw_aff_free(m->slot[i].pa);
+    }
+  free(m->slot);
+  m->slot = NULL;
+  m->cap = m->n = 0;
+}
+
+void fp_memo_free(fp_memo *m) {
+  fp_memo_clear(m);
+  free(m);
+}
+
+static uint64_t memo_hash(const char *key) {
+  uint64_t h = UINT64_C(14695981039346656037); /* FNV-1a */
+  for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+    h = (h ^ *p) * UINT64_C(1099511628211);
+  return h;
+}
+
+/* The key of E under TAG (malloc'd), NULL when out of memory. */
+static char *memo_key(const wgp_expr *e, const char *tag) {
+  size_t t = strlen(tag), n = wgp_expr_print(e, NULL, 0);
+  char *key = malloc(t + n + 1);
+  if (key) {
+    memcpy(key, tag, t);
+    wgp_expr_print(e, key + t, n + 1);
+  }
+  return key;
+}
+
+static memo_entry *memo_find(fp_memo *m, const char *key, uint64_t h) {
+  if (!m->cap)
+    return NULL;
+  for (size_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    memo_entry *x = &m->slot[i];
+    if (!x->key || (x->hash == h && strcmp(x->key, key) == 0))
+      return x;
+  }
+}
+
+/* Keeps KEY (take) -> PA (take); on failure to grow, frees both. */
+static void memo_put(fp_memo *m, char *key, uint64_t h, isl_pw_aff *pa, bool boolean) {
+  if (2 * (m->n + 1) > m->cap) {
+    size_t cap = m->cap ? 2 * m->cap : 64;
+    memo_entry *slot = calloc(cap, sizeof *slot);
+    if (!slot) {
+      free(key), isl_pw_aff_free(pa);
+      return;
+    }
+    memo_entry *old = m->slot;
+    size_t oldcap = m->cap;
+    m->slot = slot, m->cap = cap;
+    for (size_t i = 0; i < oldcap; i++)
+      if (old[i].key)
+        *memo_find(m, old[i].key, old[i].hash) = old[i];
+    free(old);
+  }
+  memo_entry *x = memo_find(m, key, h);
+  if (x->key) { /* already there */
+    free(key), isl_pw_aff_free(pa);
+    return;
+  }
+  *x = (memo_entry){h, key, pa, boolean};
+  m->n++;
+}
+
+/* Whether E is worth a memo entry: a compound that varies with the ids or
+ * the loops (constants fold without isl). */
+static bool memo_worth(const conv *c, const wgp_expr *e) {
+  if (!c->memo || !wgp_expr_num_operands(e))
+    return false;
+  unsigned uses = wgp_expr_uses(e);
+  return (uses & (WGP_USES_WORK_ITEM | WGP_USES_LOOP)) && !(uses & (WGP_USES_DATA | WGP_USES_UNKNOWN));
+}
+
+typedef val (*conv_fn)(conv *c, const wgp_expr *e, unsigned w, bool is_unsigned, const char *what);
+
+/* FN(C, E, ...) through the memo under TAG. */
+static val memoized(conv *c, const wgp_expr *e, const char *tag, conv_fn fn, unsigned w, bool is_unsigned,
+                    const char *what) {
+  char *key = memo_key(e, tag);
+  if (!key)
+    return fn(c, e, w, is_unsigned, what);
+  uint64_t h = memo_hash(key);
+  memo_entry *x = memo_find(c->memo, key, h);
+  if (x && x->key) {
+    free(key);
+    return (val){isl_pw_aff_copy(x->pa), x->boolean};
+  }
+  val v = fn(c, e, w, is_unsigned, what);
+  if (v.pa)
+    memo_put(c->memo, key, h, isl_pw_aff_copy(v.pa), v.boolean);
+  else
+    free(key);
+  return v;
 }
 
 /* ---- expressions -> isl ------------------------------------------------------ */
@@ -381,7 +505,7 @@ static bool is_cst(isl_pw_aff *pa, int64_t *v) {
 
 /* The signed or unsigned value of an operand of width W: a constant is read
  * in the interpretation asked for, a variable is checked to be in range. */
-static val operand(conv *c, const wgp_expr *e, unsigned w, bool is_unsigned, const char *what) {
+static val operand_raw(conv *c, const wgp_expr *e, unsigned w, bool is_unsigned, const char *what) {
   val v = conv_expr(c, e);
   if (!v.pa)
     return v;
@@ -398,6 +522,14 @@ static val operand(conv *c, const wgp_expr *e, unsigned w, bool is_unsigned, con
     return (val){NULL, false};
   }
   return v;
+}
+
+static val operand(conv *c, const wgp_expr *e, unsigned w, bool is_unsigned, const char *what) {
+  if (!memo_worth(c, e))
+    return operand_raw(c, e, w, is_unsigned, what);
+  char tag[16];
+  snprintf(tag, sizeof tag, "o%u%c ", w, is_unsigned ? 'u' : 's');
+  return memoized(c, e, tag, operand_raw, w, is_unsigned, what);
 }
 
 static isl_set *cmp_set(wgp_expr_op op, isl_pw_aff *a, isl_pw_aff *b) {
@@ -469,7 +601,14 @@ static long first_load(const wgp_expr *e) {
   return -1;
 }
 
+static val conv_raw(conv *c, const wgp_expr *e, unsigned w_unused, bool u_unused, const char *what_unused);
+
 val conv_expr(conv *c, const wgp_expr *e) {
+  return memo_worth(c, e) ? memoized(c, e, "v ", conv_raw, 0, false, NULL) : conv_raw(c, e, 0, false, NULL);
+}
+
+static val conv_raw(conv *c, const wgp_expr *e, unsigned w_unused, bool u_unused, const char *what_unused) {
+  (void)w_unused, (void)u_unused, (void)what_unused;
   unsigned uses = wgp_expr_uses(e);
   if (uses & WGP_USES_DATA) {
     long l = first_load(e);

@@ -69,6 +69,15 @@ typedef struct val {
   bool boolean;   /* 0 or 1 */
 } val;
 
+/* Conversions already made in one block's frame (footprint_expr.c): the
+ * addresses of a block share most of their sub-expressions (Parboil SAD's
+ * 32 loads clamp the same coordinates), and a sub-expression's function and
+ * its range checks depend only on the block. */
+typedef struct fp_memo fp_memo;
+fp_memo *fp_memo_new(void);
+void fp_memo_clear(fp_memo *m);
+void fp_memo_free(fp_memo *m);
+
 /* A conversion in the frame of one block. */
 typedef struct conv {
   isl_ctx *ctx;
@@ -85,6 +94,7 @@ typedef struct conv {
    * none found) */
   int64_t it_hi[16];
   uint32_t it_known, it_bad;
+  fp_memo *memo; /* NULL: none; else filled only for this block's frame */
 } conv;
 
 /* E's value (give), or a NULL pa with a reason in c->why. */

@@ -79,6 +79,8 @@ struct fp_sets {
   fp_radix (*memo_rx)[2];
   isl_set *(*memo_img)[2]; /* the image with the wave bounds as parameters */
   unsigned char *memo_n, *memo_next;
+  fp_memo *conv_memo;     /* the conversions of block conv_memo_block's frame */
+  size_t conv_memo_block;
   /* buffers */
   size_t nbuf;
   const char **bufname;
@@ -526,6 +528,11 @@ static void describe_access(fp_sets *s, size_t id) {
   isl_space *space = block_space(s, d);
   char why[FP_REASON] = "";
   conv c = conv_of(s, space, s->nest[b], d, s->dom[b], why);
+  if (s->conv_memo && s->conv_memo_block != b) {
+    fp_memo_clear(s->conv_memo);
+    s->conv_memo_block = b;
+  }
+  c.memo = s->conv_memo;
   isl_ctx_reset_operations(s->ctx);
   val v = conv_expr(&c, wgp_access_offset(a));
   if (v.pa && !signed_ok(&c, wgp_access_offset(a), v.pa, wgp_expr_width(wgp_access_offset(a)), "the address")) {
@@ -631,8 +638,12 @@ wgp_status fp_sets_new(const wgp_analysis_input *in, fp_sets **out, wgp_diag *di
   } else {
     compute_domains(s);
   }
+  s->conv_memo = fp_memo_new(); /* none when out of memory: every conversion is then made anew */
+  s->conv_memo_block = SIZE_MAX;
   for (size_t i = 0; i < s->nacc; i++)
     describe_access(s, i);
+  fp_memo_free(s->conv_memo);
+  s->conv_memo = NULL;
   *out = s;
   return WGP_OK;
 }
