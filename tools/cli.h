@@ -64,6 +64,26 @@ int cli_no_kernel(const char *input, const char *name, const struct wgp_model *m
 /* "--jobs N": threads, 1 to WGP_MAX_THREADS; 0, or -1 when malformed. */
 int parse_jobs(const char *text, unsigned *jobs);
 
+/* The options that rank a tuning space, which wgtune and wgperf-validate
+ * --kernel-tuner share: --space, --kernel, --gpu, --cache, --registers
+ * ptxas|estimate, --jobs N (-j N too where SHORT_JOBS is set), --sample N,
+ * --seed S and the compiler flags -D, -U, -I (cli_source_flag).  The caller
+ * sets the defaults and SHORT_JOBS, and frees FLAGS.v. */
+typedef struct cli_tune_options {
+  const char *space, *kernel, *gpu, *cache, *registers;
+  unsigned jobs;
+  size_t sample;
+  unsigned long long seed;
+  cli_flags flags;
+  bool short_jobs;
+} cli_tune_options;
+/* Takes ARGV[*I] when it is one of T's options: true, *I at its last
+ * argument and *RC the usage error printed for a missing or bad value
+ * (EXIT_OK: none); false, with nothing changed, when it is not one. */
+bool cli_tune_option(int argc, char **argv, int *i, cli_tune_options *t, int *rc);
+/* --registers estimate: the driver finds no ptxas (WGPERF_PTXAS= turns it off). */
+void cli_tune_apply_registers(const cli_tune_options *t);
+
 /* wgperf's own (wgperf.c, wgperf_analyze.c). */
 
 /* A loop clang unrolled with a run-time trip count is two loops at one
