@@ -232,7 +232,28 @@ bool cli_tune_option(int argc, char **argv, int *i, cli_tune_options *t, int *rc
   return true;
 }
 
-void cli_tune_apply_registers(const cli_tune_options *t) {
+int cli_tune_options_alloc(cli_tune_options *t, int argc) {
+  t->files = calloc((size_t)argc, sizeof *t->files);
+  t->nfiles = 0;
+  return t->files ? EXIT_OK : input_error("out of memory");
+}
+
+void cli_tune_options_free(cli_tune_options *t) {
+  free(t->files);
+  free(t->flags.v);
+}
+
+wgp_tune_options cli_tune_run_options(const cli_tune_options *t) {
   if (strcmp(t->registers, "estimate") == 0)
     setenv("WGPERF_PTXAS", "", 1);
+  return (wgp_tune_options){.kernel_files = t->files,
+                            .num_kernel_files = t->nfiles,
+                            .kernel = t->kernel,
+                            .flags = t->flags.v,
+                            .num_flags = (size_t)t->flags.n,
+                            .cache_dir = t->cache,
+                            .jobs = t->jobs,
+                            .sample = t->sample,
+                            .seed = t->seed,
+                            .message = print_message};
 }

@@ -24,20 +24,13 @@ static void progress(void *user, const char *phase, size_t done, size_t total) {
   fprintf(stderr, "\rwgperf-validate: %s %zu/%zu configurations   ", phase, done, total);
 }
 
-static void print_message(void *user, const char *m) {
-  (void)user;
-  cli_print_diag(m);
-}
-
 int cmd_kernel_tuner(int argc, char **argv) {
   cli_prog = "wgperf-validate";
   cli_command = "wgperf-validate";
   const char *cache_file = NULL, *plot = NULL, *ranking = NULL;
   bool json = false, csv = false, quiet = false;
   cli_tune_options t = {.registers = "ptxas", .seed = 1};
-  const char **files = calloc((size_t)argc, sizeof *files);
-  size_t nfiles = 0;
-  int rc = files ? EXIT_OK : input_error("out of memory");
+  int rc = cli_tune_options_alloc(&t, argc);
   for (int i = 1; i < argc && rc == EXIT_OK; i++) {
     const char *a = argv[i];
     if (cli_tune_option(argc, argv, &i, &t, &rc))
@@ -63,7 +56,7 @@ int cmd_kernel_tuner(int argc, char **argv) {
     } else if (a[0] == '-' && a[1]) {
       rc = usage_error("unknown option '%s' with --kernel-tuner", a);
     } else {
-      files[nfiles++] = a;
+      t.files[t.nfiles++] = a;
     }
   }
   const char *space_file = t.space, *gpu_name = t.gpu;
@@ -74,11 +67,9 @@ int cmd_kernel_tuner(int argc, char **argv) {
   if (rc == EXIT_OK && json && csv)
     rc = usage_error("--json and --csv: one or the other");
   if (rc != EXIT_OK) {
-    free(files);
-    free(t.flags.v);
+    cli_tune_options_free(&t);
     return rc;
   }
-  cli_tune_apply_registers(&t);
   wgp_diag d;
   vkt_cache *kc = NULL;
   wgp_tune_space *s = NULL;
@@ -103,17 +94,8 @@ int cmd_kernel_tuner(int argc, char **argv) {
     fprintf(stderr, "wgperf-validate: warning: %s ranks for %s, %s was measured on %s\n", ranking, wgp_tune_gpu(r),
             cache_file, vkt_device(kc));
   if (rc == EXIT_OK && space_file) {
-    wgp_tune_options to = {.kernel_files = files,
-                           .num_kernel_files = nfiles,
-                           .kernel = t.kernel,
-                           .flags = t.flags.v,
-                           .num_flags = (size_t)t.flags.n,
-                           .cache_dir = t.cache,
-                           .jobs = t.jobs,
-                           .sample = t.sample,
-                           .seed = t.seed,
-                           .progress = !quiet && isatty(2) ? progress : NULL,
-                           .message = print_message};
+    wgp_tune_options to = cli_tune_run_options(&t);
+    to.progress = !quiet && isatty(2) ? progress : NULL;
     wgp_status st = wgp_tune_run(s, gpu, &to, &r, &d);
     if (to.progress)
       fprintf(stderr, "\r%70s\r", "");
@@ -142,7 +124,6 @@ int cmd_kernel_tuner(int argc, char **argv) {
   wgp_gpu_free(gpu);
   wgp_tune_space_free(s);
   vkt_free(kc);
-  free(files);
-  free(t.flags.v);
+  cli_tune_options_free(&t);
   return rc;
 }

@@ -83,11 +83,6 @@ static void progress(void *user, const char *phase, size_t done, size_t total) {
     fprintf(stderr, "                 ");
 }
 
-static void print_message(void *user, const char *m) {
-  (void)user;
-  cli_print_diag(m);
-}
-
 typedef struct outputs {
   bool json, csv;
   size_t top;
@@ -228,9 +223,7 @@ int main(int argc, char **argv) {
   unsigned shard = 0, shards = 0;
   cli_tune_options t = {.gpu = "h100-sxm", .registers = "ptxas", .seed = 1, .short_jobs = true};
   outputs o = {0};
-  const char **files = calloc((size_t)argc, sizeof *files);
-  size_t nfiles = 0;
-  int rc = files ? EXIT_OK : input_error("out of memory");
+  int rc = cli_tune_options_alloc(&t, argc);
   for (int i = 1; i < argc && rc == EXIT_OK; i++) {
     const char *a = argv[i];
     int took = output_option(argc, argv, &i, &o);
@@ -259,7 +252,7 @@ int main(int argc, char **argv) {
     } else if (a[0] == '-' && a[1]) {
       rc = usage_error("unknown option '%s'", a);
     } else {
-      files[nfiles++] = a;
+      t.files[t.nfiles++] = a;
     }
   }
   if (rc == EXIT_OK && !t.space)
@@ -267,11 +260,9 @@ int main(int argc, char **argv) {
   if (rc == EXIT_OK && o.json && o.csv)
     rc = usage_error("--json and --csv: one or the other");
   if (rc != EXIT_OK) {
-    free(files);
-    free(t.flags.v);
+    cli_tune_options_free(&t);
     return rc;
   }
-  cli_tune_apply_registers(&t);
   wgp_diag d;
   wgp_tune_space *s = NULL;
   wgp_gpu *gpu = NULL;
@@ -282,21 +273,11 @@ int main(int argc, char **argv) {
   }
   if (rc == EXIT_OK) {
     progress_state ps = {now_s(), ""};
-    wgp_tune_options to = {.kernel_files = files,
-                           .num_kernel_files = nfiles,
-                           .kernel = t.kernel,
-                           .flags = t.flags.v,
-                           .num_flags = (size_t)t.flags.n,
-                           .olevel = olevel,
-                           .cache_dir = t.cache,
-                           .jobs = t.jobs,
-                           .sample = t.sample,
-                           .seed = t.seed,
-                           .shard = shard,
-                           .shards = shards,
-                           .progress = isatty(2) ? progress : NULL,
-                           .progress_user = &ps,
-                           .message = print_message};
+    wgp_tune_options to = cli_tune_run_options(&t);
+    to.olevel = olevel;
+    to.shard = shard, to.shards = shards;
+    to.progress = isatty(2) ? progress : NULL;
+    to.progress_user = &ps;
     wgp_status st = wgp_tune_run(s, gpu, &to, &r, &d);
     if (to.progress)
       fprintf(stderr, "\r%78s\r", "");
@@ -310,7 +291,6 @@ int main(int argc, char **argv) {
   wgp_tune_result_free(r);
   wgp_gpu_free(gpu);
   wgp_tune_space_free(s);
-  free(files);
-  free(t.flags.v);
+  cli_tune_options_free(&t);
   return rc;
 }
