@@ -1,6 +1,7 @@
 /* cli.c - helpers shared by the command-line tools (cli.h): their error
  * messages and exit codes, the options they have in common, and the
  * extraction of a model from a source with the driver's messages printed. */
+#define _DEFAULT_SOURCE
 #include "cli.h"
 
 #include "wgperf/analyze.h"
@@ -173,4 +174,86 @@ int parse_hint(const char *text, char prefix, size_t *index, double *value) {
   *index = (size_t)i;
   *value = v;
   return 0;
+}
+
+static bool tune_takes_value(const char *a, bool short_jobs) {
+  static const char *const with[] = {"--space", "--kernel", "--gpu",  "--cache",
+                                     "--jobs",  "--sample", "--seed", "--registers"};
+  for (size_t k = 0; k < sizeof with / sizeof *with; k++)
+    if (strcmp(a, with[k]) == 0)
+      return true;
+  return short_jobs && strcmp(a, "-j") == 0;
+}
+
+bool cli_tune_option(int argc, char **argv, int *i, cli_tune_options *t, int *rc) {
+  const char *a = argv[*i];
+  int took;
+  *rc = EXIT_OK;
+  if ((took = cli_source_flag(argc, argv, *i, &t->flags)) != 0) {
+    if (took < 0)
+      *rc = usage_error("'%s' needs a value (-DNAME[=VALUE], -UNAME or -IDIR)", a);
+    else
+      *i += took - 1;
+    return true;
+  }
+  if (!tune_takes_value(a, t->short_jobs))
+    return false;
+  if (*i + 1 == argc) {
+    *rc = usage_error("'%s' needs a value", a);
+    return true;
+  }
+  const char *v = argv[++*i];
+  const char **text = strcmp(a, "--space") == 0    ? &t->space
+                      : strcmp(a, "--kernel") == 0 ? &t->kernel
+                      : strcmp(a, "--gpu") == 0    ? &t->gpu
+                      : strcmp(a, "--cache") == 0  ? &t->cache
+                                                   : NULL;
+  if (text) {
+    *text = v;
+  } else if (strcmp(a, "--registers") == 0) {
+    t->registers = v;
+    if (strcmp(v, "ptxas") != 0 && strcmp(v, "estimate") != 0)
+      *rc = usage_error("--registers '%s': expected ptxas or estimate", v);
+  } else if (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) {
+    if (parse_jobs(v, &t->jobs))
+      *rc = usage_error("%s '%s': expected a number of worker processes, 1 to %u", a, v, WGP_MAX_THREADS);
+  } else { /* --sample, --seed */
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    bool sample = strcmp(a, "--sample") == 0;
+    if (!*v || *end || v[0] == '-' || errno || (sample && x == 0))
+      *rc = usage_error("%s '%s': expected a %s", a, v, sample ? "number of configurations, at least 1" : "number");
+    else if (sample)
+      t->sample = (size_t)x;
+    else
+      t->seed = x;
+  }
+  return true;
+}
+
+int cli_tune_options_alloc(cli_tune_options *t, int argc) {
+  t->files = calloc((size_t)argc, sizeof *t->files);
+  t->nfiles = 0;
+  return t->files ? EXIT_OK : input_error("out of memory");
+}
+
+void cli_tune_options_free(cli_tune_options *t) {
+  free(t->files);
+  free(t->flags.v);
+}
+
+wgp_tune_options cli_tune_run_options(const cli_tune_options *t) {
+  if (strcmp(t->registers, "estimate") == 0)
+    setenv("WGPERF_PTXAS", "", 1);
+  return (wgp_tune_options){.kernel_files = t->files,
+                            .num_kernel_files = t->nfiles,
+                            .kernel = t->kernel,
+                            .flags = t->flags.v,
+                            .num_flags = (size_t)t->flags.n,
+                            .cache_dir = t->cache,
+                            .jobs = t->jobs,
+                            .sample = t->sample,
+                            .seed = t->seed,
+                            .message = print_message};
 }

@@ -3,6 +3,7 @@
 #define WGPERF_TOOLS_CLI_H
 
 #include "wgperf/driver.h"
+#include "wgperf/tune.h"
 
 #include <stdbool.h>
 
@@ -63,6 +64,37 @@ int cli_no_kernel(const char *input, const char *name, const struct wgp_model *m
 
 /* "--jobs N": threads, 1 to WGP_MAX_THREADS; 0, or -1 when malformed. */
 int parse_jobs(const char *text, unsigned *jobs);
+
+/* The options that rank a tuning space, which wgtune and wgperf-validate
+ * --kernel-tuner share: --space, --kernel, --gpu, --cache, --registers
+ * ptxas|estimate, --jobs N (-j N too where SHORT_JOBS is set), --sample N,
+ * --seed S, the compiler flags -D, -U, -I (cli_source_flag) and the kernel
+ * files (FILES, which the caller fills with the arguments that are not
+ * options).  The caller sets the defaults and SHORT_JOBS. */
+typedef struct cli_tune_options {
+  const char *space, *kernel, *gpu, *cache, *registers;
+  unsigned jobs;
+  size_t sample;
+  unsigned long long seed;
+  cli_flags flags;
+  const char **files;
+  size_t nfiles;
+  bool short_jobs;
+} cli_tune_options;
+/* Room in T for the kernel files among ARGC arguments: EXIT_OK, or the input
+ * error for out of memory (printed).  cli_tune_options_free frees it and the
+ * flags. */
+int cli_tune_options_alloc(cli_tune_options *t, int argc);
+void cli_tune_options_free(cli_tune_options *t);
+/* Takes ARGV[*I] when it is one of T's options: true, *I at its last
+ * argument and *RC the usage error printed for a missing or bad value
+ * (EXIT_OK: none); false, with nothing changed, when it is not one. */
+bool cli_tune_option(int argc, char **argv, int *i, cli_tune_options *t, int *rc);
+/* The search's options from T's (pointing into T), the driver's notes
+ * printed as cli_prog's; the caller adds what only it has (olevel, shards,
+ * progress).  For --registers estimate it also turns ptxas off for the
+ * driver the search runs (WGPERF_PTXAS= in the environment). */
+struct wgp_tune_options cli_tune_run_options(const cli_tune_options *t);
 
 /* wgperf's own (wgperf.c, wgperf_analyze.c). */
 

@@ -16,6 +16,7 @@
 #include "wgperf/estimate.h"
 #include "wgperf/launch.h"
 #include "wgperf/prune.h"
+#include "wgperf/svg.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -63,30 +64,6 @@ static double plotted_us(const wgp_prune *p, const wgp_prune_candidate *c) {
   return c->best_us;
 }
 
-/* Writes S to F with the five characters XML reserves escaped (kernel names
- * of templates hold '<' and '>'). */
-static void xml_put(FILE *f, const char *s) {
-  for (; *s; s++) {
-    if (*s == '<')
-      fputs("&lt;", f);
-    else if (*s == '>')
-      fputs("&gt;", f);
-    else if (*s == '&')
-      fputs("&amp;", f);
-    else if (*s == '"')
-      fputs("&quot;", f);
-    else if (*s == '\'')
-      fputs("&apos;", f);
-    else
-      fputc(*s, f);
-  }
-}
-
-/* About how wide TEXT is at font size PX in a sans-serif face: what keeps
- * labels apart and inside the picture (test/lit/Inputs/svg/check_svg.py
- * measures the same way). */
-static double text_width(const char *text, double px) { return 0.6 * px * (double)strlen(text); }
-
 /* A legend entry: a mark drawn by MARK (a format taking its centre twice)
  * and TEXT. */
 typedef struct {
@@ -100,13 +77,13 @@ static int legend(FILE *f, const legend_entry *e, size_t n, double x0, double y0
   double x = x0, y = y0;
   int rows = 1;
   for (size_t i = 0; i < n; i++) {
-    double w = 14 + text_width(e[i].text, 11);
+    double w = 14 + wgp_svg_text_width(e[i].text, 11);
     if (x > x0 && x + w > xmax)
       x = x0, y += 18, rows++;
     if (f) {
       fprintf(f, e[i].mark, x + 5, y - 4);
       fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">", x + 14, y);
-      xml_put(f, e[i].text);
+      wgp_svg_text(f, e[i].text);
       fprintf(f, "</text>\n");
     }
     x += w + 16;
@@ -186,9 +163,9 @@ static int write_plot(const char *file, const wgp_prune *p, const char *kernel, 
           W, H);
   fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
   fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">", L);
-  xml_put(f, kernel);
+  wgp_svg_text(f, kernel);
   fprintf(f, " on ");
-  xml_put(f, gpu);
+  wgp_svg_text(f, gpu);
   fprintf(f, ": predicted time per work-group size</text>\n");
   legend(f, le, nle, L, 44, W - R);
   /* y ticks: 1, 2 and 5 per decade, or decades alone beyond 2.5 decades */

@@ -83,11 +83,6 @@ static void progress(void *user, const char *phase, size_t done, size_t total) {
     fprintf(stderr, "                 ");
 }
 
-static void print_message(void *user, const char *m) {
-  (void)user;
-  cli_print_diag(m);
-}
-
 typedef struct outputs {
   bool json, csv;
   size_t top;
@@ -214,15 +209,6 @@ static int cmd_merge(int argc, char **argv) {
   return rc;
 }
 
-static bool takes_value(const char *a) {
-  static const char *const with[] = {"--space", "--kernel", "--gpu",      "--jobs",     "-j",
-                                     "--cache", "--shard",  "--registers", "--sample", "--seed"};
-  for (size_t i = 0; i < sizeof with / sizeof *with; i++)
-    if (strcmp(a, with[i]) == 0)
-      return true;
-  return false;
-}
-
 int main(int argc, char **argv) {
   wgp_tune_allocator();
   cli_prog = cli_command = "wgtune";
@@ -233,16 +219,11 @@ int main(int argc, char **argv) {
     }
   if (argc > 1 && strcmp(argv[1], "merge") == 0)
     return cmd_merge(argc, argv);
-  const char *space_file = NULL, *kernel = NULL, *gpu_name = "h100-sxm", *cache = NULL, *olevel = NULL,
-             *registers = "ptxas";
-  unsigned jobs = 0, shard = 0, shards = 0;
-  size_t sample = 0;
-  unsigned long long seed = 1;
+  const char *olevel = NULL;
+  unsigned shard = 0, shards = 0;
+  cli_tune_options t = {.gpu = "h100-sxm", .registers = "ptxas", .seed = 1, .short_jobs = true};
   outputs o = {0};
-  const char **files = calloc((size_t)argc, sizeof *files);
-  size_t nfiles = 0;
-  cli_flags flags = {0};
-  int rc = files ? EXIT_OK : input_error("out of memory");
+  int rc = cli_tune_options_alloc(&t, argc);
   for (int i = 1; i < argc && rc == EXIT_OK; i++) {
     const char *a = argv[i];
     int took = output_option(argc, argv, &i, &o);
@@ -250,47 +231,15 @@ int main(int argc, char **argv) {
       rc = took - 100;
       break;
     }
-    if (took)
+    if (took || cli_tune_option(argc, argv, &i, &t, &rc))
       continue;
-    if ((took = cli_source_flag(argc, argv, i, &flags)) != 0) {
-      if (took < 0)
-        rc = usage_error("'%s' needs a value (-DNAME[=VALUE], -UNAME or -IDIR)", a);
-      else
-        i += took - 1;
-    } else if (strncmp(a, "-O", 2) == 0) {
+    if (strncmp(a, "-O", 2) == 0) {
       if (!a[2] && i + 1 == argc)
         rc = usage_error("'-O' needs a level (0, 1, 2, 3, s or z)");
       else if (!cli_olevel_ok(olevel = a[2] ? a + 2 : argv[++i]))
         rc = usage_error("bad optimization level '%s' (0, 1, 2, 3, s or z)", olevel);
-    } else if (takes_value(a) && i + 1 == argc) {
+    } else if (strcmp(a, "--shard") == 0 && i + 1 == argc) {
       rc = usage_error("'%s' needs a value", a);
-    } else if (strcmp(a, "--space") == 0) {
-      space_file = argv[++i];
-    } else if (strcmp(a, "--kernel") == 0) {
-      kernel = argv[++i];
-    } else if (strcmp(a, "--gpu") == 0) {
-      gpu_name = argv[++i];
-    } else if (strcmp(a, "--cache") == 0) {
-      cache = argv[++i];
-    } else if (strcmp(a, "--registers") == 0) {
-      registers = argv[++i];
-      if (strcmp(registers, "ptxas") != 0 && strcmp(registers, "estimate") != 0)
-        rc = usage_error("--registers '%s': expected ptxas or estimate", registers);
-    } else if (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) {
-      const char *v = argv[++i];
-      if (parse_jobs(v, &jobs))
-        rc = usage_error("%s '%s': expected a number of worker processes, 1 to %u", a, v, WGP_MAX_THREADS);
-    } else if (strcmp(a, "--sample") == 0 || strcmp(a, "--seed") == 0) {
-      const char *v = argv[++i];
-      char *end;
-      errno = 0;
-      unsigned long long x = strtoull(v, &end, 10);
-      if (!*v || *end || v[0] == '-' || errno || (a[3] == 'a' && x == 0))
-        rc = usage_error("%s '%s': expected a %s", a, v, a[3] == 'a' ? "number of configurations, at least 1" : "number");
-      else if (a[3] == 'a')
-        sample = (size_t)x;
-      else
-        seed = x;
     } else if (strcmp(a, "--shard") == 0) {
       const char *v = argv[++i];
       char *end;
@@ -303,46 +252,32 @@ int main(int argc, char **argv) {
     } else if (a[0] == '-' && a[1]) {
       rc = usage_error("unknown option '%s'", a);
     } else {
-      files[nfiles++] = a;
+      t.files[t.nfiles++] = a;
     }
   }
-  if (rc == EXIT_OK && !space_file)
+  if (rc == EXIT_OK && !t.space)
     rc = usage_error("give the tuning space with --space SPACE.json");
   if (rc == EXIT_OK && o.json && o.csv)
     rc = usage_error("--json and --csv: one or the other");
   if (rc != EXIT_OK) {
-    free(files);
-    free(flags.v);
+    cli_tune_options_free(&t);
     return rc;
   }
-  /* --registers estimate: the driver finds no ptxas (WGPERF_PTXAS= turns it off) */
-  if (strcmp(registers, "estimate") == 0)
-    setenv("WGPERF_PTXAS", "", 1);
   wgp_diag d;
   wgp_tune_space *s = NULL;
   wgp_gpu *gpu = NULL;
   wgp_tune_result *r = NULL;
-  if (wgp_tune_space_load_file(space_file, &s, &d) != WGP_OK || wgp_gpu_open(gpu_name, &gpu, &d) != WGP_OK) {
+  if (wgp_tune_space_load_file(t.space, &s, &d) != WGP_OK || wgp_gpu_open(t.gpu, &gpu, &d) != WGP_OK) {
     cli_print_diag(d.message);
     rc = EXIT_INPUT;
   }
   if (rc == EXIT_OK) {
     progress_state ps = {now_s(), ""};
-    wgp_tune_options to = {.kernel_files = files,
-                           .num_kernel_files = nfiles,
-                           .kernel = kernel,
-                           .flags = flags.v,
-                           .num_flags = (size_t)flags.n,
-                           .olevel = olevel,
-                           .cache_dir = cache,
-                           .jobs = jobs,
-                           .sample = sample,
-                           .seed = seed,
-                           .shard = shard,
-                           .shards = shards,
-                           .progress = isatty(2) ? progress : NULL,
-                           .progress_user = &ps,
-                           .message = print_message};
+    wgp_tune_options to = cli_tune_run_options(&t);
+    to.olevel = olevel;
+    to.shard = shard, to.shards = shards;
+    to.progress = isatty(2) ? progress : NULL;
+    to.progress_user = &ps;
     wgp_status st = wgp_tune_run(s, gpu, &to, &r, &d);
     if (to.progress)
       fprintf(stderr, "\r%78s\r", "");
@@ -356,7 +291,6 @@ int main(int argc, char **argv) {
   wgp_tune_result_free(r);
   wgp_gpu_free(gpu);
   wgp_tune_space_free(s);
-  free(files);
-  free(flags.v);
+  cli_tune_options_free(&t);
   return rc;
 }

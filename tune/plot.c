@@ -11,6 +11,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "result_internal.h"
 
+#include "wgperf/svg.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,22 +29,6 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* XML text: & < > escaped. */
-static void text(FILE *f, const char *s) {
-  for (; *s; s++) {
-    if (*s == '&')
-      fputs("&amp;", f);
-    else if (*s == '<')
-      fputs("&lt;", f);
-    else if (*s == '>')
-      fputs("&gt;", f);
-    else if (*s == '"')
-      fputs("&quot;", f);
-    else
-      fputc(*s, f);
-  }
-}
-
 typedef struct axis {
   double lo, hi; /* log10 of the times */
 } axis;
@@ -56,7 +42,7 @@ static void frame(FILE *f, double ox, double oy, const axis *a, const char *titl
   fprintf(f, "<g>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#ccc\"/>\n",
           ox + ML, oy + MT, PW - ML - MR, PH - MT - MB);
   fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">", ox + ML, oy + MT - 8);
-  text(f, title);
+  wgp_svg_text(f, title);
   fprintf(f, "</text>\n");
   /* ticks at 1, 2 and 5 per decade, or finer over a narrow range */
   static const double steps[2][9] = {{1, 2, 5}, {1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 7}};
@@ -118,12 +104,12 @@ int wgp_tune_write_plot(const wgp_tune_result *r, FILE *f, size_t top) {
              "font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
           W, H);
   fprintf(f, "<text x=\"10\" y=\"22\" font-size=\"15\">");
-  text(f, r->kernel);
+  wgp_svg_text(f, r->kernel);
   fprintf(f, " on ");
-  text(f, r->gpu);
+  wgp_svg_text(f, r->gpu);
   fprintf(f, ": predicted time of %zu configurations (%zu cannot run)</text>\n", nr, r->nconfigs - nr);
   fprintf(f, "<text x=\"10\" y=\"40\" fill=\"#555\">");
-  text(f, r->space);
+  wgp_svg_text(f, r->space);
   fprintf(f, "; red: the %zu predicted fastest; box: 25th to 75th percentile, whisker: fastest to slowest, tick: "
              "median; the numbers under an axis: configurations that cannot run</text>\n",
           chosen);
@@ -148,9 +134,9 @@ int wgp_tune_write_plot(const wgp_tune_result *r, FILE *f, size_t top) {
               c->time_us);
       for (size_t p = 0; p < r->nparams; p++) {
         fprintf(f, "%s", p ? ", " : " (");
-        text(f, r->params[p]);
+        wgp_svg_text(f, r->params[p]);
         fputc('=', f);
-        text(f, c->values[p].text);
+        wgp_svg_text(f, c->values[p].text);
       }
       fprintf(f, ")</title></circle>\n");
     }
@@ -200,9 +186,9 @@ int wgp_tune_write_plot(const wgp_tune_result *r, FILE *f, size_t top) {
         qsort(times, n, sizeof *times, cmp_double);
         double q1 = times[n / 4], med = times[n / 2], q3 = times[(3 * n) / 4 < n ? (3 * n) / 4 : n - 1];
         fprintf(f, "<g><title>");
-        text(f, r->params[p]);
+        wgp_svg_text(f, r->params[p]);
         fprintf(f, "=");
-        text(f, vals[q]);
+        wgp_svg_text(f, vals[q]);
         fprintf(f, ": %zu configurations, fastest %.4g us, median %.4g us, slowest %.4g us; %zu cannot run</title>\n",
                 n, times[0], med, times[n - 1], bad);
         fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>\n", cx,
@@ -218,7 +204,7 @@ int wgp_tune_write_plot(const wgp_tune_result *r, FILE *f, size_t top) {
         fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"9\" fill=\"#999\">%zu</text>\n", cx,
                 oy + PH - MB + 28, bad);
       fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"10\">", cx, oy + PH - MB + 14);
-      text(f, vals[q]);
+      wgp_svg_text(f, vals[q]);
       fprintf(f, "</text>\n");
     }
     /* the chosen ones, spread a little across their value's slot */

@@ -11,6 +11,7 @@
 #include "validate_kt.h"
 
 #include "wgperf/stats.h"
+#include "wgperf/svg.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -424,11 +425,14 @@ int vkt_write_plot(const vkt_report *rep, const char *cache, FILE *f) {
   fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "
              "font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
           W, H);
-  fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">%s on %s: predicted against measured time</text>\n", L,
-          wgp_tune_result_space(rep->r), wgp_tune_gpu(rep->r));
-  fprintf(f, "<text x=\"%.0f\" y=\"40\" fill=\"#555\">%s; %zu configurations; red: the measured top 1%%, "
-             "ringed: our top 5%%; MAPE %.1f%%, rho %.3f</text>\n",
-          L, cache, s->both, s->mape, s->spearman);
+  fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">", L);
+  wgp_svg_text(f, wgp_tune_result_space(rep->r));
+  fputs(" on ", f);
+  wgp_svg_text(f, wgp_tune_gpu(rep->r));
+  fprintf(f, ": predicted against measured time</text>\n<text x=\"%.0f\" y=\"40\" fill=\"#555\">", L);
+  wgp_svg_text(f, cache);
+  fprintf(f, "; %zu configurations; red: the measured top 1%%, ringed: our top 5%%; MAPE %.1f%%, rho %.3f</text>\n",
+          s->both, s->mape, s->spearman);
   fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#ccc\"/>\n", L, T, S,
           H - T - B);
 #define PX(v) (L + (log10(v) - llo) / (lhi - llo) * S)

@@ -11,6 +11,7 @@
 #include "validate_report.h"
 
 #include "wgperf/stats.h"
+#include "wgperf/svg.h"
 
 #include <jansson.h>
 
@@ -894,26 +895,6 @@ void vreport_csv(const vreport *r, FILE *f) {
 static const char *const palette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
                                       "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#ad494a"};
 
-static void xml_text(FILE *f, const char *s) {
-  for (; *s; s++) {
-    if (*s == '<')
-      fputs("&lt;", f);
-    else if (*s == '>')
-      fputs("&gt;", f);
-    else if (*s == '&')
-      fputs("&amp;", f);
-    else if (*s == '"')
-      fputs("&quot;", f);
-    else
-      fputc(*s, f);
-  }
-}
-
-/* About how wide TEXT is at font size PX in a sans-serif face: what keeps
- * labels inside the picture (test/lit/Inputs/svg/check_svg.py measures the
- * same way). */
-static double text_width(const char *text, double px) { return 0.6 * px * (double)strlen(text); }
-
 /* "1 us", "10 ms", "1 s": a power of ten of seconds, in the unit a reader
  * uses for it. */
 static void time_label(char *buf, size_t n, int e) {
@@ -948,9 +929,9 @@ int vreport_svg(const vreport *r, const char *file) {
   double llo = floor(log10(lo)), lhi = ceil(log10(hi));
   if (lhi - llo < 2)
     lhi = llo + 2;
-  double longest = text_width("solid: exact; dashed: 2x off", 11);
+  double longest = wgp_svg_text_width("solid: exact; dashed: 2x off", 11);
   for (size_t k = 0; k < r->nkernels; k++)
-    longest = fmax(longest, 16 + text_width(r->kernels[k], 11));
+    longest = fmax(longest, 16 + wgp_svg_text_width(r->kernels[k], 11));
   const double PW = 480, L = 84, R = 30 + longest, T = 64, B = 60, W = L + PW + R, PH = 480, H = T + PH + B;
 #define PX(v) (L + (log10(v) - llo) / (lhi - llo) * PW)
 #define PY(v) (T + PH - (log10(v) - llo) / (lhi - llo) * PH)
@@ -967,7 +948,7 @@ int vreport_svg(const vreport *r, const char *file) {
     fputs("...", f);
     name += strlen(name) - (fit - 3);
   }
-  xml_text(f, name);
+  wgp_svg_text(f, name);
   fprintf(f, "</text>\n");
   for (int e = (int)llo; e <= (int)lhi; e++) {
     double v = pow(10, e), x = PX(v), y = PY(v);
@@ -1002,9 +983,9 @@ int vreport_svg(const vreport *r, const char *file) {
     char b[48];
     fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\" fill-opacity=\"0.7\"><title>", PX(m), PY(p),
             palette[r->ki[i] % (sizeof palette / sizeof palette[0])]);
-    xml_text(f, row->gpu);
+    wgp_svg_text(f, row->gpu);
     fputc(' ', f);
-    xml_text(f, row->kernel);
+    wgp_svg_text(f, row->kernel);
     fprintf(f, " size %lld block %s (line %zu): measured %.4g s, predicted %.4g s</title></circle>\n",
             (long long)row->r.input_size, shape_of(row, b, sizeof b), row->line, m, p);
   }
@@ -1012,7 +993,7 @@ int vreport_svg(const vreport *r, const char *file) {
     double y = T + 10 + 18.0 * (double)k;
     fprintf(f, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"5\" fill=\"%s\"/><text x=\"%.0f\" y=\"%.0f\">", L + PW + 24, y,
             palette[k % (sizeof palette / sizeof palette[0])], L + PW + 34, y + 4);
-    xml_text(f, r->kernels[k]);
+    wgp_svg_text(f, r->kernels[k]);
     fprintf(f, "</text>\n");
   }
   fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" fill=\"#666\">solid: exact; dashed: 2x off</text>\n", L + PW + 18,
