@@ -195,6 +195,14 @@ int wgp_tune_write_json(const wgp_tune_result *r, FILE *f) {
     json_object_set_new(e, "grid", dims_json(c->grid));
     json_object_set_new(e, "block", dims_json(c->block));
     json_object_set_new(e, "code", c->code ? json_string(c->code) : json_null());
+    if (isfinite(c->bsp_us) || isfinite(c->roofline_us)) {
+      json_t *b = json_object();
+      if (isfinite(c->bsp_us))
+        json_object_set_new(b, "bsp_lambda1_us", json_real(c->bsp_us));
+      if (isfinite(c->roofline_us))
+        json_object_set_new(b, "roofline_us", json_real(c->roofline_us));
+      json_object_set_new(e, "baselines", b);
+    }
     json_array_append_new(rank, e);
   }
   json_object_set_new(j, "ranked", rank);
@@ -305,6 +313,10 @@ static bool read_config(wgp_tune_result *r, json_t *e, size_t slot, bool ok, con
     return false;
   }
   c->time_us = json_number_value(t), c->best_us = json_number_value(b), c->worst_us = json_number_value(w);
+  json_t *bl = json_object_get(e, "baselines");
+  json_t *bsp = json_object_get(bl, "bsp_lambda1_us"), *roof = json_object_get(bl, "roofline_us");
+  c->bsp_us = json_is_number(bsp) ? json_number_value(bsp) : NAN;
+  c->roofline_us = json_is_number(roof) ? json_number_value(roof) : NAN;
   c->limiter = tr_keep(r, str_or(e, "limiter") ? str_or(e, "limiter") : "");
   c->bottleneck = tr_keep(r, str_or(e, "bottleneck") ? str_or(e, "bottleneck") : "");
   c->bound = tr_keep(r, str_or(e, "bound") ? str_or(e, "bound") : "");

@@ -34,6 +34,7 @@
 #include "space_internal.h"
 
 #include "wgperf/analyze.h"
+#include "wgperf/baseline.h"
 #include "wgperf/bottleneck.h"
 #include "wgperf/ccserver.h"
 #include "wgperf/estimate.h"
@@ -178,6 +179,7 @@ typedef struct cfg {
   bool has_code;
   char *reason, *limiter, *bottleneck, *bound, *regs_from;
   double t, b, w;
+  double bsp, roof; /* the baselines, us (BSP with lambda 1); NAN when not made */
   unsigned regs, warps, groups;
 } cfg;
 
@@ -548,6 +550,19 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
     json_object_set_new(j, "rsrc", json_string(src ? src : ""));
     json_object_set_new(j, "warps", json_integer(res.active_warps_per_sm));
     json_object_set_new(j, "groups", json_integer(res.active_groups_per_sm));
+    /* the published baselines on the same analysis, for wgperf-validate --kernel-tuner */
+    double threads = 1;
+    for (int dim = 0; dim < 3; dim++)
+      threads *= (double)tl->grid[dim] * (double)tl->block[dim];
+    wgp_bsp_result bsp;
+    wgp_roofline_result roof;
+    if (wgp_baseline_bsp(k, r->gpu, wgp_estimate_analysis(e), (uint64_t)threads, &bsp, &d) == WGP_OK &&
+        isfinite(bsp.time_s))
+      json_object_set_new(j, "bsp", json_real(bsp.time_s * 1e6));
+    if (wgp_baseline_roofline(k, r->gpu, wgp_estimate_analysis(e), wgp_estimate_cache(e), wgp_estimate_groups(e), &roof,
+                              &d) == WGP_OK &&
+        isfinite(roof.time_s))
+      json_object_set_new(j, "roof", json_real(roof.time_s * 1e6));
   } else {
     json_object_set_new(j, "why", json_string(why));
   }
@@ -845,6 +860,9 @@ static void take_line(run *r, worker *w, const char *line, int phase, size_t *do
         c->t = json_number_value(json_object_get(j, "t"));
         c->b = json_number_value(json_object_get(j, "b"));
         c->w = json_number_value(json_object_get(j, "w"));
+        json_t *bsp = json_object_get(j, "bsp"), *roof = json_object_get(j, "roof");
+        c->bsp = json_is_number(bsp) ? json_number_value(bsp) : NAN;
+        c->roof = json_is_number(roof) ? json_number_value(roof) : NAN;
         c->limiter = keep_str(json_string_value(json_object_get(j, "lim")));
         c->bottleneck = keep_str(json_string_value(json_object_get(j, "bn")));
         c->bound = keep_str(json_string_value(json_object_get(j, "bound")));
@@ -1168,6 +1186,7 @@ static wgp_status build_result(run *r, const uint64_t raw, size_t total, wgp_tun
     memcpy(t->block, c->launch.block, sizeof t->block);
     if (c->ok) {
       t->time_us = c->t, t->best_us = c->b, t->worst_us = c->w;
+      t->bsp_us = c->bsp, t->roofline_us = c->roof;
       t->limiter = tr_keep(res, c->limiter);
       t->bottleneck = tr_keep(res, c->bottleneck);
       t->bound = tr_keep(res, c->bound);

@@ -155,6 +155,83 @@ static int by_meas(const void *a, const void *b, void *ctx) {
   return (x->c->index > y->c->index) - (x->c->index < y->c->index);
 }
 
+static int by_value(const void *a, const void *b, void *ctx) {
+  const double *v = ctx;
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  if (v[x] != v[y])
+    return v[x] < v[y] ? -1 : 1;
+  return (x > y) - (x < y);
+}
+
+/* The figures of predictions P against measurements M (N of each, in the
+ * space's order, which breaks ties); false when out of memory. */
+static bool figures(const double *p, const double *m, size_t n, vkt_figures *f) {
+  *f = (vkt_figures){n, NAN, NAN, NAN, NAN, NAN, NAN};
+  if (!n)
+    return true;
+  size_t *byp = malloc(n * sizeof *byp), *bym = malloc(n * sizeof *bym), *rankp = malloc(n * sizeof *rankp);
+  if (!byp || !bym || !rankp) {
+    free(byp), free(bym), free(rankp);
+    return false;
+  }
+  f->mape = wgp_stats_mape(p, m, n);
+  f->geomean = wgp_stats_geomean_rel_error(p, m, n);
+  if (n < 3 || wgp_stats_spearman(p, m, n, &f->spearman) != WGP_OK)
+    f->spearman = NAN;
+  for (size_t k = 0; k < n; k++)
+    byp[k] = bym[k] = k;
+  qsort_r(byp, n, sizeof *byp, by_value, (void *)p);
+  qsort_r(bym, n, sizeof *bym, by_value, (void *)m);
+  for (size_t k = 0; k < n; k++)
+    rankp[byp[k]] = k;
+  double best = m[bym[0]];
+  f->pick_ratio = m[byp[0]] / best;
+  size_t top1 = (size_t)ceil(0.01 * (double)n), top5 = (size_t)ceil(0.05 * (double)n);
+  top1 = top1 < 1 ? 1 : top1;
+  top5 = top5 < 1 ? 1 : top5;
+  double best_top1 = INFINITY;
+  size_t hit = 0;
+  for (size_t k = 0; k < top1; k++) {
+    best_top1 = m[byp[k]] < best_top1 ? m[byp[k]] : best_top1;
+    hit += rankp[bym[k]] < top5;
+  }
+  f->top1_ratio = best_top1 / best;
+  f->top1_in_top5 = (double)hit / (double)top1;
+  free(byp), free(bym), free(rankp);
+  return true;
+}
+
+/* The baselines' figures over the configurations of BOTH (in the space's
+ * order) that have them. */
+static bool baseline_figures(vkt_report *rep, size_t nboth) {
+  vkt_summary *s = &rep->s;
+  double *p = malloc((nboth ? nboth : 1) * sizeof *p), *m = malloc((nboth ? nboth : 1) * sizeof *m);
+  bool ok = p && m;
+  s->bsp_lambda = NAN;
+  size_t n = 0;
+  for (size_t k = 0; ok && k < nboth; k++) {
+    const row *w = &rep->rows[rep->both[k]];
+    if (!(w->c->bsp_us > 0) || !isfinite(w->c->bsp_us))
+      continue;
+    if (!n) { /* lambda: T(lambda = 1) / measured, on the first */
+      s->bsp_lambda = w->c->bsp_us / 1e3 / w->meas_ms;
+      s->bsp_fit_index = w->c->index;
+    }
+    p[n] = w->c->bsp_us / 1e3 / s->bsp_lambda, m[n] = w->meas_ms;
+    n++;
+  }
+  ok = ok && figures(p, m, n, &s->bsp);
+  n = 0;
+  for (size_t k = 0; ok && k < nboth; k++) {
+    const row *w = &rep->rows[rep->both[k]];
+    if (w->c->roofline_us > 0 && isfinite(w->c->roofline_us))
+      p[n] = w->c->roofline_us / 1e3, m[n] = w->meas_ms, n++;
+  }
+  ok = ok && figures(p, m, n, &s->roofline);
+  free(p), free(m);
+  return ok;
+}
+
 wgp_status vkt_compare(const vkt_cache *c, const wgp_tune_result *r, vkt_report **out, wgp_diag *diag) {
   *out = NULL;
   size_t nk = json_array_size(c->keys), np = wgp_tune_num_params(r);
@@ -237,21 +314,23 @@ wgp_status vkt_compare(const vkt_cache *c, const wgp_tune_result *r, vkt_report 
   }
   double *p = malloc(nboth * sizeof *p), *m = malloc(nboth * sizeof *m);
   size_t *bym = malloc(nboth * sizeof *bym);
-  if (!p || !m || !bym) {
+  vkt_figures ours;
+  bool ok = p && m && bym;
+  for (size_t k = 0; ok && k < nboth; k++) {
+    p[k] = rep->rows[rep->both[k]].c->time_us / 1e3;
+    m[k] = rep->rows[rep->both[k]].meas_ms;
+  }
+  /* BOTH is in the space's order here: the baselines' lambda is fitted on its first */
+  ok = ok && figures(p, m, nboth, &ours) && baseline_figures(rep, nboth);
+  if (!ok) {
     free(p);
     free(m);
     free(bym);
     vkt_report_free(rep);
     return nomem(diag);
   }
-  for (size_t k = 0; k < nboth; k++) {
-    p[k] = rep->rows[rep->both[k]].c->time_us / 1e3;
-    m[k] = rep->rows[rep->both[k]].meas_ms;
-  }
-  s->mape = wgp_stats_mape(p, m, nboth);
-  s->geomean = wgp_stats_geomean_rel_error(p, m, nboth);
-  if (nboth < 3 || wgp_stats_spearman(p, m, nboth, &s->spearman) != WGP_OK)
-    s->spearman = NAN;
+  s->mape = ours.mape, s->geomean = ours.geomean, s->spearman = ours.spearman;
+  s->pick_ratio = ours.pick_ratio, s->top1_ratio = ours.top1_ratio, s->top1_in_top5 = ours.top1_in_top5;
   qsort_r(rep->both, nboth, sizeof *rep->both, by_pred, rep->rows);
   memcpy(bym, rep->both, nboth * sizeof *bym);
   qsort_r(bym, nboth, sizeof *bym, by_meas, rep->rows);
@@ -259,24 +338,13 @@ wgp_status vkt_compare(const vkt_cache *c, const wgp_tune_result *r, vkt_report 
     rep->rows[rep->both[k]].our_rank = k + 1;
     rep->rows[bym[k]].meas_rank = k + 1;
   }
-  double best = rep->rows[bym[0]].meas_ms;
-  s->best_measured_ms = best;
-  s->pick_ratio = rep->rows[rep->both[0]].meas_ms / best;
+  s->best_measured_ms = rep->rows[bym[0]].meas_ms;
   s->top1 = (size_t)ceil(0.01 * (double)nboth);
   s->top5 = (size_t)ceil(0.05 * (double)nboth);
   if (s->top1 < 1)
     s->top1 = 1;
   if (s->top5 < 1)
     s->top5 = 1;
-  double best_top1 = INFINITY;
-  for (size_t k = 0; k < s->top1; k++)
-    if (rep->rows[rep->both[k]].meas_ms < best_top1)
-      best_top1 = rep->rows[rep->both[k]].meas_ms;
-  s->top1_ratio = best_top1 / best;
-  size_t hit = 0;
-  for (size_t k = 0; k < s->top1; k++)
-    hit += rep->rows[bym[k]].our_rank <= s->top5;
-  s->top1_in_top5 = (double)hit / (double)s->top1;
   free(p);
   free(m);
   free(bym);
@@ -291,6 +359,21 @@ static void pct(FILE *f, double v) {
     fprintf(f, "%.1f%%", v);
   else
     fprintf(f, "-");
+}
+
+static void baseline_text(FILE *f, const char *name, const vkt_figures *b) {
+  if (!b->n) {
+    fprintf(f, "  %s: none of these configurations\n", name);
+    return;
+  }
+  fprintf(f, "  %s over %zu: MAPE ", name, b->n);
+  pct(f, b->mape);
+  if (isfinite(b->spearman))
+    fprintf(f, ", rho %.3f", b->spearman);
+  else
+    fprintf(f, ", rho - (its times do not vary)");
+  fprintf(f, ", pick %.3fx, best of top 1%% %.3fx, measured top 1%% in its top 5%% %.0f%%\n", b->pick_ratio,
+          b->top1_ratio, 100 * b->top1_in_top5);
 }
 
 int vkt_write_text(const vkt_report *rep, const char *cache, FILE *f) {
@@ -316,6 +399,11 @@ int vkt_write_text(const vkt_report *rep, const char *cache, FILE *f) {
             s->pick_ratio * s->best_measured_ms, s->pick_ratio, s->best_measured_ms);
     fprintf(f, "  best measured among our top 1%% (%zu): %.3fx the measured best\n", s->top1, s->top1_ratio);
     fprintf(f, "  the measured top 1%% (%zu) in our top 5%% (%zu): %.0f%%\n", s->top1, s->top5, 100 * s->top1_in_top5);
+    baseline_text(f, "BSP (seeds/003)", &s->bsp);
+    if (s->bsp.n)
+      fprintf(f, "    lambda %.4g, fitted on configuration %zu (its error is 0 by construction)\n", s->bsp_lambda,
+              s->bsp_fit_index);
+    baseline_text(f, "roofline (seeds/002)", &s->roofline);
   }
   fprintf(f, "cannot run: we rank %zu that the GPU failed (%zu of our 10 fastest), list as cannot run %zu that the "
              "GPU ran; %zu neither ran\n",
@@ -324,6 +412,18 @@ int vkt_write_text(const vkt_report *rep, const char *cache, FILE *f) {
 }
 
 static json_t *jnum(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+static json_t *figures_json(const vkt_figures *b) {
+  json_t *j = json_object();
+  json_object_set_new(j, "configurations", json_integer((json_int_t)b->n));
+  json_object_set_new(j, "mape", jnum(b->mape));
+  json_object_set_new(j, "geomean_rel_error", jnum(b->geomean));
+  json_object_set_new(j, "spearman", jnum(b->spearman));
+  json_object_set_new(j, "pick_ratio", jnum(b->pick_ratio));
+  json_object_set_new(j, "top1_best_ratio", jnum(b->top1_ratio));
+  json_object_set_new(j, "top1_in_top5", jnum(b->top1_in_top5));
+  return j;
+}
 
 int vkt_write_json(const vkt_report *rep, const char *cache, FILE *f) {
   const vkt_summary *s = &rep->s;
@@ -349,6 +449,12 @@ int vkt_write_json(const vkt_report *rep, const char *cache, FILE *f) {
   json_object_set_new(j, "we_cannot_gpu_ran", json_integer((json_int_t)s->we_cannot_gpu_ran));
   json_object_set_new(j, "both_cannot", json_integer((json_int_t)s->both_cannot));
   json_object_set_new(j, "not_in_cache", json_integer((json_int_t)s->not_in_cache));
+  json_t *b = json_object(), *bsp = figures_json(&s->bsp);
+  json_object_set_new(bsp, "lambda", jnum(s->bsp_lambda));
+  json_object_set_new(bsp, "fitted_on_index", s->bsp.n ? json_integer((json_int_t)s->bsp_fit_index) : json_null());
+  json_object_set_new(b, "bsp", bsp);
+  json_object_set_new(b, "roofline", figures_json(&s->roofline));
+  json_object_set_new(j, "baselines", b);
   int rc = json_dumpf(j, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(8));
   json_decref(j);
   if (rc == 0 && fputc('\n', f) == EOF)
@@ -375,7 +481,7 @@ int vkt_write_csv(const vkt_report *rep, FILE *f) {
   fprintf(f, "index");
   for (size_t p = 0; p < wgp_tune_num_params(r); p++)
     fprintf(f, ",%s", wgp_tune_param(r, p));
-  fprintf(f, ",measured_ms,predicted_ms,our_rank,measured_rank,gpu,wgperf\n");
+  fprintf(f, ",measured_ms,predicted_ms,our_rank,measured_rank,gpu,wgperf,bsp_ms,roofline_ms\n");
   for (size_t i = 0; i < rep->nrows; i++) {
     const row *w = &rep->rows[i];
     fprintf(f, "%zu", w->c->index);
@@ -398,6 +504,12 @@ int vkt_write_csv(const vkt_report *rep, FILE *f) {
     csv_text(f, w->failure ? w->failure : w->in_cache ? "ran" : "not in the cache");
     fputc(',', f);
     csv_text(f, w->c->ok ? "ranked" : w->c->reason);
+    fputc(',', f);
+    if (w->c->ok && w->c->bsp_us > 0 && isfinite(w->c->bsp_us) && isfinite(rep->s.bsp_lambda))
+      fprintf(f, "%.9g", w->c->bsp_us / 1e3 / rep->s.bsp_lambda);
+    fputc(',', f);
+    if (w->c->ok && w->c->roofline_us > 0 && isfinite(w->c->roofline_us))
+      fprintf(f, "%.9g", w->c->roofline_us / 1e3);
     fputc('\n', f);
   }
   return ferror(f) ? -1 : 0;

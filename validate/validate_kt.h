@@ -27,6 +27,14 @@ size_t vkt_num_entries(const vkt_cache *c);
  * entry, ms: what the brute force cost on the GPU machine. */
 double vkt_brute_force_ms(const vkt_cache *c);
 
+/* How well one model's times rank and fit the measurements of N
+ * configurations (NAN where N is too small). */
+typedef struct vkt_figures {
+  size_t n;
+  double mape, geomean, spearman; /* percent, percent, rho */
+  double pick_ratio, top1_ratio, top1_in_top5;
+} vkt_figures;
+
 /* What the comparison found. */
 typedef struct vkt_summary {
   size_t configurations;  /* of the ranking */
@@ -42,6 +50,13 @@ typedef struct vkt_summary {
   double top1_in_top5;   /* share of the measured top 1% of BOTH that is in our top 5% */
   size_t top1, top5;     /* configurations in a 1% and a 5% of BOTH (at least 1) */
   size_t top10_gpu_failed; /* of our 10 predicted fastest, those the GPU failed */
+  /* the published baselines (baseline.h) over the configurations of BOTH
+   * that have them: BSP with its lambda fitted on one measured
+   * configuration (seeds/003: one factor per kernel and GPU), the first of
+   * BOTH in the space's order, and the roofline as it is */
+  vkt_figures bsp, roofline;
+  double bsp_lambda;
+  size_t bsp_fit_index; /* the configuration lambda was fitted on (its index in the space) */
 } vkt_summary;
 
 typedef struct vkt_report vkt_report;

@@ -168,6 +168,9 @@ typedef struct wgp_tune_config {
   const char *code;             /* hash of its preprocessed code and flags (hex), NULL when it did not preprocess */
   uint64_t grid[3], block[3];
   double time_us, best_us, worst_us;
+  /* the baselines of baseline.h on the same analysis, us: BSP for lambda = 1
+   * (seeds/003) and the roofline; NAN when not made */
+  double bsp_us, roofline_us;
   const char *limiter;    /* what limits resident warps: "warps", "registers", "shared_memory", "blocks" */
   const char *bottleneck; /* in words */
   const char *bound;      /* the simulator's: "pipeline", "dram_bandwidth", ... */
