@@ -431,7 +431,21 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
   bool done[WGP_MAX_ARCHS] = {false};
   size_t want = o->num_archs ? (o->num_archs < WGP_MAX_ARCHS ? o->num_archs : WGP_MAX_ARCHS) : 1;
   int by_nvcc = 0;
-  if (nvcc_first && st == WGP_OK && is_file(tmp)) {
+  /* A kernel with more static shared memory than ptxas accepts for any
+   * architecture: ptxas refuses the file whatever made its PTX, so neither
+   * nvcc nor the route through llc runs (they would cost seconds to reach
+   * that refusal: convolution's large tiles take nvcc's front end longest). */
+  char big_kernel[256];
+  unsigned long long big_bytes = 0;
+  bool shared_refused = st == WGP_OK && wgp_find_ptxas() && is_file(tmp) &&
+                        wgp_static_shared_refused(tmp, big_kernel, sizeof big_kernel, &big_bytes);
+  if (shared_refused)
+    message(o,
+            "wgperf: warning: %s: no register count from ptxas: kernel '%s' has %llu bytes of static shared "
+            "memory, more than the %d ptxas accepts for any architecture (nvcc and ptxas not run); "
+            "the IR estimate is used",
+            file, big_kernel, big_bytes, WGP_PTXAS_STATIC_SHARED_MAX);
+  if (nvcc_first && st == WGP_OK && is_file(tmp) && !shared_refused) {
     by_nvcc = wgp_add_nvcc_resources(&rq, done);
     if ((size_t)by_nvcc < want) { /* the bitcode for ptxas after all */
       wgp_diag started;
@@ -462,7 +476,7 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
     goto done;
   }
   rq.bitcode = kind == WGP_SOURCE_IR ? file : bitcode;
-  if (wgp_find_ptxas() && (kind == WGP_SOURCE_IR || bitcode) && (size_t)by_nvcc < want)
+  if (wgp_find_ptxas() && (kind == WGP_SOURCE_IR || bitcode) && (size_t)by_nvcc < want && !shared_refused)
     wgp_add_ptxas_registers(&rq, done);
   if (rename(tmp, out) != 0) {
     st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot write: %s", out, strerror(errno));

@@ -575,8 +575,29 @@ static void add_code_bytes(kernel_report *r, size_t n, const char *cubin) {
 }
 
 /* "CUDA 13.0" from `TOOL --version` (nvcc and ptxas print "release 13.0,"),
- * else "ptxas" / "nvcc". */
+ * else "ptxas" / "nvcc".  Asked once per process and tool path (wgtune
+ * compiles thousands of codes in one worker; the answer does not change while
+ * it runs). */
+static void probe_version(const char *tool, const char *dir, char *out, size_t size);
 static void tool_version(const char *tool, const char *dir, char *out, size_t size) {
+  static struct {
+    char tool[PATH_MAX], version[64];
+  } seen[2];
+  static size_t nseen;
+  for (size_t i = 0; i < nseen; i++)
+    if (strcmp(seen[i].tool, tool) == 0) {
+      snprintf(out, size, "%s", seen[i].version);
+      return;
+    }
+  probe_version(tool, dir, out, size);
+  if (strlen(tool) < sizeof seen[0].tool && strncmp(out, "CUDA ", 5) == 0) { /* a failed probe is asked again */
+    size_t i = nseen < 2 ? nseen++ : 1;
+    snprintf(seen[i].tool, sizeof seen[i].tool, "%s", tool);
+    snprintf(seen[i].version, sizeof seen[i].version, "%s", out);
+  }
+}
+
+static void probe_version(const char *tool, const char *dir, char *out, size_t size) {
   snprintf(out, size, "%s", strstr(tool, "nvcc") ? "nvcc" : "ptxas");
   char vlog[PATH_MAX];
   snprintf(vlog, sizeof vlog, "%s/version", dir);
@@ -728,6 +749,31 @@ static bool add_reqntid(const char *model, const char *ptx) {
   free(text);
   json_decref(root);
   return ok;
+}
+
+bool wgp_static_shared_refused(const char *model, char *kernel, size_t size, unsigned long long *bytes) {
+  json_error_t err;
+  json_t *root = json_load_file(model, 0, &err);
+  bool over = false;
+  size_t i, a;
+  json_t *k, *arr;
+  json_array_foreach(json_object_get(root, "kernels"), i, k) {
+    unsigned long long sum = 0;
+    json_array_foreach(json_object_get(k, "arrays"), a, arr) {
+      const char *space = json_string_value(json_object_get(arr, "space"));
+      json_int_t b = json_integer_value(json_object_get(arr, "bytes"));
+      if (space && strcmp(space, "local") == 0 && b > 0)
+        sum += (unsigned long long)b;
+    }
+    const char *name = json_string_value(json_object_get(k, "name"));
+    if (sum > WGP_PTXAS_STATIC_SHARED_MAX && !over) {
+      over = true;
+      snprintf(kernel, size, "%s", name ? name : "?");
+      *bytes = sum;
+    }
+  }
+  json_decref(root);
+  return over;
 }
 
 /* sm_XY of ARCH when it is one ("sm_86"), else NULL. */

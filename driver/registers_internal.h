@@ -42,4 +42,15 @@ int wgp_add_nvcc_resources(const wgp_resource_request *r, bool done[WGP_MAX_ARCH
  * warning to R->message then explains. */
 int wgp_add_ptxas_registers(const wgp_resource_request *r, bool done[WGP_MAX_ARCHS]);
 
+/* The most static shared memory (bytes) ptxas accepts for a kernel, for every
+ * architecture ("uses too much shared data (0x12550 bytes, 0xc000 max)"). */
+#define WGP_PTXAS_STATIC_SHARED_MAX 49152
+
+/* Whether a kernel of the model file MODEL declares more static shared
+ * memory (its 'local' arrays, as the analyzer sums them) than ptxas accepts
+ * for any architecture: ptxas would refuse the whole file, so nvcc and
+ * ptxas need not run.  Its name into KERNEL (SIZE bytes), its bytes into
+ * *BYTES.  False when none does or the model cannot be read. */
+bool wgp_static_shared_refused(const char *model, char *kernel, size_t size, unsigned long long *bytes);
+
 #endif

@@ -421,6 +421,16 @@ static void collect_message(void *user, const char *m) {
  * 'k' uses too much shared data (0x26850 bytes, 0xc000 max)); ..."), into
  * BUF; false when ptxas did not refuse it. */
 static bool ptxas_refused(const char *log, char *buf, size_t size) {
+  /* the driver's own words where the static shared memory alone decided it
+   * and ptxas did not run: "no register count from ptxas: kernel 'k' has N
+   * bytes of static shared memory, more than the 49152 ptxas accepts ..." */
+  const char *s = log ? strstr(log, "no register count from ptxas: kernel '") : NULL;
+  if (s) {
+    s += strlen("no register count from ptxas: ");
+    const char *end = strstr(s, " (nvcc and ptxas not run)");
+    snprintf(buf, size, "the compiler refuses it: %.*s", (int)(end ? end - s : (long)strcspn(s, "\n")), s);
+    return true;
+  }
   const char *p = log ? strstr(log, "(ptxas failed: ptxas error") : NULL;
   if (!p)
     return false;
