@@ -193,6 +193,7 @@ typedef struct run {
   char dir[PATH_MAX];
   bool temp_dir;
   char identity_hash[65];
+  char arch[16]; /* the GPU's ("sm_86"): what NVIDIA's compiler is asked for */
   char **flags; /* the space's and the options' flags (not the #defines) */
   size_t nflags;
   size_t ncfg;
@@ -622,8 +623,9 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE
     size_t nf;
     char **flags = config_flags(r, &r->cfgs[idx[0]], &nf);
     msgbuf mb = {0};
+    const char *archs[1] = {r->arch};
     wgp_extract_options eo = {.olevel = r->o->olevel, .flags = flags, .num_flags = nf, .message = collect_message,
-                              .message_user = &mb};
+                              .message_user = &mb, .archs = archs, .num_archs = 1};
     char *errtext = NULL;
     wgp_status st = WGP_ERR_IO;
     double c0 = step_cpu_ms();
@@ -1020,6 +1022,11 @@ static bool identity(run *r, wgp_diag *diag) {
     return false;
   sha256_string(&h, tools);
   free(tools);
+  /* registers, spills and local memory from NVIDIA's compiler are the GPU
+   * architecture's: GPUs of one architecture share models, others do not
+   * (without ptxas the model does not depend on the GPU) */
+  if (wgp_find_ptxas())
+    sha256_string(&h, r->arch);
   sha256_string(&h, r->kind == WGP_SOURCE_CUDA ? "cuda" : "opencl");
   sha256_string(&h, r->o->olevel ? r->o->olevel : "3");
   for (size_t i = 0; i < r->nflags; i++)
@@ -1236,6 +1243,7 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
   *out = NULL;
   double t0 = now_ms(), c0 = cpu_ms();
   run r = {.s = s, .gpu = gpu, .o = o, .kind = wgp_tune_space_language(s)};
+  snprintf(r.arch, sizeof r.arch, "sm_%u%u", wgp_gpu_cc_major(gpu), wgp_gpu_cc_minor(gpu));
   r.kernel = o->kernel ? o->kernel : wgp_tune_space_kernel_name(s);
   if (!r.kernel)
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: no KernelName (give --kernel)", wgp_tune_space_name(s));
