@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #ifndef WGPERF_DEFAULT_CLANG
@@ -171,8 +172,10 @@ typedef struct {
 } tool_run;
 
 /* Starts ARGV with WGPERF_OUTPUT=OUTPUT; stdout passes through, stderr too
- * unless QUIET (then it goes to /dev/null).  finish_tool waits for it. */
-static tool_run start_tool(const char *input, char *const argv[], const char *output, bool quiet, wgp_diag *diag) {
+ * unless QUIET (then it goes to /dev/null) or ERRLOG names a file (then it goes
+ * there).  finish_tool waits for it. */
+static tool_run start_tool(const char *input, char *const argv[], const char *output, bool quiet, const char *errlog,
+                           wgp_diag *diag) {
   tool_run r = {0, -1};
   int pipefd[2];
   if (pipe(pipefd) != 0) {
@@ -191,10 +194,10 @@ static tool_run start_tool(const char *input, char *const argv[], const char *ou
   }
   if (pid == 0) {
     close(pipefd[0]);
-    if (quiet) {
-      int null = open("/dev/null", O_WRONLY);
-      if (null >= 0)
-        dup2(null, 2);
+    if (quiet || errlog) {
+      int fd = quiet ? open("/dev/null", O_WRONLY) : open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      if (fd >= 0)
+        dup2(fd, 2);
     }
     /* WGPERF_TOOL: a module without kernels is ours to report (once) */
     if (setenv("WGPERF_OUTPUT", output, 1) == 0 && setenv("WGPERF_TOOL", "1", 1) == 0)
@@ -240,9 +243,190 @@ static wgp_status finish_tool(const char *input, char *const argv[], tool_run r,
   return WGP_OK;
 }
 
-/* Runs ARGV with WGPERF_OUTPUT=OUTPUT; stdout and stderr pass through. */
-static wgp_status run_tool(const char *input, char *const argv[], const char *output, wgp_diag *diag) {
-  return finish_tool(input, argv, start_tool(input, argv, output, false, diag), false, diag);
+/* Runs ARGV with WGPERF_OUTPUT=OUTPUT; stdout passes through, stderr too, or
+ * through ERRLOG (when not NULL) once the tool is done, so that it can be read. */
+static wgp_status run_tool(const char *input, char *const argv[], const char *output, const char *errlog,
+                           wgp_diag *diag) {
+  wgp_status st = finish_tool(input, argv, start_tool(input, argv, output, false, errlog, diag), false, diag);
+  FILE *f = errlog ? fopen(errlog, "r") : NULL;
+  if (f) {
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+      fwrite(buf, 1, n, stderr);
+    fclose(f);
+    fflush(stderr);
+  }
+  return st;
+}
+
+/* The file of FILE's folder (DIR, BASE its parts) that #includes a file named
+ * BASE, into OUT; false when none does.  Only #include "..." lines count. */
+static bool includer(const char *dir, const char *base, const char *except, char *out, size_t n) {
+  DIR *d = opendir(*dir ? dir : ".");
+  if (!d)
+    return false;
+  bool found = false;
+  size_t bl = strlen(base);
+  for (struct dirent *e; !found && (e = readdir(d));) {
+    const char *name = e->d_name;
+    if (!(ends_with(name, ".cu") || ends_with(name, ".cuh") || ends_with(name, ".h") || ends_with(name, ".c") ||
+          ends_with(name, ".cpp") || ends_with(name, ".cl")) ||
+        strcmp(name, base) == 0 || (except && strcmp(name, except) == 0))
+      continue;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s%s%s", dir, *dir ? "/" : "", name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+      continue;
+    char line[1024];
+    while (!found && fgets(line, sizeof line, f)) {
+      const char *p = line + strspn(line, " \t");
+      if (*p != '#')
+        continue;
+      p += 1 + strspn(p + 1, " \t");
+      if (strncmp(p, "include", 7) != 0)
+        continue;
+      p += 7 + strspn(p + 7, " \t");
+      if (*p != '"')
+        continue;
+      const char *q = strchr(p + 1, '"');
+      /* "kernel.cu" or "./kernel.cu": the name after the last slash */
+      if (q && (size_t)(q - p - 1) >= bl && strncmp(q - bl, base, bl) == 0 && (q - bl == p + 1 || q[-(long)bl - 1] == '/')) {
+        snprintf(out, n, "%s", name);
+        found = true;
+      }
+    }
+    fclose(f);
+  }
+  closedir(d);
+  return found;
+}
+
+/* Why clang failed on FILE, from its messages in LOG, for the error: the first
+ * error, and for a file another one #includes (a fragment, which does not compile
+ * alone), which file to extract instead.  Empty when LOG says nothing useful. */
+static void explain_failure(const char *file, const char *log, char *out, size_t n) {
+  out[0] = '\0';
+  FILE *f = fopen(log, "r");
+  if (!f)
+    return;
+  char line[1024], first[512] = "";
+  while (fgets(line, sizeof line, f)) {
+    const char *e = strstr(line, ": error: ");
+    if (e) {
+      line[strcspn(line, "\n")] = '\0';
+      snprintf(first, sizeof first, "%s", e + 9);
+      break;
+    }
+  }
+  fclose(f);
+  if (!*first)
+    return;
+  /* the declaration missing: "use of undeclared identifier 'fp'", "unknown type name 'fp'" */
+  char missing[256] = "";
+  static const char *const kinds[] = {"undeclared identifier '", "unknown type name '", "no template named '"};
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0] && !*missing; k++) {
+    const char *p = strstr(first, kinds[k]);
+    if (p) {
+      p += strlen(kinds[k]);
+      snprintf(missing, sizeof missing, "%.*s", (int)strcspn(p, "'"), p);
+    }
+  }
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof dir, "%s", file);
+  char *slash = strrchr(dir, '/');
+  const char *base = slash ? slash + 1 : file;
+  if (slash)
+    *slash = '\0';
+  else
+    dir[0] = '\0';
+  char by[256], top[256] = "", chain[256] = "";
+  if (!*missing || !includer(dir, base, NULL, by, sizeof by)) {
+    snprintf(out, n, "%s", first);
+    return;
+  }
+  /* the file that includes it, and the one that includes that, ... (bounded) */
+  snprintf(top, sizeof top, "%s", by);
+  for (int depth = 0; depth < 8; depth++) {
+    char up[256];
+    if (!includer(dir, top, base, up, sizeof up) || strcmp(up, by) == 0)
+      break;
+    snprintf(chain, sizeof chain, "%s", top);
+    snprintf(top, sizeof top, "%s", up);
+  }
+  const char *sep = *dir ? "/" : "";
+  int w = snprintf(out, n, "'%s' is declared neither in %s nor in what it includes: it is a fragment that %s%s%s "
+                   "#includes; extract %s%s%s instead", missing, base, dir, sep, by, dir, sep, top);
+  if (*chain && w > 0 && (size_t)w < n)
+    snprintf(out + w, n - (size_t)w, " (it includes %s through %s)", base, chain);
+}
+
+/* The clang flags that make FILE (CUDA) a device-side compile, appended to
+ * ARGS at *N (at most 20): against the real CUDA headers of the toolkit
+ * wgp_find_cuda_toolkit finds, as nvcc compiles it, else against wgperf's
+ * stand-ins, with a warning to O's callback.  *HEADER, *HOSTDIR and *OWNED
+ * (give: free(); NULL when unused) hold the strings ARGS points to. */
+static wgp_status cuda_flags(const char *file, const wgp_extract_options *o, const char **args, int *n, char **header,
+                             char **hostdir, char **owned, wgp_diag *diag) {
+  wgp_cuda_toolkit tk;
+  wgp_status st = wgp_find_cuda_toolkit(o->flags, o->num_flags, &tk, diag);
+  if (st != WGP_OK)
+    return st;
+  const char *common[] = {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80", "-nocudalib",
+                          "-Wno-unknown-cuda-version",
+                          /* clang keeps only line tables of optimized device code; the
+                           * plugin names the fields of a struct argument from its type */
+                          "-Xclang", "-debug-info-kind=constructor"};
+  for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
+    args[(*n)++] = common[i];
+  if (tk.version && strncmp(tk.passed_over, "CUDA_PATH=", 10) == 0) /* the user's, not usable */
+    message(o, "wgperf: warning: %s: %.*s; compiled against CUDA %d.%d at %s instead", file,
+            (int)strcspn(tk.passed_over, ";"), tk.passed_over, tk.version / 1000, tk.version % 1000 / 10, tk.path);
+  if (tk.version) {
+    /* cuda_toolkit_compat.h: what clang's CUDA wrappers leave out of the toolkit's
+     * headers (docs/cuda-headers.md) */
+    if ((st = find_header("cuda_toolkit_compat.h", header, diag)) != WGP_OK)
+      return st;
+    size_t size = sizeof tk.path + 64;
+    *owned = malloc(size);
+    if (!*owned)
+      return no_memory(diag);
+    /* "--cuda-path=DIR" then, after its NUL, the SDK version: with -nocudalib
+     * clang does not pass the toolkit's version to its front end, which then
+     * lowers <<<...>>> to the pre-9.2 cudaConfigureCall that no header declares */
+    int at = snprintf(*owned, size, "--cuda-path=%s", tk.path) + 1;
+    snprintf(*owned + at, size - (size_t)at, "-target-sdk-version=%d.%d", tk.version / 1000, tk.version % 1000 / 10);
+    if (strcmp(tk.origin, "--cuda-path") != 0)
+      args[(*n)++] = *owned;
+    args[(*n)++] = "-Xclang";
+    args[(*n)++] = *owned + at;
+    /* nvcc accepts `register` and narrowing conversions in braces, which C++17 (clang's
+     * default for CUDA) makes errors */
+    args[(*n)++] = "-Wno-register";
+    args[(*n)++] = "-Wno-c++11-narrowing";
+    args[(*n)++] = "-include";
+    args[(*n)++] = *header;
+    return WGP_OK;
+  }
+  message(o,
+          "wgperf: warning: %s: no CUDA toolkit that clang 19 reads (%s); compiled against wgperf's stand-ins "
+          "for the CUDA headers, which declare only part of them (scripts/install-deps.sh installs Debian's CUDA "
+          "11.8)",
+          file, tk.passed_over);
+  if ((st = find_header("cuda_compat.h", header, diag)) != WGP_OK)
+    return st;
+  /* include/wgperf/cuda/: the runtime's host API as declarations, so
+   * that a whole program (main, cudaMalloc, <<<...>>>) parses */
+  size_t hl = strlen(*header) - strlen("cuda_compat.h");
+  *hostdir = concat(*header, "", "");
+  if (!*hostdir)
+    return no_memory(diag);
+  strcpy(*hostdir + hl, "cuda");
+  const char *standin[] = {"-nocudainc", "-include", *header, "-isystem", *hostdir};
+  for (size_t i = 0; i < sizeof standin / sizeof standin[0]; i++)
+    args[(*n)++] = standin[i];
+  return WGP_OK;
 }
 
 /* Whether IR input is OpenCL for NVIDIA (so it needs libclc before llc). */
@@ -286,7 +470,8 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
   /* Keep the bitcode when ptxas can count registers from it. */
   bool keep_bitcode = wgp_find_ptxas() && kind != WGP_SOURCE_IR;
   char *bitcode = keep_bitcode && tmp ? concat(tmp, ".bc", "") : NULL;
-  char *plugin_flag = NULL, *oflag = NULL, *header = NULL, *hostdir = NULL, *tool = NULL, *passes = NULL;
+  char *plugin_flag = NULL, *oflag = NULL, *header = NULL, *hostdir = NULL, *cudaflags = NULL, *tool = NULL,
+       *passes = NULL, *errlog = NULL;
   const char *args[64 + 1];
   int n = 0;
   const char **argvx = NULL, **argvx2 = NULL;
@@ -333,26 +518,8 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
                           "-cl-kernel-arg-info", "-target", "nvptx64-nvidia-nvcl", "-include", header};
       for (size_t i = 0; i < sizeof cl / sizeof cl[0]; i++)
         args[n++] = cl[i];
-    } else {
-      if ((st = find_header("cuda_compat.h", &header, diag)) != WGP_OK)
-        goto done;
-      /* include/wgperf/cuda/: the runtime's host API as declarations, so
-       * that a whole program (main, cudaMalloc, <<<...>>>) parses */
-      size_t hl = strlen(header) - strlen("cuda_compat.h");
-      hostdir = concat(header, "", "");
-      if (!hostdir) {
-        st = no_memory(diag);
-        goto done;
-      }
-      strcpy(hostdir + hl, "cuda");
-      const char *cu[] = {"-x",        "cuda",         "--cuda-device-only",        "--cuda-gpu-arch=sm_80",
-                          "-nocudainc", "-nocudalib",   "-Wno-unknown-cuda-version", "-include",
-                          header,      "-isystem",     hostdir,
-                          /* clang keeps only line tables of optimized device code; the
-                           * plugin names the fields of a struct argument from its type */
-                          "-Xclang",   "-debug-info-kind=constructor"};
-      for (size_t i = 0; i < sizeof cu / sizeof cu[0]; i++)
-        args[n++] = cu[i];
+    } else if ((st = cuda_flags(file, o, args, &n, &header, &hostdir, &cudaflags, diag)) != WGP_OK) {
+      goto done;
     }
     const char *common[] = {"-fno-discard-value-names", "-g", oflag, "-c", "-emit-llvm", plugin_flag,
                             "-o", bitcode ? bitcode : "/dev/null", file};
@@ -405,12 +572,25 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
     argvx2[m] = NULL;
     argvx[out_at] = "/dev/null";
     wgp_diag started;
-    other = start_tool(file, (char *const *)argvx2, tmp, true, &started);
+    other = start_tool(file, (char *const *)argvx2, tmp, true, NULL, &started);
     if (other.pid == 0) /* the model can still be made: not the error this call fails with */
       message(o, "%s", started.message);
   }
   unlink(tmp);
-  st = run_tool(file, (char *const *)argvx, tmp, diag);
+  /* clang's messages, read when it fails (explain_failure) */
+  errlog = kind != WGP_SOURCE_IR ? concat(tmp, ".log", "") : NULL;
+  st = run_tool(file, (char *const *)argvx, tmp, errlog, diag);
+  if (st != WGP_OK && errlog) {
+    char why[WGP_DIAG_SIZE / 2];
+    explain_failure(file, errlog, why, sizeof why);
+    if (*why) {
+      char was[WGP_DIAG_SIZE];
+      snprintf(was, sizeof was, "%s", diag ? diag->message : "");
+      wgp_diag_set(diag, st, "%.400s: %s", was, why);
+    }
+  }
+  if (errlog)
+    unlink(errlog);
   if (second && finish_tool(file, (char *const *)argvx2, other, true, NULL) != WGP_OK && st == WGP_OK) {
     /* the model stands, with the registers the plugin estimates */
     message(o, "wgperf: warning: %s: the compile for ptxas failed; registers are estimated from the IR", file);
@@ -449,6 +629,8 @@ done:
   free(oflag);
   free(header);
   free(hostdir);
+  free(cudaflags);
+  free(errlog);
   free(tool);
   free(passes);
   return st;

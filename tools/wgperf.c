@@ -565,6 +565,18 @@ int main(int argc, char **argv) {
     }
   if (strcmp(cmd, "--version") == 0) {
     printf("wgperf %s (kernel model version %d)\n", WGPERF_VERSION, WGP_MODEL_VERSION);
+    /* what a .cu file compiles against (driver.h), and what counts registers */
+    wgp_cuda_toolkit tk;
+    wgp_diag d;
+    if (wgp_find_cuda_toolkit(NULL, 0, &tk, &d) != WGP_OK)
+      printf("CUDA headers: none usable (%s)\n", d.message + strlen("wgperf: error: "));
+    else if (tk.version)
+      printf("CUDA headers: CUDA %d.%d at %s (%s%s%s)\n", tk.version / 1000, tk.version % 1000 / 10, tk.path,
+             tk.origin, *tk.passed_over ? "; passed over " : "", tk.passed_over);
+    else
+      printf("CUDA headers: wgperf's stand-ins (no CUDA toolkit that clang 19 reads: %s)\n", tk.passed_over);
+    const char *ptxas = wgp_find_ptxas();
+    printf("ptxas: %s\n", ptxas ? ptxas : "none (registers are estimated)");
     return EXIT_OK;
   }
   static char command[32];
