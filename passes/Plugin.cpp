@@ -2,7 +2,9 @@
 //
 //   opt-19 -load-pass-plugin=libwgperf.so -passes=wgperf-extract in.bc -disable-output
 //   opt-19 -load-pass-plugin=libwgperf.so -passes='print<wgperf>' in.ll -disable-output
-//   clang-19 -fpass-plugin=libwgperf.so ...   (runs wgperf-extract at any -O level)
+//   clang-19 -fpass-plugin=libwgperf.so ...   (runs wgperf-extract at any -O level,
+//                                               and wgperf-libdevice-attrs first)
+//   opt-19 -load-pass-plugin=libwgperf.so -passes=wgperf-libdevice-attrs in.ll -S
 //
 // Where the model goes, first match wins:
 //   wgperf-extract<output=PATH>, -wgperf-output=PATH (opt), $WGPERF_OUTPUT,
@@ -23,6 +25,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 #include <cstdlib>
 
 using namespace llvm;
@@ -112,7 +115,41 @@ struct PrintPass : PassInfoMixin<PrintPass> {
   static bool isRequired() { return true; }
 };
 
+// libdevice's math functions (__nv_sinf, __nv_sqrtf, ...) as clang's CUDA
+// wrappers declare them: plain external functions, which the optimizer must
+// assume may read and write any memory, so that no load moves or merges across
+// a call to sinf.  libdevice defines them as pure functions (only sincos,
+// frexp, modf, remquo and nan touch memory, through their pointer arguments),
+// nvcc inlines them, and `wgperf extract` compiles with -nocudalib so that the
+// model sees one call per function: the declarations get what libdevice's
+// definitions say, before the optimizer runs.
+struct LibdeviceAttrsPass : PassInfoMixin<LibdeviceAttrsPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (!Triple(M.getTargetTriple()).isNVPTX())
+      return PreservedAnalyses::all();
+    bool Changed = false;
+    for (Function &F : M) {
+      if (!F.isDeclaration() || F.isIntrinsic() || !F.getName().starts_with("__nv_"))
+        continue;
+      bool Pointers = F.getReturnType()->isPointerTy();
+      for (const Argument &A : F.args())
+        Pointers = Pointers || A.getType()->isPointerTy();
+      F.setMemoryEffects(Pointers ? MemoryEffects::argMemOnly() : MemoryEffects::none());
+      F.setDoesNotThrow();
+      F.setWillReturn();
+      F.setDoesNotFreeMemory();
+      Changed = true;
+    }
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
 bool parseExtract(StringRef Name, ModulePassManager &MPM) {
+  if (Name == "wgperf-libdevice-attrs") {
+    MPM.addPass(LibdeviceAttrsPass());
+    return true;
+  }
   if (Name == "wgperf-extract") {
     MPM.addPass(ExtractPass("", false));
     return true;
@@ -138,6 +175,9 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                 [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
                   return parseExtract(Name, MPM);
                 });
+            PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+              MPM.addPass(LibdeviceAttrsPass());
+            });
             PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
               MPM.addPass(ExtractPass("", true));
             });
