@@ -385,7 +385,7 @@ static wgp_status cuda_flags(const char *file, const wgp_extract_options *o, con
             (int)strcspn(tk.passed_over, ";"), tk.passed_over, tk.version / 1000, tk.version % 1000 / 10, tk.path);
   if (tk.version) {
     /* cuda_toolkit_compat.h: what clang's CUDA wrappers leave out of the toolkit's
-     * headers (docs/cuda-headers.md) */
+     * headers (docs/cuda.md) */
     if ((st = find_header("cuda_toolkit_compat.h", header, diag)) != WGP_OK)
       return st;
     size_t size = sizeof tk.path + 64;

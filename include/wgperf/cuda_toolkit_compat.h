@@ -2,7 +2,7 @@
  * over a real CUDA toolkit's headers do not.
  *
  * wgperf compiles a .cu file against the headers of a CUDA toolkit clang 19
- * reads (docs/cuda-headers.md):
+ * reads (docs/cuda.md):
  *
  *   clang-19 -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 --cuda-path=DIR \
  *            -nocudalib -Xclang -target-sdk-version=11.8 -Wno-register \

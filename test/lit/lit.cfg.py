@@ -18,6 +18,9 @@ for var in ("WGPERF_OUTPUT", "WGPERF_NO_NORMALIZE", "WGPERF_TOOL"):
 # headers, as on a machine without a CUDA toolkit
 if "WGPERF_CUDA_PATH" in os.environ:
     config.environment["WGPERF_CUDA_PATH"] = os.environ["WGPERF_CUDA_PATH"]
+# and WGPERF_PTXAS=PATH the ptxas that counts registers (CI's is Debian's 11.8)
+if os.environ.get("WGPERF_PTXAS"):
+    config.environment["WGPERF_PTXAS"] = os.environ["WGPERF_PTXAS"]
 
 inc = os.path.join(config.wgperf_src_root, "include", "wgperf")
 cl_flags = "-x cl -cl-std=CL1.2 -Xclang -finclude-default-header -cl-kernel-arg-info -fno-discard-value-names -target nvptx64-nvidia-nvcl"
