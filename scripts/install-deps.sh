@@ -4,7 +4,7 @@
 #
 # CUDA 11.8 (nvidia-cuda-toolkit, nvidia-cuda-dev): the newest CUDA whose headers
 # clang 19 reads, so that .cu programs compile against the real CUDA headers and
-# ptxas/nvcc 11.8 count registers for sm_30 ... sm_90 (docs/cuda-headers.md).  Debian
+# ptxas/nvcc 11.8 count registers for sm_30 ... sm_90 (docs/cuda.md).  Debian
 # ships it in `non-free`; its libcuda1 dependency needs `nvidia-support` from
 # `contrib`.  Both components are enabled in a source file of their own
 # (/etc/apt/sources.list.d/wgperf-cuda.sources) and pinned so that apt takes only
@@ -24,9 +24,15 @@ PKGS=(
   # OpenMP's for clang (Rodinia kmeans), GLEW (Rodinia hybridsort)
   libomp-19-dev libglew-dev
 )
-# nvidia-cuda-samples: the samples' Common/ helpers (helper_cuda.h, helper_timer.h) that
-# programs built on the CUDA SDK include (Rodinia cfd's $(SDK_DIR)/common/inc)
-CUDA_PKGS=(nvidia-cuda-toolkit nvidia-cuda-dev nvidia-cuda-samples)
+# nvidia-cuda-toolkit: ptxas, nvcc and libdevice; nvidia-cuda-dev: the headers (the
+# toolkit depends on it, and it on every CUDA library: apt cannot take less)
+CUDA_PKGS=(nvidia-cuda-toolkit nvidia-cuda-dev)
+# The CUDA samples' Common/ helpers (helper_cuda.h, helper_timer.h), which programs
+# built on the CUDA SDK include (Rodinia cfd's $(SDK_DIR)/common/inc; the coverage test
+# of test/real-programs), are taken out of the nvidia-cuda-samples package alone
+# (84 MB to download, 4.4 MB kept) into this folder: installing the package would also
+# install what its samples build with (boost, Vulkan, MPI, GLFW, FreeImage: ~470 MB).
+SAMPLES_COMMON=/usr/local/share/wgperf/cuda-samples-11.8/Common
 
 want_cuda=${WGPERF_CUDA:-1}
 case "$(dpkg --print-architecture)" in
@@ -41,13 +47,15 @@ for p in "${PKGS[@]}"; do
   installed "$p" || missing+=("$p")
 done
 cuda_missing=()
+want_samples=0
 if [ "$want_cuda" != 0 ]; then
   for p in "${CUDA_PKGS[@]}"; do
     installed "$p" || cuda_missing+=("$p")
   done
+  [ -f "$SAMPLES_COMMON/helper_cuda.h" ] || want_samples=1
 fi
 
-if [ ${#missing[@]} -eq 0 ] && [ ${#cuda_missing[@]} -eq 0 ]; then
+if [ ${#missing[@]} -eq 0 ] && [ ${#cuda_missing[@]} -eq 0 ] && [ "$want_samples" = 0 ]; then
   echo "install-deps: all packages present"
   exit 0
 fi
@@ -93,7 +101,7 @@ write_if_changed() {
   printf '%s\n' "$text" | $SUDO tee "$file" > /dev/null
 }
 
-if [ ${#cuda_missing[@]} -gt 0 ]; then
+if [ ${#cuda_missing[@]} -gt 0 ] || [ "$want_samples" = 1 ]; then
   codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
   mirror=$(debian_mirror)
   write_if_changed "$SOURCES" << EOF || true
@@ -126,6 +134,22 @@ EOF
 fi
 
 all=("${missing[@]}" "${cuda_missing[@]}")
-echo "install-deps: installing ${all[*]}"
 $SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends "${all[@]}"
+if [ ${#all[@]} -gt 0 ]; then
+  echo "install-deps: installing ${all[*]}"
+  $SUDO apt-get install -y -q --no-install-recommends "${all[@]}"
+fi
+
+if [ "$want_samples" = 0 ]; then exit 0; fi
+echo "install-deps: the CUDA samples' Common/ headers into $SAMPLES_COMMON"
+tmp=$(mktemp -d)
+chmod 755 "$tmp" # apt downloads as _apt
+trap 'rm -rf "$tmp"' EXIT
+# apt-get download checks the package against the archive's signed index, as install does
+(cd "$tmp" && apt-get download -q nvidia-cuda-samples)
+mkdir -p "$tmp/x"
+dpkg-deb --fsys-tarfile "$tmp"/nvidia-cuda-samples_*.deb |
+  tar -x -C "$tmp/x" --wildcards './usr/share/doc/nvidia-cuda-toolkit/examples/Common/*'
+$SUDO mkdir -p "$(dirname "$SAMPLES_COMMON")"
+$SUDO rm -rf "$SAMPLES_COMMON"
+$SUDO cp -r "$tmp/x/usr/share/doc/nvidia-cuda-toolkit/examples/Common" "$SAMPLES_COMMON"
