@@ -36,7 +36,7 @@ static const char usage_text[] =
     "       wgperf analyze INPUT [--kernel NAME] --global X[,Y[,Z]] --local X[,Y[,Z]] [LAUNCH OPTIONS]\n"
     "                      [--launch FILE.json] [--gpu NAME|FILE] [--json] [--trace] [-O N] [-- CLANG-FLAGS...]\n"
     "       wgperf predict INPUT [--kernel NAME] --global ... --local ... [LAUNCH OPTIONS] [--regs N] [--json]\n"
-    "       wgperf --help | --version\n";
+    "       wgperf --help (-h) | --version\n";
 
 static const char help_text[] =
     "\n"
@@ -54,7 +54,8 @@ static const char help_text[] =
     "  -O N, -ON   optimization level for clang (0-3, s, z; default 3, as nvcc); extract, and\n"
     "              analyze/predict of a .cl/.cu/.bc/.ll input\n"
     "  --print     print the whole model instead of the summary\n"
-    "  --kernel K  show only kernel K (name or IR symbol)\n"
+    "  --kernel K  the kernel to show, analyze or predict (name or IR symbol; needed when the file has\n"
+    "              several)\n"
     "  -DNAME[=VALUE], -UNAME, -IDIR  preprocessor flags for a .cl/.cu source (extract, analyze,\n"
     "              predict), as for nvcc or clang: -DTW=16, -D TW=16\n"
     "  -- FLAGS    pass the remaining arguments to clang (to opt for .bc/.ll)\n"
@@ -64,7 +65,8 @@ static const char help_text[] =
     "  256,1,1); [--offset X,Y,Z]\n"
     "  --arg NAME=VALUE  a scalar argument; an integer argument takes an integer (1048576, 0x100000,\n"
     "             or an exact integer in scientific notation: 1e6, 2.5e3), an unsigned one no negative value\n"
-    "  --buffer NAME=BYTES[@ALIGN] --local-mem NAME=BYTES --nonuniform (or the same in --launch FILE.json)\n"
+    "  --buffer NAME=BYTES[@ALIGN] --local-mem NAME=BYTES --nonuniform (or the same in --launch FILE.json,\n"
+    "             a launch file with the same names, not together with these options)\n"
     "  a launch the driver would refuse is an error: a work-group size other than the kernel's\n"
     "  reqd_work_group_size or above its __launch_bounds__, more than 65535 work-groups in y or z\n"
     "  --gpu NAME|FILE  a shipped GPU description by file name, product name or alias, without regard\n"
@@ -73,7 +75,8 @@ static const char help_text[] =
     "  --trip L<n>=COUNT, --taken B<n>=FRACTION  hints for loops and branches that need loaded values\n"
     "  --cold-l2  L2 holds none of the data at launch (default: a launch whose data fits in 3/4 of L2\n"
     "             finds it there, as after the host copy or the kernel that wrote it)\n"
-    "  --json  machine-readable output; --trace  also print each distinct warp's trace\n"
+    "  --regs N   registers per thread, instead of the model's (ptxas' count or the IR estimate)\n"
+    "  --json  machine-readable output; --trace  also print each distinct warp's trace (analyze)\n"
     "  --jobs N, -j N  threads for the cache analysis (default: the CPUs this process may use; the\n"
     "             answer is the same for any N)\n"
     "\n"

@@ -44,9 +44,11 @@ static void usage(FILE *f) {
           "       wgperf-calibrate --from-csv RESULTS.csv -o OUT.json [--base NAME|FILE]\n"
           "       wgperf-calibrate --list\n"
           "       wgperf-calibrate --check DESCRIPTION.json\n"
+          "       wgperf-calibrate --help (-h)\n"
           "Measures the OpenCL device (or reads RESULTS.csv from microbench/opencl or microbench/cuda),\n"
           "fits the simulator's parameters and writes a GPU description; the raw rows go to OUT.csv.\n"
-          "--quick: smaller sweeps, under a minute. --base: the description that fills the fields\n"
+          "-o OUT.json (--output OUT.json): the description written. --quick: smaller sweeps, under a\n"
+          "minute. --csv FILE: where the raw rows go instead. --base: the description that fills the fields\n"
           "nothing measures (default: chosen from the device name or compute capability).\n"
           "Without --platform/--device: the first GPU --list shows, else the first device.\n");
 }

@@ -48,10 +48,13 @@ static void usage(FILE *f) {
           "       wgperf-measure KERNEL.cl [--kernel NAME] (--launch FILE.json | --global X[,Y[,Z]] --local ...\n"
           "                      [--arg N=V] [--buffer N=SIZE] [--local-mem N=SIZE]) [--build-options OPTS]\n"
           "                      [--fill random|zero] [--repeats N] [--input-size N] [-o OUT.csv]\n"
+          "       (the launch options are wgperf predict's: also --grid X[,Y[,Z]] --block X[,Y[,Z]],\n"
+          "       --offset X[,Y[,Z]], --nonuniform)\n"
 #endif
+          "       wgperf-measure --help (-h)\n"
           "       (all take --platform N --device N; default: the first GPU, else the first device)\n"
           "Times the validation kernels (or your kernel) through OpenCL, checks every result, and writes\n"
-          "rows in the columns of measurements.csv (docs/calibration.md).\n");
+          "rows in the columns of measurements.csv (docs/cli/wgperf-measure.md).\n");
 }
 
 static int fail(int code, const char *fmt, ...) {

@@ -42,8 +42,8 @@ static const char usage_text[] =
     "                       [--jobs N] [--regs row|model] [--gpu-map NAME=FILE_OR_NAME]... [--opencl]\n"
     "                       [--cache DIR] [--max-launches N] [--no-launch-overhead] [--json | --csv]\n"
     "                       [--plot FILE.svg] [--all-groups] [--thresholds FILE] [--write-thresholds FILE]\n"
-    "                       [--quiet]\n"
-    "       wgperf-validate --help | --version\n";
+    "                       [--quiet] [-v]\n"
+    "       wgperf-validate --help (-h) | --version\n";
 
 static const char help_text[] =
     "\n"
@@ -65,15 +65,15 @@ static const char help_text[] =
     "  --max-launches N     simulate at most N evenly spread launches of a multi-launch run, scaling the\n"
     "                       sum (default 32; 0: all)\n"
     "  --no-launch-overhead compare the prediction without the GPU's launch overhead\n"
-    "  --json               the report as JSON (names: docs/validation.md)\n"
+    "  --json               the report as JSON (names: docs/cli/wgperf-validate.md)\n"
     "  --csv                one CSV line per row: measured, predicted, baselines, counters, or why not predicted\n"
     "  --plot FILE.svg      predicted vs measured time, log-log, one colour per kernel\n"
     "  --all-groups         list every (gpu, kernel, input_size) group, not only the 10 worst choices\n"
     "  --thresholds FILE    check the figures against recorded limits (validation/thresholds.json); exit 1\n"
     "                       when one is passed\n"
     "  --write-thresholds FILE  record this run's figures and limits around them\n"
-    "  --quiet              no progress line\n"
-    "  -v                   say which models are extracted\n";
+    "  --quiet, -q          no progress line\n"
+    "  -v, --verbose        say which models are extracted\n";
 
 static int vusage(const char *fmt, ...) {
   va_list ap;

@@ -63,10 +63,63 @@ static double plotted_us(const wgp_prune *p, const wgp_prune_candidate *c) {
   return c->best_us;
 }
 
-/* Candidates on the x axis in enumeration order, log time on the y axis;
- * simulated sizes as filled dots, sizes pruned as duplicates or by bounds as
- * hollow marks at their best-case bound, sizes left out for idle lanes as
- * small marks (plotted_us). */
+/* Writes S to F with the five characters XML reserves escaped (kernel names
+ * of templates hold '<' and '>'). */
+static void xml_put(FILE *f, const char *s) {
+  for (; *s; s++) {
+    if (*s == '<')
+      fputs("&lt;", f);
+    else if (*s == '>')
+      fputs("&gt;", f);
+    else if (*s == '&')
+      fputs("&amp;", f);
+    else if (*s == '"')
+      fputs("&quot;", f);
+    else if (*s == '\'')
+      fputs("&apos;", f);
+    else
+      fputc(*s, f);
+  }
+}
+
+/* About how wide TEXT is at font size PX in a sans-serif face: what keeps
+ * labels apart and inside the picture (test/lit/Inputs/svg/check_svg.py
+ * measures the same way). */
+static double text_width(const char *text, double px) { return 0.6 * px * (double)strlen(text); }
+
+/* A legend entry: a mark drawn by MARK (a format taking its centre twice)
+ * and TEXT. */
+typedef struct {
+  const char *mark;
+  char text[128];
+} legend_entry;
+
+/* Lays the entries out in rows from (X0, Y0) that stay left of XMAX, 18 px
+ * apart; draws them when F is not NULL and returns the rows used. */
+static int legend(FILE *f, const legend_entry *e, size_t n, double x0, double y0, double xmax) {
+  double x = x0, y = y0;
+  int rows = 1;
+  for (size_t i = 0; i < n; i++) {
+    double w = 14 + text_width(e[i].text, 11);
+    if (x > x0 && x + w > xmax)
+      x = x0, y += 18, rows++;
+    if (f) {
+      fprintf(f, e[i].mark, x + 5, y - 4);
+      fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">", x + 14, y);
+      xml_put(f, e[i].text);
+      fprintf(f, "</text>\n");
+    }
+    x += w + 16;
+  }
+  return rows;
+}
+
+/* Candidates on the x axis in enumeration order, log time on the y axis
+ * with 1-2-5 ticks (decades alone over a wide range) and both axes titled;
+ * simulated sizes as filled dots, sizes pruned as duplicates or by bounds
+ * as hollow marks at their best-case bound, sizes left out for idle lanes as
+ * small marks (plotted_us); rank 1 ringed, and named in the legend.  Size labels are
+ * thinned so that they do not overlap. */
 static int write_plot(const char *file, const wgp_prune *p, const char *kernel, const char *gpu) {
   FILE *f = fopen(file, "w");
   if (!f)
@@ -76,10 +129,12 @@ static int write_plot(const char *file, const wgp_prune *p, const char *kernel, 
   size_t nc = wgp_prune_num_candidates(p);
   unsigned dims = wgp_prune_dims(p);
   double lo = INFINITY, hi = 0;
+  size_t nv = 0;
   for (size_t i = 0; i < nc; i++) {
     const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
     if (c->stage == WGP_PRUNE_INVALID)
       continue;
+    nv++;
     double t = plotted_us(p, c);
     if (t > 0 && t < lo)
       lo = t;
@@ -88,37 +143,93 @@ static int write_plot(const char *file, const wgp_prune *p, const char *kernel, 
   }
   if (!(lo < INFINITY))
     lo = 1, hi = 10;
-  if (hi <= lo)
-    hi = lo * 10;
-  const double W = 900, H = 420, L = 70, R = 20, T = 40, B = 70;
-  double llo = log10(lo) - 0.05, lhi = log10(hi) + 0.05;
+  if (hi <= lo * 1.05)
+    lo /= 1.1, hi *= 1.1;
+  size_t best = wgp_prune_num_ranked(p) ? wgp_prune_ranked(p, 0) : (size_t)-1;
+  legend_entry le[5] = {{"<circle cx=\"%.0f\" cy=\"%.0f\" r=\"4\" fill=\"#1f77b4\"/>\n", "simulated"},
+                        {"<circle cx=\"%.0f\" cy=\"%.0f\" r=\"6\" fill=\"none\" stroke=\"black\" "
+                         "stroke-width=\"1.5\"/>\n",
+                         "rank 1"},
+                        {"<circle cx=\"%.0f\" cy=\"%.0f\" r=\"4\" fill=\"none\" stroke=\"#999\"/>\n",
+                         "same traces (best case)"},
+                        {"<circle cx=\"%.0f\" cy=\"%.0f\" r=\"4\" fill=\"none\" stroke=\"#d62728\"/>\n",
+                         "pruned by bounds (best case)"},
+                        {"<circle cx=\"%.0f\" cy=\"%.0f\" r=\"2\" fill=\"none\" stroke=\"#2ca02c\"/>\n",
+                         "idle lanes (at the time of the size filling their warps)"}};
+  if (best != (size_t)-1) {
+    const wgp_prune_candidate *c = wgp_prune_candidate_at(p, best);
+    char sz[64];
+    size_str(sz, sizeof sz, c->local, dims);
+    snprintf(le[1].text, sizeof le[1].text, "rank 1: %s, %.4g us", sz, plotted_us(p, c));
+  }
+  /* the kinds of mark the plot has */
+  bool has[5] = {false, best != (size_t)-1, false, false, cn.idle_lanes > 0};
+  for (size_t i = 0; i < nc; i++) {
+    const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
+    has[0] = has[0] || c->simulated;
+    has[2] = has[2] || (!c->simulated && c->stage == WGP_PRUNE_DUPLICATE);
+    has[3] = has[3] || (!c->simulated && c->stage != WGP_PRUNE_INVALID && c->stage != WGP_PRUNE_DUPLICATE &&
+                        c->stage != WGP_PRUNE_IDLE_LANES);
+  }
+  size_t nle = 0;
+  for (size_t i = 0; i < 5; i++)
+    if (has[i])
+      le[nle++] = le[i];
+  const double W = 900, L = 80, R = 20, B = 86;
+  const double T = 44 + 18 * legend(NULL, le, nle, L, 44, W - R);
+  const double H = T + 386, PW = W - L - R, PH = H - T - B;
+  double llo = log10(lo) - 0.04 * (log10(hi) - log10(lo)), lhi = log10(hi) + 0.06 * (log10(hi) - log10(lo));
+#define PY(v) (T + PH - (log10(v) - llo) / (lhi - llo) * PH)
   fprintf(f,
           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "
           "font-size=\"11\">\n",
           W, H);
   fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-  fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">%s on %s: predicted time per work-group size</text>\n", L,
-          kernel, gpu);
-  fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", L, H - B, W - R, H - B);
-  fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", L, T, L, H - B);
-  for (int e = (int)floor(llo); e <= (int)ceil(lhi); e++) {
-    if (e < llo || e > lhi)
-      continue;
-    double y = H - B - (e - llo) / (lhi - llo) * (H - T - B);
-    fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, y, W - R, y);
-    fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%g us</text>\n", L - 4, y + 4, pow(10, e));
-  }
-  size_t nv = 0;
-  for (size_t i = 0; i < nc; i++)
-    nv += wgp_prune_candidate_at(p, i)->stage != WGP_PRUNE_INVALID;
+  fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">", L);
+  xml_put(f, kernel);
+  fprintf(f, " on ");
+  xml_put(f, gpu);
+  fprintf(f, ": predicted time per work-group size</text>\n");
+  legend(f, le, nle, L, 44, W - R);
+  /* y ticks: 1, 2 and 5 per decade, or decades alone beyond 2.5 decades */
+  fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", L, T + PH, L + PW, T + PH);
+  fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", L, T, L, T + PH);
+  static const double steps[] = {1, 2, 5};
+  int nsteps = lhi - llo > 2.5 ? 1 : 3, ticks = 0;
+  for (int e = (int)floor(llo); e <= (int)ceil(lhi); e++)
+    for (int m = 0; m < nsteps; m++) {
+      double v = steps[m] * pow(10, e);
+      if (log10(v) < llo || log10(v) > lhi)
+        continue;
+      double y = PY(v);
+      fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, y, L + PW, y);
+      fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%g us</text>\n", L - 5, y + 4, v);
+      ticks++;
+    }
+  if (ticks < 2) /* a narrow range: its ends */
+    for (int k = 0; k < 2; k++) {
+      double v = k ? hi : lo, y = PY(v);
+      fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", L, y, L + PW, y);
+      fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%.3g us</text>\n", L - 5, y + 4, v);
+    }
+  fprintf(f,
+          "<text x=\"18\" y=\"%.0f\" transform=\"rotate(-90 18 %.0f)\" text-anchor=\"middle\">predicted time "
+          "(us, log scale)</text>\n",
+          T + PH / 2, T + PH / 2);
+  fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">work-group size, in the order enumerated (%zu that "
+             "can run)</text>\n",
+          L + PW / 2, H - 10, nv);
+  /* size labels, rotated; every k-th where they would touch */
+  double step = PW / (double)(nv ? nv : 1);
+  size_t every = step >= 14 ? 1 : (size_t)ceil(14 / step);
   size_t k = 0;
   for (size_t i = 0; i < nc; i++) {
     const wgp_prune_candidate *c = wgp_prune_candidate_at(p, i);
     if (c->stage == WGP_PRUNE_INVALID)
       continue;
     double t = plotted_us(p, c);
-    double x = L + ((double)k + 0.5) / (double)nv * (W - L - R);
-    double y = H - B - (log10(t > 0 ? t : lo) - llo) / (lhi - llo) * (H - T - B);
+    double x = L + ((double)k + 0.5) * step;
+    double y = PY(t > 0 ? t : lo);
     char sz[64];
     size_str(sz, sizeof sz, c->local, dims);
     bool dup = c->stage == WGP_PRUNE_DUPLICATE, idle = c->stage == WGP_PRUNE_IDLE_LANES;
@@ -138,26 +249,15 @@ static int write_plot(const char *file, const wgp_prune *p, const char *kernel, 
               "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"none\" stroke=\"%s\"><title>%s: pruned (%s), "
               "best case %.4g us</title></circle>\n",
               x, y, dup ? "#999" : "#d62728", sz, dup ? "same traces" : "bounds", t);
-    if (nv <= 80)
-      fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" transform=\"rotate(-60 %.1f %.0f)\" text-anchor=\"end\">%s</text>\n",
-              x, H - B + 12, x, H - B + 12, sz);
+    if (i == best)
+      fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"none\" stroke=\"black\" stroke-width=\"1.5\"/>\n",
+              x, y);
+    if (k % every == 0)
+      fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" transform=\"rotate(-60 %.1f %.0f)\" text-anchor=\"end\">%s</text>\n", x,
+              T + PH + 12, x, T + PH + 12, sz);
     k++;
   }
-  fprintf(f, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"4\" fill=\"#1f77b4\"/><text x=\"%.0f\" y=\"%.0f\">simulated</text>\n",
-          W - 300, T - 10, W - 292, T - 6);
-  fprintf(f,
-          "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"4\" fill=\"none\" stroke=\"#999\"/><text x=\"%.0f\" y=\"%.0f\">"
-          "same traces</text>\n",
-          W - 220, T - 10, W - 212, T - 6);
-  if (cn.idle_lanes)
-    fprintf(f,
-            "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"2\" fill=\"none\" stroke=\"#2ca02c\"/><text x=\"%.0f\" "
-            "y=\"%.0f\">idle lanes (at the time of the size filling their warps)</text>\n",
-            L, H - 10, L + 8, H - 6);
-  fprintf(f,
-          "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"4\" fill=\"none\" stroke=\"#d62728\"/><text x=\"%.0f\" y=\"%.0f\">"
-          "pruned by bounds (best case)</text>\n",
-          W - 130, T - 10, W - 122, T - 6);
+#undef PY
   fprintf(f, "</svg>\n");
   return fclose(f) == 0 ? 0 : -1;
 }
@@ -521,13 +621,13 @@ static void progress(void *user, const char *phase, size_t done, size_t total) {
 }
 
 static const char usage_text[] =
-    "usage: wgprune INPUT --global X[,Y[,Z]] | --grid X[,Y[,Z]] [--kernel NAME] [--arg NAME=V] [--buffer NAME=BYTES]\n"
-    "               [--local-arg NAME=EXPR] [--local-mem NAME=BYTES] [--restrict COND]...\n"
-    "               [--nonuniform] [--partial-warps] [--gpu NAME|FILE]\n"
+    "usage: wgprune INPUT --global X[,Y[,Z]] | --grid X[,Y[,Z]] [--kernel NAME] [--arg NAME=V]\n"
+    "               [--buffer NAME=BYTES[@ALIGN]] [--local-arg NAME=EXPR] [--local-mem NAME=BYTES]\n"
+    "               [--restrict COND]... [--nonuniform] [--partial-warps] [--gpu NAME|FILE]\n"
     "               [--regs N] [--trip L<n>=COUNT] [--taken B<n>=FRACTION] [--cold-l2]\n"
     "               [--exhaustive] [--study] [--top N] [--json | --csv] [--plot FILE.svg]\n"
     "               [--emit-kernel-tuner FILE.json] [--jobs N] [-O N] [-DNAME=V] [-IDIR] [-- CLANG-FLAGS]\n"
-    "       wgprune --help\n";
+    "       wgprune --help (-h)\n";
 
 static const char help_text[] =
     "  INPUT is a kernel model (.json) or a .cl/.cu/.bc/.ll file; EXPR uses lx, ly, lz,\n"

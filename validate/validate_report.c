@@ -909,6 +909,26 @@ static void xml_text(FILE *f, const char *s) {
   }
 }
 
+/* About how wide TEXT is at font size PX in a sans-serif face: what keeps
+ * labels inside the picture (test/lit/Inputs/svg/check_svg.py measures the
+ * same way). */
+static double text_width(const char *text, double px) { return 0.6 * px * (double)strlen(text); }
+
+/* "1 us", "10 ms", "1 s": a power of ten of seconds, in the unit a reader
+ * uses for it. */
+static void time_label(char *buf, size_t n, int e) {
+  static const char *const units[] = {"ns", "us", "ms", "s"};
+  int u = e < -6 ? 0 : e < -3 ? 1 : e < 0 ? 2 : 3;
+  int p = e - (u == 0 ? -9 : u == 1 ? -6 : u == 2 ? -3 : 0);
+  if (u == 0 && p < 0)
+    snprintf(buf, n, "%g ns", pow(10, e + 9));
+  else
+    snprintf(buf, n, "%.0f %s", pow(10, p), units[u]);
+}
+
+/* Predicted against measured time of every predicted row, log-log, with
+ * y = x and a factor of 2 either way; one colour per kernel, named in a
+ * legend as wide as the longest name; the CSV named under the title. */
 int vreport_svg(const vreport *r, const char *file) {
   FILE *f = fopen(file, "w");
   if (!f)
@@ -926,22 +946,37 @@ int vreport_svg(const vreport *r, const char *file) {
   if (hi <= lo)
     hi = lo * 10;
   double llo = floor(log10(lo)), lhi = ceil(log10(hi));
-  const double W = 760, H = 640, L = 80, R = 230, T = 50, B = 60, PW = W - L - R, PH = H - T - B;
+  if (lhi - llo < 2)
+    lhi = llo + 2;
+  double longest = text_width("solid: exact; dashed: 2x off", 11);
+  for (size_t k = 0; k < r->nkernels; k++)
+    longest = fmax(longest, 16 + text_width(r->kernels[k], 11));
+  const double PW = 480, L = 84, R = 30 + longest, T = 64, B = 60, W = L + PW + R, PH = 480, H = T + PH + B;
 #define PX(v) (L + (log10(v) - llo) / (lhi - llo) * PW)
-#define PY(v) (H - B - (log10(v) - llo) / (lhi - llo) * PH)
+#define PY(v) (T + PH - (log10(v) - llo) / (lhi - llo) * PH)
   fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" "
              "font-size=\"11\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
           W, H);
-  fprintf(f, "<text x=\"%.0f\" y=\"22\" font-size=\"14\">", L);
-  xml_text(f, r->in.csv_name);
-  fprintf(f, ": predicted vs measured time, %zu rows, MAPE %.1f%%</text>\n", r->overall[VR_OURS].rows,
-          r->overall[VR_OURS].mape);
+  fprintf(f, "<text x=\"%.0f\" y=\"24\" font-size=\"14\">predicted vs measured time, %zu rows, MAPE %.1f%%</text>\n", L,
+          r->overall[VR_OURS].rows, r->overall[VR_OURS].mape);
+  /* the CSV's name, its end kept where the whole would not fit */
+  const char *name = r->in.csv_name;
+  size_t fit = (size_t)((W - L - 10) / (0.6 * 11));
+  fprintf(f, "<text x=\"%.0f\" y=\"42\" fill=\"#555\">", L);
+  if (strlen(name) > fit && fit > 3) {
+    fputs("...", f);
+    name += strlen(name) - (fit - 3);
+  }
+  xml_text(f, name);
+  fprintf(f, "</text>\n");
   for (int e = (int)llo; e <= (int)lhi; e++) {
     double v = pow(10, e), x = PX(v), y = PY(v);
-    fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#e5e5e5\"/>\n", x, T, x, H - B);
+    char lab[32];
+    time_label(lab, sizeof lab, e);
+    fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#e5e5e5\"/>\n", x, T, x, T + PH);
     fprintf(f, "<line x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>\n", L, y, L + PW, y);
-    fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%g s</text>\n", x, H - B + 16, v);
-    fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%g s</text>\n", L - 4, y + 4, v);
+    fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%s</text>\n", x, T + PH + 20, lab);
+    fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", L - 5, y + 4, lab);
   }
   fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"black\"/>\n", L, T, PW,
           PH);
@@ -954,9 +989,10 @@ int vreport_svg(const vreport *r, const char *file) {
     fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"%s/>\n", PX(m1), PY(k * m1),
             PX(m2), PY(k * m2), i ? "#999" : "#333", i ? " stroke-dasharray=\"4 3\"" : "");
   }
-  fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">measured</text>\n", L + PW / 2, H - 18);
-  fprintf(f, "<text x=\"18\" y=\"%.0f\" transform=\"rotate(-90 18 %.0f)\" text-anchor=\"middle\">predicted "
-             "(wgperf)</text>\n",
+  fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">measured time (log scale)</text>\n", L + PW / 2,
+          H - 16);
+  fprintf(f, "<text x=\"20\" y=\"%.0f\" transform=\"rotate(-90 20 %.0f)\" text-anchor=\"middle\">predicted "
+             "time, wgperf (log scale)</text>\n",
           T + PH / 2, T + PH / 2);
   for (size_t i = 0; i < r->in.n; i++) {
     double m = r->meas[i], p = r->pred[VR_OURS][i];
@@ -974,12 +1010,12 @@ int vreport_svg(const vreport *r, const char *file) {
   }
   for (size_t k = 0; k < r->nkernels; k++) {
     double y = T + 10 + 18.0 * (double)k;
-    fprintf(f, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"5\" fill=\"%s\"/><text x=\"%.0f\" y=\"%.0f\">", W - R + 20, y,
-            palette[k % (sizeof palette / sizeof palette[0])], W - R + 30, y + 4);
+    fprintf(f, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"5\" fill=\"%s\"/><text x=\"%.0f\" y=\"%.0f\">", L + PW + 24, y,
+            palette[k % (sizeof palette / sizeof palette[0])], L + PW + 34, y + 4);
     xml_text(f, r->kernels[k]);
     fprintf(f, "</text>\n");
   }
-  fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" fill=\"#666\">solid: exact; dashed: 2x off</text>\n", W - R + 20,
+  fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" fill=\"#666\">solid: exact; dashed: 2x off</text>\n", L + PW + 18,
           T + 10 + 18.0 * (double)r->nkernels + 10);
   fprintf(f, "</svg>\n");
 #undef PX

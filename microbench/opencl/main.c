@@ -21,6 +21,7 @@ static void usage(FILE *f) {
   fprintf(f, "usage: wgbench-ocl -o FILE.csv [--quick] [--platform N] [--device N] [--only G[,B...]]\n"
              "                   [--repeats N] [--timeout S]\n"
              "       wgbench-ocl --list\n"
+             "       wgbench-ocl --help (-h)\n"
              "Without --platform/--device: the first GPU listed, else the first device.\n");
 }
 
@@ -39,27 +40,38 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     int more = i + 1 < argc;
-    if (!strcmp(a, "-o") && more)
-      out = argv[++i];
-    else if (!strcmp(a, "--quick"))
-      quick = 1;
-    else if (!strcmp(a, "--list"))
-      list = 1;
-    else if (!strcmp(a, "--only") && more)
-      only = argv[++i];
-    else if (!strcmp(a, "--platform") && more && !parse_int(argv[i + 1], 0, 15, &platform))
-      i++;
-    else if (!strcmp(a, "--device") && more && !parse_int(argv[i + 1], 0, 15, &device))
-      i++;
-    else if (!strcmp(a, "--repeats") && more && !parse_int(argv[i + 1], 1, 64, &repeats))
-      i++;
-    else if (!strcmp(a, "--timeout") && more && !parse_int(argv[i + 1], 0, 86400, &timeout))
-      i++;
-    else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+    /* a number option: its name, bounds and what it counts, for the message */
+    static const struct {
+      const char *name;
+      int lo, hi;
+      const char *what;
+    } nums[] = {{"--platform", 0, 15, "a number from 0 to 15"},
+                {"--device", 0, 15, "a number from 0 to 15"},
+                {"--repeats", 1, 64, "a number from 1 to 64"},
+                {"--timeout", 0, 86400, "seconds (0 = none)"}};
+    int *num_out[] = {&platform, &device, &repeats, &timeout};
+    size_t k = 0;
+    while (k < sizeof nums / sizeof nums[0] && strcmp(a, nums[k].name))
+      k++;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
       usage(stdout);
       return 0;
+    } else if (k < sizeof nums / sizeof nums[0]) {
+      if (!more || parse_int(argv[i + 1], nums[k].lo, nums[k].hi, num_out[k])) {
+        fprintf(stderr, "wgbench-ocl: error: %s takes %s, got '%s'\n", a, nums[k].what, more ? argv[i + 1] : "");
+        usage(stderr);
+        return 2;
+      }
+      i++;
+    } else if ((!strcmp(a, "-o") || !strcmp(a, "--only")) && more) {
+      *(!strcmp(a, "-o") ? &out : &only) = argv[++i];
+    } else if (!strcmp(a, "--quick")) {
+      quick = 1;
+    } else if (!strcmp(a, "--list")) {
+      list = 1;
     } else {
-      fprintf(stderr, "wgbench-ocl: error: bad argument '%s'\n", a);
+      fprintf(stderr, "wgbench-ocl: error: %s '%s'\n",
+              !strcmp(a, "-o") || !strcmp(a, "--only") ? "no value after" : "unknown option", a);
       usage(stderr);
       return 2;
     }

@@ -33,6 +33,7 @@ config.substitutions.append(("%clang_cu", "%s %s" % (config.clang, cu_flags)))
 config.substitutions.append(("%clang", config.clang))
 config.substitutions.append(("%libclc", config.libclc))
 config.substitutions.append(("%src", config.wgperf_src_root))
+config.substitutions.append(("%{wgperf_bin}", config.wgperf_bin))
 config.substitutions.append(("%wgperf", os.path.join(config.wgperf_bin, "wgperf")))
 
 # What a .cu file compiles against here (wgperf --version says): a CUDA toolkit's
