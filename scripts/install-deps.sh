@@ -4,13 +4,13 @@
 #
 # CUDA 11.8 (nvidia-cuda-toolkit, nvidia-cuda-dev): the newest CUDA whose headers
 # clang 19 reads, so that .cu programs compile against the real CUDA headers and
-# ptxas/nvcc 11.8 count registers for sm_30 ... sm_90 (docs/cuda.md).  Debian
+# ptxas/nvcc 11.8 count registers for sm_35 ... sm_90 (docs/cuda.md).  Debian
 # ships it in `non-free`; its libcuda1 dependency needs `nvidia-support` from
 # `contrib`.  Both components are enabled in a source file of their own
 # (/etc/apt/sources.list.d/wgperf-cuda.sources) and pinned so that apt takes only
 # the CUDA packages and their dependencies from them
-# (/etc/apt/preferences.d/wgperf-cuda).  About 1.7 GB to download and 5.6 GB
-# installed.  WGPERF_CUDA=0 leaves it out; wgperf then compiles CUDA with its
+# (/etc/apt/preferences.d/wgperf-cuda).  About 1.5 GiB to download and 5 GiB
+# installed, about 7.5 minutes on a 2-core machine.  WGPERF_CUDA=0 leaves it out; wgperf then compiles CUDA with its
 # stand-in headers and says so.
 set -euo pipefail
 
