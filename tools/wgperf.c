@@ -82,8 +82,9 @@ static const char help_text[] =
     "\n"
     "environment: WGPERF_PLUGIN (libwgperf.so), WGPERF_CLANG, WGPERF_OPT, WGPERF_PTXAS (empty: do not run\n"
     "  ptxas for register counts), WGPERF_GPU_DIR (where --gpu NAME finds NAME.json), WGPERF_CUDA_PATH and\n"
-    "  CUDA_PATH: .cu files compile against the headers of the first CUDA 11.0-12.x toolkit of -- --cuda-path=DIR,\n"
-    "  $WGPERF_CUDA_PATH (empty: wgperf's stand-ins), $CUDA_PATH, /usr/local/cuda, /usr/lib/cuda (wgperf --version)\n";
+    "  CUDA_PATH: .cu files compile against the headers of the first CUDA 11.0-12.x toolkit of\n"
+    "  clang's cuda-path=DIR flag after --, $WGPERF_CUDA_PATH (empty: wgperf's stand-ins), $CUDA_PATH,\n"
+    "  /usr/local/cuda, /usr/lib/cuda (wgperf --version)\n";
 
 /* No command, or one wgperf does not have: the usage is the answer. */
 static int usage_text_error(const char *fmt, ...) {
