@@ -95,7 +95,7 @@ static wgp_status collect_fallbacks(wgp_analysis *a, const wgp_analysis_input *i
   size_t nb = wgp_kernel_num_blocks(k), nl = wgp_kernel_num_loops(k), nc = wgp_kernel_num_calls(k);
   unsigned char *flags = calloc(nb, 1), *loop_seen = calloc(nl ? nl : 1, 1);
   bool *ran = calloc(nb, sizeof *ran);
-  a->fallbacks = calloc(nb + nc ? nb + nc : 1, sizeof *a->fallbacks);
+  a->fallbacks = calloc(nb + nc + nl ? nb + nc + nl : 1, sizeof *a->fallbacks);
   if (!flags || !loop_seen || !ran || !a->fallbacks) {
     free(flags), free(loop_seen), free(ran);
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
@@ -131,6 +131,15 @@ static wgp_status collect_fallbacks(wgp_analysis *a, const wgp_analysis_input *i
       if (cb == b && ran[b])
         a->fallbacks[a->nfallbacks++] = (wgp_fallback){WGP_FALLBACK_CALL, b, -1, (long)i, false, false};
     }
+  }
+  /* loops whose exit no lane reached within the explicit cap (their header
+   * carries the flag): after the others, one each */
+  for (size_t b = 0; b < nb; b++) {
+    long loop = wgp_block_loop(wgp_kernel_block(k, b));
+    if (!(flags[b] & WGP_TRACE_TRUNCATED) || loop < 0 || wgp_loop_header(wgp_kernel_loop(k, (size_t)loop)) != b)
+      continue;
+    a->fallbacks[a->nfallbacks++] =
+        (wgp_fallback){WGP_FALLBACK_UNENDED, b, loop, -1, has_trip_hint(in, (size_t)loop), false};
   }
   free(flags), free(loop_seen), free(ran);
   return WGP_OK;
@@ -282,6 +291,28 @@ double wgp_analysis_dynamic_count(const wgp_analysis *a, const char *cls) {
   return n;
 }
 
+double wgp_analysis_loop_share(const wgp_analysis *a, size_t loop) {
+  double in = 0, all = 0;
+  for (size_t c = 0; c < wgp_warp_set_size(a->warps); c++) {
+    const wgp_warp_class *wc = wgp_warp_set_class(a->warps, c);
+    for (size_t b = 0; b < wgp_kernel_num_blocks(a->k); b++) {
+      const wgp_block *blk = wgp_kernel_block(a->k, b);
+      double per = 0;
+      for (size_t i = 0; i < wgp_block_num_counts(blk); i++)
+        per += (double)wgp_block_count(blk, i, NULL);
+      double n = wc->count * wgp_trace_block_executions(wc->trace, b) * per;
+      all += n;
+      /* inside LOOP: its innermost loop is LOOP or nested in it */
+      for (long l = wgp_block_loop(blk); l >= 0; l = wgp_loop_parent(wgp_kernel_loop(a->k, (size_t)l)))
+        if ((size_t)l == loop) {
+          in += n;
+          break;
+        }
+    }
+  }
+  return all > 0 ? in / all : 0;
+}
+
 unsigned wgp_analysis_flags(const wgp_analysis *a) { return a->flags; }
 
 size_t wgp_analysis_num_fallbacks(const wgp_analysis *a) { return a->nfallbacks; }
@@ -296,6 +327,7 @@ const char *wgp_fallback_kind_name(wgp_fallback_kind k) {
   case WGP_FALLBACK_DATA_LOOP: return "data-dependent-loop";
   case WGP_FALLBACK_UNKNOWN: return "unknown-condition";
   case WGP_FALLBACK_CALL: return "unresolved-call";
+  case WGP_FALLBACK_UNENDED: return "unended-loop";
   }
   return "?";
 }

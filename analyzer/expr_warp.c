@@ -18,6 +18,7 @@
 #include "expr_warp_internal.h"
 
 #include "expr_ops_internal.h"
+#include "mix_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,26 @@ static wgp_eval_status apply1(wgp_evaluator *ev, const wgp_expr *e, size_t nops,
     if (s[0] != WGP_EVAL_OK)
       return (wgp_eval_status)s[0];
     return wgp_x_unary(ev, e, v[0], out);
+  case WGP_OP_FLOAT: { /* WGP_XPROG_FLOAT_AS_DATA only: a pseudo value */
+    const char *name = e->info->name;
+    for (size_t j = 0; j < nops; j++)
+      if (s[j] != WGP_EVAL_OK)
+        return (wgp_eval_status)s[j];
+    if (strcmp(name, "fptosi") == 0 || strcmp(name, "fptoui") == 0 || strcmp(name, "sitofp") == 0 ||
+        strcmp(name, "uitofp") == 0) {
+      *out = v[0]; /* a conversion keeps what the value stands for */
+      return WGP_EVAL_OK;
+    }
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const char *c = name; *c; c++)
+      h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+    for (size_t j = 0; j < nops; j++)
+      h = wgp_mix64(h * 0x9e3779b97f4a7c15ull + (uint64_t)v[j]);
+    bool compare = strcmp(name, "fadd") && strcmp(name, "fsub") && strcmp(name, "fmul") && strcmp(name, "fdiv") &&
+                   strcmp(name, "frem");
+    *out = compare ? (int64_t)(h & 1) : (int64_t)(h & 0xffffff);
+    return WGP_EVAL_OK;
+  }
   default:
     if (s[0] != WGP_EVAL_OK)
       return (wgp_eval_status)s[0];
@@ -162,6 +183,9 @@ static uint32_t compile(compiler *c, const wgp_expr *e);
 static bool is_fixed(const xnode *x) { return x->kind == XN_CONST || x->fixed; }
 
 static uint32_t compile_sym(compiler *c, const wgp_expr *e, const wgp_sym *s) {
+  if (s->kind == WGP_SYM_UNKNOWN && (c->p->flags & WGP_XPROG_FLOAT_AS_DATA) && s->name &&
+      strcmp(s->name, "fconst") == 0)
+    return add_const(c, e, 0x5eed, WGP_EVAL_OK); /* one float constant, the same in every lane */
   if (s->kind == WGP_SYM_UNKNOWN)
     return add_const(c, e, 0, WGP_EVAL_UNKNOWN);
   int64_t v = 0;
@@ -241,7 +265,10 @@ static uint32_t compile_select(compiler *c, const wgp_expr *e) {
 static uint32_t compile(compiler *c, const wgp_expr *e) {
   switch (e->op) {
   case WGP_OP_INT: return add_const(c, e, e->ival, WGP_EVAL_OK);
-  case WGP_OP_FLOAT: return add_const(c, e, 0, WGP_EVAL_UNKNOWN);
+  case WGP_OP_FLOAT:
+    if (!(c->p->flags & WGP_XPROG_FLOAT_AS_DATA))
+      return add_const(c, e, 0, WGP_EVAL_UNKNOWN);
+    break; /* an operation like any other (apply1) */
   case WGP_OP_SYM: return compile_sym(c, e, &e->sym);
   case WGP_OP_LOAD: {
     wgp_sym s = {WGP_SYM_LOAD, 0, 0, (unsigned)e->ival, NULL};

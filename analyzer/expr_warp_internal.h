@@ -77,6 +77,17 @@ typedef struct wgp_xsource {
   uint64_t group_epoch;
 } wgp_xsource;
 
+/* wgp_xprog_compile's flag for the addresses of loaded data (the tracer's
+ * data mode): a floating-point operation whose operands are known gives a
+ * pseudo value, a hash of the operation and its operands (a compare: its low
+ * bit; a conversion to an integer: its operand), the same wherever the same
+ * operands meet, as a loaded value is a hash of the place it reads; a float
+ * constant (?fconst) is a constant.  So `in[lane + (int)(k * table[c])]`,
+ * whose table entry every lane of a warp reads alike, reads a contiguous run
+ * from one place of the warp's, not 32 scattered ones.  Elsewhere (branch
+ * conditions, trip counts) floating-point values stay unknown. */
+#define WGP_XPROG_FLOAT_AS_DATA 0x100u
+
 /* Compiles E (keep: it must outlive the program) with WGP_EVAL_* FLAGS.
  * WGP_ERR_NOMEM is the only failure. */
 wgp_status wgp_xprog_compile(const wgp_expr *e, unsigned flags, wgp_xclassify classify, void *user,

@@ -70,9 +70,264 @@ isl_pw_aff *pa_var(conv *c, unsigned pos) {
 
 static void val_free(val v) { isl_pw_aff_free(v.pa); }
 
+/* ---- intervals: a range proven without isl ---------------------------------- */
+
+/* Most values an address is built from are far inside their type (an index
+ * of a few million in 32 bits), and isl proves it per operand by testing a
+ * set for emptiness over the block's domain: with clamps (min/max) that is
+ * piecewise and costly (Parboil SAD: half of `wgperf analyze`'s time, for
+ * 32 clamped loads).  An interval over the box of the ids (the launch's
+ * sizes) and of the loops' iterations (their largest over the domain, from
+ * isl once per loop) contains every value the expression takes where the
+ * block executes; when it lies inside the range, the range holds, and isl
+ * is asked only otherwise. */
+
+typedef __int128 i128;
+#define IV_BIG ((i128)1 << 100)
+
+static bool iv_ok(i128 lo, i128 hi) { return lo <= hi && lo > -IV_BIG && hi < IV_BIG; }
+
+static bool iter_hi(conv *c, unsigned j, int64_t *hi) {
+  if (j >= 16 || !c->dom)
+    return false;
+  if (c->it_bad >> j & 1)
+    return false;
+  if (!(c->it_known >> j & 1)) {
+    isl_val *m = isl_set_dim_max_val(isl_set_copy(c->dom), (int)(FP_IDS + j));
+    bool ok = m && isl_val_is_int(m) == isl_bool_true;
+    long v = ok ? isl_val_get_num_si(m) : 0;
+    ok = ok && isl_val_cmp_si(m, v) == 0;
+    isl_val_free(m);
+    if (!ok) {
+      c->it_bad |= 1u << j;
+      return false;
+    }
+    c->it_hi[j] = v;
+    c->it_known |= 1u << j;
+  }
+  *hi = c->it_hi[j];
+  return true;
+}
+
+static bool iv_sym(conv *c, const wgp_sym *sym, i128 *lo, i128 *hi) {
+  unsigned d = sym->dim < 3 ? sym->dim : 0;
+  const wgp_trace_launch *L = c->L;
+  switch (sym->kind) {
+  case WGP_SYM_GRP: *lo = 0, *hi = (i128)c->ngrp[d] - 1; return true;
+  case WGP_SYM_LID: *lo = 0, *hi = (i128)L->local[d] - 1; return true;
+  case WGP_SYM_GID:
+    *lo = (i128)L->offset[d];
+    *hi = (i128)L->offset[d] + (i128)c->ngrp[d] * (i128)L->local[d] - 1;
+    return true;
+  case WGP_SYM_LSZ: {
+    i128 full = (i128)L->local[d], last = (i128)L->global[d] - ((i128)c->ngrp[d] - 1) * full;
+    *lo = last < full ? last : full, *hi = full;
+    return true;
+  }
+  case WGP_SYM_LANEID: *lo = 0, *hi = (i128)L->warp_size - 1; return true;
+  case WGP_SYM_ITER:
+    for (unsigned j = 0; j < c->depth; j++)
+      if (c->nest[j] == (long)sym->loop) {
+        int64_t h;
+        if (!iter_hi(c, j, &h))
+          return false;
+        *lo = 0, *hi = h < 0 ? 0 : h;
+        return true;
+      }
+    return false;
+  default: return false;
+  }
+}
+
+static bool iv_cst(conv *c, const wgp_expr *e, i128 *k);
+
+/* An interval holding every value of E over the block's domain (exact
+ * integer semantics, as conv_expr's); false when none is found. */
+static bool iv_of(conv *c, const wgp_expr *e, i128 *lo, i128 *hi, int depth) {
+  if (depth > 48)
+    return false;
+  unsigned uses = wgp_expr_uses(e);
+  if (uses & (WGP_USES_DATA | WGP_USES_UNKNOWN))
+    return false;
+  i128 k;
+  if (!(uses & (WGP_USES_WORK_ITEM | WGP_USES_LOOP)) && iv_cst(c, e, &k)) {
+    *lo = *hi = k;
+    return true;
+  }
+  wgp_expr_op op = wgp_expr_get_op(e);
+  size_t n = wgp_expr_num_operands(e);
+  i128 al, ah, bl, bh;
+#define SUB_IV(i, l, h) iv_of(c, wgp_expr_operand(e, i), &(l), &(h), depth + 1)
+  switch (op) {
+  case WGP_OP_INT: *lo = *hi = wgp_expr_int(e); return true;
+  case WGP_OP_SYM: return iv_sym(c, wgp_expr_symbol(e), lo, hi);
+  case WGP_OP_ADD:
+  case WGP_OP_MUL:
+    if (!SUB_IV(0, al, ah))
+      return false;
+    for (size_t i = 1; i < n; i++) {
+      if (!SUB_IV(i, bl, bh))
+        return false;
+      if (op == WGP_OP_ADD) {
+        al += bl, ah += bh;
+      } else {
+        i128 p[4] = {al * bl, al * bh, ah * bl, ah * bh};
+        al = ah = p[0];
+        for (int q = 1; q < 4; q++)
+          al = p[q] < al ? p[q] : al, ah = p[q] > ah ? p[q] : ah;
+      }
+      if (!iv_ok(al, ah))
+        return false;
+    }
+    *lo = al, *hi = ah;
+    return true;
+  case WGP_OP_SUB:
+    if (!SUB_IV(0, al, ah) || !SUB_IV(1, bl, bh))
+      return false;
+    *lo = al - bh, *hi = ah - bl;
+    return iv_ok(*lo, *hi);
+  case WGP_OP_UDIV:
+  case WGP_OP_SDIV:
+  case WGP_OP_UREM:
+  case WGP_OP_SREM: {
+    if (!SUB_IV(0, al, ah) || !SUB_IV(1, bl, bh) || bl != bh || bl == 0)
+      return false;
+    bool u = op == WGP_OP_UDIV || op == WGP_OP_UREM;
+    if (u && (al < 0 || bl < 0))
+      return false;
+    i128 d = bl < 0 ? -bl : bl;
+    if (op == WGP_OP_UREM || op == WGP_OP_SREM) {
+      *lo = al >= 0 ? 0 : -(d - 1);
+      *hi = ah <= 0 ? 0 : (ah < d - 1 ? ah : d - 1);
+      if (al >= 0 && ah < d) /* no wrap: the value itself */
+        *lo = al;
+      return true;
+    }
+    /* truncation towards zero is monotone */
+    i128 x = al / d, y = ah / d;
+    *lo = bl < 0 ? -y : x, *hi = bl < 0 ? -x : y;
+    return true;
+  }
+  case WGP_OP_SHL:
+  case WGP_OP_LSHR:
+  case WGP_OP_ASHR: {
+    if (!SUB_IV(0, al, ah) || !SUB_IV(1, bl, bh) || bl != bh || bl < 0 || bl > 62)
+      return false;
+    i128 m = (i128)1 << (int)bl;
+    if (op == WGP_OP_SHL) {
+      *lo = al * m, *hi = ah * m;
+      return iv_ok(*lo, *hi);
+    }
+    if (op == WGP_OP_LSHR && al < 0)
+      return false;
+    /* floor division by a power of two */
+    *lo = al >= 0 ? al / m : -((-al + m - 1) / m);
+    *hi = ah >= 0 ? ah / m : -((-ah + m - 1) / m);
+    return true;
+  }
+  case WGP_OP_SMIN:
+  case WGP_OP_SMAX:
+  case WGP_OP_UMIN:
+  case WGP_OP_UMAX:
+    if (!SUB_IV(0, al, ah))
+      return false;
+    for (size_t i = 1; i < n; i++) {
+      if (!SUB_IV(i, bl, bh))
+        return false;
+      if ((op == WGP_OP_UMIN || op == WGP_OP_UMAX) && (al < 0 || bl < 0))
+        return false;
+      if (op == WGP_OP_SMIN || op == WGP_OP_UMIN)
+        al = bl < al ? bl : al, ah = bh < ah ? bh : ah;
+      else
+        al = bl > al ? bl : al, ah = bh > ah ? bh : ah;
+    }
+    *lo = al, *hi = ah;
+    return true;
+  case WGP_OP_ABS:
+    if (!SUB_IV(0, al, ah))
+      return false;
+    *lo = al >= 0 ? al : ah <= 0 ? -ah : 0;
+    *hi = -al > ah ? -al : ah;
+    return true;
+  case WGP_OP_ZEXT:
+  case WGP_OP_SEXT: {
+    unsigned from = wgp_expr_from_width(e);
+    const wgp_expr *x = wgp_expr_operand(e, 0);
+    if (from == 1) {
+      *lo = op == WGP_OP_SEXT ? -1 : 0, *hi = op == WGP_OP_SEXT ? 0 : 1;
+      return true;
+    }
+    if (from >= 63)
+      return false;
+    if (wgp_expr_get_op(x) == WGP_OP_TRUNC && wgp_expr_width(x) == from)
+      x = wgp_expr_operand(x, 0);
+    i128 rlo = op == WGP_OP_ZEXT ? 0 : -((i128)1 << (from - 1));
+    i128 rhi = op == WGP_OP_ZEXT ? ((i128)1 << from) - 1 : ((i128)1 << (from - 1)) - 1;
+    if (iv_of(c, x, &al, &ah, depth + 1) && al >= rlo && ah <= rhi) {
+      *lo = al, *hi = ah;
+      return true;
+    }
+    *lo = rlo, *hi = rhi; /* whatever it is, it reads as a FROM-bit value */
+    return true;
+  }
+  case WGP_OP_TRUNC:
+    if (wgp_expr_width(e) == 1) {
+      *lo = 0, *hi = 1;
+      return true;
+    }
+    return SUB_IV(0, *lo, *hi); /* the exact value (conv_expr's) */
+  case WGP_OP_EQ: case WGP_OP_NE: case WGP_OP_SLT: case WGP_OP_SLE: case WGP_OP_SGT: case WGP_OP_SGE:
+  case WGP_OP_ULT: case WGP_OP_ULE: case WGP_OP_UGT: case WGP_OP_UGE: case WGP_OP_NOT:
+    *lo = 0, *hi = 1;
+    return true;
+  case WGP_OP_SELECT:
+    if (!SUB_IV(1, al, ah) || !SUB_IV(2, bl, bh))
+      return false;
+    *lo = al < bl ? al : bl, *hi = ah > bh ? ah : bh;
+    return true;
+  case WGP_OP_AND:
+    if (wgp_expr_width(e) == 1) {
+      *lo = 0, *hi = 1;
+      return true;
+    }
+    /* a non-negative value masked by a non-negative one: at most either */
+    if (n != 2 || !SUB_IV(0, al, ah) || !SUB_IV(1, bl, bh) || al < 0 || bl < 0)
+      return false;
+    *lo = 0, *hi = ah < bh ? ah : bh;
+    return true;
+  case WGP_OP_OR:
+  case WGP_OP_XOR:
+    if (wgp_expr_width(e) == 1) {
+      *lo = 0, *hi = 1;
+      return true;
+    }
+    return false;
+  default:
+    return false;
+  }
+#undef SUB_IV
+}
+
+static bool iv_cst(conv *c, const wgp_expr *e, i128 *k) {
+  wgp_eval_env env = {fold_lookup, c, 0};
+  wgp_eval_result r;
+  if (wgp_expr_eval(e, &env, &r) != WGP_EVAL_OK)
+    return false;
+  *k = r.value;
+  return true;
+}
+
+/* Whether E's values (E may be NULL) are proven in [LO, HI] by intervals. */
+static bool iv_within(conv *c, const wgp_expr *e, int64_t lo, int64_t hi) {
+  i128 a, b;
+  return e && iv_of(c, e, &a, &b, 0) && a >= lo && b <= hi;
+}
+
 /* Whether PA (keep) stays in [LO, HI] wherever the block executes (no
  * reason recorded when not). */
-static bool fits(conv *c, isl_pw_aff *pa, int64_t lo, int64_t hi) {
+static bool fits(conv *c, const wgp_expr *e, isl_pw_aff *pa, int64_t lo, int64_t hi) {
+  if (iv_within(c, e, lo, hi))
+    return true;
   isl_set *bad = isl_set_union(isl_pw_aff_lt_set(isl_pw_aff_copy(pa), pa_const(c, lo)),
                                isl_pw_aff_gt_set(isl_pw_aff_copy(pa), pa_const(c, hi)));
   bad = isl_set_intersect(bad, isl_set_copy(c->dom));
@@ -81,8 +336,11 @@ static bool fits(conv *c, isl_pw_aff *pa, int64_t lo, int64_t hi) {
   return empty == isl_bool_true;
 }
 
-/* Whether PA (keep) stays in [LO, HI] wherever the block executes. */
-static bool in_range(conv *c, isl_pw_aff *pa, int64_t lo, int64_t hi, const char *what, unsigned width) {
+/* Whether PA (keep), E's value, stays in [LO, HI] wherever the block executes. */
+static bool in_range(conv *c, const wgp_expr *e, isl_pw_aff *pa, int64_t lo, int64_t hi, const char *what,
+                     unsigned width) {
+  if (iv_within(c, e, lo, hi))
+    return true;
   isl_set *bad = isl_set_union(isl_pw_aff_lt_set(isl_pw_aff_copy(pa), pa_const(c, lo)),
                                isl_pw_aff_gt_set(isl_pw_aff_copy(pa), pa_const(c, hi)));
   bad = isl_set_intersect(bad, isl_set_copy(c->dom));
@@ -97,16 +355,16 @@ static bool in_range(conv *c, isl_pw_aff *pa, int64_t lo, int64_t hi, const char
   return false;
 }
 
-bool signed_ok(conv *c, isl_pw_aff *pa, unsigned w, const char *what) {
+bool signed_ok(conv *c, const wgp_expr *e, isl_pw_aff *pa, unsigned w, const char *what) {
   if (w >= 64)
     return true; /* 64-bit offsets do not overflow in practice; the evaluator reports it */
-  return in_range(c, pa, -(INT64_C(1) << (w - 1)), (INT64_C(1) << (w - 1)) - 1, what, w);
+  return in_range(c, e, pa, -(INT64_C(1) << (w - 1)), (INT64_C(1) << (w - 1)) - 1, what, w);
 }
 
-static bool unsigned_ok(conv *c, isl_pw_aff *pa, unsigned w, const char *what) {
+static bool unsigned_ok(conv *c, const wgp_expr *e, isl_pw_aff *pa, unsigned w, const char *what) {
   if (w >= 64)
-    return in_range(c, pa, 0, INT64_MAX, what, w);
-  return in_range(c, pa, 0, (INT64_C(1) << w) - 1, what, w);
+    return in_range(c, e, pa, 0, INT64_MAX, what, w);
+  return in_range(c, e, pa, 0, (INT64_C(1) << w) - 1, what, w);
 }
 
 static bool is_cst(isl_pw_aff *pa, int64_t *v) {
@@ -135,7 +393,7 @@ static val operand(conv *c, const wgp_expr *e, unsigned w, bool is_unsigned, con
     }
     return v;
   }
-  if (!(is_unsigned ? unsigned_ok(c, v.pa, w, what) : signed_ok(c, v.pa, w, what))) {
+  if (!(is_unsigned ? unsigned_ok(c, e, v.pa, w, what) : signed_ok(c, e, v.pa, w, what))) {
     val_free(v);
     return (val){NULL, false};
   }
@@ -407,7 +665,7 @@ val conv_expr(conv *c, const wgp_expr *e) {
       a = conv_expr(c, wgp_expr_operand(x, 0));
       int64_t lo = op == WGP_OP_ZEXT ? 0 : -(INT64_C(1) << (from - 1));
       int64_t hi = op == WGP_OP_ZEXT ? (INT64_C(1) << from) - 1 : (INT64_C(1) << (from - 1)) - 1;
-      if (a.pa && !a.boolean && !fits(c, a.pa, lo, hi)) {
+      if (a.pa && !a.boolean && !fits(c, wgp_expr_operand(x, 0), a.pa, lo, hi)) {
         isl_val *m = isl_val_int_from_si(c->ctx, (long)(INT64_C(1) << from));
         if (op == WGP_OP_ZEXT) {
           a.pa = isl_pw_aff_mod_val(a.pa, m);

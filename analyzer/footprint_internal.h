@@ -80,18 +80,30 @@ typedef struct conv {
   unsigned depth;
   isl_set *dom;         /* keep: where ranges are checked */
   char *why;            /* FP_REASON bytes: the first reason a conversion fails */
+  /* the largest iteration of each loop of the nest over dom, found when a
+   * range is first bounded by intervals (it_known: a bit per loop; it_bad:
+   * none found) */
+  int64_t it_hi[16];
+  uint32_t it_known, it_bad;
 } conv;
 
 /* E's value (give), or a NULL pa with a reason in c->why. */
 val conv_expr(conv *c, const wgp_expr *e);
 isl_pw_aff *pa_const(conv *c, int64_t v);
 isl_pw_aff *pa_var(conv *c, unsigned pos);
-/* Whether PA (keep) is a W-bit signed value wherever c->dom holds. */
-bool signed_ok(conv *c, isl_pw_aff *pa, unsigned w, const char *what);
+/* Whether PA (keep), the value of E (NULL: unknown), is a W-bit signed
+ * value wherever c->dom holds. */
+bool signed_ok(conv *c, const wgp_expr *e, isl_pw_aff *pa, unsigned w, const char *what);
 
 /* ---- footprint_count.c ---- */
 
 /* Number of points of SET (take), -1 when SET is NULL or isl gave up. */
 double fp_count(isl_set *set);
+/* The points of each of the N sets SETS (keep) that no set before it has
+ * (FIRSTS[i]; their sum is the points of the union) and, with OWN, each
+ * set's points (OWN[i]), counted from the runs of their points; false when
+ * that does not suit (many values to walk, large numbers): count the unions
+ * with fp_count then. */
+bool fp_count_firsts(isl_set **sets, size_t n, double *firsts, double *own);
 
 #endif

@@ -106,7 +106,8 @@ static isl_space *block_space(fp_sets *s, unsigned depth) {
 }
 
 static conv conv_of(fp_sets *s, isl_space *space, const long *nest, unsigned depth, isl_set *dom, char *why) {
-  return (conv){s->ctx, &s->L, s->ngrp, s->partial, space, nest, depth, dom, why};
+  return (conv){.ctx = s->ctx, .L = &s->L, .ngrp = s->ngrp, .partial = s->partial, .space = space, .nest = nest,
+                .depth = depth, .dom = dom, .why = why};
 }
 
 /* ---- block domains ------------------------------------------------------------ */
@@ -527,7 +528,7 @@ static void describe_access(fp_sets *s, size_t id) {
   conv c = conv_of(s, space, s->nest[b], d, s->dom[b], why);
   isl_ctx_reset_operations(s->ctx);
   val v = conv_expr(&c, wgp_access_offset(a));
-  if (v.pa && !signed_ok(&c, v.pa, wgp_expr_width(wgp_access_offset(a)), "the address")) {
+  if (v.pa && !signed_ok(&c, wgp_access_offset(a), v.pa, wgp_expr_width(wgp_access_offset(a)), "the address")) {
     isl_pw_aff_free(v.pa);
     v.pa = NULL;
   }

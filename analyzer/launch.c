@@ -507,6 +507,30 @@ static long dynamic_array(const wgp_kernel *k, const char *user, const wgp_array
   return -1;
 }
 
+/* Launch inputs a kernel needs and was not given: their options in a list,
+ * and the error for the first alone (the message of one missing input). */
+typedef struct missing {
+  size_t n;
+  char list[1024];
+  char one[512];
+} missing;
+
+__attribute__((format(printf, 4, 5))) static void note_missing(missing *m, const char *option, const char *name,
+                                                              const char *alone, ...) {
+  size_t len = strlen(m->list);
+  if (len < sizeof m->list - 1) {
+    int w = snprintf(m->list + len, sizeof m->list - len, "%s", len ? ", " : "");
+    if (w >= 0 && (size_t)w < sizeof m->list - len)
+      snprintf(m->list + len + (size_t)w, sizeof m->list - len - (size_t)w, option, name);
+  }
+  if (!m->n++) {
+    va_list ap;
+    va_start(ap, alone);
+    vsnprintf(m->one, sizeof m->one, alone, ap);
+    va_end(ap);
+  }
+}
+
 static wgp_eval_status lookup(void *user, const wgp_sym *sym, int64_t *value, char *reason, size_t size) {
   const wgp_launch *l = user;
   if (sym->kind == WGP_SYM_ARG) {
@@ -617,16 +641,42 @@ wgp_status wgp_launch_bind(const wgp_launch *l, const wgp_kernel *k, wgp_trace_l
         return fail(diag, "wgperf: error: argument '%s' of kernel '%s' is not a __local pointer", lists[j][i].name,
                     kn);
     }
+  /* Every launch input the kernel needs and the launch lacks, named in one
+   * error (a kernel with seven __local pointers took seven runs to learn
+   * it needs seven --local-mem). */
+  missing miss = {0};
+  for (size_t i = 0; i < na; i++) {
+    const wgp_arg *a = wgp_kernel_arg(k, i);
+    const char *name = wgp_arg_name(a);
+    if (wgp_arg_get_kind(a) == WGP_ARG_SCALAR) {
+      if (!find(l->args, l->nargs, name) && wgp_kernel_uses_arg(k, name))
+        note_missing(&miss, "--arg %s=VALUE", name,
+                     "wgperf: error: kernel '%s' needs a value for its argument '%s' (--arg %s=VALUE)", kn, name, name);
+    } else if (wgp_arg_space(a) == WGP_SPACE_LOCAL && !find(l->locals, l->nlocals, name)) {
+      note_missing(&miss, "--local-mem %s=BYTES", name,
+                   "wgperf: error: argument '%s' of kernel '%s' is a __local pointer: give its size with --local-mem "
+                   "%s=BYTES",
+                   name, kn, name);
+    }
+  }
   for (size_t j = 0; j < wgp_kernel_num_arrays(k); j++) {
     const wgp_array *a = wgp_kernel_array(k, j);
     if (wgp_array_space(a) == WGP_SPACE_LOCAL && wgp_array_bytes(a) == 0 && local_bytes[na + j] == 0) {
       const char *short_name = wgp_array_short_name(a);
-      return fail(diag,
-                  "wgperf: error: kernel '%s' uses the dynamic shared array '%s' (extern __shared__): give its size "
-                  "with --local-mem %s=BYTES (the third <<<>>> launch parameter)",
-                  kn, short_name, short_name);
+      note_missing(&miss, "--local-mem %s=BYTES", short_name,
+                   "wgperf: error: kernel '%s' uses the dynamic shared array '%s' (extern __shared__): give its size "
+                   "with --local-mem %s=BYTES (the third <<<>>> launch parameter)",
+                   kn, short_name, short_name);
     }
   }
+  if (miss.n == 1)
+    return fail(diag, "%s", miss.one);
+  if (miss.n > 1)
+    return fail(diag,
+                "wgperf: error: kernel '%s' needs %zu launch inputs that were not given: %s (scalar arguments that "
+                "an address, branch or loop count reads: --arg; __local pointer arguments and dynamic shared arrays: "
+                "--local-mem)",
+                kn, miss.n, miss.list);
   for (size_t i = 0; i < na; i++) {
     const wgp_arg *a = wgp_kernel_arg(k, i);
     const char *name = wgp_arg_name(a);
@@ -634,11 +684,8 @@ wgp_status wgp_launch_bind(const wgp_launch *l, const wgp_kernel *k, wgp_trace_l
     local_bytes[i] = 0;
     if (wgp_arg_get_kind(a) == WGP_ARG_SCALAR) {
       const named *v = find(l->args, l->nargs, name);
-      if (!v && !wgp_kernel_uses_arg(k, name))
-        continue; /* no address, branch or loop count reads it: any value gives the same analysis */
       if (!v)
-        return fail(diag, "wgperf: error: kernel '%s' needs a value for its argument '%s' (--arg %s=VALUE)", kn, name,
-                    name);
+        continue; /* no address, branch or loop count reads it: any value gives the same analysis */
       if (v->is_float && !v->integral && !wgp_arg_is_floating(a))
         return fail(diag, "wgperf: error: argument '%s' of kernel '%s' is an integer (%s): --arg %s=%s is %s", name,
                     kn, wgp_arg_type(a), name, v->text,
@@ -657,13 +704,7 @@ wgp_status wgp_launch_bind(const wgp_launch *l, const wgp_kernel *k, wgp_trace_l
                       (long long)v->value, name, (unsigned long long)bits);
       }
     } else if (wgp_arg_space(a) == WGP_SPACE_LOCAL) {
-      const named *v = find(l->locals, l->nlocals, name);
-      if (!v)
-        return fail(diag,
-                    "wgperf: error: argument '%s' of kernel '%s' is a __local pointer: give its size with --local-mem "
-                    "%s=BYTES",
-                    name, kn, name);
-      local_bytes[i] = (uint64_t)v->value;
+      local_bytes[i] = (uint64_t)find(l->locals, l->nlocals, name)->value; /* given: checked above */
     } else {
       const named *v = find(l->buffers, l->nbuffers, name);
       if (v)

@@ -685,34 +685,62 @@ static bool load_access(loader *ld, json_t *o, size_t i, wgp_access *m, const wg
 }
 
 /* Whether E reads the value loaded by access ID. */
-static bool reads_load(const wgp_expr *e, size_t id) {
+/* The ids of the loads E reads, appended to *IDS (*N of them, *CAP room);
+ * false when out of memory. */
+static bool loads_read(const wgp_expr *e, size_t **ids, size_t *n, size_t *cap) {
   if (!e)
-    return false;
-  if (wgp_expr_get_op(e) == WGP_OP_LOAD)
-    return wgp_expr_int(e) == (int64_t)id;
+    return true;
+  if (wgp_expr_get_op(e) == WGP_OP_LOAD) {
+    if (*n == *cap) {
+      size_t nc = *cap ? 2 * *cap : 16;
+      size_t *g = realloc(*ids, nc * sizeof *g);
+      if (!g)
+        return false;
+      *ids = g, *cap = nc;
+    }
+    (*ids)[(*n)++] = (size_t)wgp_expr_int(e);
+    return true;
+  }
   for (size_t i = 0; i < wgp_expr_num_operands(e); i++)
-    if (reads_load(wgp_expr_operand(e, i), id))
-      return true;
-  return false;
+    if (!loads_read(wgp_expr_operand(e, i), ids, n, cap))
+      return false;
+  return true;
 }
 
-/* wgp_access_load_level of every access, block by block in program order. */
-static void set_load_levels(wgp_kernel *k) {
-  for (size_t i = 0; i < k->nblocks; i++) {
+/* wgp_access_load_level of every access, block by block in program order:
+ * one more than the deepest earlier load of its block its offset reads.
+ * Each offset is walked once (an unrolled block of 2000 accesses walked each
+ * offset once per earlier access: most of the time of loading its model). */
+static bool set_load_levels(wgp_kernel *k) {
+  size_t *pos = malloc((k->naccesses ? k->naccesses : 1) * sizeof *pos), *ids = NULL, cap = 0;
+  if (!pos)
+    return false;
+  for (size_t i = 0; i < k->nblocks; i++)
+    for (size_t q = 0; q < k->blocks[i].nmem; q++)
+      pos[k->blocks[i].mem[q]] = q;
+  bool ok = true;
+  for (size_t i = 0; i < k->nblocks && ok; i++) {
     const wgp_block *b = &k->blocks[i];
-    for (size_t q = 0; q < b->nmem; q++) {
+    for (size_t q = 0; q < b->nmem && ok; q++) {
       wgp_access *a = &k->accesses[b->mem[q]];
       a->load_level = 0;
       if (a->kind != WGP_ACCESS_LOAD || a->space == WGP_SPACE_PRIVATE)
         continue;
-      for (size_t j = 0; j < q; j++) {
-        const wgp_access *e = &k->accesses[b->mem[j]];
-        if (e->kind == WGP_ACCESS_LOAD && e->space != WGP_SPACE_PRIVATE && e->load_level + 1 > a->load_level &&
-            reads_load(a->offset, e->id))
+      size_t n = 0;
+      ok = loads_read(a->offset, &ids, &n, &cap);
+      for (size_t t = 0; ok && t < n; t++) {
+        if (ids[t] >= k->naccesses)
+          continue;
+        const wgp_access *e = &k->accesses[ids[t]];
+        if (e->block == i && pos[ids[t]] < q && e->kind == WGP_ACCESS_LOAD && e->space != WGP_SPACE_PRIVATE &&
+            e->load_level + 1 > a->load_level)
           a->load_level = e->load_level + 1;
       }
     }
   }
+  free(pos);
+  free(ids);
+  return ok;
 }
 
 /* Cross checks that need every block, loop and access loaded. */
@@ -748,6 +776,59 @@ static bool check_kernel(loader *ld, wgp_kernel *k) {
   for (size_t i = 0; i < k->ncalls; i++)
     if (k->calls[i].block >= k->nblocks)
       return fail(ld, "call %zu: block %zu out of range (%zu blocks)", i, k->calls[i].block, k->nblocks);
+  return true;
+}
+
+/* resources: optional, added by `wgperf extract` (registers.c): one entry
+ * per GPU architecture NVIDIA's compiler was asked for. */
+static bool load_resources(loader *ld, json_t *o, wgp_kernel *k) {
+  json_t *list = json_object_get(o, "resources");
+  if (!list)
+    return true;
+  if (!json_is_array(list))
+    return fail(ld, "'resources' must be an array");
+  k->nresources = json_array_size(list);
+  k->resources = alloc_n(ld, k->nresources, sizeof *k->resources);
+  if (!k->resources)
+    return false;
+  size_t i;
+  json_t *e;
+  json_array_foreach(list, i, e) {
+    wgp_kernel_resources *r = &k->resources[i];
+    const char *arch, *compiler;
+    int64_t regs, stack, sst, sld, smem, code;
+    if (!json_is_object(e))
+      return fail(ld, "'resources' must hold objects");
+    if (!get_string(ld, e, "arch", false, &arch) || !get_string(ld, e, "compiler", false, &compiler) ||
+        !get_string(ld, e, "source", false, &r->source) || !get_uint(ld, e, "registers", false, 1024, &regs) ||
+        !get_uint(ld, e, "stack_bytes", false, 1u << 30, &stack) ||
+        !get_uint(ld, e, "spill_store_bytes", false, 1u << 30, &sst) ||
+        !get_uint(ld, e, "spill_load_bytes", false, 1u << 30, &sld) ||
+        !get_uint(ld, e, "shared_bytes", false, 1u << 30, &smem))
+      return false;
+    if (json_object_get(e, "code_bytes")) {
+      if (!get_uint(ld, e, "code_bytes", false, 1u << 30, &code))
+        return false;
+    } else {
+      code = 0;
+    }
+    char *end;
+    long cc = strncmp(arch, "sm_", 3) == 0 ? strtol(arch + 3, &end, 10) : -1;
+    if (cc < 10 || cc > 999 || *end)
+      return fail(ld, "'resources': arch '%s' is not sm_XY", arch);
+    if (regs < 1)
+      return fail(ld, "'resources': 'registers' is 0, expected 1 to 1024");
+    if (strcmp(compiler, "nvcc") != 0 && strcmp(compiler, "ptxas") != 0)
+      return fail(ld, "'resources': compiler '%s' is neither 'nvcc' nor 'ptxas'", compiler);
+    r->arch = (unsigned)cc;
+    r->registers = (unsigned)regs;
+    r->stack_bytes = (uint64_t)stack;
+    r->spill_store_bytes = (uint64_t)sst;
+    r->spill_load_bytes = (uint64_t)sld;
+    r->shared_bytes = (uint64_t)smem;
+    r->code_bytes = (uint64_t)code;
+    r->from_source = strcmp(compiler, "nvcc") == 0;
+  }
   return true;
 }
 
@@ -819,7 +900,7 @@ static bool load_kernel(loader *ld, json_t *o, size_t index, wgp_kernel *k) {
       return nomem(ld);
   }
 
-  if (!load_launch_attributes(ld, o, k))
+  if (!load_resources(ld, o, k) || !load_launch_attributes(ld, o, k))
     return false;
 
   json_t *args = get_array(ld, o, "args", &ok);
@@ -894,8 +975,7 @@ static bool load_kernel(loader *ld, json_t *o, size_t index, wgp_kernel *k) {
   }
   if (!check_kernel(ld, k))
     return false;
-  set_load_levels(k);
-  return true;
+  return set_load_levels(k) || nomem(ld);
 }
 
 static bool load_model(loader *ld, json_t *root, wgp_model *m) {

@@ -277,6 +277,26 @@ unsigned wgp_kernel_registers(const wgp_kernel *k, const char **source) {
     *source = k->registers_source;
   return k->registers;
 }
+size_t wgp_kernel_num_resources(const wgp_kernel *k) { return k->nresources; }
+const wgp_kernel_resources *wgp_kernel_resources_at(const wgp_kernel *k, size_t i) {
+  return i < k->nresources ? &k->resources[i] : NULL;
+}
+const wgp_kernel_resources *wgp_kernel_resources_for(const wgp_kernel *k, unsigned arch, bool *exact) {
+  const wgp_kernel_resources *best = NULL;
+  unsigned best_cost = 0;
+  for (size_t i = 0; i < k->nresources; i++) {
+    const wgp_kernel_resources *r = &k->resources[i];
+    /* the same major version first (the same register file and allocation
+     * rules), then the nearest, a lower one before a higher at equal distance */
+    unsigned d = r->arch > arch ? 2 * (r->arch - arch) : 2 * (arch - r->arch) - (r->arch < arch);
+    unsigned cost = (r->arch / 10 == arch / 10 ? 0 : 10000) + d;
+    if (!best || cost < best_cost)
+      best = r, best_cost = cost;
+  }
+  if (exact)
+    *exact = best && best->arch == arch;
+  return best;
+}
 bool wgp_kernel_reqd_work_group_size(const wgp_kernel *k, uint64_t size[3]) {
   if (!k->reqd[0])
     return false;

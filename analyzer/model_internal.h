@@ -115,6 +115,8 @@ struct wgp_kernel {
   unsigned register_pressure;
   unsigned registers;            /* from ptxas, 0 when absent */
   const char *registers_source;
+  wgp_kernel_resources *resources; /* per architecture, in the model's order */
+  size_t nresources;
   /* launch_attributes (optional): 0 / NULL where the source says nothing */
   uint64_t reqd[3], max_threads, min_blocks;
   const char *attribute;

@@ -104,6 +104,8 @@ struct wgp_tracer {
   int64_t *rv;       /* [lane * nrv + off] */
   uint8_t *rv_known;
   int64_t *forced;   /* per loop: iterations used when an exit cannot be evaluated */
+  uint8_t *forcing;  /* per loop: it runs iteration by iteration for its forced count (no count known) */
+  uint8_t *exit_reach; /* per block: an exit of its own loop is reachable from it without the back-edge */
   int64_t *rv_delta; /* [lane * nrv + off]: per-iteration step of an affine recurrence */
   uint8_t *rv_affine; /* per loop: its recurrences follow rv_delta while it runs */
   unsigned cur_lane;
@@ -471,7 +473,7 @@ static wgp_xprog *program_in(wgp_tracer *t, xtable *x, bool data, const wgp_expr
   }
   wgp_xprog *p;
   t->data_mode = data;
-  wgp_status st = wgp_xprog_compile(e, 0, classify, t, &p);
+  wgp_status st = wgp_xprog_compile(e, data ? WGP_XPROG_FLOAT_AS_DATA : 0, classify, t, &p);
   t->data_mode = false;
   if (st != WGP_OK)
     return NULL;
@@ -682,6 +684,8 @@ static bool compute_rpo(wgp_tracer *t) {
   return true;
 }
 
+static bool in_region(const wgp_tracer *t, size_t b, long region);
+
 wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tracer **out, wgp_diag *diag) {
   *out = NULL;
   if (L->dims < 1 || L->dims > 3 || L->warp_size < 1 || L->warp_size > WGP_TRACE_MAX_WARP)
@@ -714,6 +718,8 @@ wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tr
   t->has_taken_hint = calloc(nb, sizeof *t->has_taken_hint);
   t->iter = calloc(nl, sizeof *t->iter);
   t->forced = calloc(nl, sizeof *t->forced);
+  t->forcing = calloc(nl, 1);
+  t->exit_reach = calloc(nb ? nb : 1, 1);
   t->rv_affine = calloc(nl, sizeof *t->rv_affine);
   t->cond_data = calloc(nb ? nb : 1, 1);
   t->cond_lid = calloc(nb ? nb : 1, 1);
@@ -725,7 +731,7 @@ wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tr
   }
   bool ok = t->rv_affine && t->cond_data && t->cond_lid && t->lid_memo && t->order && t->rpo && t->block_loop && t->loop_parent && t->loop_header && t->loop_depth &&
             t->rv_off && t->trip_hint && t->has_trip_hint && t->taken_hint && t->has_taken_hint && t->iter &&
-            t->forced;
+            t->forced && t->forcing && t->exit_reach;
   for (size_t b = 0; ok && b < nb; b++)
     t->block_loop[b] = wgp_block_loop(wgp_kernel_block(k, b));
   for (size_t l = 0; ok && l < t->nloops; l++) {
@@ -759,6 +765,22 @@ wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tr
     wgp_tracer_free(t);
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
+  /* per block of a loop's own body: an exit of that loop is reachable
+   * without its back-edge (successors come later in reverse post-order,
+   * but for the back-edges) */
+  for (size_t i = nb; i-- > 0;) {
+    size_t b = t->order[i];
+    long l = t->block_loop[b];
+    if (l < 0)
+      continue;
+    const wgp_block *blk = wgp_kernel_block(k, b);
+    for (size_t j = 0; j < wgp_block_num_succs(blk) && !t->exit_reach[b]; j++) {
+      size_t s2 = wgp_block_succ(blk, j);
+      if (s2 == t->loop_header[l] || wgp_block_is_back_edge(blk, s2))
+        continue;
+      t->exit_reach[b] = !in_region(t, s2, l) || t->block_loop[s2] != l || t->exit_reach[s2];
+    }
+  }
   *out = t;
   return WGP_OK;
 }
@@ -777,7 +799,7 @@ void wgp_tracer_free(wgp_tracer *t) {
   free(t->arrive), free(t->exits);
   free(t->order), free(t->rpo), free(t->block_loop), free(t->loop_parent), free(t->loop_header);
   free(t->loop_depth), free(t->rv_off), free(t->trip_hint), free(t->has_trip_hint);
-  free(t->taken_hint), free(t->has_taken_hint), free(t->iter), free(t->forced);
+  free(t->taken_hint), free(t->has_taken_hint), free(t->iter), free(t->forced), free(t->forcing), free(t->exit_reach);
   free(t->rv), free(t->rv_known), free(t->rv_delta), free(t->rv_affine), free(t->cond_data);
   for (size_t b = 0; t->lid_memo && b < t->nblocks; b++)
     free(t->lid_memo[b]);
@@ -1258,6 +1280,15 @@ static const lid_branch *lid_branch_of(wgp_tracer *t, size_t b, const wgp_branch
   return m;
 }
 
+/* Whether an exit of REGION can be reached from block S without its back-edge
+ * (t->exit_reach, per block of the loop's own body; a block outside the
+ * loop, or in a loop nested in it, counts as reaching one). */
+static bool reaches_exit(const wgp_tracer *t, size_t s, long region) {
+  if (!in_region(t, s, region) || t->block_loop[s] != region)
+    return true;
+  return t->exit_reach[s];
+}
+
 static void branch(wgp_tracer *t, long region, size_t b, uint64_t mask, double w, uint64_t *cont,
                    double *cont_w) {
   const wgp_block *blk = wgp_kernel_block(t->k, b);
@@ -1327,6 +1358,26 @@ static void branch(wgp_tracer *t, long region, size_t b, uint64_t mask, double w
   }
   t->tr->flags |= data ? WGP_TRACE_DATA_BRANCH : WGP_TRACE_UNKNOWN;
   t->tr->fallback[b] |= data ? WGP_TRACE_DATA_BRANCH : WGP_TRACE_UNKNOWN;
+  /* In the last iteration of a loop run for its forced count (its exits
+   * cannot be evaluated), the lanes go only the ways that can still reach
+   * an exit: taken both ways, a branch whose one side leads back to the
+   * header kept some lanes in the loop on every iteration, which then ran
+   * to the explicit cap (a merge loop: `if (a and b left) {advance one by
+   * data} else if ... else break` ran 1024 iterations at -O0, 1 at -O2). */
+  if (region >= 0 && t->forcing[region] && t->iter[region] + 1 >= t->forced[region] && !t->has_taken_hint[b]) {
+    bool some = false, all = true;
+    for (size_t i = 0; i < nt; i++) {
+      bool r = reaches_exit(t, wgp_branch_target(br, i), region);
+      some = some || r;
+      all = all && r;
+    }
+    if (some && !all) {
+      for (size_t i = 0; i < nt; i++)
+        if (reaches_exit(t, wgp_branch_target(br, i), region))
+          route(t, region, wgp_branch_target(br, i), unknown, w, cont, cont_w);
+      return;
+    }
+  }
   if (t->has_taken_hint[b] && wgp_branch_get_kind(br) == WGP_BRANCH_COND) {
     double f = t->taken_hint[b];
     route(t, region, wgp_branch_target(br, 0), unknown, w * f, cont, cont_w);
@@ -1575,8 +1626,10 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
   if (!known && wgp_loop_trip_kind(lp) == WGP_TRIP_RECURRENCE && !t->has_trip_hint[loop] &&
       probe_trips(t, loop, mask, trips, &capped)) {
     known = true;
-    if (capped) /* a lane whose exit is never reached ran the explicit cap */
+    if (capped) { /* a lane whose exit is never reached ran the explicit cap */
       t->tr->flags |= WGP_TRACE_TRUNCATED;
+      t->tr->fallback[t->loop_header[loop]] |= WGP_TRACE_TRUNCATED;
+    }
     int64_t mx = 1;
     EACH_LANE(lane, mask & (t->nlanes < 64 ? (1ull << t->nlanes) - 1 : ~0ull)) if (trips[lane] > mx) mx = trips[lane];
     t->forced[loop] = mx;
@@ -1602,10 +1655,14 @@ static void run_loop(wgp_tracer *t, long loop, uint64_t mask, double w, nodelist
   if (!known) {
     uint64_t active = mask;
     int64_t k = 0;
+    t->forcing[loop] = 1;
     for (; active && k < (int64_t)t->explicit_cap && !t->abort; k++)
       active = iteration(t, loop, &node, k, active, w, 1.0, false, 1);
-    if (active)
+    t->forcing[loop] = 0;
+    if (active) { /* which loop: wgp_trace_block_flags of its header */
       t->tr->flags |= WGP_TRACE_TRUNCATED;
+      t->tr->fallback[t->loop_header[loop]] |= WGP_TRACE_TRUNCATED;
+    }
   } else {
     /* Stretches with a constant active mask, cut where a lane's count ends. */
     int64_t ends[WGP_TRACE_MAX_WARP];

@@ -39,8 +39,38 @@ static int zero_test_dependence(const wgp_expr *e) {
   return worst;
 }
 
+/* Whether E can never be evaluated by the tracer: it needs a loaded or a
+ * floating-point value, or an unmodelled one, where the evaluator needs
+ * every operand (expr_eval.c: all but a select whose arms agree). */
+static bool never_known(const wgp_expr *e) {
+  wgp_expr_op op = wgp_expr_get_op(e);
+  if (op == WGP_OP_LOAD || op == WGP_OP_FLOAT)
+    return true;
+  const wgp_sym *s = wgp_expr_symbol(e);
+  if (s)
+    return s->kind == WGP_SYM_LOAD || s->kind == WGP_SYM_UNKNOWN;
+  size_t n = wgp_expr_num_operands(e);
+  if (op == WGP_OP_SELECT && n == 3) {
+    bool c = never_known(wgp_expr_operand(e, 0)), a = never_known(wgp_expr_operand(e, 1)),
+         b = never_known(wgp_expr_operand(e, 2));
+    return (a && b) || (c && (a || b));
+  }
+  for (size_t i = 0; i < n; i++)
+    if (never_known(wgp_expr_operand(e, i)))
+      return true;
+  return false;
+}
+
 int wgp_expr_group_dependence(const wgp_expr *e) {
   if (!e)
+    return 0;
+  /* A condition that needs a loaded value is a fallback in every group
+   * alike (both ways, or a loop's bound), whatever the group id does to
+   * its other operands: Parboil's radix-sort rearrangement compares a
+   * loaded digit with a key selected by a bounds check on the group id and
+   * masked (and: not monotone), and traced all 4096 groups, 2666 distinct
+   * warps, 22-36 s per estimate. */
+  if (never_known(e))
     return 0;
   wgp_expr_op op = wgp_expr_get_op(e);
   if ((op == WGP_OP_EQ || op == WGP_OP_NE) && wgp_expr_num_operands(e) == 2) {
@@ -159,8 +189,61 @@ static wgp_status add_warp(wgp_warp_set *s, const uint64_t g[3], size_t warp, do
   return WGP_OK;
 }
 
-/* Groups to trace in one dimension of NGRP groups: values and counts. */
-static size_t edge_groups(uint64_t ngrp, uint64_t pick[3], double cnt[3]) {
+/* Whether a loop count of K can change with the group id of dimension D:
+ * a count, bound, exit or recurrence reads it. */
+static bool sym_group_dim(const wgp_expr *e, unsigned d) {
+  if (!e)
+    return false;
+  const wgp_sym *s = wgp_expr_symbol(e);
+  if (s)
+    return (s->kind == WGP_SYM_GRP || s->kind == WGP_SYM_GID) && s->dim == d;
+  for (size_t i = 0; i < wgp_expr_num_operands(e); i++)
+    if (sym_group_dim(wgp_expr_operand(e, i), d))
+      return true;
+  return false;
+}
+
+static bool loop_counts_use_group(const wgp_kernel *k, unsigned d) {
+  for (size_t l = 0; l < wgp_kernel_num_loops(k); l++) {
+    const wgp_loop *lp = wgp_kernel_loop(k, l);
+    if (sym_group_dim(wgp_loop_trip_count(lp), d) || sym_group_dim(wgp_loop_max_trip_count(lp), d))
+      return true;
+    for (size_t i = 0; i < wgp_loop_num_recurrences(lp); i++) {
+      const wgp_expr *init, *next;
+      wgp_loop_recurrence(lp, i, &init, &next);
+      if (sym_group_dim(init, d) || sym_group_dim(next, d))
+        return true;
+    }
+    for (size_t i = 0; i < wgp_loop_num_exits(lp); i++) {
+      size_t blk;
+      if (sym_group_dim(wgp_loop_exit(lp, i, &blk), d))
+        return true;
+    }
+  }
+  return false;
+}
+
+/* The run of alike groups A..B (A <= B) stood for by its central group, or,
+ * when MEAN and its length is even, by its two central groups with half its
+ * count each: their mean is the run's mean for anything linear in the group
+ * id (a loop count of the global id: for (j = 0; j < gid; j++) runs
+ * 64 g + 31 times in a group of 64 on the group's last warp; the upper central
+ * group alone counted half a group too many per group of the run).  Writes
+ * PICK and CNT from *K on. */
+static void central_groups(uint64_t a, uint64_t b, bool mean, uint64_t *pick, double *cnt, size_t *k) {
+  uint64_t len = b - a + 1;
+  if (mean && len % 2 == 0) {
+    pick[*k] = a + len / 2 - 1, cnt[(*k)++] = (double)(len / 2);
+    pick[*k] = a + len / 2, cnt[(*k)++] = (double)(len / 2);
+    return;
+  }
+  pick[*k] = a + len / 2, cnt[(*k)++] = (double)len;
+}
+
+/* Groups to trace in one dimension of NGRP groups: values and counts (at
+ * most 4: the first, the interior's central one or two (MEAN:
+ * central_groups), the last). */
+static size_t edge_groups(uint64_t ngrp, bool mean, uint64_t pick[4], double cnt[4]) {
   if (ngrp == 1) {
     pick[0] = 0, cnt[0] = 1;
     return 1;
@@ -169,10 +252,11 @@ static size_t edge_groups(uint64_t ngrp, uint64_t pick[3], double cnt[3]) {
     pick[0] = 0, cnt[0] = 1, pick[1] = 1, cnt[1] = 1;
     return 2;
   }
-  pick[0] = 0, cnt[0] = 1;
-  pick[1] = ngrp / 2, cnt[1] = (double)(ngrp - 2);
-  pick[2] = ngrp - 1, cnt[2] = 1;
-  return 3;
+  size_t k = 0;
+  pick[k] = 0, cnt[k++] = 1;
+  central_groups(1, ngrp - 2, mean, pick, cnt, &k);
+  pick[k] = ngrp - 1, cnt[k++] = 1;
+  return k;
 }
 
 static uint64_t mix64(uint64_t h, uint64_t v) {
@@ -182,15 +266,16 @@ static uint64_t mix64(uint64_t h, uint64_t v) {
 }
 
 /* Picks of one split dimension at most: the first and last group, and of
- * the 2 + WGP_WARPS_SPLIT_PROBES groups probed between them, one per run of
- * alike groups and one per unresolved stretch between two runs. */
-#define SPLIT_PICKS (2 + 2 * (2 + WGP_WARPS_SPLIT_PROBES) - 1)
+ * the 2 + WGP_WARPS_SPLIT_PROBES groups probed between them, two per run of
+ * alike groups and two per unresolved stretch between two runs. */
+#define SPLIT_PICKS (2 + 2 * (2 * (2 + WGP_WARPS_SPLIT_PROBES) - 1))
 
 /* Probing the groups of one dimension (the others at their first group). */
 typedef struct prober {
   wgp_tracer *t;
   const wgp_warp_payload *pl;
   unsigned d;
+  bool mean; /* runs stood for by their two central groups when even (central_groups) */
 } prober;
 
 /* What group GI of the dimension does, up to loop counts: the shapes of its
@@ -227,9 +312,9 @@ static wgp_status group_shape(prober *p, uint64_t gi, uint64_t *sig, wgp_diag *d
  * group between them, and the middle one stands for them all.  Otherwise
  * the change points between them (a bounds check gid < n with n well inside
  * the grid) are found by bisection, WGP_WARPS_SPLIT_PROBES probes at most,
- * and each run of groups that behave alike is represented by its middle
- * group; a stretch left unresolved likewise.  PICK and CNT need room for
- * SPLIT_PICKS entries. */
+ * and each run of groups that behave alike is represented by its central
+ * group or two (central_groups); a stretch left unresolved likewise.  PICK
+ * and CNT need room for SPLIT_PICKS entries. */
 static wgp_status split_groups(prober *p, uint64_t ngrp, uint64_t *pick, double *cnt, size_t *np, bool *split,
                                wgp_diag *diag) {
   enum { MAXP = WGP_WARPS_SPLIT_PROBES };
@@ -265,13 +350,9 @@ static wgp_status split_groups(prober *p, uint64_t ngrp, uint64_t *pick, double 
     size_t j = i;
     while (j + 1 < n && sig[j + 1] == sig[i])
       j++;
-    /* (all of 1 .. ngrp-2 alike: the middle group, as edge_groups picks it) */
-    pick[k] = i == 0 && j == n - 1 ? ngrp / 2 : at[i] + (at[j] - at[i]) / 2;
-    cnt[k++] = (double)(at[j] - at[i] + 1);
-    if (j + 1 < n && at[j + 1] - at[j] > 1) { /* unresolved between two runs */
-      uint64_t a = at[j] + 1, b = at[j + 1] - 1;
-      pick[k] = a + (b - a) / 2, cnt[k++] = (double)(b - a + 1);
-    }
+    central_groups(at[i], at[j], p->mean, pick, cnt, &k);
+    if (j + 1 < n && at[j + 1] - at[j] > 1) /* unresolved between two runs */
+      central_groups(at[j] + 1, at[j + 1] - 1, p->mean, pick, cnt, &k);
     i = j + 1;
   }
   pick[k] = ngrp - 1, cnt[k++] = 1;
@@ -290,7 +371,9 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
   for (unsigned d = 0; d < 3; d++)
     ngrp[d] = (L->global[d] + L->local[d] - 1) / L->local[d];
   int dep = control_group_dependence(k);
-  bool split_dim[3] = {false, false, false};
+  bool split_dim[3] = {false, false, false}, mean[3];
+  for (unsigned d = 0; d < 3; d++)
+    mean[d] = dep == 1 && loop_counts_use_group(k, d);
   /* Lists of (group index, count) per dimension. */
   uint64_t *pick[3] = {NULL, NULL, NULL};
   double *cnt[3] = {NULL, NULL, NULL};
@@ -309,10 +392,10 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
     if (dep == 0) {
       pick[d][0] = 0, cnt[d][0] = (double)ngrp[d], np[d] = 1;
     } else if (dep == 1 && ngrp[d] > 3) {
-      prober pr = {t, payload, d};
+      prober pr = {t, payload, d, mean[d]};
       st = split_groups(&pr, ngrp[d], pick[d], cnt[d], &np[d], &split_dim[d], diag);
     } else if (dep == 1) {
-      np[d] = edge_groups(ngrp[d], pick[d], cnt[d]);
+      np[d] = edge_groups(ngrp[d], mean[d], pick[d], cnt[d]);
     } else {
       /* a group per stretch of NGRP / WANT, picked in it by a hash (one at
        * the same place in every stretch would see one phase of a pattern
@@ -327,11 +410,11 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
     }
   }
   /* Split dimensions whose groups together would be too many: the outer ones
-   * back to their first, middle and last group (two split ones of at most
-   * 52 runs stay; three would be 140000 groups). */
+   * back to their first, central and last groups (two split ones of at most
+   * 52 picks stay; three would be 140000 groups). */
   for (unsigned d = 3; st == WGP_OK && dep == 1 && d-- > 0;)
     if ((double)np[0] * (double)np[1] * (double)np[2] > WGP_WARPS_MAX_GROUPS && split_dim[d]) {
-      np[d] = edge_groups(ngrp[d], pick[d], cnt[d]);
+      np[d] = edge_groups(ngrp[d], mean[d], pick[d], cnt[d]);
       split_dim[d] = false;
     }
   bool split = split_dim[0] || split_dim[1] || split_dim[2];

@@ -32,7 +32,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-KINDS = {"data-dependent-branch", "data-dependent-loop", "unknown-condition", "unresolved-call"}
+KINDS = {"data-dependent-branch", "data-dependent-loop", "unknown-condition", "unresolved-call", "unended-loop"}
 OPT_LEVELS = ("0", "2")
 
 
@@ -117,6 +117,10 @@ def check_predict(j, what):
     for key, v in j.get("breakdown", {}).items():
         if isinstance(v, (int, float)) and not (math.isfinite(v) and v >= 0):
             raise Failure("%s: breakdown %s = %r" % (what, key, v))
+    # a time resting on a loop that never ended is said beside it, never only in passing
+    kinds = {f.get("kind") for f in j.get("fallbacks", [])}
+    if "unended-loop" in kinds and (j.get("trusted") is not False or not j.get("untrusted")):
+        raise Failure("%s: a loop did not end but the time is not marked untrusted" % what)
 
 
 def check_analyze(j, what):

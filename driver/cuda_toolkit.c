@@ -13,6 +13,8 @@
 #define _XOPEN_SOURCE 700
 #include "wgperf/driver.h"
 
+#include "driver_internal.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -147,3 +149,75 @@ wgp_status wgp_find_cuda_toolkit(char *const *flags, size_t num_flags, wgp_cuda_
   }
   return WGP_OK;
 }
+
+static void message(const wgp_extract_options *o, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void message(const wgp_extract_options *o, const char *fmt, ...) {
+  if (!o->message)
+    return;
+  char line[WGP_DIAG_SIZE];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  o->message(o->message_user, line);
+}
+
+wgp_status drv_cuda_flags(const char *file, const wgp_extract_options *o, const char **v, size_t *n,
+                          drv_cuda_args *b, wgp_diag *diag) {
+  memset(b, 0, sizeof *b);
+  wgp_cuda_toolkit tk;
+  wgp_status st = wgp_find_cuda_toolkit(o->flags, o->num_flags, &tk, diag);
+  if (st != WGP_OK)
+    return st;
+  static const char *const common[] = {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80", "-nocudalib",
+                                       "-Wno-unknown-cuda-version",
+                                       /* clang keeps only line tables of optimized device code; the
+                                        * plugin names the fields of a struct argument from its type */
+                                       "-Xclang", "-debug-info-kind=constructor"};
+  for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
+    v[(*n)++] = common[i];
+  if (tk.version && strncmp(tk.passed_over, "CUDA_PATH=", 10) == 0) /* the user's, not usable */
+    message(o, "wgperf: warning: %s: %.*s; compiled against CUDA %d.%d at %s instead", file,
+            (int)strcspn(tk.passed_over, ";"), tk.passed_over, tk.version / 1000, tk.version % 1000 / 10, tk.path);
+  if (tk.version) {
+    /* cuda_toolkit_compat.h: what clang's CUDA wrappers leave out of the toolkit's
+     * headers (docs/cuda.md) */
+    if (!drv_find_header("cuda_toolkit_compat.h", b->header, sizeof b->header))
+      return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: cannot find include/wgperf/cuda_toolkit_compat.h");
+    snprintf(b->cuda_path, sizeof b->cuda_path, "--cuda-path=%s", tk.path);
+    /* with -nocudalib clang does not pass the toolkit's version to its front end,
+     * which then lowers <<<...>>> to the pre-9.2 cudaConfigureCall that no header
+     * declares */
+    snprintf(b->sdk, sizeof b->sdk, "-target-sdk-version=%d.%d", tk.version / 1000, tk.version % 1000 / 10);
+    if (strcmp(tk.origin, "--cuda-path") != 0)
+      v[(*n)++] = b->cuda_path;
+    v[(*n)++] = "-Xclang";
+    v[(*n)++] = b->sdk;
+    /* nvcc accepts `register` and narrowing conversions in braces, which C++17 (clang's
+     * default for CUDA) makes errors */
+    v[(*n)++] = "-Wno-register";
+    v[(*n)++] = "-Wno-c++11-narrowing";
+    v[(*n)++] = "-include";
+    v[(*n)++] = b->header;
+    return WGP_OK;
+  }
+  message(o,
+          "wgperf: warning: %s: no CUDA toolkit that clang 19 reads (%s); compiled against wgperf's stand-ins "
+          "for the CUDA headers, which declare only part of them (scripts/install-deps.sh installs Debian's CUDA "
+          "11.8)",
+          file, tk.passed_over);
+  if (!drv_find_header("cuda_compat.h", b->header, sizeof b->header))
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: cannot find include/wgperf/cuda_compat.h");
+  /* include/wgperf/cuda/: the runtime's host API as declarations, so
+   * that a whole program (main, cudaMalloc, <<<...>>>) parses */
+  snprintf(b->hostdir, sizeof b->hostdir, "%.*s/cuda", (int)(strrchr(b->header, '/') - b->header), b->header);
+  const char *standin[] = {"-nocudainc", "-include", b->header, "-isystem", b->hostdir};
+  for (size_t i = 0; i < sizeof standin / sizeof standin[0]; i++)
+    v[(*n)++] = standin[i];
+  return WGP_OK;
+}
+

@@ -9,6 +9,7 @@
 #define _XOPEN_SOURCE 700
 #include "wgperf/driver.h"
 
+#include "driver_internal.h"
 #include "registers_internal.h"
 
 #include <errno.h>
@@ -362,73 +363,6 @@ static void explain_failure(const char *file, const char *log, char *out, size_t
     snprintf(out + w, n - (size_t)w, " (it includes %s through %s)", base, chain);
 }
 
-/* The clang flags that make FILE (CUDA) a device-side compile, appended to
- * ARGS at *N (at most 20): against the real CUDA headers of the toolkit
- * wgp_find_cuda_toolkit finds, as nvcc compiles it, else against wgperf's
- * stand-ins, with a warning to O's callback.  *HEADER, *HOSTDIR and *OWNED
- * (give: free(); NULL when unused) hold the strings ARGS points to. */
-static wgp_status cuda_flags(const char *file, const wgp_extract_options *o, const char **args, int *n, char **header,
-                             char **hostdir, char **owned, wgp_diag *diag) {
-  wgp_cuda_toolkit tk;
-  wgp_status st = wgp_find_cuda_toolkit(o->flags, o->num_flags, &tk, diag);
-  if (st != WGP_OK)
-    return st;
-  const char *common[] = {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_80", "-nocudalib",
-                          "-Wno-unknown-cuda-version",
-                          /* clang keeps only line tables of optimized device code; the
-                           * plugin names the fields of a struct argument from its type */
-                          "-Xclang", "-debug-info-kind=constructor"};
-  for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
-    args[(*n)++] = common[i];
-  if (tk.version && strncmp(tk.passed_over, "CUDA_PATH=", 10) == 0) /* the user's, not usable */
-    message(o, "wgperf: warning: %s: %.*s; compiled against CUDA %d.%d at %s instead", file,
-            (int)strcspn(tk.passed_over, ";"), tk.passed_over, tk.version / 1000, tk.version % 1000 / 10, tk.path);
-  if (tk.version) {
-    /* cuda_toolkit_compat.h: what clang's CUDA wrappers leave out of the toolkit's
-     * headers (docs/cuda.md) */
-    if ((st = find_header("cuda_toolkit_compat.h", header, diag)) != WGP_OK)
-      return st;
-    size_t size = sizeof tk.path + 64;
-    *owned = malloc(size);
-    if (!*owned)
-      return no_memory(diag);
-    /* "--cuda-path=DIR" then, after its NUL, the SDK version: with -nocudalib
-     * clang does not pass the toolkit's version to its front end, which then
-     * lowers <<<...>>> to the pre-9.2 cudaConfigureCall that no header declares */
-    int at = snprintf(*owned, size, "--cuda-path=%s", tk.path) + 1;
-    snprintf(*owned + at, size - (size_t)at, "-target-sdk-version=%d.%d", tk.version / 1000, tk.version % 1000 / 10);
-    if (strcmp(tk.origin, "--cuda-path") != 0)
-      args[(*n)++] = *owned;
-    args[(*n)++] = "-Xclang";
-    args[(*n)++] = *owned + at;
-    /* nvcc accepts `register` and narrowing conversions in braces, which C++17 (clang's
-     * default for CUDA) makes errors */
-    args[(*n)++] = "-Wno-register";
-    args[(*n)++] = "-Wno-c++11-narrowing";
-    args[(*n)++] = "-include";
-    args[(*n)++] = *header;
-    return WGP_OK;
-  }
-  message(o,
-          "wgperf: warning: %s: no CUDA toolkit that clang 19 reads (%s); compiled against wgperf's stand-ins "
-          "for the CUDA headers, which declare only part of them (scripts/install-deps.sh installs Debian's CUDA "
-          "11.8)",
-          file, tk.passed_over);
-  if ((st = find_header("cuda_compat.h", header, diag)) != WGP_OK)
-    return st;
-  /* include/wgperf/cuda/: the runtime's host API as declarations, so
-   * that a whole program (main, cudaMalloc, <<<...>>>) parses */
-  size_t hl = strlen(*header) - strlen("cuda_compat.h");
-  *hostdir = concat(*header, "", "");
-  if (!*hostdir)
-    return no_memory(diag);
-  strcpy(*hostdir + hl, "cuda");
-  const char *standin[] = {"-nocudainc", "-include", *header, "-isystem", *hostdir};
-  for (size_t i = 0; i < sizeof standin / sizeof standin[0]; i++)
-    args[(*n)++] = standin[i];
-  return WGP_OK;
-}
-
 /* Whether IR input is OpenCL for NVIDIA (so it needs libclc before llc). */
 static bool opencl_ir(const char *file) {
   FILE *f = fopen(file, "rb");
@@ -470,7 +404,8 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
   /* Keep the bitcode when ptxas can count registers from it. */
   bool keep_bitcode = wgp_find_ptxas() && kind != WGP_SOURCE_IR;
   char *bitcode = keep_bitcode && tmp ? concat(tmp, ".bc", "") : NULL;
-  char *plugin_flag = NULL, *oflag = NULL, *header = NULL, *hostdir = NULL, *cudaflags = NULL, *tool = NULL,
+  drv_cuda_args *cuda = NULL; /* a CUDA source's flags' strings */
+  char *plugin_flag = NULL, *oflag = NULL, *header = NULL, *tool = NULL,
        *passes = NULL, *errlog = NULL;
   const char *args[64 + 1];
   int n = 0;
@@ -518,8 +453,15 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
                           "-cl-kernel-arg-info", "-target", "nvptx64-nvidia-nvcl", "-include", header};
       for (size_t i = 0; i < sizeof cl / sizeof cl[0]; i++)
         args[n++] = cl[i];
-    } else if ((st = cuda_flags(file, o, args, &n, &header, &hostdir, &cudaflags, diag)) != WGP_OK) {
-      goto done;
+    } else {
+      size_t cn = (size_t)n;
+      if (!(cuda = malloc(sizeof *cuda))) {
+        st = no_memory(diag);
+        goto done;
+      }
+      if ((st = drv_cuda_flags(file, o, args, &cn, cuda, diag)) != WGP_OK)
+        goto done;
+      n = (int)cn;
     }
     const char *common[] = {"-fno-discard-value-names", "-g", oflag, "-c", "-emit-llvm", plugin_flag,
                             "-o", bitcode ? bitcode : "/dev/null", file};
@@ -557,6 +499,9 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
    * so that bitcode is a second compile, without the plugin.
    * The two compiles run at once; the second's messages are the first's, so it is quiet. */
   bool second = bitcode && unroll_at >= 0;
+  /* A CUDA source goes to nvcc, which compiles it as the program is built;
+   * the bitcode for ptxas is made only where nvcc gives no count. */
+  bool nvcc_first = second && kind == WGP_SOURCE_CUDA && wgp_find_nvcc();
   tool_run other = {0, -1};
   if (second) {
     argvx2 = malloc((all + 2) * sizeof *argvx2);
@@ -571,10 +516,12 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
     argvx2[m++] = "-w";
     argvx2[m] = NULL;
     argvx[out_at] = "/dev/null";
-    wgp_diag started;
-    other = start_tool(file, (char *const *)argvx2, tmp, true, NULL, &started);
-    if (other.pid == 0) /* the model can still be made: not the error this call fails with */
-      message(o, "%s", started.message);
+    if (!nvcc_first) {
+      wgp_diag started;
+      other = start_tool(file, (char *const *)argvx2, tmp, true, NULL, &started);
+      if (other.pid == 0) /* the model can still be made: not the error this call fails with */
+        message(o, "%s", started.message);
+    }
   }
   unlink(tmp);
   /* clang's messages, read when it fails (explain_failure) */
@@ -591,6 +538,34 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
   }
   if (errlog)
     unlink(errlog);
+  wgp_resource_request rq = {file,
+                             kind == WGP_SOURCE_IR ? file : bitcode,
+                             kind == WGP_SOURCE_OPENCL || (kind == WGP_SOURCE_IR && opencl_ir(file)),
+                             clang_path(),
+                             tmp,
+                             o->flags,
+                             o->num_flags,
+                             o->num_flags,
+                             o->archs,
+                             o->num_archs,
+                             o->message,
+                             o->message_user};
+  bool done[WGP_MAX_ARCHS] = {false};
+  size_t want = o->num_archs ? (o->num_archs < WGP_MAX_ARCHS ? o->num_archs : WGP_MAX_ARCHS) : 1;
+  int by_nvcc = 0;
+  if (nvcc_first && st == WGP_OK && is_file(tmp)) {
+    by_nvcc = wgp_add_nvcc_resources(&rq, done);
+    if ((size_t)by_nvcc < want) { /* the bitcode for ptxas after all */
+      wgp_diag started;
+      other = start_tool(file, (char *const *)argvx2, tmp, true, NULL, &started);
+      if (other.pid == 0)
+        message(o, "%s", started.message);
+    } else {
+      second = false;
+    }
+  } else if (nvcc_first) {
+    second = false;
+  }
   if (second && finish_tool(file, (char *const *)argvx2, other, true, NULL) != WGP_OK && st == WGP_OK) {
     /* the model stands, with the registers the plugin estimates */
     message(o, "wgperf: warning: %s: the compile for ptxas failed; registers are estimated from the IR", file);
@@ -608,9 +583,9 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
                       file);
     goto done;
   }
-  if (wgp_find_ptxas() && (kind == WGP_SOURCE_IR || bitcode))
-    wgp_add_ptxas_registers(file, kind == WGP_SOURCE_IR ? file : bitcode, kind == WGP_SOURCE_OPENCL || opencl_ir(file),
-                            clang_path(), tmp, o->message, o->message_user);
+  rq.bitcode = kind == WGP_SOURCE_IR ? file : bitcode;
+  if (wgp_find_ptxas() && (kind == WGP_SOURCE_IR || bitcode) && (size_t)by_nvcc < want)
+    wgp_add_ptxas_registers(&rq, done);
   if (rename(tmp, out) != 0) {
     st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot write: %s", out, strerror(errno));
     unlink(tmp);
@@ -628,8 +603,7 @@ done:
   free(plugin_flag);
   free(oflag);
   free(header);
-  free(hostdir);
-  free(cudaflags);
+  free(cuda);
   free(errlog);
   free(tool);
   free(passes);

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,6 @@
 #define WGPERF_DEFAULT_LIBCLC ""
 #endif
 
-#define PTX_ARCH "sm_80"
 
 const char *wgp_find_ptxas(void) {
   static char found[PATH_MAX];
@@ -386,56 +386,228 @@ static void first_error(const char *log, char *out, size_t n) {
   fclose(f);
 }
 
-/* Sets kernels[].registers in MODEL from ptxas' report in LOG. */
-static int patch_model(const char *model, const char *log, const char *ptxas_version) {
+/* What NVIDIA's compiler reports for one kernel (`ptxas -v`, `nvcc
+ * --resource-usage`): registers per thread, the stack frame (local arrays and
+ * spill slots), spill stores and loads (bytes of those instructions in the
+ * code), static shared memory, and the bytes of its machine code (the cubin's
+ * .text.<symbol>), from which the instructions are counted. */
+typedef struct kernel_report {
+  char symbol[512];
+  unsigned regs;
+  long stack, spill_stores, spill_loads, smem, code_bytes;
+  bool have_regs;
+} kernel_report;
+
+/* The kernels of LOG, in its order (*N of them; give: free()).  Lines:
+ *   ptxas info    : Compiling entry function 'NAME' for 'sm_86'
+ *   ptxas info    : Function properties for NAME
+ *       7896 bytes stack frame, 7900 bytes spill stores, 8652 bytes spill loads
+ *   ptxas info    : Used 255 registers, used 1 barriers, 27280 bytes smem, 376 bytes cmem[0]
+ * Function properties of non-entry functions (.func) are skipped. */
+static kernel_report *parse_report(const char *log, size_t *n) {
+  *n = 0;
   FILE *f = fopen(log, "r");
   if (!f)
-    return 0;
-  json_error_t err;
-  json_t *root = json_load_file(model, JSON_PRESERVE_ORDER, &err);
-  if (!root) {
-    fclose(f);
-    return 0;
-  }
-  json_t *kernels = json_object_get(root, "kernels");
-  char line[1024], entry[512] = "";
-  int patched = 0;
+    return NULL;
+  kernel_report *r = NULL, *cur = NULL;
+  size_t cap = 0;
+  char line[1024];
+  bool props = false; /* the next line holds the current entry's frame and spills */
   while (fgets(line, sizeof line, f)) {
     char *p = strstr(line, "Compiling entry function '");
     if (p) {
       p += strlen("Compiling entry function '");
       char *q = strchr(p, '\'');
-      if (q && (size_t)(q - p) < sizeof entry) {
-        memcpy(entry, p, (size_t)(q - p));
-        entry[q - p] = '\0';
+      if (!q || (size_t)(q - p) >= sizeof r->symbol)
+        continue;
+      if (*n == cap) {
+        cap = cap ? 2 * cap : 8;
+        kernel_report *t = realloc(r, cap * sizeof *r);
+        if (!t)
+          break;
+        r = t;
       }
+      cur = &r[(*n)++];
+      memset(cur, 0, sizeof *cur);
+      memcpy(cur->symbol, p, (size_t)(q - p));
+      props = false;
+      continue;
+    }
+    if ((p = strstr(line, "Function properties for "))) {
+      p += strlen("Function properties for ");
+      p[strcspn(p, "\r\n")] = '\0';
+      props = cur && !cur->have_regs && strcmp(p, cur->symbol) == 0;
+      continue;
+    }
+    if (props) {
+      long st = 0, ss = 0, sl = 0;
+      if (sscanf(line, " %ld bytes stack frame, %ld bytes spill stores, %ld bytes spill loads", &st, &ss, &sl) == 3)
+        cur->stack = st, cur->spill_stores = ss, cur->spill_loads = sl;
+      props = false;
       continue;
     }
     unsigned regs;
-    p = strstr(line, "Used ");
-    if (!p || !*entry || sscanf(p, "Used %u registers", &regs) != 1)
+    if (cur && !cur->have_regs && (p = strstr(line, "Used ")) && sscanf(p, "Used %u registers", &regs) == 1) {
+      cur->regs = regs;
+      cur->have_regs = true;
+      char *sm = strstr(p, " bytes smem");
+      if (sm) {
+        char *b = sm;
+        while (b > p && (b[-1] >= '0' && b[-1] <= '9'))
+          b--;
+        cur->smem = strtol(b, NULL, 10);
+      }
+    }
+  }
+  fclose(f);
+  return r;
+}
+
+/* The size of section NAME of the ELF64 file PATH (a cubin), -1 when it has
+ * none or cannot be read.  A cubin is a little-endian ELF64 file; the kernel
+ * SYMBOL's machine code is its section .text.SYMBOL. */
+static long elf_section_size(const char *path, const char *name) {
+  size_t len = 0;
+  unsigned char *e = (unsigned char *)read_text(path, &len);
+  long size = -1;
+#define U16(o) ((unsigned)e[o] | (unsigned)e[(o) + 1] << 8)
+#define U32(o) ((uint64_t)U16(o) | (uint64_t)U16((o) + 2) << 16)
+#define U64(o) (U32(o) | U32((o) + 4) << 32)
+  if (e && len >= 64 && memcmp(e, "\177ELF", 4) == 0 && e[4] == 2 && e[5] == 1) {
+    uint64_t shoff = U64(0x28);
+    unsigned shentsize = U16(0x3a), shnum = U16(0x3c), shstrndx = U16(0x3e);
+    if (shentsize >= 64 && shoff < len && shnum < 65536 && shstrndx < shnum &&
+        shoff + (uint64_t)shnum * shentsize <= len) {
+      uint64_t str = shoff + (uint64_t)shstrndx * shentsize;
+      uint64_t stroff = U64(str + 0x18), strsize = U64(str + 0x20);
+      for (unsigned i = 0; i < shnum && stroff < len && strsize <= len - stroff; i++) {
+        uint64_t h = shoff + (uint64_t)i * shentsize;
+        uint64_t nm = U32(h);
+        if (nm >= strsize)
+          continue;
+        const char *s = (const char *)e + stroff + nm;
+        size_t room = (size_t)(strsize - nm);
+        if (strnlen(s, room) < room && strcmp(s, name) == 0) {
+          size = (long)U64(h + 0x20);
+          break;
+        }
+      }
+    }
+  }
+#undef U64
+#undef U32
+#undef U16
+  free(e);
+  return size;
+}
+
+/* Adds to every kernel of MODEL that REPORTS (N of them) name an entry of
+ * its 'resources' for ARCH (sm_XY), COMPILER ("nvcc" or "ptxas") with
+ * SOURCE; when FIRST, also sets its 'registers' (the count predictions used
+ * before there was one per architecture, and still read by older readers).
+ * An entry for ARCH already there is replaced.  Returns the kernels patched. */
+static int patch_model(const char *model, const kernel_report *reports, size_t n, const char *arch,
+                       const char *compiler, const char *source, bool first) {
+  json_error_t err;
+  json_t *root = json_load_file(model, JSON_PRESERVE_ORDER, &err);
+  if (!root)
+    return 0;
+  json_t *kernels = json_object_get(root, "kernels");
+  int patched = 0;
+  for (size_t r = 0; r < n; r++) {
+    if (!reports[r].have_regs)
       continue;
     size_t i;
     json_t *k;
     json_array_foreach(kernels, i, k) {
       const char *sym = json_string_value(json_object_get(k, "symbol"));
-      if (sym && strcmp(sym, entry) == 0) {
-        json_t *r = json_object();
-        json_object_set_new(r, "count", json_integer(regs));
-        char src[256];
-        snprintf(src, sizeof src, "ptxas -v (%s, %s)", ptxas_version, PTX_ARCH);
-        json_object_set_new(r, "source", json_string(src));
-        json_object_set_new(k, "registers", r);
-        patched++;
+      if (!sym || strcmp(sym, reports[r].symbol) != 0)
+        continue;
+      if (first) {
+        json_t *reg = json_object();
+        json_object_set_new(reg, "count", json_integer(reports[r].regs));
+        json_object_set_new(reg, "source", json_string(source));
+        json_object_set_new(k, "registers", reg);
       }
+      json_t *e = json_object();
+      json_object_set_new(e, "arch", json_string(arch));
+      json_object_set_new(e, "compiler", json_string(compiler));
+      json_object_set_new(e, "registers", json_integer(reports[r].regs));
+      json_object_set_new(e, "stack_bytes", json_integer(reports[r].stack));
+      json_object_set_new(e, "spill_store_bytes", json_integer(reports[r].spill_stores));
+      json_object_set_new(e, "spill_load_bytes", json_integer(reports[r].spill_loads));
+      json_object_set_new(e, "shared_bytes", json_integer(reports[r].smem));
+      if (reports[r].code_bytes > 0)
+        json_object_set_new(e, "code_bytes", json_integer(reports[r].code_bytes));
+      json_object_set_new(e, "source", json_string(source));
+      json_t *list = json_object_get(k, "resources");
+      if (!json_is_array(list)) {
+        list = json_array();
+        json_object_set_new(k, "resources", list);
+      }
+      size_t j;
+      json_t *old;
+      bool replaced = false;
+      json_array_foreach(list, j, old) if (!replaced && json_is_string(json_object_get(old, "arch")) &&
+                                           strcmp(json_string_value(json_object_get(old, "arch")), arch) == 0) {
+        json_array_set(list, j, e);
+        replaced = true;
+      }
+      if (!replaced)
+        json_array_append(list, e);
+      json_decref(e);
+      patched++;
     }
-    entry[0] = '\0';
   }
-  fclose(f);
   if (patched && json_dump_file(root, model, JSON_INDENT(1) | JSON_PRESERVE_ORDER) != 0)
     patched = 0;
   json_decref(root);
   return patched;
+}
+
+/* Fills each report's code_bytes from the cubin CUBIN. */
+static void add_code_bytes(kernel_report *r, size_t n, const char *cubin) {
+  for (size_t i = 0; i < n; i++) {
+    char sec[600];
+    snprintf(sec, sizeof sec, ".text.%s", r[i].symbol);
+    r[i].code_bytes = elf_section_size(cubin, sec);
+  }
+}
+
+/* "CUDA 13.0" from `TOOL --version` (nvcc and ptxas print "release 13.0,"),
+ * else "ptxas" / "nvcc". */
+static void tool_version(const char *tool, const char *dir, char *out, size_t size) {
+  snprintf(out, size, "%s", strstr(tool, "nvcc") ? "nvcc" : "ptxas");
+  char vlog[PATH_MAX];
+  snprintf(vlog, sizeof vlog, "%s/version", dir);
+  int fd = open(vlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0)
+    return;
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fd, 1);
+    execlp(tool, tool, "--version", (char *)NULL);
+    _exit(127);
+  }
+  close(fd);
+  if (pid > 0) {
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+      ;
+    FILE *vf = fopen(vlog, "r");
+    char l2[256];
+    while (vf && fgets(l2, sizeof l2, vf)) {
+      char *rel = strstr(l2, "release ");
+      if (rel) {
+        snprintf(out, size, "CUDA %.*s", (int)strcspn(rel + 8, ","), rel + 8);
+        break;
+      }
+    }
+    if (vf)
+      fclose(vf);
+  }
+  unlink(vlog);
 }
 
 /* The function ptxas named in LOG as an unresolved extern (into NAME), or
@@ -558,18 +730,174 @@ static bool add_reqntid(const char *model, const char *ptx) {
   return ok;
 }
 
-int wgp_add_ptxas_registers(const char *input, const char *bitcode, bool opencl, const char *clang, const char *model,
-                            wgp_message_fn message, void *message_user) {
+/* sm_XY of ARCH when it is one ("sm_86"), else NULL. */
+static bool arch_ok(const char *arch) {
+  return arch && strncmp(arch, "sm_", 3) == 0 && strlen(arch) >= 5 && strlen(arch) <= 8 &&
+         strspn(arch + 3, "0123456789") >= 2;
+}
+
+/* The archs of R ("sm_80" when it names none), at most WGP_MAX_ARCHS. */
+static size_t request_archs(const wgp_resource_request *r, const char *out[WGP_MAX_ARCHS]) {
+  size_t n = 0;
+  for (size_t i = 0; i < r->num_archs && n < WGP_MAX_ARCHS; i++) {
+    bool seen = false;
+    for (size_t j = 0; j < n; j++)
+      seen = seen || strcmp(out[j], r->archs[i]) == 0;
+    if (arch_ok(r->archs[i]) && !seen)
+      out[n++] = r->archs[i];
+  }
+  if (!n)
+    out[n++] = WGP_DEFAULT_ARCH;
+  return n;
+}
+
+const char *wgp_find_nvcc(void) {
+  static char found[PATH_MAX];
+  const char *env = getenv("WGPERF_NVCC");
+  if (env)
+    return *env ? env : NULL; /* WGPERF_NVCC= (empty) turns nvcc off */
+  const char *ptxas = wgp_find_ptxas();
+  if (!ptxas)
+    return NULL;
+  /* the nvcc of ptxas' toolkit, so both speak for one CUDA version */
+  char real[PATH_MAX];
+  const char *dirs[2] = {ptxas, NULL};
+  if (realpath(ptxas, real))
+    dirs[1] = real;
+  for (int d = 0; d < 2; d++) {
+    if (!dirs[d])
+      continue;
+    const char *slash = strrchr(dirs[d], '/');
+    if (!slash)
+      continue;
+    snprintf(found, sizeof found, "%.*s/nvcc", (int)(slash - dirs[d]), dirs[d]);
+    if (access(found, X_OK) == 0)
+      return found;
+  }
+  return NULL;
+}
+
+/* Whether nvcc's LOG says it found no host compiler it supports. */
+static bool host_compiler_refused(const char *log) {
+  size_t len = 0;
+  char *text = read_text(log, &len);
+  bool refused = text && (strstr(text, "host compiler") || strstr(text, "unsupported GNU version") ||
+                          strstr(text, "unsupported clang version"));
+  free(text);
+  return refused;
+}
+
+/* nvcc for the archs of R not yet DONE: `nvcc -ptx` on the CUDA source with
+ * the user's -D, -U and -I, as the program would be built, for the oldest of
+ * them (PTX assembles for its target and any later one), then ptxas of the
+ * same toolkit for each (`nvcc -arch=sm_XY` runs both; the front end, which
+ * takes most of the time, once).  Marks the archs it counted; returns how
+ * many. */
+int wgp_add_nvcc_resources(const wgp_resource_request *r, bool done[WGP_MAX_ARCHS]) {
+  const char *nvcc = wgp_find_nvcc(), *ptxas = wgp_find_ptxas();
+  const char *archs[WGP_MAX_ARCHS];
+  size_t na = request_archs(r, archs);
+  if (!nvcc || !ptxas)
+    return 0;
+  /* the oldest arch not yet done */
+  const char *oldest = NULL;
+  for (size_t a = 0; a < na; a++)
+    if (!done[a] && (!oldest || strtol(archs[a] + 3, NULL, 10) < strtol(oldest + 3, NULL, 10)))
+      oldest = archs[a];
+  if (!oldest)
+    return 0;
+  char base[] = "/tmp/wgperf-nvcc-XXXXXX";
+  if (!mkdtemp(base))
+    return 0;
+  char log[64], cubin[64], ptx[64];
+  snprintf(log, sizeof log, "%s/log", base);
+  snprintf(cubin, sizeof cubin, "%s/k.cubin", base);
+  snprintf(ptx, sizeof ptx, "%s/k.ptx", base);
+  char version[64];
+  tool_version(nvcc, base, version, sizeof version);
+  size_t cap = 20 + 2 * r->num_flags;
+  char **argv = malloc(cap * sizeof *argv);
+  char archflag[32];
+  int counted = 0;
+  bool ok = argv != NULL;
+  if (ok) {
+    size_t n = 0;
+    snprintf(archflag, sizeof archflag, "-arch=compute_%s", oldest + 3);
+    argv[n++] = (char *)nvcc;
+    argv[n++] = "-ptx";
+    argv[n++] = archflag;
+    argv[n++] = "-w";
+    argv[n++] = "-o";
+    argv[n++] = ptx;
+    /* the user's preprocessor flags (-DX=1, -D X=1, -U, -I); clang's own flags stay clang's */
+    for (size_t i = 0; i < r->num_flags && i < r->num_preprocessor_flags; i++) {
+      const char *f = r->flags[i];
+      bool pp = f[0] == '-' && (f[1] == 'D' || f[1] == 'U' || f[1] == 'I');
+      if (!pp)
+        continue;
+      argv[n++] = (char *)f;
+      if (!f[2] && i + 1 < r->num_flags && i + 1 < r->num_preprocessor_flags)
+        argv[n++] = (char *)r->flags[++i];
+    }
+    argv[n++] = (char *)r->input;
+    argv[n] = NULL;
+    ok = run_quiet(argv, log);
+    if (!ok && host_compiler_refused(log)) {
+      /* a toolkit older than the system's compiler (Debian's CUDA 11.8 beside
+       * gcc 12): only the device code matters here, which the host compiler
+       * merely preprocesses */
+      const char *cxx = access("/usr/bin/g++", X_OK) == 0   ? "/usr/bin/g++"
+                        : access("/usr/bin/c++", X_OK) == 0 ? "/usr/bin/c++"
+                                                            : "g++";
+      memmove(argv + 4, argv + 1, n * sizeof *argv);
+      argv[1] = "-allow-unsupported-compiler";
+      argv[2] = "-ccbin"; /* by its path: the toolkit's own bin/ may hold a g++ that refuses */
+      argv[3] = (char *)cxx;
+      ok = run_quiet(argv, log);
+    }
+  }
+  for (size_t a = 0; ok && a < na; a++) {
+    if (done[a])
+      continue;
+    char *pargv[] = {(char *)ptxas, "-v", "--gpu-name", (char *)archs[a], ptx, "-o", cubin, NULL};
+    unlink(cubin);
+    if (!run_quiet(pargv, log))
+      continue;
+    size_t nk = 0;
+    kernel_report *rep = parse_report(log, &nk);
+    if (rep) {
+      add_code_bytes(rep, nk, cubin);
+      char src[160];
+      snprintf(src, sizeof src, "nvcc (%s, %s)", version, archs[a]);
+      if (patch_model(r->model, rep, nk, archs[a], "nvcc", src, a == 0) > 0) {
+        done[a] = true;
+        counted++;
+      }
+    }
+    free(rep);
+  }
+  free(argv);
+  unlink(log), unlink(cubin), unlink(ptx);
+  rmdir(base);
+  return counted;
+}
+
+int wgp_add_ptxas_registers(const wgp_resource_request *r, bool done[WGP_MAX_ARCHS]) {
   const char *ptxas = wgp_find_ptxas();
   if (!ptxas)
     return 0;
+  const char *input = r->input, *bitcode = r->bitcode, *clang = r->clang, *model = r->model;
+  bool opencl = r->opencl;
+  const char *archs[WGP_MAX_ARCHS];
+  size_t na = request_archs(r, archs);
   char base[] = "/tmp/wgperf-ptx-XXXXXX";
   if (!mkdtemp(base))
     return 0;
-  char linked[64], ptx[64], log[64];
+  char linked[64], ptx[64], log[64], cubin[64];
   snprintf(linked, sizeof linked, "%s/k.bc", base);
   snprintf(ptx, sizeof ptx, "%s/k.ptx", base);
   snprintf(log, sizeof log, "%s/log", base);
+  snprintf(cubin, sizeof cubin, "%s/k.cubin", base);
   char *link = sibling(clang, "llvm-link"), *llc = sibling(clang, "llc"), *opt = sibling(clang, "opt");
   char *dis = opencl ? sibling(clang, "llvm-dis") : NULL; /* OpenCL's patches read the textual IR */
   char clean[64];
@@ -595,15 +923,23 @@ int wgp_add_ptxas_registers(const char *input, const char *bitcode, bool opencl,
     char *nargv[] = {link, native, defs, (char *)WGPERF_DEFAULT_LIBCLC, "-o", linked, NULL};
     ok = run_quiet(nn > 0 ? nargv : argv, log);
     from = linked;
+    unlink(user), unlink(native), unlink(defs);
   } else if (ok && !opencl && find_libdevice(ptxas, libdevice, sizeof libdevice)) {
     char *argv[] = {link, (char *)bitcode, "--only-needed", libdevice, "-o", linked, NULL};
     ok = run_quiet(argv, log);
     from = linked;
   }
   /* Without debug info (llc 19 crashes on some of it after linking libclc),
-   * optimized as a driver would before code generation. */
+   * optimized as a driver would before code generation.  NVIDIA's compilers
+   * inline the functions a kernel calls (an OpenCL program is compiled
+   * whole; nvcc inlines device functions): clang's default inliner leaves
+   * CLBlast's large XgemmBody a call, its accumulators an array in local
+   * memory behind a pointer (1032 bytes of stack, 58 registers for sm_86),
+   * where inlined they are values (255 registers and 860 bytes of spill
+   * stores, ptxas 13.0). */
   if (ok) {
-    char *argv[] = {opt, "-strip-debug", "-passes=default<O2>", (char *)from, "-o", clean, NULL};
+    char *argv[] = {opt, "-strip-debug", "-passes=default<O2>", "-inline-threshold=" WGP_INLINE_THRESHOLD,
+                    (char *)from, "-o", clean, NULL};
     step = "opt";
     ok = run_quiet(argv, log);
     from = clean;
@@ -632,58 +968,62 @@ int wgp_add_ptxas_registers(const char *input, const char *bitcode, bool opencl,
     }
   }
   free(dis);
-  if (ok) {
-    char *argv[] = {llc, "-march=nvptx64", "-mcpu=" PTX_ARCH, (char *)from, "-o", ptx, NULL};
+  char version[64] = "ptxas";
+  if (ok)
+    tool_version(ptxas, base, version, sizeof version);
+  /* llc and ptxas per architecture: the PTX names its target, and ptxas
+   * assembles PTX only for that target or a later one */
+  const char *failed_arch = NULL;
+  for (size_t a = 0; ok && a < na; a++) {
+    if (done[a])
+      continue;
+    char mcpu[32];
+    snprintf(mcpu, sizeof mcpu, "-mcpu=%s", archs[a]);
+    char *argv[] = {llc, "-march=nvptx64", mcpu, (char *)from, "-o", ptx, NULL};
     step = "llc";
-    ok = run_quiet(argv, log);
-  }
-  if (ok) {
-    step = "adding .reqntid to the PTX";
-    ok = add_reqntid(model, ptx);
-  }
-  if (ok) {
-    char *argv[] = {(char *)ptxas, "-v", "--gpu-name", PTX_ARCH, ptx, "-o", "/dev/null", NULL};
-    step = "ptxas";
-    ok = run_quiet(argv, log);
-    /* a function the module calls but does not define: given an empty body,
-     * one at a time as ptxas names them */
-    char name[256];
-    for (int tries = 0; !ok && tries < 16 && unresolved_extern(log, name, sizeof name) && define_extern(ptx, name);
-         tries++)
-      ok = run_quiet(argv, log);
-  }
-  if (ok) {
-    char version[64] = "ptxas";
-    char vlog[80];
-    snprintf(vlog, sizeof vlog, "%s/version", base);
-    char *argv[] = {(char *)ptxas, "--version", NULL};
-    int fd = open(vlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    if (fd >= 0) {
-      fflush(stdout);
-      pid_t pid = fork();
-      if (pid == 0) {
-        dup2(fd, 1);
-        execvp(argv[0], argv);
-        _exit(127);
-      }
-      close(fd);
-      if (pid > 0) {
-        int st;
-        waitpid(pid, &st, 0);
-        FILE *vf = fopen(vlog, "r");
-        char l2[256];
-        while (vf && fgets(l2, sizeof l2, vf)) {
-          char *rel = strstr(l2, "release ");
-          if (rel) {
-            snprintf(version, sizeof version, "CUDA %.*s", (int)strcspn(rel + 8, ","), rel + 8);
-            break;
-          }
-        }
-        if (vf)
-          fclose(vf);
-      }
+    bool aok = run_quiet(argv, log);
+    if (aok) {
+      step = "adding .reqntid to the PTX";
+      aok = add_reqntid(model, ptx);
     }
-    patched = patch_model(model, log, version);
+    if (aok) {
+      char *pargv[] = {(char *)ptxas, "-v", "--gpu-name", (char *)archs[a], ptx, "-o", cubin, NULL};
+      step = "ptxas";
+      unlink(cubin);
+      aok = run_quiet(pargv, log);
+      /* a function the module calls but does not define: given an empty body,
+       * one at a time as ptxas names them */
+      char name[256];
+      for (int tries = 0; !aok && tries < 16 && unresolved_extern(log, name, sizeof name) && define_extern(ptx, name);
+           tries++)
+        aok = run_quiet(pargv, log);
+    }
+    if (aok) {
+      size_t nk = 0;
+      kernel_report *rep = parse_report(log, &nk);
+      if (rep) {
+        add_code_bytes(rep, nk, cubin);
+        char src[160];
+        /* the count predictions used before there was one per architecture */
+        snprintf(src, sizeof src, "ptxas -v (%s, %s)", version, archs[a]);
+        int p = patch_model(model, rep, nk, archs[a], "ptxas", src, a == 0);
+        if (p > 0) {
+          done[a] = true;
+          patched = patched > p ? patched : p;
+        }
+      }
+      free(rep);
+    } else if (!failed_arch) {
+      failed_arch = archs[a];
+      char why[512];
+      first_error(log, why, sizeof why);
+      char warning[WGP_DIAG_SIZE];
+      snprintf(warning, sizeof warning, "wgperf: warning: %s: no register count from ptxas for %s (%s failed%s%s)%s",
+               input, archs[a], step, *why ? ": " : "", why,
+               a == 0 ? "; the IR estimate is used" : "; another architecture's count is used");
+      if (r->message)
+        r->message(r->message_user, warning);
+    }
   }
   char warning[WGP_DIAG_SIZE] = "";
   if (!ok) {
@@ -692,16 +1032,18 @@ int wgp_add_ptxas_registers(const char *input, const char *bitcode, bool opencl,
     snprintf(warning, sizeof warning,
              "wgperf: warning: %s: no register count from ptxas (%s failed%s%s); the IR estimate is used", input, step,
              *why ? ": " : "", why);
-  } else if (!patched) {
-    snprintf(warning, sizeof warning,
-             "wgperf: warning: %s: no register count from ptxas (no kernel in its report); the IR estimate is used",
-             input);
+  } else if (!patched && !failed_arch) {
+    bool any_left = false;
+    for (size_t a = 0; a < na; a++)
+      any_left = any_left || !done[a];
+    if (any_left)
+      snprintf(warning, sizeof warning,
+               "wgperf: warning: %s: no register count from ptxas (no kernel in its report); the IR estimate is used",
+               input);
   }
-  if (*warning && message)
-    message(message_user, warning);
-  char cmd_rm[96];
-  snprintf(cmd_rm, sizeof cmd_rm, "%s/version", base);
-  unlink(cmd_rm), unlink(linked), unlink(clean), unlink(ptx), unlink(log);
+  if (*warning && r->message)
+    r->message(r->message_user, warning);
+  unlink(linked), unlink(clean), unlink(ptx), unlink(log), unlink(cubin);
   unlink(text), unlink(renamed), unlink(relinked);
   rmdir(base);
   free(link);

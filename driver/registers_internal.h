@@ -1,5 +1,6 @@
-/* registers_internal.h - ptxas' registers per thread added to a kernel model
- * (registers.c; driver/ only). */
+/* registers_internal.h - what NVIDIA's compiler makes of a kernel for each
+ * target architecture (registers per thread, stack, spills, shared memory,
+ * code size), added to a kernel model (registers.c; driver/ only). */
 #ifndef WGPERF_DRIVER_REGISTERS_INTERNAL_H
 #define WGPERF_DRIVER_REGISTERS_INTERNAL_H
 
@@ -7,12 +8,38 @@
 
 #include <stdbool.h>
 
-/* Adds ptxas' registers per thread to the kernel model file MODEL, compiling
- * BITCODE (of INPUT; OpenCL when OPENCL) with the llc, opt and llvm-link
- * beside CLANG.  Returns the number of kernels patched: 0 without a CUDA
- * toolkit, or when ptxas gave no count, which a warning to MESSAGE (may be
- * NULL; MESSAGE_USER is its first argument) then explains. */
-int wgp_add_ptxas_registers(const char *input, const char *bitcode, bool opencl, const char *clang, const char *model,
-                            wgp_message_fn message, void *message_user);
+/* Architectures one extraction counts at most. */
+#define WGP_MAX_ARCHS 8
+/* The architecture counted when the caller names none. */
+#define WGP_DEFAULT_ARCH "sm_80"
+/* opt's inline threshold before llc: NVIDIA's compilers inline what a
+ * kernel calls (registers.c). */
+#define WGP_INLINE_THRESHOLD "10000"
+
+typedef struct wgp_resource_request {
+  const char *input;   /* the file the user gave: messages, and nvcc compiles it (CUDA) */
+  const char *bitcode; /* for ptxas: LLVM bitcode of INPUT */
+  bool opencl;         /* the bitcode is OpenCL (libclc is linked first) */
+  const char *clang;   /* llc, opt, llvm-link are found beside it */
+  const char *model;   /* the kernel model file, patched in place */
+  char *const *flags;  /* the user's flags; the first NUM_PREPROCESSOR_FLAGS may hold -D, -U, -I */
+  size_t num_flags, num_preprocessor_flags;
+  const char *const *archs; /* sm_XY; none: WGP_DEFAULT_ARCH.  The first also sets 'registers' */
+  size_t num_archs;
+  wgp_message_fn message; /* warnings (may be NULL) */
+  void *message_user;
+} wgp_resource_request;
+
+/* nvcc's resource usage for each arch of R whose DONE (indexed like the
+ * archs) is false, on R->input as a CUDA source; sets DONE for those it
+ * counted and returns how many.  0 without nvcc, or where it fails (a source
+ * only clang compiles): ptxas on llc's PTX is then the fallback. */
+int wgp_add_nvcc_resources(const wgp_resource_request *r, bool done[WGP_MAX_ARCHS]);
+
+/* ptxas' report on llc's PTX of R->bitcode for each arch whose DONE is
+ * false; sets DONE for those it counted.  Returns the number of kernels
+ * patched: 0 without a CUDA toolkit, or when ptxas gave no count, which a
+ * warning to R->message then explains. */
+int wgp_add_ptxas_registers(const wgp_resource_request *r, bool done[WGP_MAX_ARCHS]);
 
 #endif

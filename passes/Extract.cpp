@@ -378,6 +378,49 @@ static void lowerReadOnlyLoads(Module &M) {
   }
 }
 
+// A private variable the kernel writes once and reads back without taking
+// its address (CLBlast's `volatile int tid = get_local_id(0) + MDIMC *
+// get_local_id(1)`, kept in memory so that the compiler does not cache it)
+// holds the value written: no other work-item can write a thread's private
+// memory, volatile or not.  Its loads stay accesses of local memory (the
+// GPU executes them), but what they load is the stored value: the
+// addresses built from `tid` are the work-item's own, not data
+// (docs/kernel-model.md, "Private variables written once").  Before, a
+// group's tile loads through `tid` were taken as gathers at hashed places.
+static void forwardPrivateStores(Module &M) {
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    DominatorTree DT(F);
+    for (Instruction &I : instructions(F)) {
+      auto *AI = dyn_cast<AllocaInst>(&I);
+      if (!AI)
+        continue;
+      StoreInst *Only = nullptr;
+      bool Ok = true;
+      SmallVector<LoadInst *, 8> Loads;
+      for (User *U : AI->users()) {
+        if (auto *LI = dyn_cast<LoadInst>(U)) {
+          Loads.push_back(LI);
+        } else if (auto *SI = dyn_cast<StoreInst>(U); SI && SI->getPointerOperand() == AI && !Only) {
+          Only = SI;
+        } else if (auto *II = dyn_cast<IntrinsicInst>(U); II && II->isLifetimeStartOrEnd()) {
+          continue;
+        } else {
+          Ok = false;
+          break;
+        }
+      }
+      if (!Ok || !Only)
+        continue;
+      Value *V = Only->getValueOperand();
+      for (LoadInst *LI : Loads)
+        if (LI->getType() == V->getType() && DT.dominates(Only, LI))
+          LI->replaceAllUsesWith(V);
+    }
+  }
+}
+
 static std::string normalizeClone(Module &M, const std::set<std::string> &KernelNames) {
   // Work-item builtins are pure: say so, so CSE and LICM treat them as the
   // loop invariants they are (a grid-stride loop is then an affine recurrence).
@@ -418,6 +461,7 @@ static std::string normalizeClone(Module &M, const std::set<std::string> &Kernel
   if (auto Err = PB.parsePassPipeline(MPM, Pipeline))
     return toString(std::move(Err));
   MPM.run(M, MAM);
+  forwardPrivateStores(M);
   return "";
 }
 
@@ -1593,6 +1637,7 @@ void KernelExtractor::collectLoops() {
       R.Recurrences.push_back(RI);
     }
     bool ExitOnData = false, ExitUnknown = false;
+    SmallVector<BasicBlock *, 4> OnData; // exits whose condition needs a loaded value
     for (BasicBlock *B : Exiting) {
       auto *Br = dyn_cast<BranchInst>(B->getTerminator());
       LoopExitInfo E;
@@ -1601,8 +1646,10 @@ void KernelExtractor::collectLoops() {
         std::string C = EB.value(Br->getCondition());
         E.ExitWhen = L->contains(Br->getSuccessor(0)) ? "(not " + C + ")" : C;
         unsigned D = EB.deps(Br->getCondition());
-        if (D & DepData)
+        if (D & DepData) {
           ExitOnData = true;
+          OnData.push_back(B);
+        }
         if (hasSymbol(C, "?"))
           ExitUnknown = true;
       } else {
@@ -1617,7 +1664,41 @@ void KernelExtractor::collectLoops() {
       const SCEV *Wide = SE.getNoopOrZeroExtend(S, I64);
       return SE.getAddExpr(Wide, SE.getOne(I64));
     };
-    const SCEV *Max = SE.getSymbolicMaxBackedgeTakenCount(L);
+    // The loop's bound.  Where an exit compares with a loaded value, SCEV's
+    // maximum for it may be only what the induction variable's type allows
+    // (2147483645 for an int counted from 3 against a value it cannot know,
+    // 1073741823 counted by 2, 8388607 by 256): no bound, and run as one it
+    // made a window of a wavelet transform take ten days.  Such an exit's
+    // maximum is kept where it is symbolic (`i < j && a[i] < p`: j - i) or a
+    // constant below half of what the type's range allows at the loop's
+    // largest step (a search of 10000 entries); the bound is the least of
+    // the exits' kept, or none.
+    const SCEV *Max = SE.getCouldNotCompute();
+    if (!ExitOnData) {
+      Max = SE.getSymbolicMaxBackedgeTakenCount(L);
+    } else {
+      uint64_t Step = 1; // the largest constant step of the loop's recurrences
+      for (PHINode &PN : L->getHeader()->phis())
+        if (SE.isSCEVable(PN.getType()))
+          if (auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(&PN)))
+            if (AR->getLoop() == L)
+              if (auto *SC = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE)))
+                if (SC->getAPInt().getSignificantBits() <= 62)
+                  Step = std::max<uint64_t>(Step, SC->getAPInt().abs().getZExtValue());
+      for (BasicBlock *B : Exiting) {
+        const SCEV *C = SE.getExitCount(L, B, ScalarEvolution::SymbolicMaximum);
+        if (isa<SCEVCouldNotCompute>(C))
+          continue;
+        if (auto *K = dyn_cast<SCEVConstant>(C)) {
+          unsigned Bits = K->getAPInt().getBitWidth();
+          // 2^(Bits - 1) / (2 * Step): the signed range at that step, halved
+          APInt Range = APInt::getOneBitSet(Bits, Bits - 1).udiv(APInt(Bits, std::min<uint64_t>(2 * Step, UINT64_C(1) << 62)));
+          if (llvm::is_contained(OnData, B) && Bits > 2 && K->getAPInt().uge(Range))
+            continue; // the type's range
+        }
+        Max = isa<SCEVCouldNotCompute>(Max) ? C : SE.getUMinFromMismatchedTypes(Max, C);
+      }
+    }
     if (!isa<SCEVCouldNotCompute>(Max))
       R.MaxTripCount = EB.scev(Trip(Max));
     std::string IVNote;

@@ -9,6 +9,7 @@
 #include "wgperf/footprint.h"
 #include "wgperf/occupancy.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -43,17 +44,36 @@ static unsigned bounded_registers(const wgp_gpu *gpu, uint64_t threads, uint64_t
   return 0;
 }
 
+/* GPU's architecture as resources entries name it: 86 for sm_86. */
+static unsigned arch_of(const wgp_gpu *gpu) { return wgp_gpu_cc_major(gpu) * 10 + wgp_gpu_cc_minor(gpu); }
+
+const wgp_kernel_resources *wgp_kernel_resources_on(const wgp_kernel *k, const wgp_gpu *gpu, bool *exact) {
+  return wgp_kernel_resources_for(k, arch_of(gpu), exact);
+}
+
 unsigned wgp_kernel_registers_on(const wgp_kernel *k, const wgp_gpu *gpu, unsigned override, const char **source,
                                  char *note, size_t size) {
   const char *src;
   unsigned regs = wgp_kernel_choose_registers(k, override, &src), cap = wgp_gpu_max_registers_per_thread(gpu);
+  bool exact = false;
+  const wgp_kernel_resources *res = override ? NULL : wgp_kernel_resources_on(k, gpu, &exact);
+  if (res) {
+    /* what NVIDIA's compiler made for this GPU's architecture, or the
+     * nearest one it was asked for */
+    regs = res->registers;
+    src = res->source;
+    if (!exact && note && size) {
+      snprintf(note, size, "%s; not asked for this GPU's sm_%u", src, arch_of(gpu));
+      src = note;
+    }
+  }
   /* the IR estimate knows nothing of the kernel's launch bounds; ptxas'
    * count already keeps to them (the bitcode carries them as .maxntid,
    * .minnctapersm and .reqntid) */
   uint64_t reqd[3], threads = wgp_kernel_max_threads_per_block(k), minb = wgp_kernel_min_blocks_per_sm(k);
   if (!threads && wgp_kernel_reqd_work_group_size(k, reqd))
     threads = reqd[0] * reqd[1] * reqd[2];
-  if (!override && !wgp_kernel_registers(k, NULL) && threads) {
+  if (!override && !res && !wgp_kernel_registers(k, NULL) && threads) {
     unsigned b = bounded_registers(gpu, threads, minb ? minb : 1, regs < cap || !cap ? regs : cap);
     if (b && b < regs) {
       if (note && size) {
@@ -67,7 +87,9 @@ unsigned wgp_kernel_registers_on(const wgp_kernel *k, const wgp_gpu *gpu, unsign
   }
   if (!override && cap && regs > cap) {
     if (note && size) {
-      snprintf(note, size, "%s: %u, capped at %s's limit of %u (its compiler would spill)", src, regs,
+      char was[WGP_REGS_NOTE_SIZE];
+      snprintf(was, sizeof was, "%s", src);
+      snprintf(note, size, "%s: %u, capped at %s's limit of %u (its compiler would spill)", was, regs,
                wgp_gpu_name(gpu), cap);
       src = note;
     }
@@ -76,6 +98,82 @@ unsigned wgp_kernel_registers_on(const wgp_kernel *k, const wgp_gpu *gpu, unsign
   if (source)
     *source = src;
   return regs;
+}
+
+bool wgp_kernel_registers_binding(const wgp_kernel *k, const wgp_gpu *gpu, unsigned override) {
+  bool exact = false;
+  const wgp_kernel_resources *res = override ? NULL : wgp_kernel_resources_on(k, gpu, &exact);
+  return override || (res && exact && res->from_source);
+}
+
+unsigned wgp_kernel_registers_for_group(const wgp_kernel *k, const wgp_gpu *gpu, unsigned override, uint64_t threads,
+                                        const char **source, char *note, size_t size, bool *fitted) {
+  const char *src;
+  unsigned regs = wgp_kernel_registers_on(k, gpu, override, &src, note, size);
+  if (fitted)
+    *fitted = false;
+  if (!regs || !threads || threads > wgp_gpu_max_threads_per_block(gpu) || wgp_kernel_registers_binding(k, gpu, override)) {
+    if (source)
+      *source = src;
+    return regs;
+  }
+  wgp_occupancy_request req = {(unsigned)threads, regs, 0, 0};
+  wgp_occupancy o;
+  if (wgp_occupancy_compute(gpu, &req, &o, NULL) != WGP_OK || o.blocks_by_registers < 1) {
+    /* a count that says the group cannot run, which NVIDIA's compiler for
+     * this GPU did not give: the compiler, told the group's size (a
+     * reqd_work_group_size, a __launch_bounds__) or failing the launch,
+     * decides; ranked as if it kept to what one group may have */
+    unsigned b = bounded_registers(gpu, threads, 1, regs);
+    if (b && b < regs) {
+      if (note && size) {
+        char was[WGP_REGS_NOTE_SIZE];
+        snprintf(was, sizeof was, "%s", src);
+        snprintf(note, size,
+                 "%s: %u would not fit a group of %llu, taken as %u (NVIDIA's compiler for this GPU was not asked; "
+                 "it may spill or refuse the launch)",
+                 was, regs, (unsigned long long)threads, b);
+        src = note;
+      }
+      regs = b;
+      if (fitted)
+        *fitted = true;
+    }
+  }
+  if (source)
+    *source = src;
+  return regs;
+}
+
+/* Machine-code bytes of one instruction on GPU: 16 since Volta (128-bit
+ * instructions), 8 with a control word for each 3 on Maxwell and Pascal,
+ * for each 7 on Kepler. */
+static double instruction_bytes(const wgp_gpu *gpu) {
+  unsigned major = wgp_gpu_cc_major(gpu);
+  return major >= 7 ? 16 : major >= 5 ? 32.0 / 3 : 64.0 / 7;
+}
+
+void wgp_kernel_local_memory_on(const wgp_kernel *k, const wgp_gpu *gpu, double *stack_bytes, double *loads_per_insn,
+                                double *stores_per_insn) {
+  *stack_bytes = *loads_per_insn = *stores_per_insn = 0;
+  const wgp_kernel_resources *res = wgp_kernel_resources_on(k, gpu, NULL);
+  if (!res)
+    return;
+  *stack_bytes = (double)res->stack_bytes;
+  /* spill instructions of 4 bytes (ptxas reports bytes; a 64- or 128-bit
+   * spill moves the same bytes in fewer instructions) over the machine
+   * instructions of the kernel, else over the model's own count */
+  double ld = (double)res->spill_load_bytes / 4, st = (double)res->spill_store_bytes / 4;
+  if (ld + st <= 0)
+    return;
+  double insns = res->code_bytes ? (double)res->code_bytes / instruction_bytes(gpu) : 0;
+  if (!(insns > 0))
+    for (size_t i = 0; i < wgp_kernel_num_static_counts(k); i++)
+      insns += (double)wgp_kernel_static_count(k, i, NULL);
+  /* per instruction of the trace, which has no spills itself */
+  double others = fmax(1, insns - ld - st);
+  *loads_per_insn = fmin(16, ld / others);
+  *stores_per_insn = fmin(16, st / others);
 }
 
 wgp_access_cost *wgp_access_costs_new(const wgp_kernel *k, const wgp_mem_stats *s, const wgp_cache_result *cache,
@@ -182,7 +280,12 @@ wgp_status wgp_simulate_analysis(const wgp_analysis_input *in, const wgp_analysi
                         wgp_analysis_local_bytes(an),
                         threads,
                         flags,
-                        atomic_hot_ops(in->kernel, wgp_analysis_total_stats(an), groups_of(&in->launch))};
+                        atomic_hot_ops(in->kernel, wgp_analysis_total_stats(an), groups_of(&in->launch)),
+                        0,
+                        0,
+                        0};
+    wgp_kernel_local_memory_on(in->kernel, in->gpu, &si.stack_bytes, &si.spill_loads_per_insn,
+                               &si.spill_stores_per_insn);
     st = wgp_simulate(&si, out, diag);
   } else {
     wgp_diag_set(diag, st, "wgperf: error: out of memory");
@@ -199,7 +302,8 @@ struct wgp_estimate {
   wgp_analysis *an;
   unsigned regs;
   const char *regs_from;
-  char regs_note[200]; /* regs_from when the count was capped */
+  char regs_note[WGP_REGS_NOTE_SIZE]; /* regs_from when the count was capped */
+  bool regs_fitted;                   /* the count did not fit a group and was taken as what does */
   wgp_occupancy occ;
   bool has_cache;
   bool owns_an; /* freed with the estimate */
@@ -286,7 +390,8 @@ static wgp_status from_analysis(const wgp_analysis_input *in, wgp_analysis *an, 
   e->in = in;
   e->an = an;
   e->owns_an = owns;
-  e->regs = wgp_kernel_registers_on(in->kernel, in->gpu, regs, &e->regs_from, e->regs_note, sizeof e->regs_note);
+  e->regs = wgp_kernel_registers_for_group(in->kernel, in->gpu, regs, threads_per_group(&in->launch), &e->regs_from,
+                                           e->regs_note, sizeof e->regs_note, &e->regs_fitted);
   uint64_t local = wgp_analysis_local_bytes(e->an);
   wgp_occupancy_request req = wgp_estimate_shared_request(in->kernel, (unsigned)threads_per_group(&in->launch), e->regs, local);
   wgp_status st = wgp_occupancy_compute(in->gpu, &req, &e->occ, diag);
@@ -335,6 +440,8 @@ unsigned wgp_estimate_registers(const wgp_estimate *e, const char **source) {
     *source = e->regs_from;
   return e->regs;
 }
+
+bool wgp_estimate_registers_fitted(const wgp_estimate *e) { return e->regs_fitted; }
 
 wgp_status wgp_estimate_simulate(const wgp_estimate *e, unsigned flags, wgp_sim_result *out, wgp_diag *diag) {
   return wgp_simulate_analysis(e->in, e->an, e->regs, &e->cache, -1, flags, out, diag);

@@ -992,6 +992,14 @@ static wgp_status check_input(const wgp_sim_input *in, wgp_diag *diag) {
     return wgp_sim_fail(diag, WGP_ERR_INPUT, "kernel '%s': %u warps per group do not hold %llu threads of warps of %u",
                         wgp_kernel_name(in->kernel), in->warps_per_group, (unsigned long long)in->threads_per_group,
                         ws);
+  if (!(in->stack_bytes >= 0 && isfinite(in->stack_bytes)) ||
+      !(in->spill_loads_per_insn >= 0 && in->spill_loads_per_insn <= 16) ||
+      !(in->spill_stores_per_insn >= 0 && in->spill_stores_per_insn <= 16))
+    return wgp_sim_fail(diag, WGP_ERR_INPUT,
+                        "kernel '%s': local memory of %g bytes per thread with %g spill loads and %g spill stores per "
+                        "instruction is not a local memory",
+                        wgp_kernel_name(in->kernel), in->stack_bytes, in->spill_loads_per_insn,
+                        in->spill_stores_per_insn);
   if (in->smem_per_group_bytes > UINT32_MAX)
     return wgp_sim_fail(diag, WGP_ERR_INPUT, "kernel '%s': %llu bytes of shared memory per group are too many",
                         wgp_kernel_name(in->kernel), (unsigned long long)in->smem_per_group_bytes);
@@ -1033,6 +1041,13 @@ static wgp_status check_input(const wgp_sim_input *in, wgp_diag *diag) {
   return WGP_OK;
 }
 
+/* Whether a warp class with totals T exits at once (its groups leave the
+ * rounds): no memory, no barrier, and a chain of latencies at most
+ * WGP_SIM_IDLE_SHARE of LONGEST. */
+static bool idle_class(const wgp_class_totals *t, double longest) {
+  return t->unit[WGP_UNIT_LSU] == 0 && t->barriers == 0 && t->chain <= WGP_SIM_IDLE_SHARE * longest;
+}
+
 wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *diag) {
   if (!out)
     return wgp_sim_fail(diag, WGP_ERR_INPUT, "simulation needs a result");
@@ -1057,6 +1072,9 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
                    .warp_size = wgp_gpu_warp_size(g),
                    .barrier_cost =
                        wgp_gpu_barrier_base_cycles(g) + wgp_gpu_barrier_per_warp_cycles(g) * in->warps_per_group};
+  wgp_sim_local_hits(in, occ.active_warps_per_sm, occ.active_blocks_per_sm, &c.local_l1_hit, &c.local_l2_hit);
+  wgp_sim_input busy_in;    /* the launch without its groups that exit at once */
+  wgp_sim_warp *busy = NULL; /* its warp classes */
   c.streams = calloc(in->num_warps * c.num_blocks, sizeof *c.streams);
   wgp_class_totals *tot = calloc(in->num_warps, sizeof *tot);
   if (!c.streams || !tot) {
@@ -1074,9 +1092,40 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
   if (st != WGP_OK)
     goto done;
 
+  /* Warps that exit at once (a bounds check that fails for a whole group:
+   * the grid rounded up to a tile, a triangle's other half) hold their
+   * group's place a moment and give it to the next group; the hardware
+   * refills it at once, where rounds of lockstep groups would price such a
+   * group like a full one.  A class that touches no memory, waits at no
+   * barrier and whose own chain of latencies is at most WGP_SIM_IDLE_SHARE
+   * of the longest class's is idle: its warps leave the rounds and their
+   * whole groups the rounds' count (they still pass block dispatch), unless
+   * every class is idle. */
+  {
+    double longest = 0, idle = 0, all = 0;
+    for (size_t i = 0; i < in->num_warps; i++)
+      longest = dmax(longest, tot[i].chain);
+    for (size_t i = 0; i < in->num_warps; i++) {
+      all += in->warps[i].count;
+      if (idle_class(&tot[i], longest))
+        idle += in->warps[i].count;
+    }
+    uint64_t idle_groups = (uint64_t)floor(idle / in->warps_per_group + 1e-9);
+    if (idle > 0 && idle < all && idle_groups > 0 && (busy = malloc(in->num_warps * sizeof *busy))) {
+      memcpy(busy, in->warps, in->num_warps * sizeof *busy);
+      for (size_t i = 0; i < in->num_warps; i++)
+        if (idle_class(&tot[i], longest))
+          busy[i].count = 0;
+      busy_in = *in;
+      busy_in.warps = busy;
+      busy_in.groups_total = in->groups_total > idle_groups ? in->groups_total - idle_groups : 1;
+      c.in = &busy_in;
+      out->idle_groups = idle_groups;
+    }
+  }
   /* eq. 8: the busiest SM's groups in full rounds, then the rest */
   unsigned sms = wgp_gpu_sm_count(g), n_avg = occ.active_blocks_per_sm;
-  uint64_t q = (in->groups_total + sms - 1) / sms;
+  uint64_t q = (c.in->groups_total + sms - 1) / sms;
   uint64_t full = q / n_avg, rest = q % n_avg;
   round_out rf = {0}, rp = {0};
   if (full > 0) {
@@ -1174,5 +1223,6 @@ done:
       free(c.streams[i].insn);
   free(c.streams);
   free(tot);
+  free(busy);
   return st;
 }

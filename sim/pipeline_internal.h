@@ -73,7 +73,18 @@ typedef struct wgp_sim_ctx {
   wgp_block_stream *streams; /* [class][block] */
   double barrier_cost;       /* one barrier release of a group */
   unsigned warp_size;
+  /* local memory (stack frames, spills): the share of its sectors L1 holds,
+   * and of the rest L2 (wgp_sim_local_hits) */
+  double local_l1_hit, local_l2_hit;
 } wgp_sim_ctx;
+
+/* The hit rates of local memory (IN's stack frames) with OCC's resident
+ * warps and groups per SM: each cache holds its capacity's share of the
+ * frames of the threads that share it (L1: the SM's resident threads, less
+ * the groups' shared memory where the two are one array; L2: every SM's),
+ * min(1, capacity / frames). */
+void wgp_sim_local_hits(const wgp_sim_input *in, unsigned active_warps_per_sm, unsigned active_groups_per_sm,
+                        double *l1_hit, double *l2_hit);
 
 /* Per-warp-class totals over a whole trace (weights and run counts applied). */
 typedef struct wgp_class_totals {

@@ -107,6 +107,7 @@ typedef struct cand {
   size_t idle_rep;       /* stage 1, idle lanes: the size that fills its warps, SIZE_MAX where none */
   bool fills_for;        /* it is some size's idle_rep */
   struct prepared *prep; /* JOB_DONE: the result, not yet taken */
+  unsigned regs;         /* registers per thread for its group size (wgp_kernel_registers_for_group) */
 } cand;
 
 /* The work that takes a candidate one level further, done apart from the
@@ -131,6 +132,7 @@ struct wgp_prune {
   const wgp_kernel *k;
   const wgp_gpu *gpu;
   unsigned regs, dims;
+  unsigned regs_override; /* --regs: 0 when the model's count is used */
   wgp_launch *tmpl;       /* the user's launch with a placeholder local size: the lookup of every candidate */
   wgp_trace_launch tl;
   uint64_t *align, *fixed_local; /* fixed_local: per argument, then per array */
@@ -720,7 +722,8 @@ static wgp_status enumerate_all(wgp_prune *p, const wgp_prune_options *o, wgp_di
     }
     uint64_t threads = c->pub.local[0] * c->pub.local[1] * c->pub.local[2];
     wgp_occupancy occ;
-    wgp_occupancy_request req = wgp_estimate_shared_request(p->k, (unsigned)threads, p->regs, wgp_layout_local_bytes(lay));
+    c->regs = wgp_kernel_registers_for_group(p->k, g, p->regs_override, threads, NULL, NULL, 0, NULL);
+    wgp_occupancy_request req = wgp_estimate_shared_request(p->k, (unsigned)threads, c->regs, wgp_layout_local_bytes(lay));
     wgp_layout_free(lay);
     if (wgp_occupancy_compute(g, &req, &occ, &d) != WGP_OK) {
       invalidate(c, bare(&d));
@@ -827,12 +830,12 @@ static void prepare(const wgp_prune *p, const cand *c, prepared *pr) {
     uint64_t threads = c->pub.local[0] * c->pub.local[1] * c->pub.local[2];
     unsigned wsz = wgp_gpu_warp_size(p->gpu);
     pr->key = round_key(c, pr->an, p->k, (unsigned)((threads + wsz - 1) / wsz));
-    pr->st2 = wgp_simulate_analysis(&c->in, pr->an, p->regs, NULL, 1.0, WGP_SIM_BOUNDS_ONLY, &pr->hit, &pr->d2);
+    pr->st2 = wgp_simulate_analysis(&c->in, pr->an, c->regs, NULL, 1.0, WGP_SIM_BOUNDS_ONLY, &pr->hit, &pr->d2);
     if (pr->st2 == WGP_OK)
-      pr->st2 = wgp_simulate_analysis(&c->in, pr->an, p->regs, NULL, 0.0, WGP_SIM_BOUNDS_ONLY, &pr->miss, &pr->d2);
+      pr->st2 = wgp_simulate_analysis(&c->in, pr->an, c->regs, NULL, 0.0, WGP_SIM_BOUNDS_ONLY, &pr->miss, &pr->d2);
   } else if (c->level == 1) {
     /* level 2: the cache analysis and the exact bounds */
-    pr->st = wgp_estimate_with_analysis(&c->in, c->an, p->regs, &pr->est, &pr->d);
+    pr->st = wgp_estimate_with_analysis(&c->in, c->an, p->regs_override, &pr->est, &pr->d);
     if (pr->st == WGP_OK)
       pr->st2 = wgp_estimate_simulate(pr->est, WGP_SIM_BOUNDS_ONLY, &pr->r, &pr->d2);
   } else {
@@ -1514,6 +1517,7 @@ wgp_status wgp_prune_run(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_prun
   for (unsigned d = 0; d < 3; d++)
     p->grid[d] = o->grid && d < p->dims ? o->grid[d] : 1;
   p->regs = wgp_kernel_registers_on(k, gpu, o->regs, NULL, NULL, 0);
+  p->regs_override = o->regs;
   p->num_local_args = o->num_local_args;
   size_t nl = o->num_local_args ? o->num_local_args : 1, nt = o->num_trip_hints ? o->num_trip_hints : 1,
          nk = o->num_taken_hints ? o->num_taken_hints : 1;

@@ -31,7 +31,17 @@
  *   for the indices it reads), then the
  *   arithmetic spread evenly between the stores and atomics (program order), classes
  *   interleaved; barriers come last but for branches and other issue-only
- *   instructions.  Private accesses are register traffic: issue only.
+ *   instructions.
+ * - Local memory (docs/simulator.md, "Local memory"): a private access the
+ *   model keeps (an array indexed at run time) and the spill loads and stores
+ *   NVIDIA's compiler adds are local-memory accesses through L1 and L2, a
+ *   lane's 4-byte words interleaved with the warp's (one 128 B request per
+ *   4-byte spill of a full warp).  The spills are spread over the code at the
+ *   density the compiler's report gives (spill instructions per machine
+ *   instruction): a block of N instructions has N x that many, its spill
+ *   loads issued with its other loads, its spill stores among the
+ *   arithmetic.  They hit L1 and L2 at the share of the resident threads'
+ *   stack frames each holds (wgp_sim_local_hits).
  */
 #include "pipeline_internal.h"
 
@@ -105,6 +115,62 @@ static double shared_wave_cycles(const wgp_gpu *g) {
          wgp_gpu_shared_bandwidth_bytes_per_cycle(g);
 }
 
+void wgp_sim_local_hits(const wgp_sim_input *in, unsigned active_warps_per_sm, unsigned active_groups_per_sm,
+                        double *l1_hit, double *l2_hit) {
+  const wgp_gpu *g = in->gpu;
+  double frames = in->stack_bytes * (double)active_warps_per_sm * wgp_gpu_warp_size(g);
+  double l1 = wgp_gpu_l1_bytes(g);
+  if (wgp_gpu_architecture(g) >= WGP_ARCH_VOLTA) /* L1 and shared memory are one array */
+    l1 -= (double)active_groups_per_sm * (double)in->smem_per_group_bytes;
+  l1 = fmax(l1, 0);
+  /* SMs that hold frames at once: every SM, or as many as the launch fills */
+  double sms = fmin((double)wgp_gpu_sm_count(g),
+                    ceil((double)in->groups_total / (active_groups_per_sm ? active_groups_per_sm : 1)));
+  *l1_hit = frames > 0 ? fmin(1, l1 / frames) : 1;
+  *l2_hit = frames > 0 ? fmin(1, (double)wgp_gpu_l2_bytes(g) / (frames * sms)) : 1;
+}
+
+/* A local-memory access of BYTES per lane by a whole warp (a spill, or a
+ * private access with its own sector count SECTORS, 0: BYTES x lanes / 32 B
+ * sectors): through L1 and L2 at the local hit rates. */
+static void local_insn(const wgp_sim_ctx *c, bool store, double bytes, double sectors, wgp_insn *out, double *dram,
+                       double *l2) {
+  const wgp_gpu *g = c->in->gpu;
+  double sector = wgp_gpu_l2_sector_bytes(g), line = wgp_gpu_l1_line_bytes(g);
+  if (!(sectors > 0))
+    sectors = ceil(bytes * c->warp_size / sector);
+  double lines = ceil(sectors * sector / line);
+  *out = (wgp_insn){.kind = store ? WGP_INSN_STORE : WGP_INSN_LOAD, .unit = WGP_UNIT_LSU};
+  out->occupancy = fmax(fmax(1, lines * wgp_gpu_global_line_cycles(g)),
+                        sectors * sector / wgp_gpu_shared_bandwidth_bytes_per_cycle(g));
+  double h1 = c->local_l1_hit, h2 = c->local_l2_hit;
+  *l2 = sectors * sector * (1 - h1);
+  *dram = *l2 * (1 - h2);
+  double port = wgp_gpu_l2_port_bytes_per_cycle(g);
+  if (port > 0 && *l2 > 0) {
+    out->queue = *l2 / port;
+    out->queue_unit = store ? WGP_UNIT_L2_OUT : WGP_UNIT_L2_IN;
+  }
+  double p1 = h1 * wgp_gpu_latency_l1_hit_cycles(g), p2 = (1 - h1) * h2 * wgp_gpu_latency_l2_hit_cycles(g),
+         p3 = (1 - h1) * (1 - h2) * wgp_gpu_latency_dram_cycles(g), lat = p1 + p2 + p3;
+  if (lat > 0) {
+    out->stall[WGP_STALL_SHARED_L1] = p1 / lat;
+    out->stall[WGP_STALL_L2] = p2 / lat;
+    out->stall[WGP_STALL_DRAM] = p3 / lat;
+  }
+  out->latency = store ? 1 : fmax(1, fmax(lat, out->occupancy));
+}
+
+/* INSN scaled to weight W (0 < W < 1): a fraction of an instruction, its
+ * issue, unit time and latency in proportion (their expected values). */
+static wgp_insn fraction_of(wgp_insn i, double w) {
+  i.issue = wgp_insn_slots(&i) * w;
+  i.occupancy *= w;
+  i.queue *= w;
+  i.latency = fmax(i.latency * w, 1e-3);
+  return i;
+}
+
 /* The instruction for one execution of access ID, and its chip traffic. */
 static void memory_insn(const wgp_sim_ctx *c, const wgp_access *a, const wgp_access_cost *ac, wgp_insn *out,
                         double *dram, double *l2, double *acts) {
@@ -115,9 +181,8 @@ static void memory_insn(const wgp_sim_ctx *c, const wgp_access *a, const wgp_acc
   *dram = *l2 = *acts = 0;
   double lat;
   if (sp == WGP_SPACE_PRIVATE) {
-    out->kind = WGP_INSN_ISSUE;
-    out->unit = WGP_UNIT_NONE;
-    out->latency = 1;
+    /* an access the compiler could not keep in registers: local memory */
+    local_insn(c, kind != WGP_ACCESS_LOAD, (double)wgp_access_bytes(a), ac->sectors, out, dram, l2);
     return;
   }
   if (sp == WGP_SPACE_LOCAL) {
@@ -292,8 +357,33 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
     loads[nl] = id, level[nl++] = lv;
     top = lv > top ? lv : top;
   }
+  /* the compiler's spills: loads with the block's first loads, stores among the arithmetic */
+  double n_insns = (double)(total_alu + barriers + issue_only + na_all);
+  double spill_ld = n_insns * in->spill_loads_per_insn, spill_st = n_insns * in->spill_stores_per_insn;
+  wgp_insn spill_load, spill_store;
+  double sl_dram, sl_l2, ss_dram, ss_l2, spill_run = 0;
+  local_insn(c, false, 4, 0, &spill_load, &sl_dram, &sl_l2);
+  local_insn(c, true, 4, 0, &spill_store, &ss_dram, &ss_l2);
+  if (spill_ld > 0) {
+    double run_latency = 0;
+    for (double left_ld = spill_ld; left_ld > 1e-9 && st == WGP_OK; left_ld -= 1) {
+      double w = fmin(1, left_ld);
+      wgp_insn m = w < 1 ? fraction_of(spill_load, w) : spill_load;
+      s->dram_bytes += w * sl_dram;
+      s->l2_bytes += w * sl_l2;
+      if (!push(&out, &m))
+        st = WGP_ERR_NOMEM;
+      account(s, &m);
+      s->chain -= m.latency;
+      run_latency = fmax(run_latency, m.latency);
+    }
+    spill_run = run_latency;
+    /* with the block's first loads, when it has some: they overlap (below) */
+    if (!nl)
+      s->chain += run_latency;
+  }
   for (unsigned lv = 0; lv <= top && nl && st == WGP_OK; lv++) {
-    double run_latency = 0; /* a level's loads overlap: the chain waits for its slowest */
+    double run_latency = lv == 0 ? spill_run : 0; /* a level's loads overlap: the chain waits for its slowest */
     bool first = true;
     for (size_t j = 0; j < nl && st == WGP_OK; j++) {
       if (level[j] != lv)
@@ -315,9 +405,12 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
     s->chain += run_latency;
   }
   free(loads), free(level);
-  for (size_t seg = 0; seg <= na && st == WGP_OK; seg++) {
-    uint64_t upto = (uint64_t)((double)total_alu * (double)(seg + 1) / (double)(na + 1) + 0.5);
-    if (seg == na)
+  /* the memory instructions among the arithmetic: the block's stores and
+   * atomics (and private accesses) in program order, then its spill stores */
+  size_t nst = spill_st > 1e-9 ? (size_t)ceil(spill_st - 1e-9) : 0, nmem = na + nst;
+  for (size_t seg = 0; seg <= nmem && st == WGP_OK; seg++) {
+    uint64_t upto = (uint64_t)((double)total_alu * (double)(seg + 1) / (double)(nmem + 1) + 0.5);
+    if (seg == nmem)
       upto = total_alu;
     while (emitted < upto) {
       while (left[rr % nalu] == 0)
@@ -329,7 +422,16 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
         st = WGP_ERR_NOMEM;
       account(s, &alu[k]);
     }
-    if (seg < na) {
+    if (seg >= na && seg < nmem) {
+      double w = fmin(1, spill_st - (double)(seg - na));
+      wgp_insn m = w < 1 ? fraction_of(spill_store, w) : spill_store;
+      s->dram_bytes += w * ss_dram;
+      s->l2_bytes += w * ss_l2;
+      s->dram_write_bytes += w * ss_dram;
+      if (!push(&out, &m))
+        st = WGP_ERR_NOMEM;
+      account(s, &m);
+    } else if (seg < na) {
       size_t id = others[seg];
       wgp_insn m;
       double dram, l2, acts;

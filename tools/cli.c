@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include "wgperf/analyze.h"
+#include "wgperf/gpu.h"
 #include "wgperf/model.h"
 
 #include <errno.h>
@@ -48,15 +49,38 @@ static void print_message(void *user, const char *message) {
 }
 
 int cli_extract(const char *file, wgp_source_kind kind, const char *olevel, const cli_flags *flags, const char *out) {
+  const char *archs[sizeof flags->arch_text / sizeof flags->arch_text[0]];
+  for (size_t i = 0; flags && i < flags->narchs; i++)
+    archs[i] = flags->arch_text[i];
   wgp_extract_options o = {.olevel = olevel,
                            .flags = flags ? flags->v : NULL,
                            .num_flags = flags ? (size_t)flags->n : 0,
-                           .message = print_message};
+                           .message = print_message,
+                           .archs = archs,
+                           .num_archs = flags ? flags->narchs : 0};
   wgp_diag d;
   if (wgp_extract(file, kind, &o, out, &d) != WGP_OK) {
     cli_print_diag(d.message);
     return EXIT_INPUT;
   }
+  return EXIT_OK;
+}
+
+int cli_flags_add_gpu(cli_flags *flags, const char *spec) {
+  wgp_gpu *g = NULL;
+  wgp_diag d;
+  if (wgp_gpu_open(spec, &g, &d) != WGP_OK) {
+    cli_print_diag(d.message);
+    return EXIT_INPUT;
+  }
+  char arch[16];
+  snprintf(arch, sizeof arch, "sm_%u%u", wgp_gpu_cc_major(g), wgp_gpu_cc_minor(g));
+  wgp_gpu_free(g);
+  for (size_t i = 0; i < flags->narchs; i++)
+    if (strcmp(flags->arch_text[i], arch) == 0)
+      return EXIT_OK;
+  if (flags->narchs < sizeof flags->arch_text / sizeof flags->arch_text[0])
+    snprintf(flags->arch_text[flags->narchs++], sizeof flags->arch_text[0], "%s", arch);
   return EXIT_OK;
 }
 

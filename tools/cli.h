@@ -37,10 +37,19 @@ typedef struct cli_flags {
   char **v;
   int n, cap;
   int after; /* of the N, those given after "--" */
+  /* the architectures NVIDIA's compiler counts registers and spills for
+   * (wgp_extract_options.archs): cli_flags_add_gpu's */
+  char arch_text[8][16];
+  size_t narchs;
 } cli_flags;
 int cli_source_flag(int argc, char **argv, int i, cli_flags *flags);
 int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags);
 int cli_source_flags_check(const char *input, const cli_flags *flags);
+/* Adds the architecture (sm_XY) of the GPU description SPEC (a name or file,
+ * NULL: the default) to FLAGS' archs, so that an extraction asks NVIDIA's
+ * compiler for that GPU's registers; EXIT_OK, or the input error for a
+ * description that does not open (printed). */
+int cli_flags_add_gpu(cli_flags *flags, const char *spec);
 
 /* Compiles FILE (of KIND) with the compiler flags FLAGS (may be NULL) into the
  * kernel model OUT (wgp_extract); the driver's warnings and error are printed

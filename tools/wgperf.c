@@ -31,7 +31,7 @@
 
 static const char usage_text[] =
     "usage: wgperf extract FILE.cl|FILE.cu|FILE.bc|FILE.ll [-o OUT.json] [-O N] [-DNAME=V] [-IDIR] [--print]\n"
-    "                      [-- CLANG-FLAGS...]\n"
+    "                      [--gpu NAME|FILE]... [-- CLANG-FLAGS...]\n"
     "       wgperf show MODEL.json [--kernel NAME] [--print]\n"
     "       wgperf analyze INPUT [--kernel NAME] --global X[,Y[,Z]] --local X[,Y[,Z]] [LAUNCH OPTIONS]\n"
     "                      [--launch FILE.json] [--gpu NAME|FILE] [--json] [--trace] [-O N] [-- CLANG-FLAGS...]\n"
@@ -54,6 +54,8 @@ static const char help_text[] =
     "  -O N, -ON   optimization level for clang (0-3, s, z; default 3, as nvcc); extract, and\n"
     "              analyze/predict of a .cl/.cu/.bc/.ll input\n"
     "  --print     print the whole model instead of the summary\n"
+    "  --gpu G     (extract, repeatable) ask NVIDIA's compiler for registers, spills and local memory\n"
+    "              for G's architecture (default sm_80); analyze/predict of a source ask for their --gpu's\n"
     "  --kernel K  the kernel to show, analyze or predict (name or IR symbol; needed when the file has\n"
     "              several)\n"
     "  -DNAME[=VALUE], -UNAME, -IDIR  preprocessor flags for a .cl/.cu source (extract, analyze,\n"
@@ -77,14 +79,17 @@ static const char help_text[] =
     "             finds it there, as after the host copy or the kernel that wrote it)\n"
     "  --regs N   registers per thread, instead of the model's (ptxas' count or the IR estimate)\n"
     "  --json  machine-readable output; --trace  also print each distinct warp's trace (analyze)\n"
+    "  --baselines  (predict --json) also the BSP time at lambda = 1 (seeds/003) and the roofline time\n"
+    "             (seeds/002) of the same analysis: \"baselines\": {bsp_lambda1_us, roofline_us}\n"
     "  --jobs N, -j N  threads for the cache analysis (default: the CPUs this process may use; the\n"
     "             answer is the same for any N)\n"
     "\n"
     "environment: WGPERF_PLUGIN (libwgperf.so), WGPERF_CLANG, WGPERF_OPT, WGPERF_PTXAS (empty: do not run\n"
-    "  ptxas for register counts), WGPERF_GPU_DIR (where --gpu NAME finds NAME.json), WGPERF_CUDA_PATH and\n"
-    "  CUDA_PATH: .cu files compile against the headers of the first CUDA 11.0-12.x toolkit of\n"
-    "  clang's cuda-path=DIR flag after --, $WGPERF_CUDA_PATH (empty: wgperf's stand-ins), $CUDA_PATH,\n"
-    "  /usr/local/cuda, /usr/lib/cuda (wgperf --version)\n";
+    "  ptxas for register counts), WGPERF_NVCC (empty: do not run nvcc on CUDA sources), WGPERF_GPU_DIR\n"
+    "  (where --gpu NAME finds NAME.json), WGPERF_CUDA_PATH and CUDA_PATH: .cu files compile against the\n"
+    "  headers of the first CUDA 11.0-12.x toolkit of clang's cuda-path=DIR flag after --,\n"
+    "  $WGPERF_CUDA_PATH (empty: wgperf's stand-ins), $CUDA_PATH, /usr/local/cuda, /usr/lib/cuda\n"
+    "  (wgperf --version)\n";
 
 /* No command, or one wgperf does not have: the usage is the answer. */
 static int usage_text_error(const char *fmt, ...) {
@@ -488,6 +493,11 @@ static int cmd_extract(int argc, char **argv) {
       olevel = a + 2;
     } else if (strcmp(a, "--print") == 0) {
       full = 1;
+    } else if (strcmp(a, "--gpu") == 0) {
+      if (++i == argc)
+        rc = usage_error("'--gpu' needs a GPU name or description file");
+      else
+        rc = cli_flags_add_gpu(&fl, argv[i]);
     } else if (a[0] == '-' && a[1] != '\0') {
       rc = usage_error("unknown option '%s' for 'extract'", a);
     } else if (file) {

@@ -5,6 +5,8 @@
 #define _DEFAULT_SOURCE
 #include "cli.h"
 
+#include "wgperf/baseline.h"
+#include "wgperf/bottleneck.h"
 #include "wgperf/estimate.h"
 #include "wgperf/footprint.h"
 #include "wgperf/launch.h"
@@ -20,7 +22,7 @@
 
 typedef struct opts {
   const char *input, *kernel, *gpu, *launch_file, *olevel;
-  bool json, trace, cold_l2;
+  bool json, trace, cold_l2, baselines;
   unsigned regs;
   cli_flags flags; /* for a .cl/.cu input */
   size_t trip_loop[MAX_HINTS], taken_block[MAX_HINTS];
@@ -81,7 +83,18 @@ static void describe_fallback(const wgp_kernel *k, const wgp_fallback *f, char *
   *source = br && wgp_branch_source(br) ? wgp_branch_source(br) : wgp_block_source(blk);
   hint[0] = '\0';
   bool loop = f->loop >= 0 && (f->kind == WGP_FALLBACK_DATA_LOOP || f->kind == WGP_FALLBACK_UNKNOWN);
-  if (loop) {
+  if (f->kind == WGP_FALLBACK_UNENDED) {
+    const wgp_loop *lp = wgp_kernel_loop(k, (size_t)f->loop);
+    snprintf(where, wn, "L%ld", f->loop);
+    if (wgp_loop_source(lp))
+      *source = wgp_loop_source(lp);
+    snprintf(did, dn,
+             f->hinted ? "its exit was never reached: ran the --trip count"
+                       : "its exit was never reached: cut after %u iterations of an entry (an exit the model cannot "
+                         "evaluate, or an index that wraps)",
+             WGP_TRACE_EXPLICIT_CAP);
+    snprintf(hint, hn, "--trip L%ld=COUNT", f->loop);
+  } else if (loop) {
     const wgp_loop *lp = wgp_kernel_loop(k, (size_t)f->loop);
     snprintf(where, wn, "L%ld", f->loop);
     if (wgp_loop_source(lp))
@@ -119,6 +132,69 @@ static void describe_fallback(const wgp_kernel *k, const wgp_fallback *f, char *
              f->hinted ? "taken with the --taken fraction" : "both paths taken");
     snprintf(hint, hn, "--taken B%zu=FRACTION", f->block);
   }
+}
+
+/* Whether fallback F decides the time: a loop whose exit was never reached,
+ * or a loop whose count was assumed (its bound, one iteration) that
+ * carries at least WGP_UNTRUSTED_SHARE of the launch's warp-level
+ * instructions (the time is then 1 / (1 - share), 100 times or more, what
+ * the rest takes, resting on a count nobody gave).  *SHARE: its share. */
+#define WGP_UNTRUSTED_SHARE 0.99
+static bool decides_time(const wgp_analysis *an, const wgp_fallback *f, double *share) {
+  *share = 0;
+  if (f->loop < 0 || f->hinted)
+    return false;
+  if (f->kind != WGP_FALLBACK_UNENDED && f->kind != WGP_FALLBACK_DATA_LOOP && f->kind != WGP_FALLBACK_UNKNOWN)
+    return false;
+  if (f->kind != WGP_FALLBACK_UNENDED) /* said once, as never ending, where it is */
+    for (size_t i = 0; i < wgp_analysis_num_fallbacks(an); i++) {
+      const wgp_fallback *g = wgp_analysis_fallback(an, i);
+      if (g->kind == WGP_FALLBACK_UNENDED && g->loop == f->loop && !g->hinted)
+        return false;
+    }
+  *share = wgp_analysis_loop_share(an, (size_t)f->loop);
+  return f->kind == WGP_FALLBACK_UNENDED || *share >= WGP_UNTRUSTED_SHARE;
+}
+
+/* The fallbacks the time rests on (decides_time), for --json: where, the
+ * source, the share of the instructions, what was assumed, the hint. */
+static json_t *untrusted_json(const wgp_kernel *k, const wgp_analysis *an) {
+  json_t *arr = json_array();
+  for (size_t i = 0; i < wgp_analysis_num_fallbacks(an); i++) {
+    const wgp_fallback *f = wgp_analysis_fallback(an, i);
+    double share;
+    if (!decides_time(an, f, &share))
+      continue;
+    char where[256], did[320], hint[64];
+    const char *src;
+    describe_fallback(k, f, where, sizeof where, &src, did, sizeof did, hint, sizeof hint);
+    json_t *o = json_object();
+    json_object_set_new(o, "where", json_string(where));
+    json_object_set_new(o, "source", src ? json_string(src) : json_null());
+    json_object_set_new(o, "instruction_share", json_real(share));
+    json_object_set_new(o, "assumed", json_string(did));
+    json_object_set_new(o, "hint", json_string(hint));
+    json_array_append_new(arr, o);
+  }
+  return arr;
+}
+
+/* The same in words, LABEL first: one line per fallback the time rests on. */
+static size_t untrusted_text(FILE *out, const char *label, const wgp_kernel *k, const wgp_analysis *an) {
+  size_t n = 0;
+  for (size_t i = 0; i < wgp_analysis_num_fallbacks(an); i++) {
+    const wgp_fallback *f = wgp_analysis_fallback(an, i);
+    double share;
+    if (!decides_time(an, f, &share))
+      continue;
+    char where[256], did[320], hint[64];
+    const char *src;
+    describe_fallback(k, f, where, sizeof where, &src, did, sizeof did, hint, sizeof hint);
+    fprintf(out, "%sthe time rests on %s%s%s (%.3g%% of the instructions): %s; %s settles it\n", label, where,
+            src ? " at " : "", src ? src : "", 100 * share, did, hint);
+    n++;
+  }
+  return n;
 }
 
 static json_t *fallbacks_json(const wgp_kernel *k, const wgp_analysis *an) {
@@ -325,6 +401,9 @@ static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
   json_object_set_new(root, "warps", warps);
   json_object_set_new(root, "assumptions", flags_json(wgp_analysis_flags(an)));
   json_object_set_new(root, "fallbacks", fallbacks_json(k, an));
+  json_t *u = untrusted_json(k, an);
+  json_object_set_new(root, "trusted", json_boolean(json_array_size(u) == 0));
+  json_object_set_new(root, "untrusted", u);
   json_t *dyn = json_object();
   for (size_t i = 0; i < wgp_kernel_num_static_counts(k); i++) {
     const char *cls;
@@ -505,6 +584,7 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
     json_decref(a);
   }
   fallbacks_text(f, "fallback ", k, an);
+  untrusted_text(f, "UNTRUSTED ", k, an);
   fprintf(f, "dynamic instructions (warp-level, whole launch):\n ");
   for (size_t i = 0; i < wgp_kernel_num_static_counts(k); i++) {
     const char *cls;
@@ -694,6 +774,8 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
       op->json = true;
     } else if (strcmp(a, "--cold-l2") == 0) {
       op->cold_l2 = true;
+    } else if (strcmp(a, "--baselines") == 0 && strcmp(cmd, "predict") == 0) {
+      op->baselines = true;
     } else if (strcmp(a, "--trace") == 0 && strcmp(cmd, "analyze") == 0) {
       op->trace = true;
     } else if (strcmp(a, "--local-arg") == 0 || strncmp(a, "--local-arg=", 12) == 0) {
@@ -743,7 +825,9 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
       return input_error("cannot make a temporary file: %s", strerror(errno));
     close(fd);
     S->made = true;
-    rc = cli_extract(op->input, kind, op->olevel, &op->flags, S->tmpl);
+    rc = cli_flags_add_gpu(&op->flags, op->gpu);
+    if (rc == EXIT_OK)
+      rc = cli_extract(op->input, kind, op->olevel, &op->flags, S->tmpl);
     model_path = S->tmpl;
   }
   if (rc == EXIT_OK && wgp_model_load_file(model_path, &S->m, &d) != WGP_OK)
@@ -868,127 +952,9 @@ int cmd_analyze(int argc, char **argv) {
 
 /* ---- predict ---------------------------------------------------------------- */
 
-/* The plainest account of what limits the kernel. */
+/* The plainest account of what limits the kernel (sim/bottleneck.c). */
 static void bottleneck(char *buf, size_t size, const session *S, const wgp_sim_result *r) {
-  const wgp_mem_stats *tot = wgp_analysis_total_stats(S->an);
-  const wgp_kernel *k = S->k;
-  size_t worst = (size_t)-1;
-  double worst_moved = 0, used = 0;
-  for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
-    double moved = tot[i].sectors * wgp_gpu_l2_sector_bytes(S->gpu);
-    /* what L1 serves moves no further: the sectors of vload4's four
-     * element loads, of a structure's fields read one after the other */
-    if (S->cache && i < S->cache->num_accesses && S->cache->l1_hit[i] > 0)
-      moved *= 1 - S->cache->l1_hit[i];
-    if (wgp_access_space(wgp_kernel_access(k, i)) != WGP_SPACE_LOCAL) {
-      used += tot[i].lane_bytes;
-      if (moved > worst_moved)
-        worst_moved = moved, worst = i;
-    }
-  }
-  const char *lim = r->limiter ? r->limiter : "warps";
-  double occ = (double)r->active_warps_per_sm / wgp_gpu_max_warps_per_sm(S->gpu);
-  if (r->bound && strcmp(r->bound, "atomic_contention") == 0) {
-    double rate = wgp_gpu_atomic_same_address_per_cycle(S->gpu);
-    snprintf(buf, size,
-             "atomics on one address: %.3g million atomic operations on the busiest address take their turn at "
-             "its L2 slice, %.2f per cycle; add within the work-group first (shared memory, warp shuffles) and "
-             "issue one atomic per group",
-             r->atomic_us * wgp_gpu_core_clock_mhz(S->gpu) * rate / 1e6, rate);
-    return;
-  }
-  /* bound by DRAM bandwidth with no more DRAM traffic than the bytes the
-   * lanes use (the sectors one access wastes, its neighbours use: vstore4's
-   * four element stores), coalescing would not make it faster */
-  bool dram_useful = r->bound && strcmp(r->bound, "dram_bandwidth") == 0 && r->dram_bytes <= 1.25 * used;
-  if (worst != (size_t)-1 && !dram_useful && tot[worst].lane_bytes > 0 && worst_moved > 2 * tot[worst].lane_bytes) {
-    const wgp_access *a = wgp_kernel_access(k, worst);
-    if (tot[worst].unknown > 0)
-      /* the places come from loaded data, which the analysis draws at
-       * random (docs/analyzer-rules.md): the figure is the data's */
-      snprintf(buf, size,
-               "global %ss at %s read places that depend on loaded data (taken as spread at random over their "
-               "buffer; --buffer gives its size): %.1fx the bytes they use",
-               wgp_access_kind_name(wgp_access_get_kind(a)), wgp_access_source(a) ? wgp_access_source(a) : "?",
-               worst_moved / tot[worst].lane_bytes);
-    else
-      snprintf(buf, size, "global %ss at %s move %.1fx the bytes they use: uncoalesced",
-               wgp_access_kind_name(wgp_access_get_kind(a)), wgp_access_source(a) ? wgp_access_source(a) : "?",
-               worst_moved / tot[worst].lane_bytes);
-    return;
-  }
-  /* bank conflicts cost issue slots and shared-memory wavefronts: named only
-   * when the pipeline, not a bandwidth or contention bound, sets the time;
-   * the access whose conflicts add the most wavefronts */
-  bool pipeline = !r->bound || strcmp(r->bound, "pipeline") == 0;
-  size_t conflicted = (size_t)-1;
-  double extra = 0;
-  for (size_t i = 0; pipeline && i < wgp_kernel_num_accesses(k); i++)
-    if (wgp_access_space(wgp_kernel_access(k, i)) == WGP_SPACE_LOCAL && tot[i].worst_degree >= 4 &&
-        tot[i].wavefronts - tot[i].phases > extra)
-      extra = tot[i].wavefronts - tot[i].phases, conflicted = i;
-  if (conflicted != (size_t)-1) {
-    const wgp_access *a = wgp_kernel_access(k, conflicted);
-    snprintf(buf, size, "shared-memory %ss at %s have %.0f-way bank conflicts%s",
-             wgp_access_kind_name(wgp_access_get_kind(a)), wgp_access_source(a) ? wgp_access_source(a) : "?",
-             tot[conflicted].worst_degree,
-             tot[conflicted].unknown > 0 ? " (addresses known only at run time: expected for random ones)" : "");
-    return;
-  }
-  /* waiting at the bandwidth that a group's warps do together: named when it
-   * adds a tenth */
-  char queue[256] = "";
-  double busy_us = r->time_us - r->launch_overhead_us - r->queue_us;
-  if (r->queue_groups > 0 && busy_us > 0 && r->queue_us > 0.1 * busy_us)
-    snprintf(queue, sizeof queue,
-             "; %.0f%% more waiting for it: each SM's %u work-groups drain together and leave its share idle "
-             "(more, smaller work-groups per SM keep it busier)",
-             100 * r->queue_us / busy_us, r->queue_groups);
-  if (r->bound && strcmp(r->bound, "dram_bandwidth") == 0) {
-    snprintf(buf, size, "DRAM bandwidth: %.3g MB must move at %.0f GB/s%s", r->dram_bytes / 1e6,
-             wgp_gpu_dram_bandwidth_gbps(S->gpu), queue);
-    return;
-  }
-  if (r->bound && strcmp(r->bound, "dram_rows") == 0) {
-    snprintf(buf, size,
-             "DRAM rows: %.3g MB in %.3g M row activations, %.1f B each, at %.3g per ns (%u devices, 4 per %g ns): "
-             "scattered or column-wise global accesses",
-             r->dram_bytes / 1e6, r->dram_activations / 1e6,
-             r->dram_activations > 0 ? r->dram_bytes / r->dram_activations : 0, wgp_gpu_dram_activations_per_ns(S->gpu),
-             wgp_gpu_dram_devices(S->gpu), wgp_gpu_dram_activate_window_ns(S->gpu));
-    return;
-  }
-  if (r->bound && strcmp(r->bound, "l2_bandwidth") == 0) {
-    snprintf(buf, size, "L2 bandwidth: %.3g MB through L2 at %.0f GB/s%s", r->l2_bytes / 1e6,
-             wgp_gpu_l2_bandwidth_gbps(S->gpu), queue);
-    return;
-  }
-  if (r->bound && strcmp(r->bound, "block_dispatch") == 0) {
-    snprintf(buf, size,
-             "work-group dispatch: the GPU starts one work-group every %.3g ns (launch.per_block_ns) and these "
-             "finish sooner than that; larger work-groups would need fewer starts",
-             wgp_gpu_launch_per_block_ns(S->gpu));
-    return;
-  }
-  if (occ < 0.25) {
-    snprintf(buf, size, "low occupancy: %u of %u warps per SM, limited by %s", r->active_warps_per_sm,
-             wgp_gpu_max_warps_per_sm(S->gpu), lim);
-    return;
-  }
-  double stall = r->mem_stall_cycles[0] + r->mem_stall_cycles[1] + r->mem_stall_cycles[2] + r->mem_stall_cycles[3];
-  if (r->l2_port_busy >= 0.75 && stall > r->compute_cycles) {
-    snprintf(buf, size,
-             "the SMs' L2 ports: each SM's port to or from L2 is busy %.0f%% of the time at %g B per cycle; fewer "
-             "bytes per warp from L2 (coalescing, reuse in shared memory or registers) would help",
-             100 * r->l2_port_busy, wgp_gpu_l2_port_bytes_per_cycle(S->gpu));
-    return;
-  }
-  if (r->barrier_cycles > stall && r->barrier_cycles > r->compute_cycles)
-    snprintf(buf, size, "barriers: warps wait for their work-group");
-  else if (stall > r->compute_cycles)
-    snprintf(buf, size, "memory latency: warps wait on loads more than they compute");
-  else
-    snprintf(buf, size, "instruction issue and arithmetic");
+  wgp_bottleneck_words(S->k, S->gpu, S->an, S->cache, r, buf, size);
 }
 
 int cmd_predict(int argc, char **argv) {
@@ -1017,7 +983,33 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(occ, "active_groups_per_sm", json_integer(r.active_groups_per_sm));
       json_object_set_new(occ, "limiter", json_string(r.limiter ? r.limiter : "warps"));
       json_object_set_new(occ, "registers_per_thread", json_integer(regs));
+      json_object_set_new(occ, "registers_source", json_string(regs_from));
+      json_object_set_new(occ, "registers_fitted", json_boolean(wgp_estimate_registers_fitted(S.est)));
       json_object_set_new(j, "occupancy", occ);
+      double stack, spill_ld, spill_st;
+      wgp_kernel_local_memory_on(S.k, S.gpu, &stack, &spill_ld, &spill_st);
+      if (stack > 0 || spill_ld > 0 || spill_st > 0) {
+        json_t *lm = json_object();
+        json_object_set_new(lm, "stack_bytes", json_real(stack));
+        json_object_set_new(lm, "spill_loads_per_instruction", json_real(spill_ld));
+        json_object_set_new(lm, "spill_stores_per_instruction", json_real(spill_st));
+        json_object_set_new(j, "local_memory", lm);
+      }
+      if (S.o.baselines) {
+        /* seeds/003's BSP at lambda = 1 (its lambda is fitted per kernel and GPU on
+         * one measurement, by the caller) and the roofline after seeds/002, on this
+         * analysis (docs/validation.md, "Baselines") */
+        wgp_bsp_result bsp;
+        wgp_roofline_result roof;
+        json_t *bl = json_object();
+        wgp_diag d;
+        uint64_t threads = S.in.launch.global[0] * S.in.launch.global[1] * S.in.launch.global[2];
+        if (wgp_baseline_bsp(S.k, S.gpu, S.an, threads, &bsp, &d) == WGP_OK)
+          json_object_set_new(bl, "bsp_lambda1_us", json_real(bsp.time_s * 1e6));
+        if (wgp_baseline_roofline(S.k, S.gpu, S.an, S.cache, wgp_estimate_groups(S.est), &roof, &d) == WGP_OK)
+          json_object_set_new(bl, "roofline_us", json_real(roof.time_s * 1e6));
+        json_object_set_new(j, "baselines", bl);
+      }
       json_t *b = json_object();
       json_object_set_new(b, "best_us", json_real(r.best_us));
       json_object_set_new(b, "worst_us", json_real(r.worst_us));
@@ -1043,6 +1035,7 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(br, "queue_us", json_real(r.queue_us));
       json_object_set_new(br, "queue_groups", json_integer(r.queue_groups));
       json_object_set_new(br, "l2_port_busy", json_real(r.l2_port_busy));
+      json_object_set_new(br, "idle_groups", json_integer((json_int_t)r.idle_groups));
       json_object_set_new(br, "bound", json_string(r.bound ? r.bound : "pipeline"));
       json_object_set_new(br, "extrapolated", json_boolean(r.extrapolated));
       json_object_set_new(br, "simulation_stopped", json_boolean(r.stopped));
@@ -1051,16 +1044,36 @@ int cmd_predict(int argc, char **argv) {
       json_object_set_new(j, "assumptions", flags_json(wgp_analysis_flags(S.an)));
       json_object_set_new(j, "l2_warm", json_boolean(S.cache->l2_warm));
       json_object_set_new(j, "fallbacks", fallbacks_json(S.k, S.an));
+      json_t *u = untrusted_json(S.k, S.an);
+      json_object_set_new(j, "trusted", json_boolean(json_array_size(u) == 0));
+      json_object_set_new(j, "untrusted", u);
       rc = print_json(j);
     } else {
       printf("kernel %s on %s\n", wgp_kernel_name(S.k), wgp_gpu_name(S.gpu));
-      printf("time        %.4g us (%.4g cycles), between %.4g and %.4g us\n", r.time_us, r.cycles, r.best_us,
-             r.worst_us);
+      json_t *u = untrusted_json(S.k, S.an);
+      printf("time        %.4g us (%.4g cycles), between %.4g and %.4g us%s\n", r.time_us, r.cycles, r.best_us,
+             r.worst_us, json_array_size(u) ? "; UNTRUSTED: it rests on a loop count nobody gave (below)" : "");
+      json_decref(u);
+      untrusted_text(stdout, "untrusted   ", S.k, S.an);
       printf("occupancy   %u warps, %u work-group%s per SM, limited by %s (%u registers per thread from %s)\n",
              r.active_warps_per_sm, r.active_groups_per_sm, r.active_groups_per_sm == 1 ? "" : "s",
              r.limiter ? r.limiter : "warps", regs, regs_from);
       printf("rounds      %.4g rounds of %.4g cycles%s; limited by %s\n", r.rounds, r.round_cycles,
              r.extrapolated ? " (long loops extrapolated from a steady state)" : "", r.bound ? r.bound : "pipeline");
+      if (r.idle_groups)
+        printf("assumed     %llu of the %llu work-groups exit at once (their warps touch no memory and end "
+               "within a tenth of the longest warp's time) and give their place to the next group: left out of the rounds\n",
+               (unsigned long long)r.idle_groups, (unsigned long long)wgp_estimate_groups(S.est));
+      if (wgp_estimate_registers_fitted(S.est))
+        printf("assumed     the register count does not let one work-group of this size run; NVIDIA's compiler "
+               "for this GPU was not asked (it may spill or refuse the launch): ranked as if it kept to %u\n",
+               regs);
+      double stack, spill_ld, spill_st;
+      wgp_kernel_local_memory_on(S.k, S.gpu, &stack, &spill_ld, &spill_st);
+      if (stack > 0 || spill_ld > 0 || spill_st > 0)
+        printf("local       %.0f bytes of stack per thread, %.3g spill loads and %.3g spill stores per instruction "
+               "(%s)\n",
+               stack, spill_ld, spill_st, regs_from);
       if (r.stopped)
         printf("assumed     the simulation of a round stopped after %.0f instructions without a steady state to "
                "extrapolate from (warps of a group waiting at different barriers?); the rest of the round is taken at "

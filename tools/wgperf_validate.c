@@ -37,12 +37,18 @@
 
 #define MAX_LIST 64
 
+int cmd_kernel_tuner(int argc, char **argv); /* wgperf_validate_kt.c */
+
 static const char usage_text[] =
     "usage: wgperf-validate MEASUREMENTS.csv [--manifest FILE] [--gpu NAME]... [--kernel NAME]... [--sample N]\n"
     "                       [--jobs N] [--regs row|model] [--gpu-map NAME=FILE_OR_NAME]... [--opencl]\n"
     "                       [--cache DIR] [--max-launches N] [--no-launch-overhead] [--json | --csv]\n"
     "                       [--plot FILE.svg] [--all-groups] [--thresholds FILE] [--write-thresholds FILE]\n"
     "                       [--quiet] [-v]\n"
+    "       wgperf-validate --kernel-tuner CACHE.json[.gz] --space SPACE.json [KERNEL_FILE...] [--gpu NAME]\n"
+    "                       | --kernel-tuner CACHE.json[.gz] --ranking WGTUNE.json\n"
+    "                       [--sample N [--seed S]] [--jobs N] [--cache DIR] [--registers ptxas|estimate]\n"
+    "                       [--json | --csv] [--plot FILE.svg] [-DNAME=V] [-IDIR]\n"
     "       wgperf-validate --help (-h) | --version\n";
 
 static const char help_text[] =
@@ -73,7 +79,17 @@ static const char help_text[] =
     "                       when one is passed\n"
     "  --write-thresholds FILE  record this run's figures and limits around them\n"
     "  --quiet, -q          no progress line\n"
-    "  -v, --verbose        say which models are extracted\n";
+    "  -v, --verbose        say which models are extracted\n"
+    "\n"
+    "--kernel-tuner CACHE: rank the tuning space (a T1 file, as wgtune does) and compare with Kernel Tuner's\n"
+    "brute-force measurements of it (a cache file, gzip'd or plain): MAPE, geometric-mean error, Spearman rho\n"
+    "over the configurations both have a time for; the measured time of our predicted best over the measured\n"
+    "best; the best measured time among our top 1% over the measured best; the share of the measured top 1%\n"
+    "in our top 5%; the configurations only one side could run.  --gpu defaults to the cache's device_name;\n"
+    "--sample N compares N configurations drawn at random (--seed S); --cache DIR keeps wgtune's models\n"
+    "(share it between GPUs: the models do not depend on the GPU); --csv: one row per configuration;\n"
+    "--plot: predicted against measured time; --ranking WGTUNE.json compares a ranking wgtune --json wrote\n"
+    "(or wgtune merge) instead of ranking the space again\n";
 
 static int vusage(const char *fmt, ...) {
   va_list ap;
@@ -174,6 +190,10 @@ static int parse_args(int argc, char **argv, vopts *o) {
       o->quiet = true;
     } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
       o->verbose = true;
+    } else if (strcmp(a, "--space") == 0 || strcmp(a, "--ranking") == 0 || strcmp(a, "--seed") == 0 ||
+               strcmp(a, "--registers") == 0 || strncmp(a, "-D", 2) == 0 || strncmp(a, "-I", 2) == 0) {
+      return vusage("'%s' is an option of --kernel-tuner, not of a measurement CSV's validation "
+                    "(wgperf-validate --kernel-tuner CACHE --space SPACE.json ...)", a);
     } else if (a[0] == '-' && a[1]) {
       return vusage("unknown option '%s'", a);
     } else if (o->csv) {
@@ -453,6 +473,9 @@ static void print_message(void *user, const char *message) {
 }
 
 int main(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (strcmp(argv[i], "--kernel-tuner") == 0 && !(argc >= 2 && strcmp(argv[1], "--help") == 0))
+      return cmd_kernel_tuner(argc, argv);
   if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
     printf("%s%s", usage_text, help_text);
     return EXIT_OK;

@@ -662,17 +662,30 @@ static const char help_text[] =
 
 /* Every __local argument and dynamic shared array (CUDA's extern
  * __shared__) of K needs a size, from --local-arg (an expression of the
- * work-group size) or --local-mem (fixed): one error that names both. */
+ * work-group size) or --local-mem (fixed), and every scalar argument an
+ * address, branch or loop count reads a value (--arg): one error that names
+ * all that are missing, and for a missing size both ways to give it. */
 static int check_local_sizes(const wgp_kernel *k, const wgp_launch *l, const char *const *names, size_t nnames) {
-  size_t na = wgp_kernel_num_args(k), nd = wgp_kernel_num_arrays(k);
+  size_t na = wgp_kernel_num_args(k), nd = wgp_kernel_num_arrays(k), n = 0;
+  char list[1024] = "", one[640] = "";
   for (size_t i = 0; i < na + nd; i++) {
     const char *name;
-    bool dynamic = i >= na;
+    bool dynamic = i >= na, scalar = false;
     if (!dynamic) {
       const wgp_arg *a = wgp_kernel_arg(k, i);
-      if (wgp_arg_get_kind(a) != WGP_ARG_POINTER || wgp_arg_space(a) != WGP_SPACE_LOCAL)
-        continue;
       name = wgp_arg_name(a);
+      scalar = wgp_arg_get_kind(a) == WGP_ARG_SCALAR;
+      if (scalar) {
+        bool given = false;
+        for (size_t j = 0; j < wgp_launch_num_args(l) && !given; j++) {
+          int64_t v;
+          given = strcmp(wgp_launch_arg(l, j, &v), name) == 0;
+        }
+        if (given || !wgp_kernel_uses_arg(k, name))
+          continue;
+      } else if (wgp_arg_space(a) != WGP_SPACE_LOCAL) {
+        continue;
+      }
     } else {
       const wgp_array *a = wgp_kernel_array(k, i - na);
       if (wgp_array_space(a) != WGP_SPACE_LOCAL || wgp_array_bytes(a) != 0)
@@ -680,24 +693,42 @@ static int check_local_sizes(const wgp_kernel *k, const wgp_launch *l, const cha
       name = wgp_array_short_name(a);
     }
     bool given = false;
-    for (size_t j = 0; j < nnames && !given; j++)
+    for (size_t j = 0; j < nnames && !given && !scalar; j++)
       given = strcmp(names[j], name) == 0;
-    for (size_t j = 0; j < wgp_launch_num_local_mem(l) && !given; j++) {
+    for (size_t j = 0; j < wgp_launch_num_local_mem(l) && !given && !scalar; j++) {
       uint64_t bytes;
       given = strcmp(wgp_launch_local_mem(l, j, &bytes), name) == 0;
     }
     if (given)
       continue;
-    if (dynamic)
-      return input_error("kernel '%s' uses the dynamic shared array '%s' (extern __shared__, the third <<<>>> launch "
-                         "parameter): give its size as an expression of the block size, --local-arg %s=EXPR (e.g. "
-                         "%s=4*lx*ly*lz for a float per thread), or as a fixed size, --local-mem %s=BYTES",
-                         wgp_kernel_name(k), name, name, name, name);
-    return input_error("argument '%s' of kernel '%s' is a __local pointer: give its size as an expression of the "
-                       "work-group size, --local-arg %s=EXPR (e.g. %s=4*lx*ly*lz for a float per work-item), or as "
-                       "a fixed size, --local-mem %s=BYTES",
-                       name, wgp_kernel_name(k), name, name, name);
+    size_t len = strlen(list);
+    snprintf(list + len, sizeof list - len, "%s%s%s%s", len ? ", " : "", scalar ? "--arg " : "--local-arg ", name,
+             scalar ? "=VALUE" : "=EXPR");
+    if (n++)
+      continue;
+    if (scalar)
+      snprintf(one, sizeof one, "kernel '%s' needs a value for its argument '%s' (--arg %s=VALUE)", wgp_kernel_name(k),
+               name, name);
+    else if (dynamic)
+      snprintf(one, sizeof one,
+               "kernel '%s' uses the dynamic shared array '%s' (extern __shared__, the third <<<>>> launch "
+               "parameter): give its size as an expression of the block size, --local-arg %s=EXPR (e.g. "
+               "%s=4*lx*ly*lz for a float per thread), or as a fixed size, --local-mem %s=BYTES",
+               wgp_kernel_name(k), name, name, name, name);
+    else
+      snprintf(one, sizeof one,
+               "argument '%s' of kernel '%s' is a __local pointer: give its size as an expression of the "
+               "work-group size, --local-arg %s=EXPR (e.g. %s=4*lx*ly*lz for a float per work-item), or as "
+               "a fixed size, --local-mem %s=BYTES",
+               name, wgp_kernel_name(k), name, name, name);
   }
+  if (n == 1)
+    return input_error("%s", one);
+  if (n > 1)
+    return input_error("kernel '%s' needs %zu launch inputs that were not given: %s (a size of a __local pointer "
+                       "argument or dynamic shared array as an expression of the work-group size, e.g. 4*lx*ly*lz "
+                       "for a float per work-item, or --local-mem NAME=BYTES for a fixed one)",
+                       wgp_kernel_name(k), n, list);
   return EXIT_OK;
 }
 
@@ -1015,7 +1046,9 @@ int main(int argc, char **argv) {
     if (rc == EXIT_OK) {
       close(fd);
       made = true;
-      rc = cli_extract(input, kind, olevel, &flags, tmpl);
+      rc = cli_flags_add_gpu(&flags, gname);
+      if (rc == EXIT_OK)
+        rc = cli_extract(input, kind, olevel, &flags, tmpl);
       model_path = tmpl;
     }
   }

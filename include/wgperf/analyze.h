@@ -86,6 +86,9 @@ const wgp_mem_stats *wgp_analysis_total_stats(const wgp_analysis *a);
 /* Dynamic warp-level instructions of cost class CLS in the whole launch. */
 double wgp_analysis_dynamic_count(const wgp_analysis *a, const char *cls);
 unsigned wgp_analysis_flags(const wgp_analysis *a); /* union of the traces' WGP_TRACE_* flags */
+/* The share of the launch's warp-level instructions executed inside LOOP
+ * (its blocks and those of the loops nested in it), 0 to 1. */
+double wgp_analysis_loop_share(const wgp_analysis *a, size_t loop);
 
 /* Fallbacks: the places this launch executed whose behaviour cannot be
  * known statically, and what the analysis did instead (docs/corpus.md).
@@ -94,7 +97,9 @@ typedef enum wgp_fallback_kind {
   WGP_FALLBACK_DATA_BRANCH, /* condition on a loaded (or floating-point) value: both paths, or --taken */
   WGP_FALLBACK_DATA_LOOP,   /* loop exit on such a value: --trip, else the loop's bound, else 1 iteration */
   WGP_FALLBACK_UNKNOWN,     /* a condition not computable for another reason: both paths, or the forced count */
-  WGP_FALLBACK_CALL         /* unresolved call: counted as one instruction, the callee's cost not modelled */
+  WGP_FALLBACK_CALL,        /* unresolved call: counted as one instruction, the callee's cost not modelled */
+  WGP_FALLBACK_UNENDED      /* a loop whose exit was never reached: cut after WGP_TRACE_EXPLICIT_CAP iterations
+                             * of an entry, or --trip */
 } wgp_fallback_kind;
 
 typedef struct wgp_fallback {
@@ -108,7 +113,7 @@ typedef struct wgp_fallback {
 
 size_t wgp_analysis_num_fallbacks(const wgp_analysis *a);
 const wgp_fallback *wgp_analysis_fallback(const wgp_analysis *a, size_t i);
-/* "data-dependent-branch", "data-dependent-loop", "unknown-condition", "unresolved-call". */
+/* "data-dependent-branch", "data-dependent-loop", "unknown-condition", "unresolved-call", "unended-loop". */
 const char *wgp_fallback_kind_name(wgp_fallback_kind k);
 uint64_t wgp_analysis_local_bytes(const wgp_analysis *a);
 

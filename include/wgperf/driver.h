@@ -22,6 +22,7 @@
  *               clang 19 reads (CUDA 11.0 to 12.x); without one, wgperf's
  *               stand-ins for the CUDA headers (include/wgperf/cuda_compat.h,
  *               cuda/) and a warning
+ *   nvcc        $WGPERF_NVCC (empty: none), else the nvcc beside ptxas
  *   headers     include/wgperf/ (opencl_compat.h, cuda_toolkit_compat.h,
  *               cuda_compat.h, cuda/) of the source tree, else
  *               <executable's folder>/../include/wgperf/
@@ -65,6 +66,12 @@ typedef struct wgp_extract_options {
   size_t num_flags;
   wgp_message_fn message; /* warnings, and a failure to start the compile for ptxas; NULL drops them */
   void *message_user;
+  /* The GPU architectures ("sm_86") whose registers, spills and local memory
+   * NVIDIA's compiler is asked for (nvcc on a CUDA source, else ptxas on
+   * llc-19's PTX), one entry of the model's 'resources' each; the first also
+   * gives 'registers'.  None: sm_80. */
+  const char *const *archs;
+  size_t num_archs;
 } wgp_extract_options;
 
 /* Compiles FILE as KIND (OPTS may be NULL: the defaults) and writes
@@ -103,6 +110,11 @@ wgp_status wgp_find_cuda_toolkit(char *const *flags, size_t num_flags, wgp_cuda_
 /* The ptxas the driver runs (above), NULL when none: keep, valid until the
  * next call. */
 const char *wgp_find_ptxas(void);
+
+/* The nvcc of that ptxas' toolkit ($WGPERF_NVCC overrides it, empty: none),
+ * which counts a CUDA source's resources as the program is built; NULL when
+ * none: keep. */
+const char *wgp_find_nvcc(void);
 
 #ifdef __cplusplus
 }

@@ -32,6 +32,29 @@ unsigned wgp_kernel_choose_registers(const wgp_kernel *k, unsigned override, con
  * NOTE is given.  An OVERRIDE is never capped (the occupancy refuses it). */
 unsigned wgp_kernel_registers_on(const wgp_kernel *k, const wgp_gpu *gpu, unsigned override, const char **source,
                                  char *note, size_t size);
+/* The bytes a NOTE above should have. */
+#define WGP_REGS_NOTE_SIZE 320
+/* The model's 'resources' entry for GPU's architecture, else the nearest
+ * (wgp_kernel_resources_for); NULL when the model has none. */
+const wgp_kernel_resources *wgp_kernel_resources_on(const wgp_kernel *k, const wgp_gpu *gpu, bool *exact);
+/* Whether the count wgp_kernel_registers_on gives decides if a group can
+ * run: an OVERRIDE, or nvcc's own count for GPU's architecture.  Any other
+ * (ptxas on llc-19's PTX, another architecture's count, the IR estimate) is
+ * not the compiler that builds the kernel for this GPU. */
+bool wgp_kernel_registers_binding(const wgp_kernel *k, const wgp_gpu *gpu, unsigned override);
+/* wgp_kernel_registers_on for a group of THREADS: a count that is not
+ * binding and with which one group cannot run is taken as the most with
+ * which it can (*FITTED true, NOTE says so): such a configuration is ranked,
+ * flagged, never refused on our count. */
+unsigned wgp_kernel_registers_for_group(const wgp_kernel *k, const wgp_gpu *gpu, unsigned override, uint64_t threads,
+                                        const char **source, char *note, size_t size, bool *fitted);
+/* The local memory NVIDIA's compiler gives K on GPU (the model's resources
+ * entry): the stack frame per thread, and its spill loads and stores per
+ * instruction of the trace (the spill instructions, taken as 4 bytes, over
+ * the machine instructions: the cubin's code bytes by the architecture's
+ * instruction size).  All 0 without an entry. */
+void wgp_kernel_local_memory_on(const wgp_kernel *k, const wgp_gpu *gpu, double *stack_bytes, double *loads_per_insn,
+                                double *stores_per_insn);
 
 /* The simulator's cost of each access (wgp_kernel_num_accesses entries) for
  * one warp class with statistics S.  Hit rates come from CACHE when given,
@@ -76,6 +99,8 @@ const wgp_cache_result *wgp_estimate_cache(const wgp_estimate *e);
 const wgp_occupancy *wgp_estimate_occupancy(const wgp_estimate *e);
 /* Registers per thread used, and (SOURCE may be NULL) where they came from. */
 unsigned wgp_estimate_registers(const wgp_estimate *e, const char **source);
+/* Whether those registers were fitted to the group (wgp_kernel_registers_for_group). */
+bool wgp_estimate_registers_fitted(const wgp_estimate *e);
 /* Work-groups of the launch. */
 uint64_t wgp_estimate_groups(const wgp_estimate *e);
 

@@ -152,6 +152,24 @@ uint64_t wgp_kernel_static_local_bytes(const wgp_kernel *k);
  * added by `wgperf extract` where a CUDA toolkit exists), 0 when absent;
  * SOURCE (may be NULL) receives where the count comes from. */
 unsigned wgp_kernel_registers(const wgp_kernel *k, const char **source);
+/* What NVIDIA's compiler made of the kernel for one GPU architecture (the
+ * optional 'resources' of the model, docs/kernel-model.md): registers per
+ * thread, the stack frame per thread (local arrays and spill slots), the
+ * bytes of spill store and load instructions in its code, static shared
+ * memory, and the bytes of its machine code (0: unknown). */
+typedef struct wgp_kernel_resources {
+  unsigned arch; /* compute capability as 10 x major + minor: sm_86 is 86 */
+  unsigned registers;
+  uint64_t stack_bytes, spill_store_bytes, spill_load_bytes, shared_bytes, code_bytes;
+  bool from_source;   /* nvcc on the kernel's source; false: ptxas on llc-19's PTX */
+  const char *source; /* "nvcc --resource-usage (CUDA 13.0, sm_86)" */
+} wgp_kernel_resources;
+size_t wgp_kernel_num_resources(const wgp_kernel *k);
+const wgp_kernel_resources *wgp_kernel_resources_at(const wgp_kernel *k, size_t i);
+/* The entry for architecture ARCH (86), else the nearest one: of the same
+ * major version first, then the closest; NULL when there is none.  *EXACT
+ * (may be NULL) says whether it is ARCH's own. */
+const wgp_kernel_resources *wgp_kernel_resources_for(const wgp_kernel *k, unsigned arch, bool *exact);
 size_t wgp_kernel_num_diagnostics(const wgp_kernel *k);
 const char *wgp_kernel_diagnostic(const wgp_kernel *k, size_t i);
 /* The launch attributes (the optional 'launch_attributes' of the model;

@@ -55,6 +55,12 @@ typedef struct wgp_sim_warp {
   size_t warp; /* which work-group / warp of it it represents */
 } wgp_sim_warp;
 
+/* A warp class that touches no memory, waits at no barrier and whose chain
+ * of latencies is at most this share of the longest class's exits at once:
+ * its groups leave the rounds (docs/simulator.md, "Work-groups that exit at
+ * once"). */
+#define WGP_SIM_IDLE_SHARE 0.1
+
 /* wgp_sim_input.flags */
 #define WGP_SIM_GTO 1u  /* greedy-then-oldest instead of round-robin issue */
 #define WGP_SIM_FULL 2u /* simulate every iteration: no steady-state extrapolation, no budget (a reference) */
@@ -75,6 +81,12 @@ typedef struct wgp_sim_input {
    * thread adding into one sum): they take their turn at that address's L2
    * slice one at a time (0: none known) */
   double atomic_hot_ops;
+  /* Local memory NVIDIA's compiler gives each thread (docs/simulator.md,
+   * "Local memory"): its stack frame in bytes (spill slots, arrays indexed at
+   * run time), and the spill loads and stores it put in the code, per warp
+   * instruction of the trace (0: none known) */
+  double stack_bytes;
+  double spill_loads_per_insn, spill_stores_per_insn;
 } wgp_sim_input;
 
 /* Indices of wgp_sim_result.mem_stall_cycles. */
@@ -106,6 +118,7 @@ typedef struct wgp_sim_result {
   double atomic_us; /* the time the atomics on the launch's busiest address take, one after another
                      * (atomic_hot_ops / wgp_gpu_atomic_same_address_per_cycle) */
   uint64_t groups_per_sm;                       /* groups the busiest SM runs: ceil(groups / SMs) */
+  uint64_t idle_groups; /* groups whose warps exit at once, left out of the rounds (WGP_SIM_IDLE_SHARE) */
   double l2_port_busy; /* share of a round the SM's port to or from L2 is busy, the busier direction (0 without
                         * memory.l2_port_bytes_per_cycle) */
   double instructions;           /* warp instructions of the launch's busiest SM (extrapolated ones included) */

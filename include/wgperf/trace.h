@@ -176,7 +176,9 @@ uint64_t wgp_tracer_warp_epoch(const wgp_tracer *t);
 void wgp_trace_free(wgp_trace *tr);
 unsigned wgp_trace_flags(const wgp_trace *tr);
 /* The WGP_TRACE_DATA_BRANCH / DATA_LOOP / UNKNOWN flags that the branch
- * ending BLOCK set: which conditions of this trace could not be evaluated. */
+ * ending BLOCK set: which conditions of this trace could not be evaluated;
+ * and WGP_TRACE_TRUNCATED on the header of a loop whose exit was not
+ * reached within the explicit cap (or its count's search). */
 unsigned wgp_trace_block_flags(const wgp_trace *tr, size_t block);
 bool wgp_trace_equal(const wgp_trace *a, const wgp_trace *b);
 uint64_t wgp_trace_hash(const wgp_trace *tr);

@@ -56,3 +56,38 @@ if config.libclc:
     config.available_features.add("libclc")
 if config.ptxas:
     config.available_features.add("ptxas")
+
+
+def nvcc_compiles(ptxas):
+    """Whether the nvcc beside PTXAS (as wgperf's driver finds it) compiles a
+    kernel to a cubin, plainly or, where the toolkit refuses the system's host
+    compiler, with -allow-unsupported-compiler -ccbin /usr/bin/g++ (as the
+    driver then retries)."""
+    import subprocess
+    import tempfile
+    nvcc = os.environ.get("WGPERF_NVCC")
+    if nvcc is None:
+        real = os.path.realpath(ptxas)
+        for d in (os.path.dirname(ptxas), os.path.dirname(real)):
+            if os.access(os.path.join(d, "nvcc"), os.X_OK):
+                nvcc = os.path.join(d, "nvcc")
+                break
+    if not nvcc:
+        return False
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "k.cu")
+        with open(src, "w") as f:
+            f.write("__global__ void k(float *a) { a[threadIdx.x] = 1; }\n")
+        for extra in ([], ["-allow-unsupported-compiler", "-ccbin", "/usr/bin/g++"]):
+            try:
+                r = subprocess.run([nvcc] + extra + ["-cubin", "-arch=sm_75", "-o", os.path.join(tmp, "k.cubin"), src],
+                                   capture_output=True, timeout=120)
+            except (OSError, subprocess.TimeoutExpired):
+                return False
+            if r.returncode == 0:
+                return True
+    return False
+
+
+if config.ptxas and nvcc_compiles(config.ptxas):
+    config.available_features.add("nvcc")

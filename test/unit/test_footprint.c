@@ -16,6 +16,12 @@
 
 #include "wgperf/footprint.h"
 
+#include "footprint_internal.h"
+
+#include <isl/ctx.h>
+#include <isl/options.h>
+#include <isl/set.h>
+
 static wgp_model *model;
 static wgp_gpu *h100;
 
@@ -623,12 +629,109 @@ static void test_extents(void **state) {
   }
 }
 
+/* fp_count on unions of images of boxes under affine maps into sectors
+ * (existentially quantified variables, as the footprints' sets have them)
+ * and of sets with divisions (a mod), against their points marked one by
+ * one: exact, whichever way it counts (by the pieces' runs or through
+ * isl_set_make_disjoint); and fp_count_firsts on the pieces as sets of
+ * their own: the points each has before the others and its own. */
+static int64_t fdiv64(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+static void test_count_unions_against_marking(void **state) {
+  (void)state;
+  isl_ctx *ctx = isl_ctx_alloc();
+  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+  enum { QMAX = 16384 + 128, RMAX = 40, OFF = 64, PIECES = 5 }; /* points may be negative: q, s >= -OFF */
+  static unsigned char first[QMAX * RMAX]; /* the first piece that has the point, + 1 */
+  static int stamp[QMAX * RMAX];           /* the last (trial, piece) that had it */
+  int walked = 0;                          /* trials fp_count_firsts counted */
+  srand(20261129);
+  for (int trial = 0; trial < 400; trial++) {
+    int pieces = 1 + rand() % PIECES, dims = 1 + rand() % 2;
+    char text[8192], one[PIECES][1600];
+    size_t len = (size_t)snprintf(text, sizeof text, "{ ");
+    memset(first, 0, sizeof first);
+    double want = 0, want_first[PIECES] = {0}, want_own[PIECES] = {0};
+#define MARK(pos)                                                                                            \
+  do {                                                                                                       \
+    size_t at_ = (size_t)(pos);                                                                              \
+    if (!first[at_])                                                                                         \
+      first[at_] = (unsigned char)(p + 1), want++, want_first[p]++;                                          \
+    if (stamp[at_] != trial * 8 + p + 1)                                                                     \
+      stamp[at_] = trial * 8 + p + 1, want_own[p]++;                                                         \
+  } while (0)
+    for (int p = 0; p < pieces; p++) {
+      int64_t u = 1 << (rand() % 6), a0 = 1 + rand() % 700, a1 = rand() % 3 ? 1 + rand() % 40 : 0, c = rand() % 90;
+      int64_t n0 = 1 + rand() % 24, n1 = 1 + rand() % 12, b = rand() % 8, m = 2 + rand() % 5, rn = 4 + rand() % 30;
+      if (dims == 1) {
+        /* [s] : exists v0, v1 in a box: u s <= A + b and A <= u s + u - 1, A = a0 v0 + a1 v1 + c */
+        snprintf(one[p], sizeof one[p],
+                 "[s] : exists (v0, v1 : 0 <= v0 < %lld and 0 <= v1 < %lld and %lld s <= %lld v0 + %lld v1 + %lld and "
+                 "%lld v0 + %lld v1 + %lld <= %lld s + %lld)",
+                 (long long)n0, (long long)n1, (long long)u, (long long)a0, (long long)a1, (long long)(c + b),
+                 (long long)a0, (long long)a1, (long long)c, (long long)u, (long long)(u - 1));
+        for (int64_t v0 = 0; v0 < n0; v0++)
+          for (int64_t v1 = 0; v1 < n1; v1++) {
+            int64_t A = a0 * v0 + a1 * v1 + c;
+            for (int64_t x = fdiv64(A, u) - 1; x <= fdiv64(A + b, u); x++)
+              if (u * x <= A + b && A <= u * x + u - 1)
+                MARK(x + OFF);
+          }
+      } else {
+        /* [q, r] : 0 <= r < rn and (r + q) mod m != 1 and exists v0 in a box:
+         * u q <= A and A <= u q + b + u - 1 + r, A = a0 v0 + c */
+        snprintf(one[p], sizeof one[p],
+                 "[q, r] : 0 <= r < %lld and (r + q) mod %lld != 1 and exists (v0 : 0 <= v0 < %lld and %lld q <= "
+                 "%lld v0 + %lld and %lld v0 + %lld <= %lld q + %lld + r)",
+                 (long long)rn, (long long)m, (long long)n0, (long long)u, (long long)a0, (long long)c,
+                 (long long)a0, (long long)c, (long long)u, (long long)(b + u - 1));
+        for (int64_t v0 = 0; v0 < n0; v0++) {
+          int64_t A = a0 * v0 + c;
+          for (int64_t r = 0; r < rn; r++)
+            for (int64_t q = fdiv64(A - b - r, u) - 1; q <= fdiv64(A, u); q++)
+              if (u * q <= A && A <= u * q + b + u - 1 + r && ((r + q) % m + m) % m != 1)
+                MARK((q + OFF) * RMAX + r);
+        }
+      }
+      len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", p ? "; " : "", one[p]);
+    }
+#undef MARK
+    snprintf(text + len, sizeof text - len, " }");
+    isl_set *set = isl_set_read_from_str(ctx, text);
+    assert_non_null(set);
+    double got = fp_count(set);
+    if (got != want)
+      fail_msg("trial %d: %s: fp_count %.0f, marked %.0f", trial, text, got, want);
+    /* each piece a set of its own: the points each has first, and its own */
+    isl_set *sets[PIECES];
+    for (int p = 0; p < pieces; p++) {
+      char t[sizeof one[p] + 8];
+      snprintf(t, sizeof t, "{ %.1600s }", one[p]);
+      sets[p] = isl_set_read_from_str(ctx, t);
+      assert_non_null(sets[p]);
+    }
+    double firsts[PIECES], own[PIECES];
+    bool ran = fp_count_firsts(sets, (size_t)pieces, firsts, own);
+    walked += ran;
+    if (ran)
+      for (int p = 0; p < pieces; p++)
+        if (firsts[p] != want_first[p] || own[p] != want_own[p])
+          fail_msg("trial %d piece %d: %s: first %.0f own %.0f, marked %.0f and %.0f", trial, p, text, firsts[p],
+                   own[p], want_first[p], want_own[p]);
+    for (int p = 0; p < pieces; p++)
+      isl_set_free(sets[p]);
+  }
+  assert_true(walked >= 390); /* the runs suit these sets */
+  isl_ctx_free(ctx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_against_brute_force),    cmocka_unit_test(test_seed002_stencil_wave_depths),
       cmocka_unit_test(test_layer_condition),        cmocka_unit_test(test_fallbacks),
       cmocka_unit_test(test_grid_too_large_to_enumerate), cmocka_unit_test(test_simulator_interface),
       cmocka_unit_test(test_extents),
+      cmocka_unit_test(test_count_unions_against_marking),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -314,6 +314,77 @@ static void test_registers_from_ptxas(void **state) {
   wgp_model_free(m);
 }
 
+/* resources (optional): one entry per architecture NVIDIA's compiler was
+ * asked for; a GPU takes its own, else the nearest of its major version,
+ * else the nearest; malformed entries are refused. */
+static json_t *resource(const char *arch, const char *compiler, int regs, int stack, int st, int ld) {
+  return json_pack("{s:s,s:s,s:i,s:i,s:i,s:i,s:i,s:i,s:s}", "arch", arch, "compiler", compiler, "registers", regs,
+                   "stack_bytes", stack, "spill_store_bytes", st, "spill_load_bytes", ld, "shared_bytes", 0,
+                   "code_bytes", 1024, "source", arch);
+}
+
+static void test_resources_per_architecture(void **state) {
+  (void)state;
+  json_t *j = minimal_json();
+  json_t *list = json_array();
+  json_array_append_new(list, resource("sm_75", "nvcc", 61, 0, 0, 0));
+  json_array_append_new(list, resource("sm_86", "nvcc", 255, 7896, 7900, 8652));
+  json_array_append_new(list, resource("sm_90", "ptxas", 48, 8, 0, 0));
+  json_object_set_new(kernel0(j), "resources", list);
+  char *text = json_dumps(j, 0);
+  json_decref(j);
+  wgp_model *m;
+  wgp_diag d;
+  assert_int_equal(wgp_model_load_string(text, strlen(text), "m.json", &m, &d), WGP_OK);
+  free(text);
+  const wgp_kernel *k = wgp_model_kernel(m, 0);
+  assert_int_equal(wgp_kernel_num_resources(k), 3);
+  bool exact;
+  const wgp_kernel_resources *r = wgp_kernel_resources_for(k, 86, &exact);
+  assert_true(exact);
+  assert_int_equal(r->registers, 255);
+  assert_int_equal(r->stack_bytes, 7896);
+  assert_int_equal(r->spill_store_bytes, 7900);
+  assert_int_equal(r->spill_load_bytes, 8652);
+  assert_int_equal(r->code_bytes, 1024);
+  assert_true(r->from_source);
+  assert_false(wgp_kernel_resources_for(k, 90, NULL)->from_source);
+  /* sm_80 and sm_89 take sm_86's (same major), sm_70 sm_75's, sm_52 the nearest */
+  r = wgp_kernel_resources_for(k, 80, &exact);
+  assert_false(exact);
+  assert_int_equal(r->arch, 86);
+  assert_int_equal(wgp_kernel_resources_for(k, 89, NULL)->arch, 86);
+  assert_int_equal(wgp_kernel_resources_for(k, 70, NULL)->arch, 75);
+  assert_int_equal(wgp_kernel_resources_for(k, 52, NULL)->arch, 75);
+  assert_int_equal(wgp_kernel_resources_for(k, 100, NULL)->arch, 90);
+  wgp_model_free(m);
+  /* none: NULL */
+  j = minimal_json();
+  text = json_dumps(j, 0);
+  json_decref(j);
+  assert_int_equal(wgp_model_load_string(text, strlen(text), "m.json", &m, &d), WGP_OK);
+  free(text);
+  assert_null(wgp_kernel_resources_for(wgp_model_kernel(m, 0), 86, &exact));
+  assert_false(exact);
+  wgp_model_free(m);
+  /* malformed */
+  j = minimal_json();
+  list = json_array();
+  json_array_append_new(list, resource("86", "nvcc", 40, 0, 0, 0));
+  json_object_set_new(kernel0(j), "resources", list);
+  expect_rejected(j, "kernel 'k': 'resources': arch '86' is not sm_XY");
+  j = minimal_json();
+  list = json_array();
+  json_array_append_new(list, resource("sm_86", "gcc", 40, 0, 0, 0));
+  json_object_set_new(kernel0(j), "resources", list);
+  expect_rejected(j, "kernel 'k': 'resources': compiler 'gcc' is neither 'nvcc' nor 'ptxas'");
+  j = minimal_json();
+  list = json_array();
+  json_array_append_new(list, resource("sm_86", "nvcc", 40, -8, 0, 0));
+  json_object_set_new(kernel0(j), "resources", list);
+  expect_rejected(j, "'stack_bytes' is -8");
+}
+
 /* launch_attributes (optional): reqd_work_group_size and __launch_bounds__
  * as the plugin writes them; absent: no constraint; malformed: refused. */
 static void test_launch_attributes(void **state) {
@@ -564,6 +635,7 @@ int main(void) {
       cmocka_unit_test(test_reject_format_version),
       cmocka_unit_test(test_reject_missing_and_types),
       cmocka_unit_test(test_registers_from_ptxas),
+      cmocka_unit_test(test_resources_per_architecture),
       cmocka_unit_test(test_launch_attributes),
       cmocka_unit_test(test_reject_ranges),
       cmocka_unit_test(test_strength_reduced_counts),

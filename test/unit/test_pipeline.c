@@ -830,6 +830,84 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* Local memory (docs/simulator.md, "Local memory"): the compiler's spills
+ * are local-memory accesses, a warp's 4-byte spill one 128 B request, that
+ * hit L1 and L2 at the share of the resident threads' stack frames each
+ * holds.  Frames that fit in L1 add load/store-path time but no L2 or DRAM
+ * traffic; frames far beyond L2 send every spill's bytes on (the issue's
+ * convolution with 7.9 KB of spills per thread: 17x too fast without). */
+static void test_spills_go_through_the_caches(void **state) {
+  (void)state;
+  launch l;
+  launch_make(&l, "vadd", 1 << 22, 256, 1 << 22, coalesced);
+  wgp_sim_result none = run_ok(&l.in);
+  /* 64 resident warps per SM: 2048 threads x 64 B = 128 KB, within the H100's L1 */
+  l.in.stack_bytes = 64;
+  l.in.spill_loads_per_insn = 0.25;
+  l.in.spill_stores_per_insn = 0.25;
+  wgp_sim_result small = run_ok(&l.in);
+  assert_true(fabs(small.l2_bytes - none.l2_bytes) < 1e-6 * none.l2_bytes);
+  assert_true(fabs(small.dram_bytes - none.dram_bytes) < 1e-6 * none.dram_bytes);
+  assert_true(small.pipeline_us > none.pipeline_us);
+  /* 16 KB frames: L1 holds 256 KB of 32 MB, L2 50 MB of 132 x 32 MB */
+  l.in.stack_bytes = 16384;
+  wgp_sim_result big = run_ok(&l.in);
+  double frames = 16384.0 * 2048, h1 = wgp_gpu_l1_bytes(h100) / frames,
+         h2 = (double)wgp_gpu_l2_bytes(h100) / (frames * wgp_gpu_sm_count(h100));
+  double l2_spill = big.l2_bytes - none.l2_bytes, dram_spill = big.dram_bytes - none.dram_bytes;
+  assert_true(l2_spill > 0);
+  assert_true(fabs(dram_spill - l2_spill * (1 - h2)) < 1e-6 * dram_spill);
+  /* every spill instruction moves 128 B; the stores among them are written back */
+  assert_true(fabs(big.dram_write_bytes - none.dram_write_bytes - dram_spill / 2) < 1e-6 * dram_spill);
+  assert_true(big.time_us > small.time_us);
+  /* twice the spills, twice the traffic */
+  l.in.spill_loads_per_insn = l.in.spill_stores_per_insn = 0.5;
+  wgp_sim_result twice = run_ok(&l.in);
+  assert_true(fabs(twice.l2_bytes - none.l2_bytes - 2 * l2_spill) < 1e-6 * l2_spill);
+  /* L1 holds its share of the frames: with frames of twice the size, the
+   * bytes that pass on to L2 grow from (1 - h1) to (1 - h1 / 2) */
+  l.in.spill_loads_per_insn = l.in.spill_stores_per_insn = 0.25;
+  l.in.stack_bytes = 32768;
+  wgp_sim_result bigger = run_ok(&l.in);
+  double l2_bigger = bigger.l2_bytes - none.l2_bytes;
+  assert_true(fabs(l2_bigger / l2_spill - (1 - h1 / 2) / (1 - h1)) < 1e-6);
+  /* nonsense is refused */
+  l.in.stack_bytes = -1;
+  wgp_sim_result r;
+  wgp_diag d;
+  assert_int_equal(wgp_simulate(&l.in, &r, &d), WGP_ERR_INPUT);
+  assert_non_null(strstr(d.message, "local memory"));
+  launch_free(&l);
+}
+
+/* Work-groups that exit at once (docs/simulator.md): vadd's bounds check
+ * fails for every lane of the second half of a grid twice as large as n.
+ * Those groups give their place to the next group at once: the rounds run
+ * the first half only (the pipeline as for a grid of n), where before every
+ * wave was priced like the first and the pipeline doubled; the dispatch of
+ * every group still counts. */
+static void test_groups_that_exit_at_once_leave_the_rounds(void **state) {
+  (void)state;
+  launch l;
+  const costs_spec hits = {4, 1, 0, 1}; /* from L2: the pipeline, not DRAM, sets the pace */
+  launch_make(&l, "vadd", 1 << 20, 256, 1 << 20, hits);
+  wgp_sim_result exact = run_ok(&l.in);
+  assert_int_equal(exact.idle_groups, 0);
+  launch_free(&l);
+  launch_make(&l, "vadd", 1 << 21, 256, 1 << 20, hits);
+  wgp_sim_result twice = run_ok(&l.in);
+  assert_int_equal(twice.idle_groups, 4096);
+  assert_true(fabs(twice.pipeline_us - exact.pipeline_us) < 0.02 * exact.pipeline_us);
+  assert_true(twice.l2_bytes == exact.l2_bytes);
+  launch_free(&l);
+  /* a grid where every group works is not changed: twice the work, twice the rounds */
+  launch_make(&l, "vadd", 1 << 21, 256, 1 << 21, hits);
+  wgp_sim_result full = run_ok(&l.in);
+  assert_int_equal(full.idle_groups, 0);
+  assert_true(full.pipeline_us > 1.8 * exact.pipeline_us);
+  launch_free(&l);
+}
+
 static void test_bounds_hold_on_many_launches(void **state) {
   (void)state;
   static const struct {
@@ -906,6 +984,8 @@ int main(void) {
       cmocka_unit_test(test_round_without_steady_state_stops),
       cmocka_unit_test(test_gather_waits_for_its_indices),
       cmocka_unit_test(test_shuffle_waits_like_shared_memory),
+      cmocka_unit_test(test_spills_go_through_the_caches),
+      cmocka_unit_test(test_groups_that_exit_at_once_leave_the_rounds),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

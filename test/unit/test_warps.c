@@ -195,6 +195,14 @@ static void test_group_dependence_classes(void **state) {
       /* conditions combined (1 bit) */
       {"(and:1 (slt grp.x arg.n) (eq lid.x 0))", 1},
       {"(or:1 (slt grp.x arg.n) (eq (urem grp.y 3) 0))", 2},
+      /* a condition that needs a loaded value is a fallback in every group
+       * alike, whatever the group id does to its other operands (the radix
+       * sort's digit compare: a masked key chosen by a bounds check) */
+      {"(not (eq:32 (load M15) (and:32 (select (slt:32 grp.x arg.n) (load M2) 1073741823) 15)))", 0},
+      {"(slt:32 (and:32 (load M2) (urem grp.x 7)) 3)", 0},
+      /* the evaluator takes an arm whose condition it knows: still the group's */
+      {"(slt:32 (select (slt:32 grp.x arg.n) (load M2) 0) 5)", 1},
+      {"(slt:32 (select (eq (urem grp.x 2) 0) (load M2) 0) 5)", 2},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     wgp_expr *e;
@@ -205,6 +213,91 @@ static void test_group_dependence_classes(void **state) {
   }
 }
 
+/* Warp-level executions of kernel K's global loads over LAUNCH's warp set:
+ * each class's trace counts its blocks, times the warps it stands for. */
+static double load_executions(const wgp_kernel *k, const wgp_trace_launch *L, size_t *traced) {
+  wgp_tracer *t;
+  wgp_diag d;
+  assert_int_equal(wgp_tracer_new(k, L, &t, &d), WGP_OK);
+  wgp_warp_set *s;
+  assert_int_equal(wgp_warp_set_build(t, k, L, NULL, &s, &d), WGP_OK);
+  double n = 0;
+  for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
+    const wgp_access *a = wgp_kernel_access(k, i);
+    if (wgp_access_get_kind(a) != WGP_ACCESS_LOAD)
+      continue;
+    for (size_t c = 0; c < wgp_warp_set_size(s); c++) {
+      const wgp_warp_class *wc = wgp_warp_set_class(s, c);
+      n += wc->count * wgp_trace_block_executions(wc->trace, wgp_access_block(a));
+    }
+  }
+  if (traced)
+    *traced = wgp_warp_set_traced(s);
+  wgp_warp_set_free(s);
+  wgp_tracer_free(t);
+  return n;
+}
+
+/* for (j = 0; j < gid; ++j) s += a[j]: warp w runs to its last lane's count,
+ * 32 w + 31, so the launch's warp-level executions of the load are the sum
+ * of those, exactly, at -O1 (one loop) and at -O3 (an 8-way unrolled loop,
+ * floor(gid / 8) iterations, and a remainder loop of gid mod 8, which each
+ * warp runs to 7 after the unrolled loop's exit).  Interior groups alike in
+ * control flow are stood for by the run's two central groups when the run
+ * is even: the upper one alone counted half a group too many per group
+ * (268032 at -O1 for 4096 work-items in groups of 64; 260224 at -O3, whose
+ * interior was split). */
+static void test_lane_affine_counts_are_exact(void **state) {
+  (void)state;
+  static const char *files[] = {WGPERF_SOURCE_DIR "/test/unit/data/tri_kernels.O1.json",
+                                WGPERF_SOURCE_DIR "/test/unit/data/tri_kernels.O3.json"};
+  static const uint64_t sizes[][2] = {{4096, 64}, {4096, 32}, {4096, 128}, {8192, 256}, {3008, 64}, {1024, 1024},
+                                      {96, 32}};
+  for (size_t f = 0; f < 2; f++) {
+    wgp_model *m;
+    wgp_diag d;
+    assert_int_equal(wgp_model_load_file(files[f], &m, &d), WGP_OK);
+    const wgp_kernel *k = wgp_model_find_kernel(m, "tri_prefix");
+    assert_non_null(k);
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+      wgp_trace_launch L = {1, {sizes[i][0], 1, 1}, {sizes[i][1], 1, 1}, {0, 0, 0}, 32, args, NULL};
+      double exact = 0;
+      for (uint64_t w = 0; w < sizes[i][0] / 32; w++)
+        exact += (double)(32 * w + 31);
+      double got = load_executions(k, &L, NULL);
+      if (got != exact)
+        fail_msg("%s, %llu work-items in groups of %llu: %.0f executions, exactly %.0f", files[f],
+                 (unsigned long long)sizes[i][0], (unsigned long long)sizes[i][1], got, exact);
+    }
+    /* the launch: 264064 */
+    wgp_trace_launch L = {1, {4096, 1, 1}, {64, 1, 1}, {0, 0, 0}, 32, args, NULL};
+    assert_true(load_executions(k, &L, NULL) == 264064.0);
+    /* rows: the count is gid.y; groups of 32x4 (a warp is one row of a group) */
+    const wgp_kernel *k2 = wgp_model_find_kernel(m, "tri_rows");
+    assert_non_null(k2);
+    wgp_trace_launch L2 = {2, {256, 512, 1}, {32, 4, 1}, {0, 0, 0}, 32, args, NULL};
+    double exact = 0;
+    for (uint64_t y = 0; y < 512; y++)
+      exact += 8.0 * (double)y; /* 8 warps per row */
+    double got = load_executions(k2, &L2, NULL);
+    if (got != exact)
+      fail_msg("%s tri_rows: %.0f executions, exactly %.0f", files[f], got, exact);
+    wgp_model_free(m);
+  }
+}
+
+/* A loop whose count does not depend on the group id keeps one central
+ * group per run: no more groups are traced than before. */
+static void test_group_independent_counts_keep_one_central_group(void **state) {
+  (void)state;
+  arg_n = 5000;
+  /* vadd: a bounds check past the grid, no loop; 64 groups: the first, 1
+   * central, the last (2 warps each) */
+  wgp_warp_set *s = build("vadd", 4096, 64);
+  assert_int_equal(wgp_warp_set_traced(s), 6);
+  wgp_warp_set_free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_bounds_check_uses_edge_groups),
@@ -212,6 +305,8 @@ int main(void) {
       cmocka_unit_test(test_scrambled_conditions_spend_all_probes),
       cmocka_unit_test(test_group_independent_kernel_traces_one_group),
       cmocka_unit_test(test_group_dependence_classes),
+      cmocka_unit_test(test_lane_affine_counts_are_exact),
+      cmocka_unit_test(test_group_independent_counts_keep_one_central_group),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,200 @@
+/* test_tune_space.c - T1 space files (tune/space.c): the values, Kernel
+ * Tuner's order under the conditions, each configuration's launch by Kernel
+ * Tuner's rules, and errors that name the field, the expression and the
+ * column. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "wgperf/tune.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static wgp_tune_space *load(const char *text, wgp_diag *d) {
+  wgp_tune_space *s = NULL;
+  if (wgp_tune_space_load_string(text, strlen(text), "t.json", "/spaces", &s, d) != WGP_OK)
+    return NULL;
+  return s;
+}
+
+#define SPEC_CUDA                                                                                                    \
+  "\"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"KernelFile\": \"k.cu\", "            \
+  "\"ProblemSize\": [1000, 64], \"GridDivX\": [\"bx\", \"t\"], "                                                      \
+  "\"LocalSize\": {\"X\": \"bx\", \"Y\": \"2\"}, \"SharedMemory\": \"bx * 4\", "                                       \
+  "\"Arguments\": [{\"Name\": \"out\", \"Type\": \"float4\", \"MemoryType\": \"Vector\", \"Size\": \"ProblemSize[0] * max(t)\"}, " \
+  "{\"Name\": \"n\", \"Type\": \"int32\", \"MemoryType\": \"Scalar\", \"FillValue\": 1000}]}"
+
+static void values_order_and_launch(void **state) {
+  (void)state;
+  wgp_diag d;
+  wgp_tune_space *s = load("{\"ConfigurationSpace\": {\"TuningParameters\": ["
+                           "{\"Name\": \"bx\", \"Values\": \"[2**i for i in range(5, 8)]\"},"
+                           "{\"Name\": \"t\", \"Values\": [1, 3]},"
+                           "{\"Name\": \"mode\", \"Values\": \"['fast', 'safe']\"},"
+                           "{\"Name\": \"f\", \"Values\": \"[0.5, 1.0]\"}],"
+                           "\"Conditions\": [{\"Expression\": \"bx * t <= 192\", \"Parameters\": [\"bx\", \"t\"]},"
+                           "{\"Expression\": \"mode == 'fast' or f > 0.5\"}]}, " SPEC_CUDA "}",
+                           &d);
+  if (!s)
+    fail_msg("%s", d.message);
+  assert_int_equal(wgp_tune_space_num_params(s), 4);
+  assert_string_equal(wgp_tune_space_kernel_file(s, 0), "/spaces/k.cu");
+  assert_int_equal(wgp_tune_space_language(s), WGP_SOURCE_CUDA);
+  /* #define texts are Python's str() */
+  assert_string_equal(wgp_tune_space_value(s, 2, 1)->text, "safe");
+  assert_string_equal(wgp_tune_space_value(s, 3, 1)->text, "1.0");
+  assert_int_equal(wgp_tune_space_value(s, 0, 2)->i, 128);
+  uint16_t *idx;
+  size_t n;
+  uint64_t raw;
+  assert_int_equal(wgp_tune_space_enumerate(s, &idx, &n, &raw, &d), WGP_OK);
+  assert_int_equal(raw, 3 * 2 * 2 * 2);
+  /* bx 32 (t 1, 3), 64 (t 1, 3), 128 (t 1): 5 x 3 of the 4 (mode, f) pairs */
+  assert_int_equal(n, 15);
+  /* the first parameter varies slowest */
+  uint16_t first[4] = {0, 0, 0, 0}, second[4] = {0, 0, 0, 1}, third[4] = {0, 0, 1, 1}, last[4] = {2, 0, 1, 1};
+  assert_memory_equal(idx, first, sizeof first);
+  assert_memory_equal(idx + 4, second, sizeof second);
+  assert_memory_equal(idx + 8, third, sizeof third);
+  assert_memory_equal(idx + 14 * 4, last, sizeof last);
+  /* bx 64, t 3: block (64, 2, 1), grid ceil(1000 / 192) x ceil(64 / 2) */
+  uint16_t c[4] = {1, 1, 0, 0};
+  wgp_tune_launch l;
+  assert_int_equal(wgp_tune_space_launch(s, c, &l, &d), WGP_OK);
+  assert_int_equal(l.block[0], 64);
+  assert_int_equal(l.block[1], 2);
+  assert_int_equal(l.block[2], 1);
+  assert_int_equal(l.grid[0], 6);
+  assert_int_equal(l.grid[1], 32);
+  assert_int_equal(l.grid[2], 1);
+  assert_int_equal(l.shared_bytes, 256);
+  assert_int_equal(l.num_args, 2);
+  assert_int_equal(l.args[0].kind, WGP_TUNE_ARG_BUFFER);
+  assert_int_equal(l.args[0].bytes, 1000 * 3 * 16); /* max(t) = 3, float4 */
+  assert_int_equal(l.args[1].kind, WGP_TUNE_ARG_SCALAR);
+  assert_true(l.args[1].value == 1000);
+  free(idx);
+  wgp_tune_space_free(s);
+}
+
+/* no LocalSize: block_size_x/y/z, and 256 x 1 x 1 without them; no GridDiv:
+ * the grid divides by the block; GlobalSize when no GridDiv is given */
+static void defaults(void **state) {
+  (void)state;
+  wgp_diag d;
+  wgp_tune_space *s = load("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"block_size_y\", \"Values\": \"[4]\"}]},"
+                           "\"KernelSpecification\": {\"Language\": \"OpenCL\", \"KernelName\": \"k\", "
+                           "\"ProblemSize\": [1000, 10]}}",
+                           &d);
+  if (!s)
+    fail_msg("%s", d.message);
+  uint16_t c[1] = {0};
+  wgp_tune_launch l;
+  assert_int_equal(wgp_tune_space_launch(s, c, &l, &d), WGP_OK);
+  assert_int_equal(l.block[0], 256);
+  assert_int_equal(l.block[1], 4);
+  assert_int_equal(l.grid[0], 4);
+  assert_int_equal(l.grid[1], 3);
+  wgp_tune_space_free(s);
+  s = load("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"b\", \"Values\": \"[64]\"}]},"
+           "\"KernelSpecification\": {\"Language\": \"OpenCL\", \"KernelName\": \"k\", \"GlobalSizeType\": \"OpenCL\","
+           "\"LocalSize\": {\"X\": \"b\"}, \"GlobalSize\": {\"X\": \"1000\"}}}",
+           &d);
+  if (!s)
+    fail_msg("%s", d.message);
+  assert_int_equal(wgp_tune_space_launch(s, c, &l, &d), WGP_OK);
+  assert_int_equal(l.grid[0], 16); /* 1000 work-items in groups of 64 */
+  wgp_tune_space_free(s);
+}
+
+#define EXPECT_ERROR(text, want)                                                                                     \
+  do {                                                                                                               \
+    wgp_diag d_;                                                                                                     \
+    wgp_tune_space *s_ = load(text, &d_);                                                                            \
+    assert_null(s_);                                                                                                 \
+    if (!strstr(d_.message, want))                                                                                   \
+      fail_msg("got '%s', want '%s'", d_.message, want);                                                             \
+  } while (0)
+
+static void errors(void **state) {
+  (void)state;
+  EXPECT_ERROR("{", "t.json: line 1, column 1: malformed JSON");
+  EXPECT_ERROR("{\"ConfigurationSpace\": {}}", "t.json: ConfigurationSpace.TuningParameters: expected a list");
+  EXPECT_ERROR("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a b\", \"Values\": \"[1]\"}]}}",
+               "Name 'a b' is not an identifier");
+  EXPECT_ERROR("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", \"Values\": \"[1]\"},"
+               "{\"Name\": \"a\", \"Values\": \"[2]\"}]}}",
+               "parameter 'a' is defined twice");
+  EXPECT_ERROR("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", \"Values\": \"[]\"}]}}",
+               "TuningParameters[0] (a).Values: the parameter has no values");
+  EXPECT_ERROR("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", \"Values\": \"[1, 1]\"}]}}",
+               "value 1 is listed twice");
+  EXPECT_ERROR("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", \"Values\": \"4\"}]}}",
+               "TuningParameters[0] (a).Values '4': expected a list, got 'int'");
+  EXPECT_ERROR("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", \"Values\": \"[b]\"}]}}",
+               "TuningParameters[0] (a).Values '[b]': unknown name 'b' at column 2");
+  EXPECT_ERROR("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", \"Values\": \"[1]\"}],"
+               "\"Conditions\": [{\"Expression\": \"a > \"}]}}",
+               "Conditions[0].Expression 'a > ': expression ends too early at column 5");
+  EXPECT_ERROR("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", \"Values\": \"[1]\"}]},"
+               "\"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"ProblemSize\": [\"a * z\"]}}",
+               "ProblemSize[0] 'a * z': unknown name 'z' at column 5");
+  EXPECT_ERROR("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", \"Values\": \"[1]\"}]},"
+               "\"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\"}}",
+               "no ProblemSize (or GlobalSize): the grid is unknown");
+  EXPECT_ERROR("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", \"Values\": \"[1]\"}]},"
+               "\"KernelSpecification\": {\"Language\": \"CUDA\", \"ProblemSize\": [8],"
+               "\"Arguments\": [{\"Name\": \"x\", \"MemoryType\": \"Image\"}]}}",
+               "Arguments[0] (x).MemoryType: 'Image' is not Vector, Scalar or Local");
+}
+
+/* a condition or a size that fails for some values names them; a space the
+ * conditions empty is an error */
+static void value_errors(void **state) {
+  (void)state;
+  wgp_diag d;
+  wgp_tune_space *s = load("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", \"Values\": \"[2, 1]\"},"
+                           "{\"Name\": \"b\", \"Values\": \"[0, 3]\"}],"
+                           "\"Conditions\": [{\"Expression\": \"a // b >= 0\"}]},"
+                           "\"KernelSpecification\": {\"Language\": \"CUDA\", \"ProblemSize\": [8]}}",
+                           &d);
+  if (!s)
+    fail_msg("%s", d.message);
+  uint16_t *idx = NULL;
+  size_t n;
+  assert_int_equal(wgp_tune_space_enumerate(s, &idx, &n, NULL, &d), WGP_ERR_INPUT);
+  assert_string_equal(d.message, "wgperf: error: t.json: Conditions[0].Expression 'a // b >= 0': division by zero in "
+                                 "'//' at column 3 (for a=2, b=0)");
+  wgp_tune_space_free(s);
+  s = load("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", \"Values\": \"[2, 1]\"}],"
+           "\"Conditions\": [{\"Expression\": \"a > 5\"}]},"
+           "\"KernelSpecification\": {\"Language\": \"CUDA\", \"ProblemSize\": [8]}}",
+           &d);
+  if (!s)
+    fail_msg("%s", d.message);
+  assert_int_equal(wgp_tune_space_enumerate(s, &idx, &n, NULL, &d), WGP_ERR_INPUT);
+  assert_string_equal(d.message, "wgperf: error: t.json: no configuration satisfies the conditions (2 combinations "
+                                 "of the values, 1 condition)");
+  wgp_tune_space_free(s);
+  s = load("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", \"Values\": \"[2, 0]\"}]},"
+           "\"KernelSpecification\": {\"Language\": \"CUDA\", \"ProblemSize\": [8], \"LocalSize\": {\"X\": \"a\"}}}",
+           &d);
+  if (!s)
+    fail_msg("%s", d.message);
+  uint16_t c[1] = {1};
+  wgp_tune_launch l;
+  assert_int_equal(wgp_tune_space_launch(s, c, &l, &d), WGP_ERR_INPUT);
+  assert_string_equal(d.message, "wgperf: error: t.json: LocalSize.X 'a': 0 is not a positive integer (for a=0)");
+  wgp_tune_space_free(s);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {cmocka_unit_test(values_order_and_launch), cmocka_unit_test(defaults),
+                                     cmocka_unit_test(errors), cmocka_unit_test(value_errors)};
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

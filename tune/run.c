@@ -1,0 +1,1405 @@
+/* run.c - a tuning space ranked (wgp_tune_run, tune.h).
+ *
+ * The work, in three phases on worker processes forked once (so that a
+ * compiler's messages go to a log of their own and a crash costs one code,
+ * not the run):
+ *   1. preprocessing: each configuration's source through `clang -E` with its
+ *      #defines (driver/preprocess.c); the SHA-256 of the output, the flags
+ *      and the tools is its code.  Configurations of one code compile to one
+ *      model.  A second run finds the code without clang: the cache keeps,
+ *      per configuration and flags, the code and the files the preprocessor
+ *      read, with their sizes and modification times (ccache's "direct
+ *      mode"); any change to one of them preprocesses again.
+ *   2. compiling: each distinct code once through wgp_extract (clang -O3
+ *      with the plugin, ptxas' registers when the driver finds ptxas) into
+ *      CACHE/models/, unless a model or a failure is there already.
+ *   3. estimating: each distinct launch of a code once (occupancy, traces,
+ *      caches, the warp pipeline: estimate.h) in the worker that compiled
+ *      it, while its model is loaded.
+ * Nothing is estimated more cheaply than `wgperf predict` would: the
+ * prediction of a configuration is what predict gives for its source with
+ * the same -D flags, grid, block and buffers.
+ *
+ * Cache layout (safe to share: every file is written beside its final name
+ * and renamed into place, and entries are keyed by content):
+ *   CACHE/pp/XX/KEY          code of a configuration's flags, and the files it read
+ *   CACHE/models/XX/CODE.json  the kernel model
+ *   CACHE/models/XX/CODE.log   what the driver said while making it (ptxas' verdict)
+ *   CACHE/models/XX/CODE.fail  the compiler's first error line, for a code that does not compile
+ *   CACHE/src/HASH.cu|.cl    the source that includes a kernel split over several files
+ */
+#define _GNU_SOURCE /* getline, dprintf, strdup */
+#include "result_internal.h"
+#include "sha256_internal.h"
+#include "space_internal.h"
+
+#include "wgperf/analyze.h"
+#include "wgperf/bottleneck.h"
+#include "wgperf/ccserver.h"
+#include "wgperf/estimate.h"
+#include "wgperf/launch.h"
+#include "wgperf/model.h"
+#include "wgperf/preprocess.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef WGPERF_VERSION
+#define WGPERF_VERSION "0"
+#endif
+
+#define MAX_WORKERS 64
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static double cpu_ms(void) {
+  struct rusage a, b;
+  getrusage(RUSAGE_SELF, &a);
+  getrusage(RUSAGE_CHILDREN, &b);
+  return (double)(a.ru_utime.tv_sec + a.ru_stime.tv_sec + b.ru_utime.tv_sec + b.ru_stime.tv_sec) * 1e3 +
+         (double)(a.ru_utime.tv_usec + a.ru_stime.tv_usec + b.ru_utime.tv_usec + b.ru_stime.tv_usec) / 1e3;
+}
+
+static double rusage_ms(int who) {
+  struct rusage u;
+  getrusage(who, &u);
+  return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 + (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
+}
+
+/* CPU of this process, the children it waited for, and its wgperf-cc. */
+static wgp_ccs *worker_ccs;
+static double step_cpu_ms(void) {
+  return rusage_ms(RUSAGE_SELF) + rusage_ms(RUSAGE_CHILDREN) + (worker_ccs ? wgp_ccs_cpu_ms(worker_ccs) : 0);
+}
+
+static wgp_status nomem(wgp_diag *d) { return wgp_diag_set(d, WGP_ERR_NOMEM, "wgperf: error: out of memory"); }
+
+/* mkdir -p PATH */
+static bool make_dirs(const char *path) {
+  char buf[PATH_MAX];
+  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+    return false;
+  for (char *p = buf + 1; *p; p++)
+    if (*p == '/') {
+      *p = '\0';
+      if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        return false;
+      *p = '/';
+    }
+  return mkdir(buf, 0777) == 0 || errno == EEXIST;
+}
+
+/* Writes DATA to PATH through a unique temporary file beside it. */
+static bool write_atomic(const char *path, const char *data, size_t len) {
+  char tmp[PATH_MAX];
+  static unsigned counter;
+  snprintf(tmp, sizeof tmp, "%s.tmp%ld.%u", path, (long)getpid(), counter++);
+  FILE *f = fopen(tmp, "wb");
+  if (!f)
+    return false;
+  bool ok = fwrite(data, 1, len, f) == len;
+  ok = fclose(f) == 0 && ok;
+  if (ok && rename(tmp, path) == 0)
+    return true;
+  unlink(tmp);
+  return false;
+}
+
+static bool exists(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0;
+}
+
+/* SHA-256 of FILE's contents into C (false when it cannot be read). */
+static bool hash_file(sha256 *c, const char *file) {
+  FILE *f = fopen(file, "rb");
+  if (!f)
+    return false;
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    sha256_update(c, buf, n);
+  fclose(f);
+  return true;
+}
+
+/* Removes the tree at PATH (a temporary cache). */
+static void remove_tree(const char *path) {
+  DIR *d = opendir(path);
+  if (!d) {
+    unlink(path);
+    return;
+  }
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+      continue;
+    char sub[PATH_MAX];
+    snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+    struct stat st;
+    if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+      remove_tree(sub);
+    else
+      unlink(sub);
+  }
+  closedir(d);
+  rmdir(path);
+}
+
+/* ---- the run's shared state (built before the workers fork) ---------------- */
+
+typedef struct cfg {
+  size_t index;      /* in the space */
+  const uint16_t *v; /* value indices */
+  wgp_tune_launch launch;
+  /* results */
+  bool done, ok;
+  char code[65];
+  bool has_code;
+  char *reason, *limiter, *bottleneck, *bound, *regs_from;
+  double t, b, w;
+  unsigned regs, warps, groups;
+} cfg;
+
+typedef struct run {
+  const wgp_tune_space *s;
+  const wgp_gpu *gpu;
+  const wgp_tune_options *o;
+  const char *kernel;
+  char source[PATH_MAX + 64];
+  wgp_source_kind kind;
+  char dir[PATH_MAX];
+  bool temp_dir;
+  char identity_hash[65];
+  char **flags; /* the space's and the options' flags (not the #defines) */
+  size_t nflags;
+  size_t ncfg;
+  cfg *cfgs;
+  /* phase counters */
+  size_t preprocessed, compiled, cached, estimates, distinct;
+  double cpu_pp, cpu_compile, cpu_load, cpu_est; /* the workers' CPU per step, ms */
+} run;
+
+/* -DNAME=VALUE for every parameter of C, after R's flags: *FLAGS (give). */
+static char **config_flags(const run *r, const cfg *c, size_t *n) {
+  const wgp_tune_space *s = r->s;
+  size_t total = r->nflags + s->nparams;
+  char **f = calloc(total + 1, sizeof *f);
+  if (!f)
+    return NULL;
+  for (size_t i = 0; i < r->nflags; i++)
+    f[i] = r->flags[i];
+  for (size_t p = 0; p < s->nparams; p++) {
+    const wgp_tune_value *v = &s->params[p].values[c->v[p]];
+    size_t len = strlen(s->params[p].name) + strlen(v->text) + 4;
+    char *d = malloc(len);
+    if (!d) {
+      for (size_t q = 0; q < p; q++)
+        free(f[r->nflags + q]);
+      free(f);
+      return NULL;
+    }
+    snprintf(d, len, "-D%s=%s", s->params[p].name, v->text);
+    f[r->nflags + p] = d;
+  }
+  *n = total;
+  return f;
+}
+
+static void free_config_flags(const run *r, char **f) {
+  if (!f)
+    return;
+  for (size_t p = 0; p < r->s->nparams; p++)
+    free(f[r->nflags + p]);
+  free(f);
+}
+
+/* ---- worker side: preprocessing ---------------------------------------------- */
+
+/* This worker's wgperf-cc (worker_ccs, NULL: clang runs as a process each time). */
+
+/* The server, restarted after it died (a crash inside clang costs only the
+ * request it was doing, which then runs as a process). */
+static wgp_ccs *ccs(void) {
+  if (worker_ccs && !wgp_ccs_alive(worker_ccs)) {
+    wgp_ccs_stop(worker_ccs);
+    worker_ccs = NULL;
+    wgp_diag d;
+    wgp_ccs_start(&worker_ccs, &d);
+  }
+  return worker_ccs;
+}
+
+static void emit(FILE *out, json_t *j) {
+  char *t = json_dumps(j, JSON_COMPACT);
+  json_decref(j);
+  if (t) {
+    fputs(t, out);
+    fputc('\n', out);
+    free(t);
+  }
+}
+
+/* The direct-mode entry: "code HEX" or "fail TEXT", then "dep SIZE MTIME PATH"
+ * lines; *CODE (65) or *FAIL (size) filled when every dependency is as it was. */
+static bool pp_lookup(const char *entry, char *code, char *fail, size_t fsize, bool *failed) {
+  char *text;
+  size_t len;
+  wgp_diag d;
+  if (wgp_read_file(entry, &text, &len, &d) != WGP_OK)
+    return false;
+  bool ok = false;
+  char *save = NULL, *line = strtok_r(text, "\n", &save);
+  if (line && strncmp(line, "code ", 5) == 0 && strlen(line + 5) == 64) {
+    memcpy(code, line + 5, 65);
+    *failed = false;
+    ok = true;
+  } else if (line && strncmp(line, "fail ", 5) == 0) {
+    snprintf(fail, fsize, "%s", line + 5);
+    *failed = true;
+    ok = true;
+  }
+  while (ok && (line = strtok_r(NULL, "\n", &save))) {
+    long long size, sec;
+    long nsec;
+    int at = 0;
+    if (sscanf(line, "dep %lld %lld.%ld %n", &size, &sec, &nsec, &at) < 3 || !at) {
+      ok = false;
+      break;
+    }
+    struct stat st;
+    if (stat(line + at, &st) != 0 || st.st_size != size || st.st_mtim.tv_sec != sec || st.st_mtim.tv_nsec != nsec)
+      ok = false;
+  }
+  free(text);
+  return ok;
+}
+
+static void pp_store(const char *entry, const char *head, const wgp_preprocessed *p) {
+  size_t cap = strlen(head) + 2 + p->ndeps * (PATH_MAX + 64), n = 0;
+  char *buf = malloc(cap);
+  if (!buf)
+    return;
+  n += (size_t)snprintf(buf + n, cap - n, "%s\n", head);
+  for (size_t i = 0; i < p->ndeps; i++) {
+    struct stat st;
+    if (stat(p->deps[i], &st) != 0) {
+      free(buf);
+      return; /* a file that is gone cannot be checked next time */
+    }
+    n += (size_t)snprintf(buf + n, cap - n, "dep %lld %lld.%09ld %s\n", (long long)st.st_size,
+                          (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, p->deps[i]);
+  }
+  write_atomic(entry, buf, n);
+  free(buf);
+}
+
+static void job_preprocess(run *r, size_t i, FILE *out) {
+  cfg *c = &r->cfgs[i];
+  size_t nf;
+  char **flags = config_flags(r, c, &nf);
+  json_t *j = json_object();
+  json_object_set_new(j, "i", json_integer((json_int_t)i));
+  if (!flags) {
+    json_object_set_new(j, "fail", json_string("out of memory"));
+    emit(out, j);
+    return;
+  }
+  sha256 h;
+  sha256_init(&h);
+  sha256_string(&h, r->identity_hash);
+  sha256_string(&h, "preprocess");
+  sha256_string(&h, r->source);
+  for (size_t k = 0; k < nf; k++)
+    sha256_string(&h, flags[k]);
+  char key[65], entry[PATH_MAX + 160], code[65], fail[512];
+  sha256_hex(&h, key);
+  snprintf(entry, sizeof entry, "%s/pp/%.2s", r->dir, key);
+  make_dirs(entry);
+  snprintf(entry, sizeof entry, "%s/pp/%.2s/%s", r->dir, key, key);
+  bool failed = false;
+  if (pp_lookup(entry, code, fail, sizeof fail, &failed)) {
+    json_object_set_new(j, failed ? "fail" : "code", json_string(failed ? fail : code));
+    emit(out, j);
+    free_config_flags(r, flags);
+    return;
+  }
+  wgp_extract_options eo = {.olevel = r->o->olevel, .flags = flags, .num_flags = nf};
+  wgp_preprocessed p;
+  wgp_diag d;
+  double c0 = step_cpu_ms();
+  wgp_status st = ccs() ? wgp_ccs_preprocess(ccs(), r->source, r->kind, &eo, &p, &d) : WGP_ERR_IO;
+  if (st == WGP_ERR_IO && (!ccs() || !wgp_ccs_alive(ccs()))) {
+    wgp_preprocessed_free(&p);
+    st = wgp_preprocess(r->source, r->kind, &eo, &p, &d);
+  }
+  json_object_set_new(j, "pp", json_true());
+  json_object_set_new(j, "cpu", json_real(step_cpu_ms() - c0));
+  if (st != WGP_OK) {
+    /* clang's first error line, which names the file and line, else the driver's message */
+    char first[WGP_DIAG_SIZE];
+    const char *m = d.message;
+    if (st == WGP_ERR_INPUT && wgp_first_error_line(p.log, first, sizeof first))
+      m = first;
+    else if (strncmp(m, "wgperf: error: ", 15) == 0)
+      m += 15;
+    json_object_set_new(j, "fail", json_string(m));
+    char head[600];
+    snprintf(head, sizeof head, "fail %.580s", m);
+    if (st == WGP_ERR_INPUT && p.ndeps == 0) {
+      /* clang names the files it read only on success: keep the failure
+       * with the source's own stamp, enough to try again after an edit */
+      char *deps[1] = {r->source};
+      wgp_preprocessed q = {.deps = deps, .ndeps = 1};
+      pp_store(entry, head, &q);
+    } else if (st == WGP_ERR_INPUT) {
+      pp_store(entry, head, &p);
+    }
+  } else {
+    sha256_init(&h);
+    sha256_string(&h, r->identity_hash);
+    sha256_string(&h, "code");
+    sha256_update(&h, p.text, p.len);
+    sha256_hex(&h, code);
+    json_object_set_new(j, "code", json_string(code));
+    char head[80];
+    snprintf(head, sizeof head, "code %s", code);
+    pp_store(entry, head, &p);
+  }
+  wgp_preprocessed_free(&p);
+  free_config_flags(r, flags);
+  emit(out, j);
+}
+
+/* ---- worker side: compiling and estimating ----------------------------------- */
+
+typedef struct msgbuf {
+  char *text;
+  size_t len, cap;
+} msgbuf;
+
+static void collect_message(void *user, const char *m) {
+  msgbuf *b = user;
+  size_t n = strlen(m);
+  if (b->len + n + 2 > b->cap) {
+    size_t cap = (b->len + n + 2) * 2;
+    char *t = realloc(b->text, cap);
+    if (!t)
+      return;
+    b->text = t, b->cap = cap;
+  }
+  memcpy(b->text + b->len, m, n);
+  b->len += n;
+  b->text[b->len++] = '\n';
+  b->text[b->len] = '\0';
+}
+
+/* The words ptxas refused the code with, from the driver's messages ("...
+ * no register count from ptxas (ptxas failed: ptxas error   : Entry function
+ * 'k' uses too much shared data (0x26850 bytes, 0xc000 max)); ..."), into
+ * BUF; false when ptxas did not refuse it. */
+static bool ptxas_refused(const char *log, char *buf, size_t size) {
+  const char *p = log ? strstr(log, "(ptxas failed: ptxas error") : NULL;
+  if (!p)
+    return false;
+  p += strlen("(ptxas failed: ");
+  const char *end = strstr(p, "); the IR estimate");
+  size_t n = end ? (size_t)(end - p) : strcspn(p, "\n");
+  /* "ptxas error   : X" -> "ptxas error: X" */
+  char tmp[512];
+  snprintf(tmp, sizeof tmp, "%.*s", (int)n, p);
+  char *colon = strstr(tmp, " : ");
+  char *sp = strstr(tmp, "error");
+  if (colon && sp && colon > sp) {
+    char *q = sp + 5;
+    memmove(q, colon + 1, strlen(colon + 1) + 1);
+  }
+  snprintf(buf, size, "the compiler refuses it: %.480s", tmp);
+  return true;
+}
+
+static void strip_error(const char *m, char *buf, size_t size) {
+  if (strncmp(m, "wgperf: error: ", 15) == 0)
+    m += 15;
+  size_t n = strlen(m);
+  if (n >= size)
+    n = size - 1;
+  memcpy(buf, m, n);
+  buf[n] = '\0';
+}
+
+/* Estimates C (a configuration of model K): the fields of J. */
+static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refused, json_t *j) {
+  wgp_diag d;
+  char why[WGP_DIAG_SIZE], text[256];
+  const wgp_tune_launch *tl = &c->launch;
+  size_t na = wgp_kernel_num_args(k);
+  if (tl->num_args != na) {
+    snprintf(why, sizeof why, "the space's Arguments give %zu arguments, kernel '%s' takes %zu", tl->num_args,
+             wgp_kernel_name(k), na);
+    json_object_set_new(j, "why", json_string(why));
+    return;
+  }
+  /* static shared memory past the limit: the compiler refuses the code (ptxas: "uses too much shared data";
+   * Kernel Tuner's CompilationFailedConfig) before any launch could, whatever else the launch lacks */
+  uint64_t shared = wgp_kernel_static_local_bytes(k);
+  if (shared > wgp_gpu_shared_per_block_bytes(r->gpu)) {
+    snprintf(why, sizeof why,
+             "the compiler refuses it: %llu bytes of static shared memory per block exceed the maximum of %u on %s",
+             (unsigned long long)shared, wgp_gpu_shared_per_block_bytes(r->gpu), wgp_gpu_name(r->gpu));
+    json_object_set_new(j, "why", json_string(why));
+    return;
+  }
+  wgp_launch *l = wgp_launch_new();
+  uint64_t *align = calloc(na ? na : 1, sizeof *align), *bytes = calloc(na ? na : 1, sizeof *bytes);
+  uint64_t *local = calloc(na + wgp_kernel_num_arrays(k) + 1, sizeof *local);
+  wgp_estimate *e = NULL;
+  bool ok = l && align && bytes && local;
+  if (!ok)
+    snprintf(why, sizeof why, "out of memory");
+  snprintf(text, sizeof text, "%llu,%llu,%llu", (unsigned long long)tl->grid[0], (unsigned long long)tl->grid[1],
+           (unsigned long long)tl->grid[2]);
+  if (ok && wgp_launch_set_option(l, "--grid", text, &d) != WGP_OK)
+    ok = false, strip_error(d.message, why, sizeof why);
+  snprintf(text, sizeof text, "%llu,%llu,%llu", (unsigned long long)tl->block[0], (unsigned long long)tl->block[1],
+           (unsigned long long)tl->block[2]);
+  if (ok && wgp_launch_set_option(l, "--block", text, &d) != WGP_OK)
+    ok = false, strip_error(d.message, why, sizeof why);
+  for (size_t i = 0; ok && i < na; i++) {
+    const char *name = wgp_arg_name(wgp_kernel_arg(k, i));
+    const wgp_tune_arg *a = &tl->args[i];
+    const char *opt = a->kind == WGP_TUNE_ARG_SCALAR ? "--arg" : a->kind == WGP_TUNE_ARG_BUFFER ? "--buffer"
+                                                                                                : "--local-mem";
+    if (a->kind == WGP_TUNE_ARG_SCALAR) {
+      if (a->value == floor(a->value) && fabs(a->value) < 9e18)
+        snprintf(text, sizeof text, "%s=%lld", name, (long long)a->value);
+      else
+        snprintf(text, sizeof text, "%s=%.17g", name, a->value);
+    } else {
+      snprintf(text, sizeof text, "%s=%llu", name, (unsigned long long)a->bytes);
+    }
+    if (wgp_launch_set_option(l, opt, text, &d) != WGP_OK)
+      ok = false, strip_error(d.message, why, sizeof why);
+  }
+  /* CUDA's dynamic shared memory: every extern __shared__ array is the same region */
+  for (size_t i = 0; ok && i < wgp_kernel_num_arrays(k); i++) {
+    const wgp_array *a = wgp_kernel_array(k, i);
+    if (wgp_array_space(a) == WGP_SPACE_LOCAL && wgp_array_bytes(a) == 0) {
+      snprintf(text, sizeof text, "%s=%llu", wgp_array_name(a), (unsigned long long)tl->shared_bytes);
+      if (wgp_launch_set_option(l, "--local-mem", text, &d) != WGP_OK)
+        ok = false, strip_error(d.message, why, sizeof why);
+    }
+  }
+  wgp_analysis_input in = {0};
+  if (ok && wgp_launch_bind(l, k, &in.launch, align, local, &d) != WGP_OK)
+    ok = false, strip_error(d.message, why, sizeof why);
+  if (ok) {
+    wgp_launch_buffer_sizes(l, k, bytes);
+    in.kernel = k;
+    in.gpu = r->gpu;
+    in.buffer_align = align;
+    in.buffer_bytes = bytes;
+    in.local_bytes = local;
+    in.threads = 1;
+    if (wgp_estimate_new(&in, 0, &e, &d) != WGP_OK)
+      ok = false, strip_error(d.message, why, sizeof why);
+  }
+  wgp_sim_result res;
+  if (ok && wgp_estimate_simulate(e, 0, &res, &d) != WGP_OK)
+    ok = false, strip_error(d.message, why, sizeof why);
+  if (refused) {
+    /* the real compiler refuses the code: Kernel Tuner's CompilationFailedConfig */
+    snprintf(why, sizeof why, "%s", refused);
+    ok = false;
+  }
+  if (ok) {
+    char words[768];
+    wgp_bottleneck_words(k, r->gpu, wgp_estimate_analysis(e), wgp_estimate_cache(e), &res, words, sizeof words);
+    const char *src = "";
+    unsigned regs = wgp_estimate_registers(e, &src);
+    json_object_set_new(j, "ok", json_true());
+    json_object_set_new(j, "t", json_real(res.time_us));
+    json_object_set_new(j, "b", json_real(res.best_us));
+    json_object_set_new(j, "w", json_real(res.worst_us));
+    json_object_set_new(j, "lim", json_string(res.limiter && *res.limiter ? res.limiter : "warps"));
+    json_object_set_new(j, "bn", json_string(words));
+    json_object_set_new(j, "bound", json_string(res.bound ? res.bound : "pipeline"));
+    json_object_set_new(j, "regs", json_integer(regs));
+    json_object_set_new(j, "rsrc", json_string(src ? src : ""));
+    json_object_set_new(j, "warps", json_integer(res.active_warps_per_sm));
+    json_object_set_new(j, "groups", json_integer(res.active_groups_per_sm));
+  } else {
+    json_object_set_new(j, "why", json_string(why));
+  }
+  wgp_estimate_free(e);
+  wgp_launch_free(l);
+  free(align);
+  free(bytes);
+  free(local);
+}
+
+static bool same_launch(const wgp_tune_launch *a, const wgp_tune_launch *b) {
+  if (memcmp(a->grid, b->grid, sizeof a->grid) || memcmp(a->block, b->block, sizeof a->block) ||
+      a->shared_bytes != b->shared_bytes || a->num_args != b->num_args)
+    return false;
+  for (size_t i = 0; i < a->num_args; i++)
+    if (a->args[i].kind != b->args[i].kind || a->args[i].bytes != b->args[i].bytes ||
+        a->args[i].value != b->args[i].value)
+      return false;
+  return true;
+}
+
+/* Compiles CODE (unless cached) for the configurations IDX[0..N-1] and
+ * estimates each distinct launch. */
+static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE *out) {
+  char dir[PATH_MAX + 16], model[PATH_MAX + 96], failf[PATH_MAX + 96], logf[PATH_MAX + 96];
+  snprintf(dir, sizeof dir, "%s/models/%.2s", r->dir, code);
+  make_dirs(dir);
+  snprintf(model, sizeof model, "%s/%s.json", dir, code);
+  snprintf(failf, sizeof failf, "%s/%s.fail", dir, code);
+  snprintf(logf, sizeof logf, "%s/%s.log", dir, code);
+  char reason[WGP_DIAG_SIZE] = "";
+  char *log = NULL;
+  size_t len;
+  wgp_diag d;
+  bool compiled = false, cached = false;
+  double cpu_compile = 0, cpu_load = 0, cpu_est = 0;
+  if (wgp_read_file(failf, &log, &len, &d) == WGP_OK) {
+    snprintf(reason, sizeof reason, "%.*s", (int)strcspn(log, "\n"), log);
+    free(log);
+    log = NULL;
+    cached = true;
+  } else if (exists(model)) {
+    cached = true;
+    if (wgp_read_file(logf, &log, &len, &d) != WGP_OK)
+      log = NULL;
+  } else {
+    size_t nf;
+    char **flags = config_flags(r, &r->cfgs[idx[0]], &nf);
+    msgbuf mb = {0};
+    wgp_extract_options eo = {.olevel = r->o->olevel, .flags = flags, .num_flags = nf, .message = collect_message,
+                              .message_user = &mb};
+    char *errtext = NULL;
+    wgp_status st = WGP_ERR_IO;
+    double c0 = step_cpu_ms();
+    if (flags && ccs() && !wgp_find_ptxas()) {
+      /* without ptxas the compile is one clang command: the server runs it */
+      st = wgp_ccs_extract(ccs(), r->source, r->kind, &eo, model, &errtext, &d);
+      if (st == WGP_ERR_IO && !wgp_ccs_alive(ccs())) {
+        free(errtext);
+        errtext = NULL;
+      }
+    }
+    if (!errtext) {
+      /* the compilers' messages into a log of this code's own */
+      char errlog[PATH_MAX + 128];
+      snprintf(errlog, sizeof errlog, "%s/%s.stderr%ld", dir, code, (long)getpid());
+      fflush(stderr);
+      int saved = dup(2), fd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd >= 0)
+        dup2(fd, 2);
+      st = flags ? wgp_extract(r->source, r->kind, &eo, model, &d) : nomem(&d);
+      fflush(stderr);
+      if (saved >= 0)
+        dup2(saved, 2), close(saved);
+      if (fd >= 0)
+        close(fd);
+      wgp_diag dd;
+      if (wgp_read_file(errlog, &errtext, &len, &dd) != WGP_OK)
+        errtext = NULL;
+      unlink(errlog);
+    }
+    cpu_compile = step_cpu_ms() - c0;
+    if (st != WGP_OK) {
+      char line[WGP_DIAG_SIZE - 64];
+      if (!wgp_first_error_line(errtext, line, sizeof line))
+        strip_error(d.message, line, sizeof line);
+      snprintf(reason, sizeof reason, "does not compile: %s", line);
+      write_atomic(failf, reason, strlen(reason));
+    } else {
+      write_atomic(logf, mb.text ? mb.text : "", mb.len);
+      log = mb.text, mb.text = NULL;
+    }
+    free(errtext);
+    free(mb.text);
+    free_config_flags(r, flags);
+    compiled = true;
+  }
+  wgp_model *m = NULL;
+  const wgp_kernel *k = NULL;
+  double c1 = rusage_ms(RUSAGE_SELF);
+  if (!*reason) {
+    if (wgp_model_load_file(model, &m, &d) != WGP_OK) {
+      strip_error(d.message, reason, sizeof reason);
+    } else if (!(k = wgp_model_find_kernel(m, r->kernel))) {
+      int w = snprintf(reason, sizeof reason, "no kernel '%s' in the compiled code; kernels:", r->kernel);
+      for (size_t q = 0; q < wgp_model_num_kernels(m) && w > 0 && (size_t)w < sizeof reason; q++)
+        w += snprintf(reason + w, sizeof reason - (size_t)w, " %s", wgp_kernel_name(wgp_model_kernel(m, q)));
+    }
+  }
+  cpu_load = rusage_ms(RUSAGE_SELF) - c1;
+  c1 = rusage_ms(RUSAGE_SELF);
+  char refused[512];
+  bool ref = ptxas_refused(log, refused, sizeof refused);
+  json_t **res = calloc(n, sizeof *res);
+  size_t nest = 0;
+  for (size_t q = 0; q < n; q++) {
+    const cfg *c = &r->cfgs[idx[q]];
+    size_t same = SIZE_MAX;
+    for (size_t p = 0; p < q && same == SIZE_MAX; p++)
+      if (res && res[p] && same_launch(&r->cfgs[idx[p]].launch, &c->launch))
+        same = p;
+    json_t *j = same != SIZE_MAX ? json_deep_copy(res[same]) : json_object();
+    if (same == SIZE_MAX) {
+      if (*reason)
+        json_object_set_new(j, "why", json_string(reason));
+      else {
+        estimate(r, k, c, ref ? refused : NULL, j);
+        nest++;
+      }
+    }
+    json_object_set_new(j, "i", json_integer((json_int_t)idx[q]));
+    if (res)
+      res[q] = json_incref(j);
+    emit(out, j);
+  }
+  for (size_t q = 0; res && q < n; q++)
+    json_decref(res[q]);
+  free(res);
+  wgp_model_free(m);
+  free(log);
+  cpu_est = rusage_ms(RUSAGE_SELF) - c1;
+  json_t *done = json_object();
+  json_object_set_new(done, "cpu_compile", json_real(cpu_compile));
+  json_object_set_new(done, "cpu_load", json_real(cpu_load));
+  json_object_set_new(done, "cpu_estimate", json_real(cpu_est));
+  json_object_set_new(done, "compiled", json_boolean(compiled));
+  json_object_set_new(done, "cached", json_boolean(cached));
+  json_object_set_new(done, "estimates", json_integer((json_int_t)nest));
+  emit(out, done);
+}
+
+static void worker_main(run *r, int in, int out) {
+  FILE *fi = fdopen(in, "r"), *fo = fdopen(out, "w");
+  if (!fi || !fo)
+    _exit(1);
+  wgp_set_default_threads(1);
+  wgp_diag d;
+  wgp_ccs_start(&worker_ccs, &d); /* none: clang as a process */
+  char *line = NULL;
+  size_t cap = 0;
+  while (getline(&line, &cap, fi) > 0) {
+    if (line[0] == 'P') {
+      job_preprocess(r, strtoull(line + 2, NULL, 10), fo);
+      fputs("{\"done\":true}\n", fo);
+    } else if (line[0] == 'C') {
+      char code[65];
+      snprintf(code, sizeof code, "%.64s", line + 2);
+      size_t n = 0, capi = 16;
+      size_t *idx = malloc(capi * sizeof *idx);
+      for (char *p = line + 2 + 64; idx && *p && *p != '\n';) {
+        char *end;
+        unsigned long long v = strtoull(p, &end, 10);
+        if (end == p)
+          break;
+        if (n == capi) {
+          size_t *g = realloc(idx, 2 * capi * sizeof *idx);
+          if (!g)
+            break;
+          idx = g, capi *= 2;
+        }
+        idx[n++] = (size_t)v;
+        p = end;
+      }
+      job_code(r, code, idx, n, fo);
+      free(idx);
+    } else {
+      break;
+    }
+    fflush(fo);
+  }
+  free(line);
+  fflush(fo);
+  wgp_ccs_stop(worker_ccs);
+  _exit(0);
+}
+
+/* ---- parent side: the pool ----------------------------------------------------- */
+
+typedef struct worker {
+  pid_t pid;
+  int to, from;
+  bool busy;
+  /* the job in flight: its configurations */
+  size_t *job;
+  size_t njob;
+  char *buf;
+  size_t len, cap;
+} worker;
+
+typedef struct pool {
+  run *r;
+  worker w[MAX_WORKERS];
+  unsigned n;
+} pool;
+
+static bool spawn(pool *p, worker *w) {
+  int a[2], b[2];
+  if (pipe(a) != 0)
+    return false;
+  if (pipe(b) != 0) {
+    close(a[0]), close(a[1]);
+    return false;
+  }
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(a[0]), close(a[1]), close(b[0]), close(b[1]);
+    return false;
+  }
+  if (pid == 0) {
+    close(a[1]), close(b[0]);
+    /* the other workers' pipes are not this one's */
+    for (unsigned i = 0; i < p->n; i++)
+      if (&p->w[i] != w && p->w[i].pid > 0)
+        close(p->w[i].to), close(p->w[i].from);
+    signal(SIGPIPE, SIG_DFL);
+    worker_main(p->r, a[0], b[1]);
+  }
+  close(a[0]), close(b[1]);
+  fcntl(a[1], F_SETFD, FD_CLOEXEC);
+  fcntl(b[0], F_SETFD, FD_CLOEXEC);
+  w->pid = pid, w->to = a[1], w->from = b[0];
+  w->busy = false, w->len = 0;
+  return true;
+}
+
+static void stop(pool *p) {
+  for (unsigned i = 0; i < p->n; i++) {
+    worker *w = &p->w[i];
+    if (w->pid <= 0)
+      continue;
+    close(w->to);
+    close(w->from);
+    int st;
+    while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
+      ;
+    w->pid = 0;
+    free(w->buf);
+    free(w->job);
+    w->buf = NULL, w->job = NULL;
+  }
+}
+
+static char *keep_str(const char *s) { return s ? strdup(s) : NULL; }
+
+/* Takes one result line of phase PHASE into the run. */
+static void take_line(run *r, worker *w, const char *line, int phase, size_t *done) {
+  json_error_t je;
+  json_t *j = json_loads(line, 0, &je);
+  if (!j)
+    return;
+  json_t *i = json_object_get(j, "i");
+  if (json_is_integer(i) && (size_t)json_integer_value(i) < r->ncfg) {
+    cfg *c = &r->cfgs[json_integer_value(i)];
+    if (phase == 1) {
+      json_t *code = json_object_get(j, "code"), *fail = json_object_get(j, "fail");
+      if (json_is_string(code)) {
+        snprintf(c->code, sizeof c->code, "%s", json_string_value(code));
+        c->has_code = true;
+      } else {
+        c->done = true, c->ok = false;
+        free(c->reason);
+        char buf[WGP_DIAG_SIZE];
+        snprintf(buf, sizeof buf, "does not preprocess: %s", json_is_string(fail) ? json_string_value(fail) : "?");
+        c->reason = strdup(buf);
+      }
+      if (json_is_true(json_object_get(j, "pp")))
+        r->preprocessed++;
+      r->cpu_pp += json_number_value(json_object_get(j, "cpu"));
+    } else {
+      c->done = true;
+      c->ok = json_is_true(json_object_get(j, "ok"));
+      if (c->ok) {
+        c->t = json_number_value(json_object_get(j, "t"));
+        c->b = json_number_value(json_object_get(j, "b"));
+        c->w = json_number_value(json_object_get(j, "w"));
+        c->limiter = keep_str(json_string_value(json_object_get(j, "lim")));
+        c->bottleneck = keep_str(json_string_value(json_object_get(j, "bn")));
+        c->bound = keep_str(json_string_value(json_object_get(j, "bound")));
+        c->regs_from = keep_str(json_string_value(json_object_get(j, "rsrc")));
+        c->regs = (unsigned)json_integer_value(json_object_get(j, "regs"));
+        c->warps = (unsigned)json_integer_value(json_object_get(j, "warps"));
+        c->groups = (unsigned)json_integer_value(json_object_get(j, "groups"));
+      } else {
+        free(c->reason);
+        c->reason = keep_str(json_string_value(json_object_get(j, "why")));
+      }
+    }
+    (*done)++;
+  } else if (json_object_get(j, "done") || json_object_get(j, "compiled")) {
+    if (phase == 2) {
+      r->compiled += json_is_true(json_object_get(j, "compiled"));
+      r->cached += json_is_true(json_object_get(j, "cached"));
+      r->estimates += (size_t)json_integer_value(json_object_get(j, "estimates"));
+      r->cpu_compile += json_number_value(json_object_get(j, "cpu_compile"));
+      r->cpu_load += json_number_value(json_object_get(j, "cpu_load"));
+      r->cpu_est += json_number_value(json_object_get(j, "cpu_estimate"));
+    }
+    w->busy = false;
+  }
+  json_decref(j);
+}
+
+/* Runs the jobs JOBS[0..N-1] (lines without the newline; CFGS[k] the
+ * configurations of job k) on the pool; returns false on a failure of the
+ * pool itself.  PROGRESS counts configurations out of TOTAL. */
+static bool run_jobs(pool *p, int phase, char **jobs, size_t **cfgs, size_t *ncfgs, size_t n, size_t total,
+                     const char *label, wgp_diag *diag) {
+  run *r = p->r;
+  size_t next = 0, done = 0;
+  const wgp_tune_options *o = r->o;
+  for (;;) {
+    /* give idle workers work */
+    for (unsigned k = 0; k < p->n && next < n; k++) {
+      worker *w = &p->w[k];
+      if (w->busy || w->pid <= 0)
+        continue;
+      size_t l = strlen(jobs[next]);
+      jobs[next][l] = '\n';
+      ssize_t wr = write(w->to, jobs[next], l + 1);
+      jobs[next][l] = '\0';
+      if (wr != (ssize_t)(l + 1))
+        continue; /* its end of the pipe is gone: it is reaped below */
+      free(w->job);
+      w->job = malloc((ncfgs[next] ? ncfgs[next] : 1) * sizeof *w->job);
+      if (w->job)
+        memcpy(w->job, cfgs[next], ncfgs[next] * sizeof *w->job);
+      w->njob = w->job ? ncfgs[next] : 0;
+      w->busy = true;
+      next++;
+    }
+    bool any = false;
+    struct pollfd fds[MAX_WORKERS];
+    for (unsigned k = 0; k < p->n; k++) {
+      fds[k] = (struct pollfd){p->w[k].busy ? p->w[k].from : -1, POLLIN, 0};
+      any = any || p->w[k].busy;
+    }
+    if (!any && next == n)
+      break;
+    if (!any)
+      return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: no worker process is left") == WGP_OK;
+    if (poll(fds, p->n, -1) < 0) {
+      if (errno == EINTR)
+        continue;
+      wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: poll: %s", strerror(errno));
+      return false;
+    }
+    for (unsigned k = 0; k < p->n; k++) {
+      worker *w = &p->w[k];
+      if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
+      if (w->cap - w->len < 65536) {
+        size_t cap = w->cap ? 2 * w->cap : 1 << 17;
+        char *b = realloc(w->buf, cap + 1);
+        if (!b)
+          return nomem(diag) == WGP_OK;
+        w->buf = b, w->cap = cap;
+      }
+      ssize_t got = read(w->from, w->buf + w->len, w->cap - w->len);
+      if (got > 0) {
+        w->len += (size_t)got;
+        char *start = w->buf, *nl;
+        while ((nl = memchr(start, '\n', (size_t)(w->buf + w->len - start)))) {
+          *nl = '\0';
+          take_line(r, w, start, phase, &done);
+          start = nl + 1;
+        }
+        w->len = (size_t)(w->buf + w->len - start);
+        memmove(w->buf, start, w->len);
+        if (o->progress)
+          o->progress(o->progress_user, label, done, total);
+        continue;
+      }
+      if (got < 0 && errno == EINTR)
+        continue;
+      /* the worker died: its unfinished configurations say so, and a new one takes its place */
+      int st = 0;
+      waitpid(w->pid, &st, 0);
+      close(w->to), close(w->from);
+      w->pid = 0;
+      char why[160];
+      if (WIFSIGNALED(st))
+        snprintf(why, sizeof why, "wgtune: the worker analysing this configuration died (signal %d, %s)",
+                 WTERMSIG(st), strsignal(WTERMSIG(st)));
+      else
+        snprintf(why, sizeof why, "wgtune: the worker analysing this configuration exited (status %d)",
+                 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+      for (size_t q = 0; q < w->njob; q++) {
+        cfg *c = &r->cfgs[w->job[q]];
+        if (phase == 2 ? !c->done : !c->has_code && !c->done) {
+          c->done = true, c->ok = false;
+          free(c->reason);
+          c->reason = strdup(why);
+          done++;
+        }
+      }
+      w->busy = false;
+      if (!spawn(p, w)) {
+        wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: cannot start a worker process: %s", strerror(errno));
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+/* ---- parent side: the run -------------------------------------------------------- */
+
+/* The hash of what the code of a configuration depends on besides its
+ * preprocessed text: this program, the driver's tools, the flags. */
+static bool identity(run *r, wgp_diag *diag) {
+  sha256 h;
+  sha256_init(&h);
+  sha256_string(&h, "wgtune cache 1");
+  sha256_string(&h, WGPERF_VERSION);
+  /* the program itself: its driver decides the compile's options */
+  if (!hash_file(&h, "/proc/self/exe"))
+    sha256_string(&h, "(no executable)");
+  char *tools;
+  if (wgp_driver_identity(&tools, diag) != WGP_OK)
+    return false;
+  sha256_string(&h, tools);
+  free(tools);
+  sha256_string(&h, r->kind == WGP_SOURCE_CUDA ? "cuda" : "opencl");
+  sha256_string(&h, r->o->olevel ? r->o->olevel : "3");
+  for (size_t i = 0; i < r->nflags; i++)
+    sha256_string(&h, r->flags[i]);
+  sha256_hex(&h, r->identity_hash);
+  return true;
+}
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* The source to compile: the one kernel file, or a file of CACHE/src that
+ * includes every file in order (Kernel Tuner concatenates them). */
+static wgp_status setup_source(run *r, wgp_diag *diag) {
+  const wgp_tune_options *o = r->o;
+  const wgp_tune_space *s = r->s;
+  size_t n = o->num_kernel_files ? o->num_kernel_files : wgp_tune_space_num_kernel_files(s);
+  if (n == 0)
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: no kernel file (give one, or KernelFile in the space)",
+                        wgp_tune_space_name(s));
+  const char *want = r->kind == WGP_SOURCE_CUDA ? ".cu" : ".cl", *other = r->kind == WGP_SOURCE_CUDA ? ".cl" : ".cu";
+  char **abs = calloc(n, sizeof *abs);
+  if (!abs)
+    return nomem(diag);
+  wgp_status st = WGP_OK;
+  for (size_t i = 0; i < n && st == WGP_OK; i++) {
+    const char *f = o->num_kernel_files ? o->kernel_files[i] : wgp_tune_space_kernel_file(s, i);
+    if (ends_with(f, other))
+      st = wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: the space's Language is %s, the file is %s", f,
+                        r->kind == WGP_SOURCE_CUDA ? "CUDA" : "OpenCL", r->kind == WGP_SOURCE_CUDA ? "OpenCL" : "CUDA");
+    else if (!(abs[i] = realpath(f, NULL)))
+      st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: %s", f, strerror(errno));
+  }
+  if (st == WGP_OK && n == 1 && ends_with(abs[0], want)) {
+    snprintf(r->source, sizeof r->source, "%s", abs[0]);
+  } else if (st == WGP_OK) {
+    size_t cap = 64;
+    for (size_t i = 0; i < n; i++)
+      cap += strlen(abs[i]) + 16;
+    char *text = malloc(cap);
+    size_t len = 0;
+    if (!text)
+      st = nomem(diag);
+    for (size_t i = 0; text && i < n; i++)
+      len += (size_t)snprintf(text + len, cap - len, "#include \"%s\"\n", abs[i]);
+    if (text) {
+      sha256 h;
+      char hex[65], dir[PATH_MAX + 8];
+      sha256_init(&h);
+      sha256_update(&h, text, len);
+      sha256_hex(&h, hex);
+      snprintf(dir, sizeof dir, "%s/src", r->dir);
+      snprintf(r->source, sizeof r->source, "%s/%.16s%s", dir, hex, want);
+      if (!exists(r->source) && (!make_dirs(dir) || !write_atomic(r->source, text, len)))
+        st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot write: %s", r->source, strerror(errno));
+      free(text);
+    }
+  }
+  for (size_t i = 0; i < n; i++)
+    free(abs[i]);
+  free(abs);
+  return st;
+}
+
+static uint64_t splitmix(uint64_t *x) {
+  uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static int by_size(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* K distinct indices below N (K < N), ascending, the same for the same SEED
+ * (Floyd's algorithm); give: free(). */
+static size_t *sample_indices(size_t n, size_t k, uint64_t seed) {
+  size_t *out = malloc(k * sizeof *out);
+  unsigned char *taken = calloc(n, 1);
+  if (!out || !taken) {
+    free(out);
+    free(taken);
+    return NULL;
+  }
+  uint64_t state = seed ^ 0x7767747565ull;
+  size_t m = 0;
+  for (size_t j = n - k; j < n; j++) {
+    size_t t = (size_t)(splitmix(&state) % (j + 1));
+    if (taken[t])
+      t = j;
+    taken[t] = 1;
+    out[m++] = t;
+  }
+  free(taken);
+  qsort(out, k, sizeof *out, by_size);
+  return out;
+}
+
+static int by_code(const void *a, const void *b, void *ctx) {
+  const run *r = ctx;
+  const cfg *x = &r->cfgs[*(const size_t *)a], *y = &r->cfgs[*(const size_t *)b];
+  int c = strcmp(x->code, y->code);
+  if (c)
+    return c;
+  return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+static void message(const wgp_tune_options *o, const char *fmt, ...) {
+  if (!o->message)
+    return;
+  char line[WGP_DIAG_SIZE];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  o->message(o->message_user, line);
+}
+
+/* The key shards must share: the space's file, kernel, GPU, flags, tools. */
+static void merge_key(const run *r, const wgp_tune_space *s, char out[65]) {
+  sha256 h;
+  sha256_init(&h);
+  sha256_string(&h, r->identity_hash);
+  if (!hash_file(&h, wgp_tune_space_name(s)))
+    sha256_string(&h, wgp_tune_space_name(s));
+  sha256_string(&h, r->kernel);
+  sha256_string(&h, wgp_gpu_name(r->gpu));
+  sha256_string(&h, wgp_gpu_file(r->gpu));
+  char sample[64];
+  snprintf(sample, sizeof sample, "%zu %llu", r->o->sample, (unsigned long long)r->o->seed);
+  sha256_string(&h, sample);
+  sha256_hex(&h, out);
+}
+
+static wgp_status build_result(run *r, const uint64_t raw, size_t total, wgp_tune_result **out, wgp_diag *diag) {
+  const wgp_tune_space *s = r->s;
+  char key[65];
+  merge_key(r, s, key);
+  const char **names = calloc(s->nparams, sizeof *names);
+  if (!names)
+    return nomem(diag);
+  for (size_t p = 0; p < s->nparams; p++)
+    names[p] = s->params[p].name;
+  wgp_tune_result *res = tr_new(wgp_tune_space_name(s), r->kernel, wgp_gpu_name(r->gpu), key, s->nparams, names, r->ncfg);
+  free(names);
+  if (!res)
+    return nomem(diag);
+  /* value texts kept once per parameter value */
+  const char ***texts = calloc(s->nparams, sizeof *texts);
+  bool ok = texts != NULL;
+  for (size_t p = 0; ok && p < s->nparams; p++) {
+    texts[p] = calloc(s->params[p].nvalues, sizeof **texts);
+    ok = texts[p] != NULL;
+    for (size_t v = 0; ok && v < s->params[p].nvalues; v++)
+      ok = (texts[p][v] = tr_keep(res, s->params[p].values[v].text)) != NULL;
+  }
+  for (size_t i = 0; ok && i < r->ncfg; i++) {
+    cfg *c = &r->cfgs[i];
+    wgp_tune_config *t = &res->configs[i];
+    t->index = c->index;
+    t->values = &res->values[i * s->nparams];
+    for (size_t p = 0; p < s->nparams; p++) {
+      wgp_tune_value v = s->params[p].values[c->v[p]];
+      v.text = texts[p][c->v[p]];
+      res->values[i * s->nparams + p] = v;
+    }
+    t->ok = c->ok;
+    t->code = c->has_code ? tr_keep(res, c->code) : NULL;
+    memcpy(t->grid, c->launch.grid, sizeof t->grid);
+    memcpy(t->block, c->launch.block, sizeof t->block);
+    if (c->ok) {
+      t->time_us = c->t, t->best_us = c->b, t->worst_us = c->w;
+      t->limiter = tr_keep(res, c->limiter);
+      t->bottleneck = tr_keep(res, c->bottleneck);
+      t->bound = tr_keep(res, c->bound);
+      t->registers = c->regs;
+      t->registers_from = tr_keep(res, c->regs_from ? c->regs_from : "");
+      t->warps_per_sm = c->warps, t->groups_per_sm = c->groups;
+    } else {
+      t->reason = tr_keep(res, c->reason ? c->reason : "not analysed");
+    }
+  }
+  for (size_t p = 0; texts && p < s->nparams; p++)
+    free(texts[p]);
+  free(texts);
+  if (!ok || !tr_rank(res)) {
+    wgp_tune_result_free(res);
+    return nomem(diag);
+  }
+  wgp_tune_counts *n = &res->counts;
+  n->raw = raw;
+  n->total = total;
+  n->run = r->ncfg;
+  n->compiled = r->compiled;
+  n->cached = r->cached;
+  n->estimates = r->estimates;
+  n->preprocessed = r->preprocessed;
+  n->shard = r->o->shards ? r->o->shard : 0;
+  n->shards = r->o->shards;
+  n->ranked = res->nranked;
+  n->cannot_run = r->ncfg - res->nranked;
+  n->distinct = r->distinct;
+  *out = res;
+  return WGP_OK;
+}
+
+wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_tune_options *o, wgp_tune_result **out,
+                        wgp_diag *diag) {
+  *out = NULL;
+  double t0 = now_ms(), c0 = cpu_ms();
+  run r = {.s = s, .gpu = gpu, .o = o, .kind = wgp_tune_space_language(s)};
+  r.kernel = o->kernel ? o->kernel : wgp_tune_space_kernel_name(s);
+  if (!r.kernel)
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: no KernelName (give --kernel)", wgp_tune_space_name(s));
+  if (o->shards && (o->shard < 1 || o->shard > o->shards))
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: shard %u of %u does not exist", o->shard, o->shards);
+  /* the flags: the space's CompilerOptions, then the caller's */
+  r.nflags = wgp_tune_space_num_compiler_flags(s) + o->num_flags;
+  r.flags = calloc(r.nflags + 1, sizeof *r.flags);
+  if (!r.flags)
+    return nomem(diag);
+  for (size_t i = 0; i < wgp_tune_space_num_compiler_flags(s); i++)
+    r.flags[i] = (char *)wgp_tune_space_compiler_flag(s, i);
+  for (size_t i = 0; i < o->num_flags; i++)
+    r.flags[wgp_tune_space_num_compiler_flags(s) + i] = o->flags[i];
+  for (size_t i = 0; i < wgp_tune_space_num_ignored_options(s); i++)
+    message(o, "wgperf: note: %s: CompilerOptions '%s' is not passed to clang (nvcc's or NVRTC's own)",
+            wgp_tune_space_name(s), wgp_tune_space_ignored_option(s, i));
+  /* the configurations */
+  uint16_t *idx = NULL;
+  size_t total = 0;
+  uint64_t raw = 0;
+  wgp_status st = wgp_tune_space_enumerate(s, &idx, &total, &raw, diag);
+  if (st != WGP_OK) {
+    free(r.flags);
+    return st;
+  }
+  /* the sample (indices into the space, ascending), then the shard of it */
+  size_t *pick = NULL, npick = total;
+  if (o->sample && o->sample < total) {
+    pick = sample_indices(total, o->sample, o->seed);
+    if (!pick) {
+      free(idx);
+      free(r.flags);
+      return nomem(diag);
+    }
+    npick = o->sample;
+  }
+  size_t lo = 0, hi = npick;
+  if (o->shards) {
+    lo = (size_t)((unsigned long long)npick * (o->shard - 1) / o->shards);
+    hi = (size_t)((unsigned long long)npick * o->shard / o->shards);
+  }
+  r.ncfg = hi - lo;
+  r.cfgs = calloc(r.ncfg ? r.ncfg : 1, sizeof *r.cfgs);
+  if (!r.cfgs) {
+    free(idx);
+    free(r.flags);
+    return nomem(diag);
+  }
+  for (size_t i = 0; i < r.ncfg && st == WGP_OK; i++) {
+    size_t at = pick ? pick[lo + i] : lo + i;
+    r.cfgs[i].index = at;
+    r.cfgs[i].v = idx + at * s->nparams;
+    st = wgp_tune_space_launch(s, r.cfgs[i].v, &r.cfgs[i].launch, diag);
+  }
+  /* where the work is kept */
+  if (st == WGP_OK) {
+    if (o->cache_dir) {
+      snprintf(r.dir, sizeof r.dir, "%s", o->cache_dir);
+      if (!make_dirs(r.dir))
+        st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot create the cache folder: %s", r.dir,
+                          strerror(errno));
+    } else {
+      snprintf(r.dir, sizeof r.dir, "/tmp/wgtune-XXXXXX");
+      if (!mkdtemp(r.dir))
+        st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: cannot create a temporary folder: %s", strerror(errno));
+      r.temp_dir = st == WGP_OK;
+    }
+  }
+  if (st == WGP_OK)
+    st = setup_source(&r, diag);
+  if (st == WGP_OK && !identity(&r, diag))
+    st = WGP_ERR_INPUT;
+  pool p = {.r = &r};
+  void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
+  unsigned jobs = o->jobs ? o->jobs : wgp_default_threads();
+  if (jobs > MAX_WORKERS)
+    jobs = MAX_WORKERS;
+  if (jobs > r.ncfg && r.ncfg > 0)
+    jobs = (unsigned)r.ncfg;
+  for (unsigned k = 0; st == WGP_OK && k < jobs; k++) {
+    if (!spawn(&p, &p.w[k]))
+      st = wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: cannot start a worker process: %s", strerror(errno));
+    else
+      p.n = k + 1;
+  }
+  /* phase 1: preprocessing */
+  double t1 = now_ms();
+  char **jobs_txt = NULL;
+  size_t **jobs_cfg = NULL, *jobs_n = NULL, *order = NULL;
+  size_t njobs = 0;
+  if (st == WGP_OK) {
+    jobs_txt = calloc(r.ncfg + 1, sizeof *jobs_txt);
+    jobs_cfg = calloc(r.ncfg + 1, sizeof *jobs_cfg);
+    jobs_n = calloc(r.ncfg + 1, sizeof *jobs_n);
+    order = calloc(r.ncfg + 1, sizeof *order);
+    if (!jobs_txt || !jobs_cfg || !jobs_n || !order)
+      st = nomem(diag);
+    for (size_t i = 0; st == WGP_OK && i < r.ncfg; i++) {
+      order[i] = i;
+      if (!(jobs_txt[i] = malloc(32))) {
+        st = nomem(diag);
+        break;
+      }
+      snprintf(jobs_txt[i], 32, "P %zu", i);
+      jobs_cfg[i] = &order[i];
+      jobs_n[i] = 1;
+      njobs = i + 1;
+    }
+    if (st == WGP_OK && !run_jobs(&p, 1, jobs_txt, jobs_cfg, jobs_n, r.ncfg, r.ncfg, "preprocessing", diag))
+      st = WGP_ERR_INPUT;
+  }
+  for (size_t i = 0; jobs_txt && i < njobs; i++)
+    free(jobs_txt[i]);
+  njobs = 0;
+  double t2 = now_ms();
+  /* phase 2: a job per distinct code */
+  size_t nwith = 0;
+  if (st == WGP_OK) {
+    for (size_t i = 0; i < r.ncfg; i++)
+      if (r.cfgs[i].has_code)
+        order[nwith++] = i;
+    qsort_r(order, nwith, sizeof *order, by_code, &r);
+    for (size_t a = 0; a < nwith && st == WGP_OK;) {
+      size_t b = a + 1;
+      while (b < nwith && strcmp(r.cfgs[order[a]].code, r.cfgs[order[b]].code) == 0)
+        b++;
+      size_t len = 80 + (b - a) * 21;
+      char *t = malloc(len);
+      if (!t) {
+        st = nomem(diag);
+        break;
+      }
+      size_t w = (size_t)snprintf(t, len, "C %s", r.cfgs[order[a]].code);
+      for (size_t q = a; q < b; q++)
+        w += (size_t)snprintf(t + w, len - w, " %zu", order[q]);
+      jobs_txt[njobs] = t;
+      jobs_cfg[njobs] = &order[a];
+      jobs_n[njobs] = b - a;
+      njobs++;
+      a = b;
+    }
+    r.distinct = njobs;
+    /* in the space's order of each code's first configuration */
+    for (size_t x = 1; x < njobs; x++)
+      for (size_t y = x; y > 0 && jobs_cfg[y][0] < jobs_cfg[y - 1][0]; y--) {
+        char *tt = jobs_txt[y];
+        jobs_txt[y] = jobs_txt[y - 1], jobs_txt[y - 1] = tt;
+        size_t *tc = jobs_cfg[y];
+        jobs_cfg[y] = jobs_cfg[y - 1], jobs_cfg[y - 1] = tc;
+        size_t tn = jobs_n[y];
+        jobs_n[y] = jobs_n[y - 1], jobs_n[y - 1] = tn;
+      }
+    if (st == WGP_OK && !run_jobs(&p, 2, jobs_txt, jobs_cfg, jobs_n, njobs, nwith, "compiling and estimating", diag))
+      st = WGP_ERR_INPUT;
+  }
+  double t3 = now_ms();
+  for (size_t i = 0; jobs_txt && i < njobs; i++)
+    free(jobs_txt[i]);
+  free(jobs_txt);
+  free(jobs_cfg);
+  free(jobs_n);
+  free(order);
+  stop(&p);
+  signal(SIGPIPE, old_pipe);
+  if (st == WGP_OK)
+    st = build_result(&r, raw, total, out, diag);
+  if (st == WGP_OK) {
+    wgp_tune_counts *n = &(*out)->counts;
+    n->preprocess_ms = t2 - t1;
+    n->compile_ms = t3 - t2;
+    n->cpu_preprocess_ms = r.cpu_pp;
+    n->cpu_compile_ms = r.cpu_compile;
+    n->cpu_load_ms = r.cpu_load;
+    n->cpu_estimate_ms = r.cpu_est;
+    n->wall_ms = now_ms() - t0;
+    n->cpu_ms = cpu_ms() - c0;
+  }
+  if (st == WGP_OK)
+    (*out)->counts.sample = pick ? npick : 0;
+  free(pick);
+  if (r.temp_dir)
+    remove_tree(r.dir);
+  for (size_t i = 0; i < r.ncfg; i++) {
+    cfg *c = &r.cfgs[i];
+    free(c->reason);
+    free(c->limiter);
+    free(c->bottleneck);
+    free(c->bound);
+    free(c->regs_from);
+  }
+  free(r.cfgs);
+  free(idx);
+  free(r.flags);
+  return st;
+}

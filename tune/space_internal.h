@@ -1,0 +1,66 @@
+/* space_internal.h - a T1 tuning space as space.c reads it (tune/ only). */
+#ifndef WGPERF_TUNE_SPACE_INTERNAL_H
+#define WGPERF_TUNE_SPACE_INTERNAL_H
+
+#include "pyexpr_internal.h"
+#include "wgperf/tune.h"
+
+typedef struct sp_param {
+  char *name;
+  size_t nvalues;
+  wgp_tune_value *values;
+  pyx_value *pyvalues; /* the same as pyexpr values (for expressions); strings point into values[].text */
+  pyx_value all;       /* the list of pyvalues, for max(P) */
+} sp_param;
+
+typedef struct sp_cond {
+  pyx_expr *e;
+  char *field;   /* "Conditions[1].Expression" */
+  size_t depth;  /* the last parameter (in order) it reads; SIZE_MAX: none */
+} sp_cond;
+
+/* An expression of the kernel specification with where it came from. */
+typedef struct sp_expr {
+  pyx_expr *e;
+  char *field; /* "LocalSize.X" */
+  int64_t constant; /* when E is NULL */
+} sp_expr;
+
+typedef struct sp_arg {
+  char *name, *type;
+  wgp_tune_arg_kind kind;
+  uint64_t elem_bytes;
+  sp_expr size;    /* BUFFER, LOCAL: elements */
+  double value;    /* SCALAR */
+} sp_arg;
+
+struct wgp_tune_space {
+  char *file, *dir, *benchmark;
+  size_t nparams;
+  sp_param *params;
+  size_t nconds;
+  sp_cond *conds;
+  char *kernel_name;
+  wgp_source_kind language;
+  size_t nfiles;
+  char **files;
+  size_t nflags, nignored;
+  char **flags, **ignored;
+  /* launch */
+  bool has_local;
+  sp_expr local[3];
+  bool has_griddiv, has_global, global_in_blocks;
+  size_t ngriddiv[3];
+  sp_expr *griddiv[3];
+  sp_expr global[3];
+  size_t nproblem;
+  sp_expr problem[3];
+  sp_expr shared;
+  size_t nargs;
+  sp_arg *args;
+};
+
+/* The text of CONFIG: "name=value, ..." (for messages), into BUF. */
+void sp_config_text(const wgp_tune_space *s, const uint16_t *config, char *buf, size_t size);
+
+#endif
