@@ -5,7 +5,9 @@
  * architecture wgperf compiles device code for) to 12.x; it knows 12.5 by name
  * and reads later 12.x headers, but not CUDA 13's.  A toolkit is a folder with
  * include/cuda.h (whose CUDA_VERSION clang reads too) and a bin/ folder, as
- * clang's own detection asks.  Debian's nvidia-cuda-toolkit has that layout in
+ * clang's own detection asks.  scripts/install-deps.sh unpacks Debian's CUDA
+ * 11.8 in NVIDIA's layout into WGPERF_DEFAULT_CUDA_DIR (/opt/wgperf/cuda-11.8)
+ * without installing it.  Debian's nvidia-cuda-toolkit, when installed, has that layout in
  * /usr/lib/cuda: include/cuda.h and nvvm/libdevice are links into /usr/include
  * and /usr/lib/nvidia-cuda-toolkit, bin/ is empty, and the other headers are
  * found in /usr/include, where the compiler looks anyway.
@@ -22,6 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef WGPERF_DEFAULT_CUDA_DIR
+#define WGPERF_DEFAULT_CUDA_DIR "/opt/wgperf/cuda-11.8"
+#endif
 
 #define CUDA_OLDEST 11000 /* sm_80 */
 #define CUDA_TOO_NEW 13000
@@ -141,7 +148,9 @@ wgp_status wgp_find_cuda_toolkit(char *const *flags, size_t num_flags, wgp_cuda_
   }
   static const struct {
     const char *dir, *origin;
-  } places[] = {{"/usr/local/cuda", "/usr/local/cuda"}, {"/usr/lib/cuda", "Debian's nvidia-cuda-toolkit"}};
+  } places[] = {{"/usr/local/cuda", "/usr/local/cuda"},
+                {WGPERF_DEFAULT_CUDA_DIR, "scripts/install-deps.sh"},
+                {"/usr/lib/cuda", "Debian's nvidia-cuda-toolkit"}};
   for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
     if (usable(places[i].dir, &version, why, sizeof why))
       return take(tk, places[i].dir, version, places[i].origin, diag);
@@ -207,7 +216,7 @@ wgp_status drv_cuda_flags(const char *file, const wgp_extract_options *o, const 
   }
   message(o,
           "wgperf: warning: %s: no CUDA toolkit that clang 19 reads (%s); compiled against wgperf's stand-ins "
-          "for the CUDA headers, which declare only part of them (scripts/install-deps.sh installs Debian's CUDA "
+          "for the CUDA headers, which declare only part of them (scripts/install-deps.sh sets up Debian's CUDA "
           "11.8)",
           file, tk.passed_over);
   if (!drv_find_header("cuda_compat.h", b->header, sizeof b->header))
@@ -221,3 +230,7 @@ wgp_status drv_cuda_flags(const char *file, const wgp_extract_options *o, const 
   return WGP_OK;
 }
 
+const char *drv_installed_ptxas(void) {
+  static const char path[] = WGPERF_DEFAULT_CUDA_DIR "/bin/ptxas";
+  return access(path, X_OK) == 0 ? path : NULL;
+}

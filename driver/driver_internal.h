@@ -38,6 +38,9 @@ wgp_status drv_preprocess_argv(const char *file, wgp_source_kind kind, const wgp
  * preprocess.c and cc_client.c all compile CUDA so. */
 wgp_status drv_cuda_flags(const char *file, const wgp_extract_options *o, const char **v, size_t *n,
                           drv_cuda_args *b, wgp_diag *diag);
+/* The ptxas of the CUDA 11.8 scripts/install-deps.sh sets up (bin/ptxas of
+ * WGPERF_CUDA_DIR), NULL when there is none. */
+const char *drv_installed_ptxas(void);
 /* The dependencies DEPFILE lists into OUT->deps. */
 wgp_status drv_read_deps(const char *depfile, wgp_preprocessed *out, wgp_diag *diag);
 

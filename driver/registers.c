@@ -7,6 +7,7 @@
  * so its work-item builtins become NVVM intrinsics ptxas accepts.
  */
 #define _GNU_SOURCE /* memmem */
+#include "driver_internal.h"
 #include "registers_internal.h"
 
 #include <errno.h>
@@ -44,7 +45,8 @@ const char *wgp_find_ptxas(void) {
     }
     path = colon ? colon + 1 : NULL;
   }
-  return NULL;
+  /* the CUDA 11.8 scripts/install-deps.sh unpacks (not on PATH) */
+  return drv_installed_ptxas();
 }
 
 /* Runs ARGV quietly, stderr into ERRFILE; true on exit status 0. */

@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Installs everything wgperf needs to build and test on Debian 12 (run as root).
-# Idempotent: skips apt when every package is already installed.
+# Idempotent: a second run changes nothing and downloads nothing.
 #
-# CUDA 11.8 (nvidia-cuda-toolkit, nvidia-cuda-dev): the newest CUDA whose headers
-# clang 19 reads, so that .cu programs compile against the real CUDA headers and
-# ptxas/nvcc 11.8 count registers for sm_35 ... sm_90 (docs/cuda.md).  Debian
-# ships it in `non-free`; its libcuda1 dependency needs `nvidia-support` from
-# `contrib`.  Both components are enabled in a source file of their own
-# (/etc/apt/sources.list.d/wgperf-cuda.sources) and pinned so that apt takes only
-# the CUDA packages and their dependencies from them
-# (/etc/apt/preferences.d/wgperf-cuda).  About 1.5 GiB to download and 5 GiB
-# installed, about 7.5 minutes on a 2-core machine.  WGPERF_CUDA=0 leaves it out; wgperf then compiles CUDA with its
-# stand-in headers and says so.
+# CUDA 11.8: the newest CUDA whose headers clang 19 reads, so that .cu programs
+# compile against the real CUDA headers and ptxas/nvcc 11.8 count registers for
+# sm_35 ... sm_90 (docs/cuda.md).  Debian ships it in `non-free` (nvidia-cuda-toolkit,
+# nvidia-cuda-dev), but installing those packages brings every CUDA library and the
+# driver (1.5 GiB to download, 5 GiB installed) where wgperf needs only the headers,
+# nvcc, ptxas, cicc and libdevice.  So the script downloads the five packages that
+# hold these (apt-get download, which checks them against the archive's signed
+# index), installs none of them, and unpacks only those files, in the layout of
+# NVIDIA's own toolkit, into $WGPERF_CUDA_DIR (default /opt/wgperf/cuda-11.8, where
+# wgperf looks for it).  Non-free is enabled for the download in a source file of its
+# own (/etc/apt/sources.list.d/wgperf-cuda.sources), pinned so that apt takes no other
+# package from it (/etc/apt/preferences.d/wgperf-cuda).  WGPERF_CUDA=0 leaves CUDA
+# out; wgperf then compiles CUDA with its stand-in headers and says so.
 set -euo pipefail
 
 PKGS=(
@@ -25,9 +28,15 @@ PKGS=(
   # OpenMP's for clang (Rodinia kmeans), GLEW (Rodinia hybridsort)
   libomp-19-dev libglew-dev
 )
-# nvidia-cuda-toolkit: ptxas, nvcc and libdevice; nvidia-cuda-dev: the headers (the
-# toolkit depends on it, and it on every CUDA library: apt cannot take less)
-CUDA_PKGS=(nvidia-cuda-toolkit nvidia-cuda-dev)
+# What wgperf's CUDA 11.8 is made of (downloaded, not installed): nvidia-cuda-toolkit
+# (nvcc, ptxas, cicc, libdevice), nvidia-cuda-dev (the headers; its libraries are not
+# unpacked), and the header-only libraries nvidia-cuda-dev depends on, which CUDA
+# programs include as part of the toolkit (thrust, cub, libcu++).
+CUDA_PKGS=(nvidia-cuda-toolkit nvidia-cuda-dev libthrust-dev libcub-dev libcu++-dev)
+CUDA_DIR=${WGPERF_CUDA_DIR:-/opt/wgperf/cuda-11.8}
+# The record of a complete unpacking (the packages and versions), copied in last: a
+# folder without it is redone.
+CUDA_STAMP=$CUDA_DIR/wgperf-cuda.txt
 # The CUDA samples' Common/ helpers (helper_cuda.h, helper_timer.h), which programs
 # built on the CUDA SDK include (Rodinia cfd's $(SDK_DIR)/common/inc; the coverage test
 # of test/real-programs), are taken out of the nvidia-cuda-samples package alone
@@ -47,16 +56,14 @@ missing=()
 for p in "${PKGS[@]}"; do
   installed "$p" || missing+=("$p")
 done
-cuda_missing=()
+want_toolkit=0
 want_samples=0
 if [ "$want_cuda" != 0 ]; then
-  for p in "${CUDA_PKGS[@]}"; do
-    installed "$p" || cuda_missing+=("$p")
-  done
+  [ -f "$CUDA_STAMP" ] || want_toolkit=1
   [ -f "$SAMPLES_COMMON/helper_cuda.h" ] || want_samples=1
 fi
 
-if [ ${#missing[@]} -eq 0 ] && [ ${#cuda_missing[@]} -eq 0 ] && [ "$want_samples" = 0 ]; then
+if [ ${#missing[@]} -eq 0 ] && [ "$want_toolkit" = 0 ] && [ "$want_samples" = 0 ]; then
   echo "install-deps: all packages present"
   exit 0
 fi
@@ -102,24 +109,22 @@ write_if_changed() {
   printf '%s\n' "$text" | $SUDO tee "$file" > /dev/null
 }
 
-if [ ${#cuda_missing[@]} -gt 0 ] || [ "$want_samples" = 1 ]; then
+if [ "$want_toolkit" = 1 ] || [ "$want_samples" = 1 ]; then
   codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
   mirror=$(debian_mirror)
   write_if_changed "$SOURCES" << EOF || true
 # wgperf (scripts/install-deps.sh): Debian's CUDA 11.8 toolkit, and nothing else, from
-# non-free and contrib (see $PINS)
+# non-free and contrib (see $PINS); downloaded, not installed
 Types: deb
 URIs: $mirror
 Suites: $codename $codename-updates
 Components: contrib non-free
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
-  # Only the CUDA toolkit's package set may come from these components: its libraries
-  # (libcu*, libnpp*, libnv*, ...), the driver's libcuda1 and what it needs to be
-  # installable (nvidia-support, nvidia-alternative, the glx alternatives), and no other
-  # non-free or contrib package.
+  # Only the packages downloaded below may come from these components (none of them is
+  # installed), and no other non-free or contrib package.
   write_if_changed "$PINS" << 'EOF' || true
-# wgperf (scripts/install-deps.sh): non-free and contrib for the CUDA toolkit's package set only
+# wgperf (scripts/install-deps.sh): non-free and contrib for the CUDA toolkit's packages only
 Package: *
 Pin: release o=Debian, c=non-free
 Pin-Priority: -1
@@ -128,29 +133,77 @@ Package: *
 Pin: release o=Debian, c=contrib
 Pin-Priority: -1
 
-Package: /^(nvidia-|libnvidia-|libcuda|libcudart|libcu[a-z]*[0-9]|libcupti|libcub-dev|libcu\+\+-dev|libthrust-dev|libaccinj|libnpp|libnv|glx-|update-glx)/
+Package: /^nvidia-cuda-(toolkit|dev|samples)$/
 Pin: release o=Debian
 Pin-Priority: 500
 EOF
 fi
 
-all=("${missing[@]}" "${cuda_missing[@]}")
+
 $SUDO apt-get update -q
-if [ ${#all[@]} -gt 0 ]; then
-  echo "install-deps: installing ${all[*]}"
-  $SUDO apt-get install -y -q --no-install-recommends "${all[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+if [ "$want_toolkit" = 0 ] && [ "$want_samples" = 0 ]; then exit 0; fi
+
+tmp=$(mktemp -d)
+chmod 755 "$tmp" # apt downloads as _apt
+trap 'rm -rf "$tmp"' EXIT
+
+if [ "$want_toolkit" = 1 ]; then
+  echo "install-deps: CUDA 11.8's headers, nvcc, ptxas and libdevice into $CUDA_DIR (${CUDA_PKGS[*]}, not installed)"
+  mkdir -p "$tmp/debs" "$tmp/x"
+  chmod 755 "$tmp/debs"
+  # apt-get download checks each package against the archive's signed index, as install does
+  (cd "$tmp/debs" && apt-get download -q "${CUDA_PKGS[@]}")
+  for deb in "$tmp"/debs/*.deb; do
+    case "$(basename "$deb")" in
+    nvidia-cuda-dev_*) # the headers, not the libraries
+      dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/x" --wildcards './usr/include/*' ;;
+    nvidia-cuda-toolkit_*) # the compilers, not the profilers, debuggers and sanitizers
+      dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp/x" ./usr/bin/ptxas ./usr/bin/cudafe++ ./usr/bin/fatbinary \
+        ./usr/bin/nvlink ./usr/bin/bin2c ./usr/lib/nvidia-cuda-toolkit/bin/nvcc ./usr/lib/nvidia-cuda-toolkit/bin/cicc \
+        ./usr/lib/nvidia-cuda-toolkit/bin/crt ./usr/lib/nvidia-cuda-toolkit/libdevice ./usr/include/nvvm.h ;;
+    *) dpkg-deb -x "$deb" "$tmp/x" ;;
+    esac
+  done
+  # NVIDIA's layout, which clang (--cuda-path) and nvcc expect: include/, bin/ with nvcc
+  # and ptxas, nvvm/bin/cicc, nvvm/libdevice/
+  t=$tmp/toolkit
+  tk=$tmp/x/usr/lib/nvidia-cuda-toolkit
+  mkdir -p "$t/bin" "$t/nvvm/bin" "$t/lib64"
+  mv "$tmp/x/usr/include" "$t/include"
+  mv "$tk/bin/nvcc" "$tk/bin/crt" "$t/bin/" # Debian's /usr/bin/nvcc is a script that runs this one
+  mv "$tk/bin/cicc" "$t/nvvm/bin/"
+  mv "$tk/libdevice" "$t/nvvm/libdevice"
+  for b in ptxas cudafe++ fatbinary nvlink bin2c; do mv "$tmp/x/usr/bin/$b" "$t/bin/"; done
+  # Debian's nvcc.profile is a link to /etc/nvcc.profile, which names /usr paths; this
+  # one, like NVIDIA's, names the folders relative to nvcc's own
+  printf '%s\n' 'TOP                = $(_HERE_)/..' \
+    'NVVMIR_LIBRARY_DIR = $(TOP)/nvvm/libdevice' \
+    'PATH              += $(TOP)/nvvm/bin:$(_HERE_):' \
+    'INCLUDES          += "-I$(TOP)/include" $(_SPACE_)' \
+    'LIBRARIES          =+ $(_SPACE_) "-L$(TOP)/lib64"' > "$t/bin/nvcc.profile"
+  {
+    echo "# wgperf (scripts/install-deps.sh): CUDA 11.8's headers and compilers from these Debian packages"
+    for deb in "$tmp"/debs/*.deb; do dpkg-deb -f "$deb" Package Version | paste -sd' '; done
+  } > "$tmp/stamp"
+  rm -rf "$tmp/debs" "$tmp/x"
+  $SUDO mkdir -p "$(dirname "$CUDA_DIR")"
+  $SUDO rm -rf "$CUDA_DIR"
+  $SUDO cp -a "$t" "$CUDA_DIR"
+  $SUDO cp "$tmp/stamp" "$CUDA_STAMP"
+  rm -rf "$t"
 fi
 
 if [ "$want_samples" = 0 ]; then exit 0; fi
 echo "install-deps: the CUDA samples' Common/ headers into $SAMPLES_COMMON"
-tmp=$(mktemp -d)
-chmod 755 "$tmp" # apt downloads as _apt
-trap 'rm -rf "$tmp"' EXIT
-# apt-get download checks the package against the archive's signed index, as install does
-(cd "$tmp" && apt-get download -q nvidia-cuda-samples)
-mkdir -p "$tmp/x"
-dpkg-deb --fsys-tarfile "$tmp"/nvidia-cuda-samples_*.deb |
-  tar -x -C "$tmp/x" --wildcards './usr/share/doc/nvidia-cuda-toolkit/examples/Common/*'
+mkdir -p "$tmp/s/x"
+chmod 755 "$tmp/s"
+(cd "$tmp/s" && apt-get download -q nvidia-cuda-samples)
+dpkg-deb --fsys-tarfile "$tmp"/s/nvidia-cuda-samples_*.deb |
+  tar -x -C "$tmp/s/x" --wildcards './usr/share/doc/nvidia-cuda-toolkit/examples/Common/*'
 $SUDO mkdir -p "$(dirname "$SAMPLES_COMMON")"
 $SUDO rm -rf "$SAMPLES_COMMON"
-$SUDO cp -r "$tmp/x/usr/share/doc/nvidia-cuda-toolkit/examples/Common" "$SAMPLES_COMMON"
+$SUDO cp -r "$tmp/s/x/usr/share/doc/nvidia-cuda-toolkit/examples/Common" "$SAMPLES_COMMON"

@@ -14,11 +14,15 @@
  *   clang       $WGPERF_CLANG, else the clang-19 found when configuring
  *   opt         $WGPERF_OPT, else the opt beside clang, else opt-19
  *   ptxas       $WGPERF_PTXAS (empty: none), else
- *               /usr/local/cuda/bin/ptxas, else the first on $PATH
+ *               /usr/local/cuda/bin/ptxas, else the first on $PATH, else
+ *               the one of the CUDA 11.8 scripts/install-deps.sh unpacks
+ *               (WGPERF_CUDA_DIR, /opt/wgperf/cuda-11.8)
  *   CUDA        the toolkit whose headers .cu files compile against
  *               (wgp_find_cuda_toolkit): a --cuda-path flag, else
  *               $WGPERF_CUDA_PATH (empty: none), else $CUDA_PATH, else
- *               /usr/local/cuda, else Debian's /usr/lib/cuda, the first that
+ *               /usr/local/cuda, else /opt/wgperf/cuda-11.8 (the CUDA 11.8
+ *               scripts/install-deps.sh unpacks; CMake's WGPERF_CUDA_DIR),
+ *               else Debian's /usr/lib/cuda, the first that
  *               clang 19 reads (CUDA 11.0 to 12.x); without one, wgperf's
  *               stand-ins for the CUDA headers (include/wgperf/cuda_compat.h,
  *               cuda/) and a warning
