@@ -17,7 +17,15 @@ fragment or one no Makefile compiles), and at least min_extract_percent of the f
 Makefile compiles must extract: a check fails when coverage drops below either.
 
   python3 test/real-programs/run.py [--bin build/bin] [--root DIR] [--jobs 2]
-                                    [--only SUBSTRING] [--markdown] [--standins] [--ptxas]
+                                    [--only SUBSTRING] [--sample] [--markdown] [--standins] [--ptxas]
+
+--sample (the ctest test real-programs.coverage) checks one file of each kind instead
+of all of them, by this rule: the files are grouped by suite (the first folder: rodinia-cuda,
+polybench-cuda), outcome (kernels, no_kernels, fails), whether the Makefile gives flags,
+whether a flag names a variable (${SDK_COMMON}), and whether a Makefile compiles the file;
+the first file of each group in the manifest's order is checked, and the first fragment of
+each suite.  The check that every .cu file is in the manifest still covers the whole
+tree; the min_extract_percent check needs the whole set (no --sample).
 
 --root defaults to ../shared/data/real-programs beside the project.  --markdown prints
 the table of docs/cuda.md; --standins runs the extractions against wgperf's
@@ -125,6 +133,24 @@ def first_error(text):
     return text.strip().splitlines()[-1] if text.strip() else ""
 
 
+def sample(files, fragments):
+    """One file of each kind (the rule above, --sample), and the first fragment of each suite."""
+    seen, picked = set(), []
+    for e in files:
+        flags = e.get("flags", [])
+        kind = (e["dir"].split("/")[0], next(k for k in ("kernels", "no_kernels", "fails") if k in e), bool(flags),
+                any("${" in f for f in flags), e.get("makefile", True) is not False)
+        if kind not in seen:
+            seen.add(kind)
+            picked.append(e)
+    suites, frags = set(), []
+    for f in fragments:
+        if f["file"].split("/")[0] not in suites:
+            suites.add(f["file"].split("/")[0])
+            frags.append(f)
+    return picked, frags
+
+
 def check_file(e, root, wgperf, variables, work, env, standins):
     """One file: (result, detail, kernel count, extracted); result is ok, no-kernels, fails
     or FAIL; extracted says whether the extraction did what the manifest says."""
@@ -194,6 +220,7 @@ def main():
     ap.add_argument("--manifest", default=os.path.join(HERE, "manifest.json"))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--only", default="")
+    ap.add_argument("--sample", action="store_true", help="one file of each kind (the rule above)")
     ap.add_argument("--markdown", action="store_true")
     ap.add_argument("--standins", action="store_true")
     ap.add_argument("--ptxas", action="store_true", help="count registers with ptxas (slower)")
@@ -214,7 +241,7 @@ def main():
     version = subprocess.run([wgperf, "--version"], capture_output=True, text=True, env=env).stdout
     toolkit = re.search(r"^CUDA headers: CUDA \S+ at (\S+)", version, re.M)
     if not toolkit and not a.standins:
-        print("run.py: skipped: no CUDA toolkit that clang 19 reads (scripts/install-deps.sh installs "
+        print("run.py: skipped: no CUDA toolkit that clang 19 reads (scripts/install-deps.sh sets up "
               "Debian's CUDA 11.8); wgperf --version says: %s" % " / ".join(version.strip().splitlines()[1:]))
         return SKIP
     variables = {}
@@ -223,6 +250,8 @@ def main():
         variables["SDK_COMMON"] = common
     files = [e for e in m["files"] if a.only in e["dir"] + "/" + e["file"]]
     fragments = [f for f in m["fragments"] if a.only in f["file"]]
+    if a.sample:
+        files, fragments = sample(files, fragments)
     failed = 0
     if not a.only:
         extra, gone = unlisted(m, a.root)
@@ -257,13 +286,14 @@ def main():
             print("%-60s FAIL (fragment) %s" % (f["file"], detail))
             failed += 1
     what = "stand-in headers" if a.standins else "CUDA headers of %s" % (toolkit.group(1) if toolkit else "?")
-    summary = ("%d of %d files its Makefile compiles extract (%.1f%%) against the %s; %d kernels %s; "
+    summary = ("%s%d of %d files its Makefile compiles extract (%.1f%%) against the %s; %d kernels %s; "
                "%d fragments checked; %d failed checks" %
-               (extracted, len(counted), 100.0 * extracted / max(1, len(counted)), what, kernels,
+               ("sample (one file of each kind, --sample): " if a.sample else "",
+                extracted, len(counted), 100.0 * extracted / max(1, len(counted)), what, kernels,
                 "found" if a.standins else "predicted", len(frag), failed))
     print(("\n" if a.markdown else "") + summary)
     percent = 100.0 * extracted / max(1, len(counted))
-    if not a.only and not a.standins and percent < m["min_extract_percent"]:
+    if not a.only and not a.sample and not a.standins and percent < m["min_extract_percent"]:
         print("FAIL: %.1f%% extract, below the manifest's min_extract_percent %s" % (percent, m["min_extract_percent"]))
         failed += 1
     return 1 if failed else 0
