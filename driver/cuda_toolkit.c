@@ -224,7 +224,11 @@ wgp_status drv_cuda_flags(const char *file, const wgp_extract_options *o, const 
   /* include/wgperf/cuda/: the runtime's host API as declarations, so
    * that a whole program (main, cudaMalloc, <<<...>>>) parses */
   snprintf(b->hostdir, sizeof b->hostdir, "%.*s/cuda", (int)(strrchr(b->header, '/') - b->header), b->header);
-  const char *standin[] = {"-nocudainc", "-include", b->header, "-isystem", b->hostdir};
+  /* clang takes the PTX version from the CUDA installation it finds by itself
+   * (/usr/local/cuda, /usr/lib/cuda); without one, PTX 4.2, which has no
+   * __shfl_sync and the like that the stand-ins use.  PTX 7.8 (CUDA 11.8, which
+   * every ptxas from 11.8 on reads) whichever CUDA is or is not installed. */
+  const char *standin[] = {"-nocudainc", "--cuda-feature=+ptx78", "-include", b->header, "-isystem", b->hostdir};
   for (size_t i = 0; i < sizeof standin / sizeof standin[0]; i++)
     v[(*n)++] = standin[i];
   return WGP_OK;
