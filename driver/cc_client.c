@@ -230,14 +230,13 @@ wgp_status wgp_ccs_extract(wgp_ccs *s, const char *file, wgp_source_kind kind, c
     return wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: %s", file, strerror(errno));
   if (kind != WGP_SOURCE_OPENCL && kind != WGP_SOURCE_CUDA)
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: only .cl and .cu sources compile in wgperf-cc", file);
-  char plugin[PATH_MAX], plugin_flag[PATH_MAX + 16], header[PATH_MAX], hostdir[PATH_MAX + 8], oflag[8];
+  char plugin[PATH_MAX], plugin_flag[PATH_MAX + 16], header[PATH_MAX], oflag[8];
+  drv_cuda_args *cuda = NULL; /* a CUDA source's flags' strings (large) */
   if (!find_plugin(plugin, sizeof plugin))
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: cannot find the pass plugin libwgperf.so (set WGPERF_PLUGIN)");
   snprintf(plugin_flag, sizeof plugin_flag, "-fpass-plugin=%s", plugin);
-  if (!drv_find_header(kind == WGP_SOURCE_OPENCL ? "opencl_compat.h" : "cuda_compat.h", header, sizeof header))
-    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: cannot find include/wgperf/%s",
-                        kind == WGP_SOURCE_OPENCL ? "opencl_compat.h" : "cuda_compat.h");
-  snprintf(hostdir, sizeof hostdir, "%.*s/cuda", (int)(strrchr(header, '/') - header), header);
+  if (kind == WGP_SOURCE_OPENCL && !drv_find_header("opencl_compat.h", header, sizeof header))
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: cannot find include/wgperf/opencl_compat.h");
   snprintf(oflag, sizeof oflag, "-O%s", o->olevel ? o->olevel : "3");
   bool own_unroll = false;
   for (size_t i = 0; i < o->num_flags; i++)
@@ -253,11 +252,13 @@ wgp_status wgp_ccs_extract(wgp_ccs *s, const char *file, wgp_source_kind kind, c
     for (size_t i = 0; i < sizeof cl / sizeof *cl; i++)
       v[n++] = cl[i];
   } else {
-    const char *cu[] = {"-x",       "cuda",     "--cuda-device-only",        "--cuda-gpu-arch=sm_80", "-nocudainc",
-                        "-nocudalib", "-Wno-unknown-cuda-version", "-include", header, "-isystem", hostdir, "-Xclang",
-                        "-debug-info-kind=constructor"};
-    for (size_t i = 0; i < sizeof cu / sizeof *cu; i++)
-      v[n++] = cu[i];
+    cuda = malloc(sizeof *cuda);
+    wgp_status st = cuda ? drv_cuda_flags(file, o, v, &n, cuda, diag) : no_memory(diag);
+    if (st != WGP_OK) {
+      free(v);
+      free(cuda);
+      return st;
+    }
   }
   const char *common[] = {"-fno-discard-value-names", "-g", oflag, "-c", "-emit-llvm", plugin_flag,
                           "-o", "/dev/null", file};
@@ -277,6 +278,7 @@ wgp_status wgp_ccs_extract(wgp_ccs *s, const char *file, wgp_source_kind kind, c
   unlink(tmp);
   int rc = request(s, env, 2, v, n, logf);
   free(v);
+  free(cuda);
   wgp_status st = WGP_OK;
   struct stat stt;
   if (rc == -2) {

@@ -2,17 +2,24 @@
 #ifndef WGPERF_DRIVER_INTERNAL_H
 #define WGPERF_DRIVER_INTERNAL_H
 
+#include "wgperf/driver.h"
 #include "wgperf/preprocess.h"
 
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The strings drv_cuda_flags' flags point to. */
+typedef struct drv_cuda_args {
+  char header[PATH_MAX], hostdir[PATH_MAX + 8], cuda_path[WGP_CUDA_PATH_SIZE + 16], sdk[40];
+} drv_cuda_args;
+
 /* A command line and the strings it points to. */
 typedef struct drv_argv {
   const char **v; /* NULL-terminated; give: free(v) */
   size_t n;
   char header[PATH_MAX], hostdir[PATH_MAX + 8], oflag[8];
+  drv_cuda_args cuda; /* a CUDA source's (drv_cuda_flags) */
 } drv_argv;
 
 const char *drv_clang_path(void);
@@ -24,6 +31,16 @@ bool drv_find_header(const char *name, char *buf, size_t size);
  * ("-": stdout), its dependencies to DEPFILE. */
 wgp_status drv_preprocess_argv(const char *file, wgp_source_kind kind, const wgp_extract_options *opts,
                                const char *depfile, const char *output, drv_argv *out, wgp_diag *diag);
+/* The clang flags that make FILE (CUDA) a device-side compile, appended to V
+ * at *N (at most 20), their strings in B: against the real CUDA headers of
+ * the toolkit wgp_find_cuda_toolkit finds, as nvcc compiles it, else against
+ * wgperf's stand-ins, with a warning to O's message callback.  extract.c,
+ * preprocess.c and cc_client.c all compile CUDA so. */
+wgp_status drv_cuda_flags(const char *file, const wgp_extract_options *o, const char **v, size_t *n,
+                          drv_cuda_args *b, wgp_diag *diag);
+/* The ptxas of the CUDA 11.8 scripts/install-deps.sh sets up (bin/ptxas of
+ * WGPERF_CUDA_DIR), NULL when there is none. */
+const char *drv_installed_ptxas(void);
 /* The dependencies DEPFILE lists into OUT->deps. */
 wgp_status drv_read_deps(const char *depfile, wgp_preprocessed *out, wgp_diag *diag);
 

@@ -9,6 +9,7 @@
 #define _XOPEN_SOURCE 700
 #include "wgperf/driver.h"
 
+#include "driver_internal.h"
 #include "registers_internal.h"
 
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <dirent.h>
 #include <unistd.h>
 
 #ifndef WGPERF_DEFAULT_CLANG
@@ -171,8 +173,10 @@ typedef struct {
 } tool_run;
 
 /* Starts ARGV with WGPERF_OUTPUT=OUTPUT; stdout passes through, stderr too
- * unless QUIET (then it goes to /dev/null).  finish_tool waits for it. */
-static tool_run start_tool(const char *input, char *const argv[], const char *output, bool quiet, wgp_diag *diag) {
+ * unless QUIET (then it goes to /dev/null) or ERRLOG names a file (then it goes
+ * there).  finish_tool waits for it. */
+static tool_run start_tool(const char *input, char *const argv[], const char *output, bool quiet, const char *errlog,
+                           wgp_diag *diag) {
   tool_run r = {0, -1};
   int pipefd[2];
   if (pipe(pipefd) != 0) {
@@ -191,10 +195,10 @@ static tool_run start_tool(const char *input, char *const argv[], const char *ou
   }
   if (pid == 0) {
     close(pipefd[0]);
-    if (quiet) {
-      int null = open("/dev/null", O_WRONLY);
-      if (null >= 0)
-        dup2(null, 2);
+    if (quiet || errlog) {
+      int fd = quiet ? open("/dev/null", O_WRONLY) : open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      if (fd >= 0)
+        dup2(fd, 2);
     }
     /* WGPERF_TOOL: a module without kernels is ours to report (once) */
     if (setenv("WGPERF_OUTPUT", output, 1) == 0 && setenv("WGPERF_TOOL", "1", 1) == 0)
@@ -240,9 +244,123 @@ static wgp_status finish_tool(const char *input, char *const argv[], tool_run r,
   return WGP_OK;
 }
 
-/* Runs ARGV with WGPERF_OUTPUT=OUTPUT; stdout and stderr pass through. */
-static wgp_status run_tool(const char *input, char *const argv[], const char *output, wgp_diag *diag) {
-  return finish_tool(input, argv, start_tool(input, argv, output, false, diag), false, diag);
+/* Runs ARGV with WGPERF_OUTPUT=OUTPUT; stdout passes through, stderr too, or
+ * through ERRLOG (when not NULL) once the tool is done, so that it can be read. */
+static wgp_status run_tool(const char *input, char *const argv[], const char *output, const char *errlog,
+                           wgp_diag *diag) {
+  wgp_status st = finish_tool(input, argv, start_tool(input, argv, output, false, errlog, diag), false, diag);
+  FILE *f = errlog ? fopen(errlog, "r") : NULL;
+  if (f) {
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+      fwrite(buf, 1, n, stderr);
+    fclose(f);
+    fflush(stderr);
+  }
+  return st;
+}
+
+/* The file of FILE's folder (DIR, BASE its parts) that #includes a file named
+ * BASE, into OUT; false when none does.  Only #include "..." lines count. */
+static bool includer(const char *dir, const char *base, const char *except, char *out, size_t n) {
+  DIR *d = opendir(*dir ? dir : ".");
+  if (!d)
+    return false;
+  bool found = false;
+  size_t bl = strlen(base);
+  for (struct dirent *e; !found && (e = readdir(d));) {
+    const char *name = e->d_name;
+    if (!(ends_with(name, ".cu") || ends_with(name, ".cuh") || ends_with(name, ".h") || ends_with(name, ".c") ||
+          ends_with(name, ".cpp") || ends_with(name, ".cl")) ||
+        strcmp(name, base) == 0 || (except && strcmp(name, except) == 0))
+      continue;
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s%s%s", dir, *dir ? "/" : "", name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+      continue;
+    char line[1024];
+    while (!found && fgets(line, sizeof line, f)) {
+      const char *p = line + strspn(line, " \t");
+      if (*p != '#')
+        continue;
+      p += 1 + strspn(p + 1, " \t");
+      if (strncmp(p, "include", 7) != 0)
+        continue;
+      p += 7 + strspn(p + 7, " \t");
+      if (*p != '"')
+        continue;
+      const char *q = strchr(p + 1, '"');
+      /* "kernel.cu" or "./kernel.cu": the name after the last slash */
+      if (q && (size_t)(q - p - 1) >= bl && strncmp(q - bl, base, bl) == 0 && (q - bl == p + 1 || q[-(long)bl - 1] == '/')) {
+        snprintf(out, n, "%s", name);
+        found = true;
+      }
+    }
+    fclose(f);
+  }
+  closedir(d);
+  return found;
+}
+
+/* Why clang failed on FILE, from its messages in LOG, for the error: the first
+ * error, and for a file another one #includes (a fragment, which does not compile
+ * alone), which file to extract instead.  Empty when LOG says nothing useful. */
+static void explain_failure(const char *file, const char *log, char *out, size_t n) {
+  out[0] = '\0';
+  FILE *f = fopen(log, "r");
+  if (!f)
+    return;
+  char line[1024], first[512] = "";
+  while (fgets(line, sizeof line, f)) {
+    const char *e = strstr(line, ": error: ");
+    if (e) {
+      line[strcspn(line, "\n")] = '\0';
+      snprintf(first, sizeof first, "%s", e + 9);
+      break;
+    }
+  }
+  fclose(f);
+  if (!*first)
+    return;
+  /* the declaration missing: "use of undeclared identifier 'fp'", "unknown type name 'fp'" */
+  char missing[256] = "";
+  static const char *const kinds[] = {"undeclared identifier '", "unknown type name '", "no template named '"};
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0] && !*missing; k++) {
+    const char *p = strstr(first, kinds[k]);
+    if (p) {
+      p += strlen(kinds[k]);
+      snprintf(missing, sizeof missing, "%.*s", (int)strcspn(p, "'"), p);
+    }
+  }
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof dir, "%s", file);
+  char *slash = strrchr(dir, '/');
+  const char *base = slash ? slash + 1 : file;
+  if (slash)
+    *slash = '\0';
+  else
+    dir[0] = '\0';
+  char by[256], top[256] = "", chain[256] = "";
+  if (!*missing || !includer(dir, base, NULL, by, sizeof by)) {
+    snprintf(out, n, "%s", first);
+    return;
+  }
+  /* the file that includes it, and the one that includes that, ... (bounded) */
+  snprintf(top, sizeof top, "%s", by);
+  for (int depth = 0; depth < 8; depth++) {
+    char up[256];
+    if (!includer(dir, top, base, up, sizeof up) || strcmp(up, by) == 0)
+      break;
+    snprintf(chain, sizeof chain, "%s", top);
+    snprintf(top, sizeof top, "%s", up);
+  }
+  const char *sep = *dir ? "/" : "";
+  int w = snprintf(out, n, "'%s' is declared neither in %s nor in what it includes: it is a fragment that %s%s%s "
+                   "#includes; extract %s%s%s instead", missing, base, dir, sep, by, dir, sep, top);
+  if (*chain && w > 0 && (size_t)w < n)
+    snprintf(out + w, n - (size_t)w, " (it includes %s through %s)", base, chain);
 }
 
 /* Whether IR input is OpenCL for NVIDIA (so it needs libclc before llc). */
@@ -286,7 +404,9 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
   /* Keep the bitcode when ptxas can count registers from it. */
   bool keep_bitcode = wgp_find_ptxas() && kind != WGP_SOURCE_IR;
   char *bitcode = keep_bitcode && tmp ? concat(tmp, ".bc", "") : NULL;
-  char *plugin_flag = NULL, *oflag = NULL, *header = NULL, *hostdir = NULL, *tool = NULL, *passes = NULL;
+  drv_cuda_args *cuda = NULL; /* a CUDA source's flags' strings */
+  char *plugin_flag = NULL, *oflag = NULL, *header = NULL, *tool = NULL,
+       *passes = NULL, *errlog = NULL;
   const char *args[64 + 1];
   int n = 0;
   const char **argvx = NULL, **argvx2 = NULL;
@@ -334,25 +454,14 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
       for (size_t i = 0; i < sizeof cl / sizeof cl[0]; i++)
         args[n++] = cl[i];
     } else {
-      if ((st = find_header("cuda_compat.h", &header, diag)) != WGP_OK)
-        goto done;
-      /* include/wgperf/cuda/: the runtime's host API as declarations, so
-       * that a whole program (main, cudaMalloc, <<<...>>>) parses */
-      size_t hl = strlen(header) - strlen("cuda_compat.h");
-      hostdir = concat(header, "", "");
-      if (!hostdir) {
+      size_t cn = (size_t)n;
+      if (!(cuda = malloc(sizeof *cuda))) {
         st = no_memory(diag);
         goto done;
       }
-      strcpy(hostdir + hl, "cuda");
-      const char *cu[] = {"-x",        "cuda",         "--cuda-device-only",        "--cuda-gpu-arch=sm_80",
-                          "-nocudainc", "-nocudalib",   "-Wno-unknown-cuda-version", "-include",
-                          header,      "-isystem",     hostdir,
-                          /* clang keeps only line tables of optimized device code; the
-                           * plugin names the fields of a struct argument from its type */
-                          "-Xclang",   "-debug-info-kind=constructor"};
-      for (size_t i = 0; i < sizeof cu / sizeof cu[0]; i++)
-        args[n++] = cu[i];
+      if ((st = drv_cuda_flags(file, o, args, &cn, cuda, diag)) != WGP_OK)
+        goto done;
+      n = (int)cn;
     }
     const char *common[] = {"-fno-discard-value-names", "-g", oflag, "-c", "-emit-llvm", plugin_flag,
                             "-o", bitcode ? bitcode : "/dev/null", file};
@@ -409,13 +518,26 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
     argvx[out_at] = "/dev/null";
     if (!nvcc_first) {
       wgp_diag started;
-      other = start_tool(file, (char *const *)argvx2, tmp, true, &started);
+      other = start_tool(file, (char *const *)argvx2, tmp, true, NULL, &started);
       if (other.pid == 0) /* the model can still be made: not the error this call fails with */
         message(o, "%s", started.message);
     }
   }
   unlink(tmp);
-  st = run_tool(file, (char *const *)argvx, tmp, diag);
+  /* clang's messages, read when it fails (explain_failure) */
+  errlog = kind != WGP_SOURCE_IR ? concat(tmp, ".log", "") : NULL;
+  st = run_tool(file, (char *const *)argvx, tmp, errlog, diag);
+  if (st != WGP_OK && errlog) {
+    char why[WGP_DIAG_SIZE / 2];
+    explain_failure(file, errlog, why, sizeof why);
+    if (*why) {
+      char was[WGP_DIAG_SIZE];
+      snprintf(was, sizeof was, "%s", diag ? diag->message : "");
+      wgp_diag_set(diag, st, "%.400s: %s", was, why);
+    }
+  }
+  if (errlog)
+    unlink(errlog);
   wgp_resource_request rq = {file,
                              kind == WGP_SOURCE_IR ? file : bitcode,
                              kind == WGP_SOURCE_OPENCL || (kind == WGP_SOURCE_IR && opencl_ir(file)),
@@ -449,7 +571,7 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
     by_nvcc = wgp_add_nvcc_resources(&rq, done);
     if ((size_t)by_nvcc < want) { /* the bitcode for ptxas after all */
       wgp_diag started;
-      other = start_tool(file, (char *const *)argvx2, tmp, true, &started);
+      other = start_tool(file, (char *const *)argvx2, tmp, true, NULL, &started);
       if (other.pid == 0)
         message(o, "%s", started.message);
     } else {
@@ -495,7 +617,8 @@ done:
   free(plugin_flag);
   free(oflag);
   free(header);
-  free(hostdir);
+  free(cuda);
+  free(errlog);
   free(tool);
   free(passes);
   return st;

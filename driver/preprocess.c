@@ -259,11 +259,8 @@ wgp_status drv_preprocess_argv(const char *file, wgp_source_kind kind, const wgp
   memset(out, 0, sizeof *out);
   if (kind != WGP_SOURCE_OPENCL && kind != WGP_SOURCE_CUDA)
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: only .cl and .cu sources are preprocessed", file);
-  if (!drv_find_header(kind == WGP_SOURCE_OPENCL ? "opencl_compat.h" : "cuda_compat.h", out->header, sizeof out->header))
-    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: cannot find include/wgperf/%s",
-                        kind == WGP_SOURCE_OPENCL ? "opencl_compat.h" : "cuda_compat.h");
-  snprintf(out->hostdir, sizeof out->hostdir, "%.*s/cuda", (int)(strrchr(out->header, '/') - out->header),
-           out->header);
+  if (kind == WGP_SOURCE_OPENCL && !drv_find_header("opencl_compat.h", out->header, sizeof out->header))
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: cannot find include/wgperf/opencl_compat.h");
   snprintf(out->oflag, sizeof out->oflag, "-O%s", o->olevel ? o->olevel : "3");
   const char **v = malloc((48 + o->num_flags + 1) * sizeof *v);
   if (!v)
@@ -276,11 +273,11 @@ wgp_status drv_preprocess_argv(const char *file, wgp_source_kind kind, const wgp
     for (size_t i = 0; i < sizeof cl / sizeof *cl; i++)
       v[n++] = cl[i];
   } else {
-    const char *cu[] = {"-x",         "cuda",      "--cuda-device-only",        "--cuda-gpu-arch=sm_80",
-                        "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version", "-include",
-                        out->header,  "-isystem",  out->hostdir};
-    for (size_t i = 0; i < sizeof cu / sizeof *cu; i++)
-      v[n++] = cu[i];
+    wgp_status st = drv_cuda_flags(file, o, v, &n, &out->cuda, diag);
+    if (st != WGP_OK) {
+      free(v);
+      return st;
+    }
   }
   const char *common[] = {out->oflag, "-E", "-MD", "-MF", depfile, "-o", output, file};
   for (size_t i = 0; i < sizeof common / sizeof *common; i++)

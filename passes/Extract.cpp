@@ -14,6 +14,7 @@
 #include "Backend.h"
 #include "Expr.h"
 #include "KernelModel.h"
+#include "Toolkit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
@@ -351,6 +352,32 @@ static void lowerMemIntrinsics(Module &M) {
   }
 }
 
+// __ldg and __ldu as clang 19's CUDA headers write them (llvm.nvvm.ldg.global.*,
+// llvm.nvvm.ldu.global.*: the pointer and its alignment) become the loads they
+// are, marked invariant as LLVM 20's clang emits __ldg: to the model a global
+// load like any other, whose address and width the analyses read as usual.
+static void lowerReadOnlyLoads(Module &M) {
+  for (Function &Fn : M) {
+    if (!Fn.isIntrinsic() ||
+        !(Fn.getName().starts_with("llvm.nvvm.ldg.global.") || Fn.getName().starts_with("llvm.nvvm.ldu.global.")))
+      continue;
+    for (User *U : make_early_inc_range(Fn.users())) {
+      auto *CI = dyn_cast<CallInst>(U);
+      if (!CI || CI->getCalledFunction() != &Fn || CI->arg_size() != 2)
+        continue;
+      auto *AlignC = dyn_cast<ConstantInt>(CI->getArgOperand(1));
+      uint64_t A = AlignC && isPowerOf2_64(AlignC->getZExtValue()) ? AlignC->getZExtValue() : 1;
+      IRBuilder<> B(CI);
+      LoadInst *L = B.CreateAlignedLoad(CI->getType(), CI->getArgOperand(0), Align(A));
+      L->setMetadata(LLVMContext::MD_invariant_load, MDNode::get(M.getContext(), {}));
+      L->takeName(CI);
+      L->setDebugLoc(CI->getDebugLoc());
+      CI->replaceAllUsesWith(L);
+      CI->eraseFromParent();
+    }
+  }
+}
+
 // A private variable the kernel writes once and reads back without taking
 // its address (CLBlast's `volatile int tid = get_local_id(0) + MDIMC *
 // get_local_id(1)`, kept in memory so that the compiler does not cache it)
@@ -414,6 +441,7 @@ static std::string normalizeClone(Module &M, const std::set<std::string> &Kernel
     if (!KernelNames.count(F.getName().str()))
       F.addFnAttr(Attribute::AlwaysInline);
   }
+  lowerReadOnlyLoads(M);
   lowerMemIntrinsics(M);
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
@@ -598,15 +626,31 @@ struct CallClass {
   CallKind Kind = CallKind::Unresolved;
   const char *Class = nullptr;
   std::string Atomic;
+  CostSequence Sequence; // counted instead of Class (Toolkit.h)
+  CallClass(CallKind Kind = CallKind::Unresolved, const char *Class = nullptr, std::string Atomic = "")
+      : Kind(Kind), Class(Class), Atomic(std::move(Atomic)) {}
 };
+
+// A call whose cost is a sequence of instructions: free when it is empty.
+static CallClass sequenceCall(CostSequence S) {
+  CallClass R;
+  R.Kind = S.empty() ? CallKind::Ignore : CallKind::Counted;
+  R.Sequence = std::move(S);
+  return R;
+}
 
 static CallClass classifyCall(const CallBase &CB) {
   CallClass R;
   const Function *F = CB.getCalledFunction();
   if (!F) {
-    if (const auto *IA = dyn_cast<InlineAsm>(CB.getCalledOperand()))
+    if (const auto *IA = dyn_cast<InlineAsm>(CB.getCalledOperand())) {
       if (const char *C = asmClass(*IA))
         return {CallKind::Counted, C, ""};
+      if (std::optional<std::string> Op = ptxAtomic(IA->getAsmString(), IA->getConstraintString()))
+        return {CallKind::Atomic, nullptr, *Op};
+      if (std::optional<CostSequence> S = ptxCost(IA->getAsmString(), IA->getConstraintString()))
+        return sequenceCall(std::move(*S));
+    }
     R.Class = "call";
     return R;
   }
@@ -691,15 +735,25 @@ static CallClass classifyCall(const CallBase &CB) {
       if (N.starts_with("fma")) return {CallKind::Counted, N.ends_with(".d") ? "fp64_fma" : "fp32_fma", ""};
       if (N.starts_with("fmin") || N.starts_with("fmax") || N.starts_with("fabs"))
         return {CallKind::Counted, N.ends_with(".d") ? "fp64_add" : "fp32_add", ""};
-      if (N.starts_with("atomic"))
-        return {CallKind::Atomic, nullptr, N.str()};
+      if (N.starts_with("atomic")) {
+        // atomic.load.inc.32.p0 (atomicInc), atomic.add.gen.f.cta.f32.p0
+        // (atomicAdd_block on a float): the operation, as an atomicrmw names it
+        StringRef Op = N.drop_front(strlen("atomic"));
+        Op.consume_front(".");
+        Op.consume_front("load.");
+        Op = Op.take_until([](char C) { return C == '.'; });
+        bool Float = N.contains(".f.") || N.contains(".f32") || N.contains(".f64");
+        return {CallKind::Atomic, nullptr, (Float && Op == "add" ? "fadd" : Op.str())};
+      }
       if (N.starts_with("ldg") || N.starts_with("ldu"))
-        return {CallKind::Counted, nullptr, ""}; // handled as memory by the caller
+        return {CallKind::Counted, nullptr, ""}; // loads after normalization (lowerReadOnlyLoads)
       return {CallKind::Counted, "other", ""};
     }
     // Annotations and debug intrinsics cost nothing.
     return {CallKind::Ignore, nullptr, ""};
   }
+  if (std::optional<CostSequence> S = libdeviceCost(Name))
+    return sequenceCall(std::move(*S));
   std::string P = plainName(Name);
   StringRef PN(P);
   if (PN == "barrier" || PN == "work_group_barrier" || PN == "__syncthreads")
@@ -1376,6 +1430,8 @@ void KernelExtractor::collectBlocks() {
         case CallKind::Counted:
           if (CC.Class)
             bump(BI.Counts, CC.Class, lanes(CB->getType()));
+          for (const auto &[Class, N] : CC.Sequence)
+            bump(BI.Counts, Class, N);
           break;
         case CallKind::Barrier:
           bump(BI.Counts, "barrier");

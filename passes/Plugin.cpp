@@ -2,7 +2,9 @@
 //
 //   opt-19 -load-pass-plugin=libwgperf.so -passes=wgperf-extract in.bc -disable-output
 //   opt-19 -load-pass-plugin=libwgperf.so -passes='print<wgperf>' in.ll -disable-output
-//   clang-19 -fpass-plugin=libwgperf.so ...   (runs wgperf-extract at any -O level)
+//   clang-19 -fpass-plugin=libwgperf.so ...   (runs wgperf-extract at any -O level,
+//                                               and wgperf-libdevice-attrs first)
+//   opt-19 -load-pass-plugin=libwgperf.so -passes=wgperf-libdevice-attrs in.ll -S
 //
 // Where the model goes, first match wins:
 //   wgperf-extract<output=PATH>, -wgperf-output=PATH (opt), $WGPERF_OUTPUT,
@@ -15,7 +17,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelModel.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -23,6 +28,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 #include <cstdlib>
 
 using namespace llvm;
@@ -112,7 +118,120 @@ struct PrintPass : PassInfoMixin<PrintPass> {
   static bool isRequired() { return true; }
 };
 
+// libdevice's functions (__nv_sinf, __nv_sqrtf, __nv_min, ...) as clang's CUDA
+// wrappers call them with -nocudalib: plain external functions, which the
+// optimizer must assume read and write any memory and which it cannot fold,
+// hoist or combine.  `wgperf extract` compiles that way so that the model sees
+// one call per math function (libdevice's bodies are what nvcc inlines, and
+// their slow paths are not what the model should count).  Before the optimizer
+// runs, this pass gives the declarations what libdevice's definitions say
+// (memory: none, or only their pointer arguments for sincos, frexp, modf,
+// remquo, nan), and replaces the calls of the functions libdevice defines as one
+// LLVM operation (min, max, abs, fabs, floor, sqrt, fma, popc, the bit casts,
+// ...) by that operation: the IR the stand-in headers made, which the optimizer
+// and the model both see through.
+struct LibdeviceAttrsPass : PassInfoMixin<LibdeviceAttrsPass> {
+  static std::optional<Intrinsic::ID> operation(StringRef N) {
+    N.consume_front("__nv_");
+    return StringSwitch<std::optional<Intrinsic::ID>>(N)
+        .Cases("min", "llmin", Intrinsic::smin)
+        .Cases("max", "llmax", Intrinsic::smax)
+        .Cases("umin", "ullmin", Intrinsic::umin)
+        .Cases("umax", "ullmax", Intrinsic::umax)
+        .Cases("abs", "llabs", Intrinsic::abs)
+        .Cases("fminf", "fmin", Intrinsic::minnum)
+        .Cases("fmaxf", "fmax", Intrinsic::maxnum)
+        .Cases("fabsf", "fabs", Intrinsic::fabs)
+        .Cases("floorf", "floor", Intrinsic::floor)
+        .Cases("ceilf", "ceil", Intrinsic::ceil)
+        .Cases("truncf", "trunc", Intrinsic::trunc)
+        .Cases("roundf", "round", Intrinsic::round)
+        .Cases("rintf", "rint", Intrinsic::rint)
+        .Cases("nearbyintf", "nearbyint", Intrinsic::nearbyint)
+        .Cases("sqrtf", "sqrt", Intrinsic::sqrt)
+        .Cases("fmaf", "fma", Intrinsic::fma)
+        .Cases("copysignf", "copysign", Intrinsic::copysign)
+        .Cases("ldexpf", "ldexp", Intrinsic::ldexp)
+        .Cases("popc", "popcll", Intrinsic::ctpop)
+        .Cases("clz", "clzll", Intrinsic::ctlz)
+        .Cases("brev", "brevll", Intrinsic::bitreverse)
+        .Default(std::nullopt);
+  }
+
+  // The call CI of F as the operation ID, or nullptr when its types do not fit.
+  static Value *lower(CallInst *CI, Intrinsic::ID ID) {
+    if (CI->arg_size() == 0)
+      return nullptr;
+    Type *ArgT = CI->getArgOperand(0)->getType(), *RetT = CI->getType();
+    Module *M = CI->getModule();
+    IRBuilder<> B(CI);
+    SmallVector<Value *, 3> Args(CI->args());
+    Function *Op = nullptr;
+    if (ID == Intrinsic::ldexp)
+      Op = Intrinsic::getDeclaration(M, ID, {ArgT, CI->getArgOperand(1)->getType()});
+    else
+      Op = Intrinsic::getDeclaration(M, ID, {ArgT});
+    if (ID == Intrinsic::abs || ID == Intrinsic::ctlz)
+      Args.push_back(B.getFalse()); // INT_MIN is no poison; ctlz(0) is the width
+    if (Op->getFunctionType()->getNumParams() != Args.size())
+      return nullptr;
+    for (unsigned I = 0; I < Args.size(); I++)
+      if (Args[I]->getType() != Op->getFunctionType()->getParamType(I))
+        return nullptr;
+    Value *V = B.CreateCall(Op, Args);
+    if (V->getType() != RetT) // popcll, clzll: a 64-bit count returned as an int
+      V = RetT->isIntegerTy() && V->getType()->isIntegerTy() ? B.CreateZExtOrTrunc(V, RetT) : nullptr;
+    return V;
+  }
+
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (!Triple(M.getTargetTriple()).isNVPTX())
+      return PreservedAnalyses::all();
+    bool Changed = false;
+    for (Function &F : M) {
+      if (!F.isDeclaration() || F.isIntrinsic() || !F.getName().starts_with("__nv_"))
+        continue;
+      bool Pointers = F.getReturnType()->isPointerTy();
+      for (const Argument &A : F.args())
+        Pointers = Pointers || A.getType()->isPointerTy();
+      F.setMemoryEffects(Pointers ? MemoryEffects::argMemOnly() : MemoryEffects::none());
+      F.setDoesNotThrow();
+      F.setWillReturn();
+      F.setDoesNotFreeMemory();
+      Changed = true;
+      // the reinterpretations (__nv_float_as_int, ...): the same bits
+      bool Cast = F.getName().contains("_as_") && F.arg_size() == 1;
+      std::optional<Intrinsic::ID> ID = operation(F.getName());
+      if (!Cast && !ID)
+        continue;
+      for (User *U : make_early_inc_range(F.users())) {
+        auto *CI = dyn_cast<CallInst>(U);
+        if (!CI || CI->getCalledFunction() != &F)
+          continue;
+        Value *V = nullptr;
+        if (Cast && CI->getType()->getPrimitiveSizeInBits() == CI->getArgOperand(0)->getType()->getPrimitiveSizeInBits())
+          V = IRBuilder<>(CI).CreateBitCast(CI->getArgOperand(0), CI->getType());
+        else if (ID)
+          V = lower(CI, *ID);
+        if (!V)
+          continue;
+        V->takeName(CI);
+        if (auto *I = dyn_cast<Instruction>(V))
+          I->setDebugLoc(CI->getDebugLoc());
+        CI->replaceAllUsesWith(V);
+        CI->eraseFromParent();
+      }
+    }
+    return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
 bool parseExtract(StringRef Name, ModulePassManager &MPM) {
+  if (Name == "wgperf-libdevice-attrs") {
+    MPM.addPass(LibdeviceAttrsPass());
+    return true;
+  }
   if (Name == "wgperf-extract") {
     MPM.addPass(ExtractPass("", false));
     return true;
@@ -138,6 +257,9 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                 [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
                   return parseExtract(Name, MPM);
                 });
+            PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+              MPM.addPass(LibdeviceAttrsPass());
+            });
             PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
               MPM.addPass(ExtractPass("", true));
             });

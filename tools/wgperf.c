@@ -86,7 +86,10 @@ static const char help_text[] =
     "\n"
     "environment: WGPERF_PLUGIN (libwgperf.so), WGPERF_CLANG, WGPERF_OPT, WGPERF_PTXAS (empty: do not run\n"
     "  ptxas for register counts), WGPERF_NVCC (empty: do not run nvcc on CUDA sources), WGPERF_GPU_DIR\n"
-    "  (where --gpu NAME finds NAME.json)\n";
+    "  (where --gpu NAME finds NAME.json), WGPERF_CUDA_PATH and CUDA_PATH: .cu files compile against the\n"
+    "  headers of the first CUDA 11.0-12.x toolkit of clang's cuda-path=DIR flag after --,\n"
+    "  $WGPERF_CUDA_PATH (empty: wgperf's stand-ins), $CUDA_PATH, /usr/local/cuda, /usr/lib/cuda\n"
+    "  (wgperf --version)\n";
 
 /* No command, or one wgperf does not have: the usage is the answer. */
 static int usage_text_error(const char *fmt, ...) {
@@ -578,6 +581,18 @@ int main(int argc, char **argv) {
     }
   if (strcmp(cmd, "--version") == 0) {
     printf("wgperf %s (kernel model version %d)\n", WGPERF_VERSION, WGP_MODEL_VERSION);
+    /* what a .cu file compiles against (driver.h), and what counts registers */
+    wgp_cuda_toolkit tk;
+    wgp_diag d;
+    if (wgp_find_cuda_toolkit(NULL, 0, &tk, &d) != WGP_OK)
+      printf("CUDA headers: none usable (%s)\n", d.message + strlen("wgperf: error: "));
+    else if (tk.version)
+      printf("CUDA headers: CUDA %d.%d at %s (%s%s%s)\n", tk.version / 1000, tk.version % 1000 / 10, tk.path,
+             tk.origin, *tk.passed_over ? "; passed over " : "", tk.passed_over);
+    else
+      printf("CUDA headers: wgperf's stand-ins (no CUDA toolkit that clang 19 reads: %s)\n", tk.passed_over);
+    const char *ptxas = wgp_find_ptxas();
+    printf("ptxas: %s\n", ptxas ? ptxas : "none (registers are estimated)");
     return EXIT_OK;
   }
   static char command[32];

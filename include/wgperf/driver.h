@@ -14,10 +14,22 @@
  *   clang       $WGPERF_CLANG, else the clang-19 found when configuring
  *   opt         $WGPERF_OPT, else the opt beside clang, else opt-19
  *   ptxas       $WGPERF_PTXAS (empty: none), else
- *               /usr/local/cuda/bin/ptxas, else the first on $PATH
+ *               /usr/local/cuda/bin/ptxas, else the first on $PATH, else
+ *               the one of the CUDA 11.8 scripts/install-deps.sh unpacks
+ *               (WGPERF_CUDA_DIR, /opt/wgperf/cuda-11.8)
+ *   CUDA        the toolkit whose headers .cu files compile against
+ *               (wgp_find_cuda_toolkit): a --cuda-path flag, else
+ *               $WGPERF_CUDA_PATH (empty: none), else $CUDA_PATH, else
+ *               /usr/local/cuda, else /opt/wgperf/cuda-11.8 (the CUDA 11.8
+ *               scripts/install-deps.sh unpacks; CMake's WGPERF_CUDA_DIR),
+ *               else Debian's /usr/lib/cuda, the first that
+ *               clang 19 reads (CUDA 11.0 to 12.x); without one, wgperf's
+ *               stand-ins for the CUDA headers (include/wgperf/cuda_compat.h,
+ *               cuda/) and a warning
  *   nvcc        $WGPERF_NVCC (empty: none), else the nvcc beside ptxas
- *   headers     include/wgperf/ (opencl_compat.h, cuda_compat.h, cuda/) of
- *               the source tree, else <executable's folder>/../include/wgperf/
+ *   headers     include/wgperf/ (opencl_compat.h, cuda_toolkit_compat.h,
+ *               cuda_compat.h, cuda/) of the source tree, else
+ *               <executable's folder>/../include/wgperf/
  */
 #ifndef WGPERF_DRIVER_H
 #define WGPERF_DRIVER_H
@@ -77,6 +89,27 @@ typedef struct wgp_extract_options {
  * left as it was. */
 wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract_options *opts, const char *out,
                        wgp_diag *diag);
+
+#define WGP_CUDA_PATH_SIZE 4096
+
+/* A CUDA toolkit (see above). */
+typedef struct wgp_cuda_toolkit {
+  char path[WGP_CUDA_PATH_SIZE]; /* its folder; "" when there is none */
+  int version;                   /* its CUDA_VERSION: 11080 for 11.8; 0 when none */
+  char origin[32];               /* "--cuda-path", "WGPERF_CUDA_PATH", "CUDA_PATH",
+                                    "/usr/local/cuda", "Debian's nvidia-cuda-toolkit" */
+  char passed_over[WGP_DIAG_SIZE]; /* the places looked at and not used, and why:
+                                      "/usr/local/cuda: CUDA 13.0, newer than clang 19
+                                      reads (11.0 to 12.x); /usr/lib/cuda: no such folder" */
+} wgp_cuda_toolkit;
+
+/* Finds the toolkit a .cu file compiled with the clang flags FLAGS (may be
+ * NULL) compiles against, in the order above.  WGP_OK with TK->version 0
+ * when there is none (TK->passed_over says why); WGP_ERR_INPUT only when the
+ * one the user named cannot be used ("wgperf: error: --cuda-path=/opt/cuda:
+ * not a CUDA toolkit clang 19 reads: no include/cuda.h").  A toolkit
+ * passed over is no error. */
+wgp_status wgp_find_cuda_toolkit(char *const *flags, size_t num_flags, wgp_cuda_toolkit *tk, wgp_diag *diag);
 
 /* The ptxas the driver runs (above), NULL when none: keep, valid until the
  * next call. */

@@ -1,9 +1,15 @@
 // Cooperative groups (wgperf's <cooperative_groups.h>): a block's sync() is the block
 // barrier, a warp tile's shuffles and cg::reduce are warp shuffles, ranks are index
-// arithmetic; this_grid().sync() is a call reported as not modelled.
-// RUN: %wgperf extract %s -o %t.json --print 2>&1 | FileCheck %s
-// CHECK: warning: kernel 'grid_step': call to 'cooperative_groups::grid_group::sync() const' left unresolved
+// arithmetic; this_grid().sync() is a call reported as not modelled.  Against a CUDA
+// toolkit's cooperative_groups.h (TOOLKIT) the same for the block and the warp tile; the
+// grid's sync() is CUDA's own barrier: an atomic add the model sees, a spin on an acquire
+// load and reads of the launch's environment registers it reports as unmodelled PTX.
+// RUN: env WGPERF_CUDA_PATH= %wgperf extract %s -o %t.json --print 2>&1 | FileCheck %s --check-prefixes=CHECK,STANDIN
+// RUN: %if cuda-toolkit %{ %wgperf extract %s -o %t.tk.json --print 2>&1 | FileCheck %s --check-prefixes=CHECK,TOOLKIT %}
+// STANDIN: warning: kernel 'grid_step': call to 'cooperative_groups::grid_group::sync() const' left unresolved
+// TOOLKIT: warning: kernel 'grid_step': inline assembly 'ld.acquire.gpu.u32 $0,[$1]' {{.*}}left unmodelled
 // CHECK-LABEL: kernel grid_step
+// TOOLKIT: atomic global 4B {{.*}}op=add
 // CHECK-LABEL: kernel reduce_cg
 // CHECK: totals: {{.*}}barrier=1 {{.*}}shfl=10
 // RUN: %wgperf predict %t.json --kernel reduce_cg --grid 264 --block 256 --arg n=16777216 \

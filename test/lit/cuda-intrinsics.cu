@@ -2,7 +2,7 @@
 // conversions and arithmetic (__float2int_rn, __fmaf_rn), fast math (__powf), min/max on
 // floats, clock64, 64-bit and float atomics, atomicInc, the C++ headers <cstdio>, <cmath>,
 // <cstdint>, <cfloat>, <climits>. Each is the operation it stands for.
-// RUN: %wgperf extract %s -o %t.json --print 2>&1 | FileCheck %s
+// RUN: %wgperf extract %s -o %t.json --print 2>&1 | FileCheck %s --check-prefixes=CHECK,%cuda_hdrs
 // CHECK-NOT: error
 // CHECK: atomic global 8B block={{[0-9]+}} base=arg:acc op=fadd
 // CHECK: atomic global 8B block={{[0-9]+}} base=arg:t op=umax
@@ -10,7 +10,9 @@
 // CHECK: atomic global 4B block={{[0-9]+}} base=arg:b op=xchg offset=4
 // CHECK: atomic global 4B block={{[0-9]+}} base=arg:b op=min offset=8
 // CHECK: atomic global 4B block={{[0-9]+}} base=arg:b op=or offset=12
-// CHECK: atomic global 4B block={{[0-9]+}} base=arg:b op=add offset=16
+// atomicInc: the stand-ins make it an add, clang's wrappers ATOM.INC (llvm.nvvm.atomic.load.inc)
+// STANDIN: atomic global 4B block={{[0-9]+}} base=arg:b op=add offset=16
+// TOOLKIT: atomic global 4B block={{[0-9]+}} base=arg:b op=inc offset=16
 // __powf is two MUFU instructions (lg2.approx, ex2.approx: sfu_fast), powf the precise function
 // CHECK: totals: {{.*}}sfu_fast=2 sfu_pow=1 sfu_sqrt=1
 // RUN: %wgperf predict %t.json --global 65536 --local 256 --arg n=65536 --gpu gtx-980 | FileCheck %s --check-prefix=PRED

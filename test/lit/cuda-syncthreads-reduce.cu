@@ -4,7 +4,7 @@
 // RUN: %wgperf extract %s -o %t.json --print 2>&1 | FileCheck %s
 // RUN: %wgperf analyze %t.json --global 65536 --local 256 --arg n=65536 | FileCheck %s --check-prefix=AN
 // RUN: %wgperf predict %t.json --global 65536 --local 256 --arg n=65536 --gpu a100 | FileCheck %s --check-prefix=PRED
-// CHECK-NOT: warning
+// CHECK-NOT: warning: kernel
 // CHECK-LABEL: kernel vote_block
 // CHECK-NOT: call=
 // three reductions and the shifts of 2 * all and 4 * any:

@@ -1,11 +1,17 @@
 // Half precision through <cuda_fp16.h> (wgperf's own, on clang's _Float16): __half and
 // __half2 arithmetic are the fp16 cost classes, a __half2 operation two lanes of them;
 // conversions, comparisons, math functions, operators and shuffles of half values compile.
-// RUN: %wgperf extract %s -o %t.json --print | FileCheck %s
+// Against a CUDA toolkit, cuda_fp16.hpp writes each operation as inline PTX (mul.f16,
+// fma.rn.f16x2, cvt.rn.f16.f32 in blocks with register moves), which the plugin costs by
+// opcode; a * x + y is then the two instructions it writes (ptxas may fuse them).
+// RUN: %wgperf extract %s -o %t.json --print 2>&1 | FileCheck %s --check-prefixes=CHECK,%cuda_hdrs
+// RUN: env WGPERF_CUDA_PATH= %wgperf extract %s -o %t.standin.json --print 2>&1 | FileCheck %s --check-prefixes=CHECK,STANDIN
+// CHECK-NOT: warning: kernel
 // CHECK-LABEL: kernel h2axpy
 // CHECK: fp16_fma=2
 // CHECK-LABEL: kernel haxpy
-// CHECK: fp16_fma=1
+// STANDIN: fp16_fma=1
+// TOOLKIT: fp16_add=1 fp16_mul=1
 // CHECK-LABEL: kernel hreduce
 // CHECK: shfl=
 // A __half or __half2 passed by value is one argument of its type, needing no value.

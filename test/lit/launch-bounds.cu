@@ -9,11 +9,11 @@
 // RUN: not %wgperf predict %t.json --kernel bounded --grid 8 --block 512 --arg n=4096 2>&1 | FileCheck %s --check-prefix=TOOMANY
 // RUN: not %wgperf analyze %t.json --kernel bounded --global 64,64 --local 16,32 --arg n=4096 2>&1 | FileCheck %s --check-prefix=TOOMANY2
 // a kernel without the attribute takes any size the GPU allows
-// RUN: %wgperf predict %t.json --kernel free --grid 8 --block 512 --arg n=4096 | FileCheck %s --check-prefix=FREE
+// RUN: %wgperf predict %t.json --kernel unbounded --grid 8 --block 512 --arg n=4096 | FileCheck %s --check-prefix=FREE
 // wgprune: only sizes of at most 256 threads, and the table says why
 // RUN: wgprune %t.json --kernel bounded --global 1048576 --arg n=1048576 --exhaustive | FileCheck %s --check-prefix=PRUNE
 // RUN: wgprune %t.json --kernel bounded --global 1048576 --arg n=1048576 --json | FileCheck %s --check-prefix=PRUNEJ
-// RUN: wgprune %t.json --kernel free --global 1048576 --arg n=1048576 | FileCheck %s --check-prefix=PRUNEFREE
+// RUN: wgprune %t.json --kernel unbounded --global 1048576 --arg n=1048576 | FileCheck %s --check-prefix=PRUNEFREE
 // with --restrict as well, both are named
 // RUN: wgprune %t.json --kernel bounded --global 1048576 --arg n=1048576 --restrict 'lx >= 64' | FileCheck %s --check-prefix=BOTH
 
@@ -23,7 +23,7 @@ extern "C" __global__ void __launch_bounds__(256, 2) bounded(float *x, int n) {
     x[i] *= 2.0f;
 }
 
-extern "C" __global__ void free(float *x, int n) {
+extern "C" __global__ void unbounded(float *x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     x[i] *= 2.0f;
@@ -31,7 +31,7 @@ extern "C" __global__ void free(float *x, int n) {
 
 // SHOW-LABEL: kernel bounded
 // SHOW-NEXT:  launch  __launch_bounds__(256, 2)
-// SHOW-LABEL: kernel free
+// SHOW-LABEL: kernel unbounded
 // SHOW-NOT:   {{^  launch}}
 // SHOW:       args
 
@@ -41,14 +41,14 @@ extern "C" __global__ void free(float *x, int n) {
 // MODEL-NEXT:   "min_blocks_per_sm": 2,
 // MODEL-NEXT:   "attribute": "__launch_bounds__(256, 2)"
 // MODEL-NEXT: },
-// MODEL:      "name": "free",
+// MODEL:      "name": "unbounded",
 // MODEL-NOT:  launch_attributes
 // MODEL:      "args"
 
 // OK: kernel bounded on NVIDIA H100 SXM
 // TOOMANY: wgperf: error: kernel 'bounded' allows at most 256 threads per block (__launch_bounds__(256, 2)), got 512 (512x1x1): a launch with more fails
 // TOOMANY2: wgperf: error: kernel 'bounded' allows at most 256 threads per block (__launch_bounds__(256, 2)), got 512 (16x32x1)
-// FREE: kernel free on NVIDIA H100 SXM
+// FREE: kernel unbounded on NVIDIA H100 SXM
 
 // PRUNE:      kernel bounded on NVIDIA H100 SXM
 // PRUNE-NEXT: restricted to at most 256 work-items per group by the kernel's __launch_bounds__(256, 2)

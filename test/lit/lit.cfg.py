@@ -14,10 +14,17 @@ config.environment["PATH"] = os.pathsep.join(
 config.environment["WGPERF_QUIET"] = ""
 for var in ("WGPERF_OUTPUT", "WGPERF_NO_NORMALIZE", "WGPERF_TOOL"):
     config.environment.pop(var, None)
+# WGPERF_CUDA_PATH= (empty) in lit's environment runs the suite against the stand-in
+# headers, as on a machine without a CUDA toolkit
+if "WGPERF_CUDA_PATH" in os.environ:
+    config.environment["WGPERF_CUDA_PATH"] = os.environ["WGPERF_CUDA_PATH"]
+# and WGPERF_PTXAS=PATH the ptxas that counts registers (CI's is Debian's 11.8)
+if os.environ.get("WGPERF_PTXAS"):
+    config.environment["WGPERF_PTXAS"] = os.environ["WGPERF_PTXAS"]
 
 inc = os.path.join(config.wgperf_src_root, "include", "wgperf")
 cl_flags = "-x cl -cl-std=CL1.2 -Xclang -finclude-default-header -cl-kernel-arg-info -fno-discard-value-names -target nvptx64-nvidia-nvcl"
-cu_flags = "-x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc -nocudalib -Wno-unknown-cuda-version -fno-discard-value-names -include %s/cuda_compat.h" % inc
+cu_flags = "-x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc -nocudalib --cuda-feature=+ptx78 -Wno-unknown-cuda-version -fno-discard-value-names -include %s/cuda_compat.h" % inc
 
 config.substitutions.append(("%plugin", config.wgperf_plugin))
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))
@@ -28,6 +35,22 @@ config.substitutions.append(("%libclc", config.libclc))
 config.substitutions.append(("%src", config.wgperf_src_root))
 config.substitutions.append(("%{wgperf_bin}", config.wgperf_bin))
 config.substitutions.append(("%wgperf", os.path.join(config.wgperf_bin, "wgperf")))
+
+# What a .cu file compiles against here (wgperf --version says): a CUDA toolkit's
+# headers (feature cuda-toolkit; %cuda_hdrs is TOOLKIT) or wgperf's stand-ins
+# (STANDIN).  A test whose expectations differ between the two checks both with
+# --check-prefixes=CHECK,%cuda_hdrs; WGPERF_CUDA_PATH= (empty) forces the stand-ins.
+import subprocess
+try:
+    # in the environment the tests run in (lit passes them none of CUDA_PATH and the like)
+    version = subprocess.run([os.path.join(config.wgperf_bin, "wgperf"), "--version"], capture_output=True,
+                             text=True, env=dict(config.environment)).stdout
+except OSError:
+    version = ""
+cuda_toolkit = "CUDA headers: CUDA " in version
+config.substitutions.append(("%cuda_hdrs", "TOOLKIT" if cuda_toolkit else "STANDIN"))
+if cuda_toolkit:
+    config.available_features.add("cuda-toolkit")
 
 if config.libclc:
     config.available_features.add("libclc")

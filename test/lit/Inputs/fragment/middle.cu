@@ -1,0 +1,2 @@
+// included by main.cu; includes the kernel
+#include "kernel.cu"
