@@ -534,12 +534,6 @@ static bool load_block(loader *ld, json_t *o, size_t i, wgp_block *b, size_t nbl
   if (loop >= 0 && (size_t)loop >= nloops)
     return fail(ld, "loop %lld out of range (%zu loops)", (long long)loop, nloops);
   b->loop = (long)loop;
-  if (json_object_get(o, "arith_chain")) { /* optional: models written before it lack it */
-    int64_t chain;
-    if (!get_uint(ld, o, "arith_chain", false, UINT32_MAX, &chain))
-      return false;
-    b->arith_chain = (unsigned)chain;
-  }
   json_t *succs = json_object_get(o, "succs");
   if (json_is_array(succs))
     for (size_t s = 0; s < json_array_size(succs); s++) {

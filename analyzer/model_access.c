@@ -411,7 +411,6 @@ uint64_t wgp_block_count(const wgp_block *b, size_t i, const char **cost_class) 
 uint64_t wgp_block_count_of(const wgp_block *b, const char *cost_class) {
   return wgp_block_count_of_in(b, false, cost_class);
 }
-unsigned wgp_block_arith_chain(const wgp_block *b) { return b->arith_chain; }
 size_t wgp_block_num_succs(const wgp_block *b) { return b->nsuccs; }
 size_t wgp_block_succ(const wgp_block *b, size_t i) { return i < b->nsuccs ? b->succs[i] : 0; }
 size_t wgp_block_num_back_edges(const wgp_block *b) { return b->nback; }

@@ -52,7 +52,6 @@ struct wgp_block {
   size_t nreduced;
   count_entry *reduced;
   size_t *succs, *back, *mem;
-  unsigned arith_chain; /* 0: not given */
   bool exit;
   wgp_branch *branch;
 };

@@ -110,7 +110,6 @@ void writeJSON(const ModuleModel &MM, raw_ostream &OS) {
                 else
                   J.attribute("loop", (int64_t)B.Loop);
                 countsObject(J, "counts", B.Counts);
-                J.attribute("arith_chain", (int64_t)B.ArithChain);
                 if (!B.StrengthReducedAway.empty() || B.StrengthReductionSteps)
                   J.attributeObject("strength_reduced", [&] {
                     countsObject(J, "removes", B.StrengthReducedAway);

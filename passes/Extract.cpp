@@ -1350,52 +1350,6 @@ void KernelExtractor::markBackEdges() {
          "modelled without loop structure");
 }
 
-// Instruction-level parallelism: the longest chain of dependent arithmetic
-// instructions in BB.  An instruction that adds to an arithmetic cost class
-// is one link; it waits for its operands computed before it in BB.  Phis
-// and values from other blocks start a chain (ready when the block starts).
-// A load is no link (its latency is the memory's, charged apart) but passes
-// the chain on: the arithmetic that makes its address comes before it, the
-// arithmetic on its value after.  A vector operation is one link: its lanes
-// are independent instructions.
-static bool isArithmeticClass(StringRef C) {
-  return C.starts_with("fp32_") || C.starts_with("fp64_") || C.starts_with("fp16_") || C.starts_with("int_") ||
-         C.starts_with("int64_") || C.starts_with("sfu_") || C == "cmp_select" || C == "conv" || C == "addr";
-}
-
-static unsigned arithmeticLink(const Instruction &I) {
-  if (const auto *CB = dyn_cast<CallBase>(&I)) {
-    CallClass CC = classifyCall(*CB);
-    return CC.Kind == CallKind::Counted && CC.Class && isArithmeticClass(CC.Class) ? 1 : 0;
-  }
-  std::map<std::string, uint64_t> C;
-  classifyInstruction(I, "", C);
-  for (const auto &[Class, N] : C)
-    if (N && isArithmeticClass(Class))
-      return 1;
-  return 0;
-}
-
-static unsigned arithmeticChain(const BasicBlock &BB) {
-  std::map<const Instruction *, unsigned> Depth;
-  unsigned Chain = 0;
-  for (const Instruction &I : BB) {
-    if (isa<PHINode>(I))
-      continue;
-    unsigned In = 0;
-    for (const Value *Op : I.operands())
-      if (const auto *OI = dyn_cast<Instruction>(Op))
-        if (auto It = Depth.find(OI); It != Depth.end())
-          In = std::max(In, It->second);
-    unsigned D = In + arithmeticLink(I);
-    if (D) {
-      Depth[&I] = D;
-      Chain = std::max(Chain, D);
-    }
-  }
-  return Chain;
-}
-
 void KernelExtractor::collectBlocks() {
   for (BasicBlock &BB : F) {
     BlockInfo BI;
@@ -1474,7 +1428,6 @@ void KernelExtractor::collectBlocks() {
     }
     if (auto It = SR.Steps.find(&BB); It != SR.Steps.end())
       BI.StrengthReductionSteps = It->second;
-    BI.ArithChain = arithmeticChain(BB);
     Instruction *Term = BB.getTerminator();
     // Machine instructions without an IR instruction (Backend.h): the stack
     // pointer on entry, S2R of each special register, EXIT at each return.

@@ -60,9 +60,6 @@ struct BlockInfo {
   // makes unnecessary, and the pointer increments (64-bit adds) it adds
   std::map<std::string, uint64_t> StrengthReducedAway;
   unsigned StrengthReductionSteps = 0;
-  // the longest chain of dependent arithmetic instructions in the block
-  // (arithmeticChain in Extract.cpp; docs/kernel-model.md, arith_chain)
-  unsigned ArithChain = 0;
   std::vector<unsigned> Succs;
   std::vector<unsigned> BackEdgeSuccs;
   std::optional<BranchInfo> Branch;

@@ -279,7 +279,7 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
   wgp_insn alu[MAXC];
   uint64_t left[MAXC];
   size_t nalu = 0;
-  uint64_t total_alu = 0, arith = 0, barriers = 0, issue_only = 0;
+  uint64_t total_alu = 0, barriers = 0, issue_only = 0;
   bool reduced = wgp_gpu_strength_reduces_loop_addresses(g);
   for (size_t i = 0; i < wgp_block_num_counts_in(b, reduced); i++) {
     const char *name;
@@ -301,7 +301,6 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
                              .latency = fmax(slots, wgp_gpu_op_latency_cycles(g, op))};
       left[nalu++] = n;
       total_alu += n;
-      arith += n;
     } else if (strcmp(name, "shfl") == 0) {
       if (nalu == MAXC)
         return wgp_sim_fail(diag, WGP_ERR_INPUT, "block %zu has more than %d cost classes", bid, MAXC);
@@ -325,19 +324,6 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
     } else if (strncmp(name, "ld.", 3) && strncmp(name, "st.", 3) && strncmp(name, "atom.", 5)) {
       issue_only += n; /* branch, fence, call, other */
     }
-  }
-  /* Instruction-level parallelism: where the model gives the block's longest
-   * chain of dependent arithmetic instructions (arith_chain), its ARITH
-   * arithmetic instructions wait, together, that chain's latencies rather
-   * than each its own: each waits its latency times chain / ARITH (at least
-   * its issue), so a block of independent accumulations issues back to back
-   * and a dependent sum keeps the latency of each step. */
-  unsigned chain = wgp_block_arith_chain(b);
-  if (chain > 0 && arith > 0) {
-    double share = fmin(1, (double)chain / (double)arith);
-    for (size_t k = 0; k < nalu; k++)
-      if (alu[k].unit != WGP_UNIT_LSU)
-        alu[k].latency = fmax(wgp_insn_slots(&alu[k]), alu[k].latency * share);
   }
   size_t na_all = wgp_block_num_accesses(b), na = 0;
   uint64_t emitted = 0;

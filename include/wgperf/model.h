@@ -236,9 +236,6 @@ uint64_t wgp_block_count_of(const wgp_block *b, const char *cost_class); /* 0 wh
 size_t wgp_block_num_counts_in(const wgp_block *b, bool reduced);
 uint64_t wgp_block_count_in(const wgp_block *b, bool reduced, size_t i, const char **cost_class);
 uint64_t wgp_block_count_of_in(const wgp_block *b, bool reduced, const char *cost_class);
-/* The longest chain of dependent arithmetic instructions in the block (its
- * optional arith_chain, docs/kernel-model.md); 0 when the model does not say. */
-unsigned wgp_block_arith_chain(const wgp_block *b);
 size_t wgp_block_num_succs(const wgp_block *b);
 size_t wgp_block_succ(const wgp_block *b, size_t i);
 size_t wgp_block_num_back_edges(const wgp_block *b);

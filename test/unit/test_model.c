@@ -482,30 +482,6 @@ static void test_strength_reduced_counts(void **state) {
   expect_rejected(j, "'strength_reduced' must be an object, got an integer");
 }
 
-/* A block's optional arith_chain: 0 (unknown) when absent, else its value;
- * a negative or non-integer one refused with the block named. */
-static void test_arith_chain(void **state) {
-  (void)state;
-  json_t *j = minimal_json();
-  json_object_set_new(item(j, "blocks", 1), "arith_chain", json_integer(3));
-  char *text = json_dumps(j, 0);
-  json_decref(j);
-  wgp_model *m;
-  wgp_diag d;
-  assert_int_equal(wgp_model_load_string(text, strlen(text), "chain.json", &m, &d), WGP_OK);
-  free(text);
-  const wgp_kernel *k = wgp_model_kernel(m, 0);
-  assert_int_equal(wgp_block_arith_chain(wgp_kernel_block(k, 1)), 3);
-  assert_int_equal(wgp_block_arith_chain(wgp_kernel_block(k, 0)), 0);
-  wgp_model_free(m);
-  j = minimal_json();
-  json_object_set_new(item(j, "blocks", 1), "arith_chain", json_integer(-1));
-  expect_rejected(j, "block 1: 'arith_chain' is -1, expected 0 to 4294967295");
-  j = minimal_json();
-  json_object_set_new(item(j, "blocks", 1), "arith_chain", json_string("2"));
-  expect_rejected(j, "block 1: 'arith_chain' must be an integer, got a string");
-}
-
 static void test_reject_ranges(void **state) {
   (void)state;
   json_t *j = minimal_json();
@@ -663,7 +639,6 @@ int main(void) {
       cmocka_unit_test(test_launch_attributes),
       cmocka_unit_test(test_reject_ranges),
       cmocka_unit_test(test_strength_reduced_counts),
-      cmocka_unit_test(test_arith_chain),
       cmocka_unit_test(test_reject_cross_references),
       cmocka_unit_test(test_loop_nest),
       cmocka_unit_test(test_reject_expressions),

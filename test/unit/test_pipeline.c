@@ -825,32 +825,6 @@ static void test_shuffle_waits_like_shared_memory(void **state) {
   wgp_gpu_free(gm);
 }
 
-/* Instruction-level parallelism (docs/simulator.md, "Instructions"): one
- * warp's eight independent multiply-add chains per iteration (the loop
- * block's arith_chain 2: a multiply-add, or the counter's add and compare)
- * issue back to back; eight multiply-adds that each need the one before
- * (arith_chain 8) wait each other's latency, as every arithmetic
- * instruction did before the model gave the chain. */
-static void test_independent_arithmetic_overlaps(void **state) {
-  (void)state;
-  const int64_t iters = 2000;
-  double cycles[2];
-  const char *ks[] = {"acc_indep", "acc_chain"};
-  for (int k = 0; k < 2; k++) {
-    launch l;
-    launch_make(&l, ks[k], 32, 32, iters, coalesced);
-    wgp_sim_result r = run_ok(&l.in);
-    cycles[k] = r.round_cycles;
-    launch_free(&l);
-  }
-  double lat = wgp_gpu_op_latency_cycles(h100, WGP_OP_FP32_FMA);
-  print_message("one warp, %lld iterations: 8 independent multiply-adds %.0f cycles, 8 dependent ones %.0f "
-                "(FMA latency %.0f)\n",
-                (long long)iters, cycles[0], cycles[1], lat);
-  assert_true(cycles[1] >= 8 * lat * (double)iters);
-  assert_true(cycles[0] < 0.5 * cycles[1]);
-}
-
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
@@ -1010,7 +984,6 @@ int main(void) {
       cmocka_unit_test(test_round_without_steady_state_stops),
       cmocka_unit_test(test_gather_waits_for_its_indices),
       cmocka_unit_test(test_shuffle_waits_like_shared_memory),
-      cmocka_unit_test(test_independent_arithmetic_overlaps),
       cmocka_unit_test(test_spills_go_through_the_caches),
       cmocka_unit_test(test_groups_that_exit_at_once_leave_the_rounds),
   };
