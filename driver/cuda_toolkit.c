@@ -159,22 +159,6 @@ wgp_status wgp_find_cuda_toolkit(char *const *flags, size_t num_flags, wgp_cuda_
   return WGP_OK;
 }
 
-static void message(const wgp_extract_options *o, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void message(const wgp_extract_options *o, const char *fmt, ...) {
-  if (!o->message)
-    return;
-  char line[WGP_DIAG_SIZE];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(line, sizeof line, fmt, ap);
-  va_end(ap);
-  o->message(o->message_user, line);
-}
-
 wgp_status drv_cuda_flags(const char *file, const wgp_extract_options *o, const char **v, size_t *n,
                           drv_cuda_args *b, wgp_diag *diag) {
   memset(b, 0, sizeof *b);
@@ -190,7 +174,7 @@ wgp_status drv_cuda_flags(const char *file, const wgp_extract_options *o, const 
   for (size_t i = 0; i < sizeof common / sizeof common[0]; i++)
     v[(*n)++] = common[i];
   if (tk.version && strncmp(tk.passed_over, "CUDA_PATH=", 10) == 0) /* the user's, not usable */
-    message(o, "wgperf: warning: %s: %.*s; compiled against CUDA %d.%d at %s instead", file,
+    drv_message(o, "wgperf: warning: %s: %.*s; compiled against CUDA %d.%d at %s instead", file,
             (int)strcspn(tk.passed_over, ";"), tk.passed_over, tk.version / 1000, tk.version % 1000 / 10, tk.path);
   if (tk.version) {
     /* cuda_toolkit_compat.h: what clang's CUDA wrappers leave out of the toolkit's
@@ -214,7 +198,7 @@ wgp_status drv_cuda_flags(const char *file, const wgp_extract_options *o, const 
     v[(*n)++] = b->header;
     return WGP_OK;
   }
-  message(o,
+  drv_message(o,
           "wgperf: warning: %s: no CUDA toolkit that clang 19 reads (%s); compiled against wgperf's stand-ins "
           "for the CUDA headers, which declare only part of them (scripts/install-deps.sh sets up Debian's CUDA "
           "11.8)",

@@ -23,6 +23,12 @@ typedef struct drv_argv {
 } drv_argv;
 
 const char *drv_clang_path(void);
+/* Sends the printf-style message to O's callback, if any (extract.c). */
+void drv_message(const wgp_extract_options *o, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 bool drv_is_file(const char *p);
 bool drv_beside_exe(const char *rel, char *buf, size_t size);
 /* include/wgperf/NAME where extract.c finds it. */

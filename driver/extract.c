@@ -148,13 +148,7 @@ static char *opt_path(void) {
   return strdup("opt-19");
 }
 
-/* Sends the printf-style message to O's callback, if any. */
-static void message(const wgp_extract_options *o, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void message(const wgp_extract_options *o, const char *fmt, ...) {
+void drv_message(const wgp_extract_options *o, const char *fmt, ...) {
   if (!o->message)
     return;
   char line[WGP_DIAG_SIZE];
@@ -520,7 +514,7 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
       wgp_diag started;
       other = start_tool(file, (char *const *)argvx2, tmp, true, NULL, &started);
       if (other.pid == 0) /* the model can still be made: not the error this call fails with */
-        message(o, "%s", started.message);
+        drv_message(o, "%s", started.message);
     }
   }
   unlink(tmp);
@@ -562,7 +556,7 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
   bool shared_refused = st == WGP_OK && wgp_find_ptxas() && is_file(tmp) &&
                         wgp_static_shared_refused(tmp, big_kernel, sizeof big_kernel, &big_bytes);
   if (shared_refused)
-    message(o,
+    drv_message(o,
             "wgperf: warning: %s: no register count from ptxas: kernel '%s' has %llu bytes of static shared "
             "memory, more than the %d ptxas accepts for any architecture (nvcc and ptxas not run); "
             "the IR estimate is used",
@@ -573,7 +567,7 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
       wgp_diag started;
       other = start_tool(file, (char *const *)argvx2, tmp, true, NULL, &started);
       if (other.pid == 0)
-        message(o, "%s", started.message);
+        drv_message(o, "%s", started.message);
     } else {
       second = false;
     }
@@ -582,7 +576,7 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
   }
   if (second && finish_tool(file, (char *const *)argvx2, other, true, NULL) != WGP_OK && st == WGP_OK) {
     /* the model stands, with the registers the plugin estimates */
-    message(o, "wgperf: warning: %s: the compile for ptxas failed; registers are estimated from the IR", file);
+    drv_message(o, "wgperf: warning: %s: the compile for ptxas failed; registers are estimated from the IR", file);
     unlink(bitcode);
     free(bitcode);
     bitcode = NULL;
