@@ -6,32 +6,18 @@ whose error must then be 0) and of the roofline.
 usage: check_kt_baselines.py V.csv V.json
 """
 import csv
+import importlib.util
 import json
+import os
 import sys
 
 
-def ranks(v):
-    order = sorted(range(len(v)), key=lambda i: v[i])
-    r = [0.0] * len(v)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            r[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return r
-
-
-def spearman(p, m):
-    rp, rm = ranks(p), ranks(m)
-    n = len(p)
-    mp, mm = sum(rp) / n, sum(rm) / n
-    cov = sum((a - mp) * (b - mm) for a, b in zip(rp, rm))
-    vp = sum((a - mp) ** 2 for a in rp) ** 0.5
-    vm = sum((b - mm) ** 2 for b in rm) ** 0.5
-    return cov / (vp * vm)
+# the rank correlation of scripts/kt-eval.py (Python, independent of the C code under test)
+_spec = importlib.util.spec_from_file_location(
+    "kt_eval", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "scripts", "kt-eval.py"))
+_kt_eval = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_kt_eval)
+spearman = _kt_eval.spearman
 
 
 def close(a, b):
