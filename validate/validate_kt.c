@@ -166,7 +166,7 @@ static int by_value(const void *a, const void *b, void *ctx) {
 /* The figures of predictions P against measurements M (N of each, in the
  * space's order, which breaks ties); false when out of memory. */
 static bool figures(const double *p, const double *m, size_t n, vkt_figures *f) {
-  *f = (vkt_figures){n, NAN, NAN, NAN, NAN, NAN, NAN};
+  *f = (vkt_figures){n, NAN, NAN, NAN, NAN, NAN, NAN, 0, 0};
   if (!n)
     return true;
   size_t *byp = malloc(n * sizeof *byp), *bym = malloc(n * sizeof *bym), *rankp = malloc(n * sizeof *rankp);
@@ -187,8 +187,8 @@ static bool figures(const double *p, const double *m, size_t n, vkt_figures *f) 
   double best = m[bym[0]];
   f->pick_ratio = m[byp[0]] / best;
   size_t top1 = (size_t)ceil(0.01 * (double)n), top5 = (size_t)ceil(0.05 * (double)n);
-  top1 = top1 < 1 ? 1 : top1;
-  top5 = top5 < 1 ? 1 : top5;
+  f->top1 = top1 = top1 < 1 ? 1 : top1;
+  f->top5 = top5 = top5 < 1 ? 1 : top5;
   double best_top1 = INFINITY;
   size_t hit = 0;
   for (size_t k = 0; k < top1; k++) {
@@ -339,12 +339,7 @@ wgp_status vkt_compare(const vkt_cache *c, const wgp_tune_result *r, vkt_report 
     rep->rows[bym[k]].meas_rank = k + 1;
   }
   s->best_measured_ms = rep->rows[bym[0]].meas_ms;
-  s->top1 = (size_t)ceil(0.01 * (double)nboth);
-  s->top5 = (size_t)ceil(0.05 * (double)nboth);
-  if (s->top1 < 1)
-    s->top1 = 1;
-  if (s->top5 < 1)
-    s->top5 = 1;
+  s->top1 = ours.top1, s->top5 = ours.top5;
   free(p);
   free(m);
   free(bym);

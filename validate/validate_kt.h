@@ -33,6 +33,7 @@ typedef struct vkt_figures {
   size_t n;
   double mape, geomean, spearman; /* percent, percent, rho */
   double pick_ratio, top1_ratio, top1_in_top5;
+  size_t top1, top5; /* configurations in a 1% and a 5% of N (at least 1) */
 } vkt_figures;
 
 /* What the comparison found. */
