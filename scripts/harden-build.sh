@@ -2,14 +2,16 @@
 # Builds the two extra configurations the hardening tests need, inside a main
 # build directory (ctest runs it as harden.build.*; incremental after the
 # first time):
-#   harden-build.sh asan SRC MAIN_BUILD   clang-19, ASan + UBSan + libFuzzer
-#        coverage: the whole suite (lit, unit, corpus replay) and the fuzzers,
-#        in MAIN_BUILD/harden-asan
+#   harden-build.sh asan SRC MAIN_BUILD   clang-19, ASan + UBSan: the whole
+#        suite (lit, unit, corpus replay), in MAIN_BUILD/harden-asan
+#   harden-build.sh fuzz SRC MAIN_BUILD   clang-19, ASan + UBSan + libFuzzer
+#        coverage: the fuzzers only, in MAIN_BUILD/harden-fuzz (coverage makes
+#        every run half again as slow, so the suite's build goes without it)
 #   harden-build.sh O0 SRC MAIN_BUILD     the main C compiler at -O0, only the
 #        command-line tools, in MAIN_BUILD/harden-O0 (for the determinism test)
 # Both use the main build's plugin (-DWGPERF_PLUGIN): neither instruments it.
 set -euo pipefail
-KIND=${1:?asan or O0}; SRC=${2:?source dir}; MAIN=${3:?main build dir}
+KIND=${1:?asan, fuzz or O0}; SRC=${2:?source dir}; MAIN=${3:?main build dir}
 GEN=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$MAIN/CMakeCache.txt")
 CC_MAIN=$(sed -n 's/^CMAKE_C_COMPILER:[A-Z]*=//p' "$MAIN/CMakeCache.txt")
 CXX_MAIN=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$MAIN/CMakeCache.txt")
@@ -22,9 +24,17 @@ case $KIND in
     B=$MAIN/harden-asan
     cmake -S "$SRC" -B "$B" -G "$GEN" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_C_COMPILER="$CLANG" -DCMAKE_CXX_COMPILER="$CXX_MAIN" \
-      -DWGPERF_SANITIZE=ON -DWGPERF_FUZZ=ON -DWGPERF_HARDEN=OFF -DWGPERF_PLUGIN="$PLUGIN" > "$B.configure.log" 2>&1 ||
+      -DWGPERF_SANITIZE=ON -DWGPERF_FUZZ=OFF -DWGPERF_HARDEN=OFF -DWGPERF_PLUGIN="$PLUGIN" > "$B.configure.log" 2>&1 ||
       { cat "$B.configure.log"; exit 1; }
     cmake --build "$B" -j"$JOBS"
+    ;;
+  fuzz)
+    B=$MAIN/harden-fuzz
+    cmake -S "$SRC" -B "$B" -G "$GEN" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_C_COMPILER="$CLANG" -DCMAKE_CXX_COMPILER="$CXX_MAIN" \
+      -DWGPERF_SANITIZE=ON -DWGPERF_FUZZ=ON -DWGPERF_HARDEN=OFF -DWGPERF_PLUGIN="$PLUGIN" > "$B.configure.log" 2>&1 ||
+      { cat "$B.configure.log"; exit 1; }
+    cmake --build "$B" -j"$JOBS" --target fuzzers
     ;;
   O0)
     B=$MAIN/harden-O0
