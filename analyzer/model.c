@@ -1003,6 +1003,9 @@ static bool load_model(loader *ld, json_t *root, wgp_model *m) {
       !get_string(ld, root, "target", false, &m->target) ||
       !get_strings(ld, root, "diagnostics", &m->diags, &m->ndiags))
     return false;
+  /* cuda_headers: optional, what `wgperf extract` compiled a .cu file against */
+  if (json_object_get(root, "cuda_headers") && !get_string(ld, root, "cuda_headers", false, &m->cuda_headers))
+    return false;
   json_t *kernels = get_array(ld, root, "kernels", &ok);
   if (!ok)
     return false;

@@ -12,6 +12,7 @@
 const char *wgp_model_producer(const wgp_model *m) { return m->producer; }
 const char *wgp_model_module(const wgp_model *m) { return m->module; }
 const char *wgp_model_source_file(const wgp_model *m) { return m->source_file; }
+const char *wgp_model_cuda_headers(const wgp_model *m) { return m->cuda_headers; }
 const char *wgp_model_target(const wgp_model *m) { return m->target; }
 size_t wgp_model_num_diagnostics(const wgp_model *m) { return m->ndiags; }
 const char *wgp_model_diagnostic(const wgp_model *m, size_t i) { return i < m->ndiags ? m->diags[i] : NULL; }

@@ -125,6 +125,7 @@ struct wgp_kernel {
 struct wgp_model {
   wgp_arena *arena;
   const char *producer, *module, *source_file, *target;
+  const char *cuda_headers; /* NULL when the model does not say */
   size_t ndiags, nkernels;
   const char **diags;
   wgp_kernel *kernels;

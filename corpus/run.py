@@ -32,6 +32,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts"))
+import wgp_manifest  # noqa: E402
 KINDS = {"data-dependent-branch", "data-dependent-loop", "unknown-condition", "unresolved-call", "unended-loop"}
 OPT_LEVELS = ("0", "2")
 
@@ -41,15 +43,8 @@ class Failure(Exception):
 
 
 def load_manifest(path):
-    with open(path) as f:
-        m = json.load(f)
-    if m.get("format") != "wgperf-corpus" or m.get("version") != 1:
-        raise SystemExit("run.py: %s: not a wgperf-corpus manifest of version 1" % path)
-    names = set()
-    for p in m["programs"]:
-        if p["name"] in names:
-            raise SystemExit("run.py: program %s listed twice" % p["name"])
-        names.add(p["name"])
+    m = wgp_manifest.load(path, "wgperf-corpus")
+    for p in wgp_manifest.each_once(m["programs"], lambda p: p["name"], "program "):
         for k in p["kernels"]:
             fb = k.get("fallbacks", [])
             for kinds in (fb.values() if isinstance(fb, dict) else [fb]):

@@ -274,9 +274,9 @@ wgp_status wgp_ccs_extract(wgp_ccs *s, const char *file, wgp_source_kind kind, c
   snprintf(tmp, sizeof tmp, "%s.tmp%ld", out, (long)getpid());
   snprintf(logf, sizeof logf, "%s/%u.log", s->tmpdir, s->serial++);
   snprintf(envout, sizeof envout, "WGPERF_OUTPUT=%s", tmp);
-  const char *env[] = {envout, "WGPERF_TOOL=1"};
+  const char *env[] = {envout, "WGPERF_TOOL=1", cuda ? cuda->headers_env : NULL};
   unlink(tmp);
-  int rc = request(s, env, 2, v, n, logf);
+  int rc = request(s, env, cuda ? 3 : 2, v, n, logf);
   free(v);
   free(cuda);
   wgp_status st = WGP_OK;

@@ -170,7 +170,7 @@ typedef struct {
  * unless QUIET (then it goes to /dev/null) or ERRLOG names a file (then it goes
  * there).  finish_tool waits for it. */
 static tool_run start_tool(const char *input, char *const argv[], const char *output, bool quiet, const char *errlog,
-                           wgp_diag *diag) {
+                           const char *env, wgp_diag *diag) {
   tool_run r = {0, -1};
   int pipefd[2];
   if (pipe(pipefd) != 0) {
@@ -195,7 +195,8 @@ static tool_run start_tool(const char *input, char *const argv[], const char *ou
         dup2(fd, 2);
     }
     /* WGPERF_TOOL: a module without kernels is ours to report (once) */
-    if (setenv("WGPERF_OUTPUT", output, 1) == 0 && setenv("WGPERF_TOOL", "1", 1) == 0)
+    if (setenv("WGPERF_OUTPUT", output, 1) == 0 && setenv("WGPERF_TOOL", "1", 1) == 0 &&
+        (!env || putenv((char *)env) == 0))
       execvp(argv[0], argv);
     int err = errno;
     ssize_t unused = write(pipefd[1], &err, sizeof err);
@@ -238,11 +239,12 @@ static wgp_status finish_tool(const char *input, char *const argv[], tool_run r,
   return WGP_OK;
 }
 
-/* Runs ARGV with WGPERF_OUTPUT=OUTPUT; stdout passes through, stderr too, or
- * through ERRLOG (when not NULL) once the tool is done, so that it can be read. */
+/* Runs ARGV with WGPERF_OUTPUT=OUTPUT and ENV (NAME=VALUE, or NULL) in its environment;
+ * stdout passes through, stderr too, or through ERRLOG (when not NULL) once the tool is
+ * done, so that it can be read. */
 static wgp_status run_tool(const char *input, char *const argv[], const char *output, const char *errlog,
-                           wgp_diag *diag) {
-  wgp_status st = finish_tool(input, argv, start_tool(input, argv, output, false, errlog, diag), false, diag);
+                           const char *env, wgp_diag *diag) {
+  wgp_status st = finish_tool(input, argv, start_tool(input, argv, output, false, errlog, env, diag), false, diag);
   FILE *f = errlog ? fopen(errlog, "r") : NULL;
   if (f) {
     char buf[4096];
@@ -512,7 +514,7 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
     argvx[out_at] = "/dev/null";
     if (!nvcc_first) {
       wgp_diag started;
-      other = start_tool(file, (char *const *)argvx2, tmp, true, NULL, &started);
+      other = start_tool(file, (char *const *)argvx2, tmp, true, NULL, NULL, &started);
       if (other.pid == 0) /* the model can still be made: not the error this call fails with */
         drv_message(o, "%s", started.message);
     }
@@ -520,7 +522,7 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
   unlink(tmp);
   /* clang's messages, read when it fails (explain_failure) */
   errlog = kind != WGP_SOURCE_IR ? concat(tmp, ".log", "") : NULL;
-  st = run_tool(file, (char *const *)argvx, tmp, errlog, diag);
+  st = run_tool(file, (char *const *)argvx, tmp, errlog, cuda ? cuda->headers_env : NULL, diag);
   if (st != WGP_OK && errlog) {
     char why[WGP_DIAG_SIZE / 2];
     explain_failure(file, errlog, why, sizeof why);
@@ -565,7 +567,7 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
     by_nvcc = wgp_add_nvcc_resources(&rq, done);
     if ((size_t)by_nvcc < want) { /* the bitcode for ptxas after all */
       wgp_diag started;
-      other = start_tool(file, (char *const *)argvx2, tmp, true, NULL, &started);
+      other = start_tool(file, (char *const *)argvx2, tmp, true, NULL, NULL, &started);
       if (other.pid == 0)
         drv_message(o, "%s", started.message);
     } else {

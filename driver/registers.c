@@ -118,7 +118,7 @@ static char *sibling(const char *clang, const char *tool) {
 }
 
 /* libdevice of the toolkit that holds PTXAS (<bin>/../nvvm/libdevice), where
- * the __nv_* math functions of cuda_compat.h are defined; false if none. */
+ * the __nv_* functions clang's CUDA headers call are defined; false if none. */
 static bool find_libdevice(const char *ptxas, char *out, size_t n) {
   char real[PATH_MAX];
   if (realpath(ptxas, real)) {

@@ -50,6 +50,8 @@ void writeJSON(const ModuleModel &MM, raw_ostream &OS) {
     J.attribute("module", MM.ModuleName);
     strOrNull(J, "source_file", MM.SourceFile);
     J.attribute("target", MM.Triple);
+    if (!MM.CudaHeaders.empty())
+      J.attribute("cuda_headers", MM.CudaHeaders);
     strArray(J, "diagnostics", MM.Diagnostics);
     J.attributeArray("kernels", [&] {
       for (const KernelInfo &K : MM.Kernels)

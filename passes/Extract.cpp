@@ -489,7 +489,8 @@ struct MathFn {
 
 // The class of an inline assembly statement that is one integer ALU instruction
 // nvcc itself emits through inline PTX (CUDA's headers write __dp4a, the funnel
-// shifts and __vabsdiffu4 so; cuda_compat_intrinsics.h does the same): a register
+// shifts and __vabsdiffu4 so, as do clang's CUDA headers; cuda_compat_intrinsics.h
+// writes __dp4a so for the stand-ins): a register
 // operation without memory, one machine instruction on sm_61 and later.  Null for
 // anything else, which stays an unmodelled call.
 static const char *asmClass(const InlineAsm &IA) {

@@ -149,6 +149,10 @@ struct ModuleModel {
   std::string ModuleName;
   std::string SourceFile;
   std::string Triple;
+  /// The headers a CUDA source compiled against, as `wgperf extract` says them
+  /// ($WGPERF_CUDA_HEADERS: "CUDA 11.8 at DIR (ORIGIN)" or wgperf's stand-ins);
+  /// empty when not told (written as no key).
+  std::string CudaHeaders;
   std::vector<KernelInfo> Kernels;
   std::vector<std::string> Diagnostics;
 };

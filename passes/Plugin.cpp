@@ -93,6 +93,10 @@ struct ExtractPass : PassInfoMixin<ExtractPass> {
       return PreservedAnalyses::all();
     wgperf::ModuleModel MM = wgperf::extractModel(M, !envSet("WGPERF_NO_NORMALIZE"));
     report(MM);
+    // which CUDA headers `wgperf extract` compiled the source against (driver/cuda_toolkit.c)
+    const char *Headers = std::getenv("WGPERF_CUDA_HEADERS");
+    if (Headers && *Headers && Triple(M.getTargetTriple()).getOS() == Triple::CUDA)
+      MM.CudaHeaders = Headers;
     if (MM.Kernels.empty())
       return PreservedAnalyses::all();
     std::string Path = resolveOutput(M, Output);

@@ -432,6 +432,8 @@ static int show_model(const char *file, const char *kernel, int full) {
   else
     printf("%s: %zu kernel%s from %s (%s)\n", file, wgp_model_num_kernels(m), wgp_model_num_kernels(m) == 1 ? "" : "s",
            wgp_model_module(m), wgp_model_target(m));
+  if (wgp_model_cuda_headers(m))
+    printf("CUDA headers: %s\n", wgp_model_cuda_headers(m));
   for (size_t i = 0; i < wgp_model_num_diagnostics(m); i++)
     printf("%s\n", wgp_model_diagnostic(m, i));
   for (size_t i = 0; i < wgp_model_num_kernels(m); i++) {

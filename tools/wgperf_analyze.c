@@ -373,6 +373,13 @@ static json_t *footprints_json(const wgp_kernel *k, const wgp_footprint *fp, con
   return o;
 }
 
+/* J (a report) with "cuda_headers", the CUDA headers M's source compiled against, when M says. */
+static json_t *with_headers(json_t *j, const wgp_model *m) {
+  if (j && wgp_model_cuda_headers(m))
+    json_object_set_new(j, "cuda_headers", json_string(wgp_model_cuda_headers(m)));
+  return j;
+}
+
 static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_launch *l, const wgp_analysis *an,
                            const wgp_cache_result *cache, const wgp_footprint *fp) {
   json_t *root = json_object();
@@ -561,8 +568,10 @@ static bool buffer_given(const wgp_launch *l, const wgp_kernel *k, const wgp_acc
 
 static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const wgp_launch *l,
                         const wgp_analysis *an, const wgp_cache_result *cache, const wgp_footprint *fp,
-                        unsigned resident, bool traces) {
+                        unsigned resident, bool traces, const char *headers) {
   fprintf(f, "kernel %s on %s\n", wgp_kernel_name(k), wgp_gpu_name(gpu));
+  if (headers) /* the model says which CUDA headers the source compiled against */
+    fprintf(f, "headers %s\n", headers);
   fprintf(f, "launch  global");
   for (unsigned d = 0; d < wgp_launch_dims(l); d++)
     fprintf(f, "%s%llu", d ? "x" : " ", (unsigned long long)wgp_launch_global(l, d));
@@ -939,9 +948,9 @@ int cmd_analyze(int argc, char **argv) {
   }
   if (rc == EXIT_OK) {
     if (S.o.json)
-      rc = print_json(report_json(S.k, S.gpu, S.l, S.an, S.cache, fp));
+      rc = print_json(with_headers(report_json(S.k, S.gpu, S.l, S.an, S.cache, fp), S.m));
     else
-      report_text(stdout, S.k, S.gpu, S.l, S.an, S.cache, fp, resident, S.o.trace);
+      report_text(stdout, S.k, S.gpu, S.l, S.an, S.cache, fp, resident, S.o.trace, wgp_model_cuda_headers(S.m));
     if (rc == EXIT_OK && fflush(stdout) != 0)
       rc = input_error("cannot write the output: %s", strerror(errno));
   }
@@ -1047,9 +1056,11 @@ int cmd_predict(int argc, char **argv) {
       json_t *u = untrusted_json(S.k, S.an);
       json_object_set_new(j, "trusted", json_boolean(json_array_size(u) == 0));
       json_object_set_new(j, "untrusted", u);
-      rc = print_json(j);
+      rc = print_json(with_headers(j, S.m));
     } else {
       printf("kernel %s on %s\n", wgp_kernel_name(S.k), wgp_gpu_name(S.gpu));
+      if (wgp_model_cuda_headers(S.m))
+        printf("headers     %s\n", wgp_model_cuda_headers(S.m));
       json_t *u = untrusted_json(S.k, S.an);
       printf("time        %.4g us (%.4g cycles), between %.4g and %.4g us%s\n", r.time_us, r.cycles, r.best_us,
              r.worst_us, json_array_size(u) ? "; UNTRUSTED: it rests on a loop count nobody gave (below)" : "");

@@ -1,20 +1,32 @@
-/* cuda_compat.h - just enough of CUDA's device environment for clang-19.
+/* cuda_compat.h - wgperf's stand-in for the CUDA headers where no CUDA toolkit
+ * clang 19 reads is installed (docs/cuda.md; with one, the toolkit's headers and
+ * cuda_toolkit_compat.h are used instead, and this header is not).
  *
- * clang-19 cannot parse the CUDA 13 headers installed on these machines, so
- * wgperf compiles .cu kernels with -nocudainc -nocudalib and force-includes
- * this header instead:
+ * The driver then compiles a .cu file with -nocudainc and force-includes this header
+ * (the host API's declarations come from include/wgperf/cuda/):
  *
- *   clang-19 -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc \
- *            -nocudalib -include cuda_compat.h -fpass-plugin=libwgperf.so k.cu
+ *   clang-19 -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc -nocudalib \
+ *            --cuda-feature=+ptx78 -include cuda_compat.h -isystem include/wgperf/cuda ...
  *
- * It provides the execution-space attributes, the built-in index variables,
- * __syncthreads (and its _count/_and/_or forms), fences, atomics, warp shuffles,
- * votes, matches and reductions, bit intrinsics, __ldg and the cache-hinted loads
- * and stores, the fp32/fp64 math functions (mapped to clang builtins so the plugin
- * sees llvm.sqrt, llvm.sin, ... or libdevice-style calls it can classify), the
- * <math.h> names nvcc makes visible everywhere (INFINITY, M_PI, isnan, ...), and,
- * through cuda_compat_intrinsics.h, the integer and SIMD intrinsics.  Kernels that
- * need more of CUDA than this should include their own declarations.
+ * What clang 19 ships for CUDA itself is included, not written again: the built-in
+ * index variables and warpSize (__clang_cuda_builtin_vars.h), libdevice's declarations,
+ * the device functions and intrinsics (__clang_cuda_device_functions.h: barriers with a
+ * reduction, fences, bit and integer intrinsics, conversions, reinterpretations,
+ * rounding-mode arithmetic, the fast-math and SIMD intrinsics, clock), the C math
+ * library (__clang_cuda_math.h) and the warp primitives, __ldg and the funnel shifts
+ * (__clang_cuda_intrinsics.h, which includes the warp matches from our
+ * cuda/crt/sm_70_rt.hpp as it does CUDA's).  These are the same headers clang's CUDA wrapper
+ * includes over a real toolkit, so a kernel compiles to the same IR either way, and the
+ * plugin classes their libdevice calls and inline PTX as it does there (Toolkit.cpp).
+ * They come without the parts CUDA's own headers declare, which this header writes: the
+ * execution-space attributes, dim3 and the vector types, atomicAdd and the other
+ * atomics, the C++ float overloads of the math functions and min/max (clang's
+ * __clang_cuda_cmath.h has those but needs <limits>), isinf and the like, the
+ * <math.h> constants nvcc makes visible everywhere, device printf, assert and malloc,
+ * the cache-hinted loads and stores, textures, and, through
+ * cuda_compat_intrinsics.h, the dot products.  Kernels that need more of CUDA than this
+ * should include their own declarations, or install a toolkit
+ * (scripts/install-deps.sh).
  */
 #ifndef WGPERF_CUDA_COMPAT_H
 #define WGPERF_CUDA_COMPAT_H
@@ -35,32 +47,13 @@
 #define __restrict__ __restrict
 
 typedef __SIZE_TYPE__ size_t;
+#include <limits.h> /* INT_MAX for __clang_cuda_math.h; nvcc's headers include it too */
 
 struct dim3 {
   unsigned int x, y, z;
   __host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
       : x(vx), y(vy), z(vz) {}
 };
-
-#define __WGPERF_SREG(name, reg)                                                        \
-  struct __wgperf_##name##_t {                                                         \
-    __declspec(property(get = __fetch_x)) unsigned int x;                              \
-    __declspec(property(get = __fetch_y)) unsigned int y;                              \
-    __declspec(property(get = __fetch_z)) unsigned int z;                              \
-    static __device__ __forceinline__ unsigned int __fetch_x() { return __nvvm_read_ptx_sreg_##reg##_x(); } \
-    static __device__ __forceinline__ unsigned int __fetch_y() { return __nvvm_read_ptx_sreg_##reg##_y(); } \
-    static __device__ __forceinline__ unsigned int __fetch_z() { return __nvvm_read_ptx_sreg_##reg##_z(); } \
-  };                                                                                   \
-  extern const __device__ __attribute__((weak)) __wgperf_##name##_t name;
-
-__WGPERF_SREG(threadIdx, tid)
-__WGPERF_SREG(blockIdx, ctaid)
-__WGPERF_SREG(blockDim, ntid)
-__WGPERF_SREG(gridDim, nctaid)
-#undef __WGPERF_SREG
-
-/* a constant, not a macro: host code names cudaDeviceProp::warpSize */
-static constexpr int warpSize = 32;
 
 /* Vector types.  CUDA's are structs with .x .y .z .w and the alignment of
  * their size; clang's extended vectors have the same layout and members, and
@@ -101,437 +94,12 @@ __WGPERF_VEC_TYPES(unsigned long long, ulonglong)
 #undef __WGPERF_VEC_TYPES
 #undef __WGPERF_VEC
 
-/* __syncthreads is a clang builtin in CUDA mode (llvm.nvvm.barrier0).  The barriers that
- * also reduce a predicate over the block are one BAR.RED each (llvm.nvvm.barrier0.popc,
- * .and, .or): a barrier to the model, and the reduction's result an integer operation. */
-static __device__ __forceinline__ int __syncthreads_count(int p) { return __nvvm_bar0_popc(p); }
-static __device__ __forceinline__ int __syncthreads_and(int p) { return __nvvm_bar0_and(p); }
-static __device__ __forceinline__ int __syncthreads_or(int p) { return __nvvm_bar0_or(p); }
-static __device__ __forceinline__ void __threadfence(void) { __nvvm_membar_gl(); }
-static __device__ __forceinline__ void __threadfence_block(void) { __nvvm_membar_cta(); }
-
-/* Atomics: plain clang builtins give atomicrmw/cmpxchg instructions. */
-#define __WGPERF_ATOMIC(name, builtin, T)                                               \
-  static __device__ __forceinline__ T name(T *p, T v) { return builtin(p, v, __ATOMIC_RELAXED); }
-__WGPERF_ATOMIC(atomicAdd, __atomic_fetch_add, int)
-__WGPERF_ATOMIC(atomicAdd, __atomic_fetch_add, unsigned int)
-__WGPERF_ATOMIC(atomicAdd, __atomic_fetch_add, unsigned long long)
-__WGPERF_ATOMIC(atomicSub, __atomic_fetch_sub, int)
-__WGPERF_ATOMIC(atomicSub, __atomic_fetch_sub, unsigned int)
-__WGPERF_ATOMIC(atomicMin, __atomic_fetch_min, int)
-__WGPERF_ATOMIC(atomicMin, __atomic_fetch_min, unsigned int)
-__WGPERF_ATOMIC(atomicMax, __atomic_fetch_max, int)
-__WGPERF_ATOMIC(atomicMax, __atomic_fetch_max, unsigned int)
-__WGPERF_ATOMIC(atomicAnd, __atomic_fetch_and, int)
-__WGPERF_ATOMIC(atomicAnd, __atomic_fetch_and, unsigned int)
-__WGPERF_ATOMIC(atomicOr, __atomic_fetch_or, int)
-__WGPERF_ATOMIC(atomicOr, __atomic_fetch_or, unsigned int)
-__WGPERF_ATOMIC(atomicXor, __atomic_fetch_xor, int)
-__WGPERF_ATOMIC(atomicXor, __atomic_fetch_xor, unsigned int)
-__WGPERF_ATOMIC(atomicExch, __atomic_exchange_n, int)
-__WGPERF_ATOMIC(atomicExch, __atomic_exchange_n, unsigned int)
-__WGPERF_ATOMIC(atomicMin, __atomic_fetch_min, long long)
-__WGPERF_ATOMIC(atomicMin, __atomic_fetch_min, unsigned long long)
-__WGPERF_ATOMIC(atomicMax, __atomic_fetch_max, long long)
-__WGPERF_ATOMIC(atomicMax, __atomic_fetch_max, unsigned long long)
-__WGPERF_ATOMIC(atomicAnd, __atomic_fetch_and, unsigned long long)
-__WGPERF_ATOMIC(atomicOr, __atomic_fetch_or, unsigned long long)
-__WGPERF_ATOMIC(atomicXor, __atomic_fetch_xor, unsigned long long)
-__WGPERF_ATOMIC(atomicExch, __atomic_exchange_n, unsigned long long)
-#undef __WGPERF_ATOMIC
-static __device__ __forceinline__ float atomicAdd(float *p, float v) {
-  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-}
-static __device__ __forceinline__ double atomicAdd(double *p, double v) {
-  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-}
-static __device__ __forceinline__ int atomicCAS(int *p, int cmp, int v) {
-  __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-  return cmp;
-}
-static __device__ __forceinline__ unsigned int atomicCAS(unsigned int *p, unsigned int cmp, unsigned int v) {
-  __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-  return cmp;
-}
-
-/* Math.  Functions the GPU computes with a few instructions go through
- * clang builtins (llvm.sqrt, llvm.floor, ...).  The others are calls to
- * libdevice's __nv_* functions, as clang's and nvcc's own headers make
- * them, declared const (they touch no memory, so loads on either side of
- * them still combine): the plugin classifies them by name, and `wgperf extract` links
- * libdevice before asking ptxas for register counts (llc cannot lower
- * llvm.exp or llvm.sin by itself).  CUDA's C++ headers also overload the
- * plain names for float (sqrt(float) is sqrtf, not a double sqrt), so a
- * kernel nvcc compiles in single precision is modelled in single precision
- * here too. */
-#define __WGPERF_MATH_BUILTIN(fn)                                                        \
-  static __device__ __forceinline__ float fn##f(float x) { return __builtin_##fn##f(x); } \
-  static __device__ __forceinline__ double fn(double x) { return __builtin_##fn(x); }    \
-  static __device__ __forceinline__ float fn(float x) { return __builtin_##fn##f(x); }
-#define __WGPERF_MATH_NV(fn)                                                             \
-  extern "C" __device__ __attribute__((const)) float __nv_##fn##f(float);               \
-  extern "C" __device__ __attribute__((const)) double __nv_##fn(double);                \
-  static __device__ __forceinline__ float fn##f(float x) { return __nv_##fn##f(x); }     \
-  static __device__ __forceinline__ double fn(double x) { return __nv_##fn(x); }         \
-  static __device__ __forceinline__ float fn(float x) { return __nv_##fn##f(x); }
-__WGPERF_MATH_BUILTIN(sqrt) __WGPERF_MATH_BUILTIN(fabs) __WGPERF_MATH_BUILTIN(floor)
-__WGPERF_MATH_BUILTIN(ceil) __WGPERF_MATH_BUILTIN(trunc) __WGPERF_MATH_BUILTIN(round)
-__WGPERF_MATH_NV(sin) __WGPERF_MATH_NV(cos) __WGPERF_MATH_NV(tan) __WGPERF_MATH_NV(exp)
-__WGPERF_MATH_NV(exp2) __WGPERF_MATH_NV(log) __WGPERF_MATH_NV(log2) __WGPERF_MATH_NV(log10)
-__WGPERF_MATH_NV(atan) __WGPERF_MATH_NV(tanh) __WGPERF_MATH_NV(asin) __WGPERF_MATH_NV(acos)
-__WGPERF_MATH_NV(sinh) __WGPERF_MATH_NV(cosh) __WGPERF_MATH_NV(asinh) __WGPERF_MATH_NV(acosh)
-__WGPERF_MATH_NV(atanh) __WGPERF_MATH_NV(erf) __WGPERF_MATH_NV(erfc) __WGPERF_MATH_NV(erfinv)
-__WGPERF_MATH_NV(erfcinv) __WGPERF_MATH_NV(expm1) __WGPERF_MATH_NV(log1p) __WGPERF_MATH_NV(cbrt)
-__WGPERF_MATH_NV(lgamma) __WGPERF_MATH_NV(tgamma) __WGPERF_MATH_NV(exp10) __WGPERF_MATH_NV(logb)
-/* the rest of the math library nvcc offers (normcdf, Bessel, ...) */
-__WGPERF_MATH_NV(normcdf) __WGPERF_MATH_NV(normcdfinv) __WGPERF_MATH_NV(rcbrt) __WGPERF_MATH_NV(sinpi)
-__WGPERF_MATH_NV(cospi) __WGPERF_MATH_NV(cyl_bessel_i0) __WGPERF_MATH_NV(cyl_bessel_i1) __WGPERF_MATH_NV(erfcx)
-__WGPERF_MATH_NV(j0) __WGPERF_MATH_NV(j1) __WGPERF_MATH_NV(y0) __WGPERF_MATH_NV(y1)
-__WGPERF_MATH_BUILTIN(rint) __WGPERF_MATH_BUILTIN(nearbyint)
-#define __WGPERF_MATH_NV2(fn)                                                            \
-  extern "C" __device__ __attribute__((const)) float __nv_##fn##f(float, float);        \
-  extern "C" __device__ __attribute__((const)) double __nv_##fn(double, double);        \
-  static __device__ __forceinline__ float fn##f(float x, float y) { return __nv_##fn##f(x, y); } \
-  static __device__ __forceinline__ double fn(double x, double y) { return __nv_##fn(x, y); }    \
-  static __device__ __forceinline__ float fn(float x, float y) { return __nv_##fn##f(x, y); }
-__WGPERF_MATH_NV2(atan2) __WGPERF_MATH_NV2(hypot) __WGPERF_MATH_NV2(fmod) __WGPERF_MATH_NV2(remainder)
-__WGPERF_MATH_NV2(fdim) __WGPERF_MATH_NV2(nextafter)
-#undef __WGPERF_MATH_BUILTIN
-#undef __WGPERF_MATH_NV
-#undef __WGPERF_MATH_NV2
-static __device__ __forceinline__ float copysignf(float x, float y) { return __builtin_copysignf(x, y); }
-static __device__ __forceinline__ double copysign(double x, double y) { return __builtin_copysign(x, y); }
-static __device__ __forceinline__ float ldexpf(float x, int e) { return __builtin_ldexpf(x, e); }
-static __device__ __forceinline__ double ldexp(double x, int e) { return __builtin_ldexp(x, e); }
-extern "C" __device__ void __nv_sincosf(float, float *, float *);
-extern "C" __device__ void __nv_sincos(double, double *, double *);
-static __device__ __forceinline__ void sincosf(float x, float *s, float *c) { __nv_sincosf(x, s, c); }
-static __device__ __forceinline__ void sincos(double x, double *s, double *c) { __nv_sincos(x, s, c); }
-extern "C" __device__ __attribute__((const)) float __nv_powf(float, float);
-extern "C" __device__ __attribute__((const)) double __nv_pow(double, double);
-static __device__ __forceinline__ float powf(float x, float y) { return __nv_powf(x, y); }
-static __device__ __forceinline__ double pow(double x, double y) { return __nv_pow(x, y); }
-static __device__ __forceinline__ float pow(float x, float y) { return __nv_powf(x, y); }
-static __device__ __forceinline__ float fminf(float x, float y) { return __builtin_fminf(x, y); }
-static __device__ __forceinline__ float fmaxf(float x, float y) { return __builtin_fmaxf(x, y); }
-static __device__ __forceinline__ double fmin(double x, double y) { return __builtin_fmin(x, y); }
-static __device__ __forceinline__ double fmax(double x, double y) { return __builtin_fmax(x, y); }
-static __device__ __forceinline__ float fmaf(float x, float y, float z) { return __builtin_fmaf(x, y, z); }
-static __device__ __forceinline__ double fma(double x, double y, double z) { return __builtin_fma(x, y, z); }
-static __device__ __forceinline__ float rsqrtf(float x) { return __nvvm_rsqrt_approx_f(x); }
-static __device__ __forceinline__ double rsqrt(double x) { return __nvvm_rsqrt_approx_d(x); }
-static __device__ __forceinline__ float __expf(float x) { return __nvvm_ex2_approx_f(x * 1.4426950408889634f); }
-static __device__ __forceinline__ float __logf(float x) { return __nvvm_lg2_approx_f(x) * 0.6931471805599453f; }
-static __device__ __forceinline__ float __sinf(float x) { return __nvvm_sin_approx_f(x); }
-static __device__ __forceinline__ float __cosf(float x) { return __nvvm_cos_approx_f(x); }
-static __device__ __forceinline__ float __fdividef(float x, float y) { return __nvvm_div_approx_f(x, y); }
-static __device__ __forceinline__ int abs(int a) { return a < 0 ? -a : a; }
-static __device__ __forceinline__ long labs(long a) { return a < 0 ? -a : a; }
-static __device__ __forceinline__ long long llabs(long long a) { return a < 0 ? -a : a; }
-static __device__ __forceinline__ float fmin(float x, float y) { return __builtin_fminf(x, y); }
-static __device__ __forceinline__ float fmax(float x, float y) { return __builtin_fmaxf(x, y); }
-static __device__ __forceinline__ int min(int a, int b) { return a < b ? a : b; }
-static __device__ __forceinline__ int max(int a, int b) { return a > b ? a : b; }
-static __device__ __forceinline__ unsigned int min(unsigned int a, unsigned int b) { return a < b ? a : b; }
-static __device__ __forceinline__ unsigned int max(unsigned int a, unsigned int b) { return a > b ? a : b; }
-
-/* Warp-level primitives (CUDA 9 and later), through clang's NVVM builtins:
- * shuffles become llvm.nvvm.shfl.sync.*, votes llvm.nvvm.vote.*.  The last
- * operand of a shuffle packs the segment mask ((32 - width) << 8) and the
- * clamp (31 for idx/down/xor, 0 for up), as CUDA's own headers do.  64-bit
- * values move as two 32-bit halves. */
-#define __WGPERF_SHFL(name, kind, clamp)                                                    \
-  static __device__ __forceinline__ int name(unsigned m, int v, int o, int w = 32) {         \
-    return __nvvm_shfl_sync_##kind##_i32(m, v, o, ((32 - w) << 8) | (clamp));                \
-  }                                                                                          \
-  static __device__ __forceinline__ unsigned name(unsigned m, unsigned v, int o, int w = 32) { \
-    return (unsigned)__nvvm_shfl_sync_##kind##_i32(m, (int)v, o, ((32 - w) << 8) | (clamp)); \
-  }                                                                                          \
-  static __device__ __forceinline__ float name(unsigned m, float v, int o, int w = 32) {     \
-    return __nvvm_shfl_sync_##kind##_f32(m, v, o, ((32 - w) << 8) | (clamp));                \
-  }                                                                                          \
-  static __device__ __forceinline__ long long name(unsigned m, long long v, int o, int w = 32) { \
-    int lo = name(m, (int)v, o, w), hi = name(m, (int)(v >> 32), o, w);                      \
-    return ((long long)hi << 32) | (unsigned)lo;                                             \
-  }                                                                                          \
-  static __device__ __forceinline__ unsigned long long name(unsigned m, unsigned long long v, int o, int w = 32) { \
-    return (unsigned long long)name(m, (long long)v, o, w);                                  \
-  }                                                                                          \
-  static __device__ __forceinline__ double name(unsigned m, double v, int o, int w = 32) {   \
-    return __builtin_bit_cast(double, name(m, __builtin_bit_cast(long long, v), o, w));     \
-  }
-__WGPERF_SHFL(__shfl_sync, idx, 0x1f)
-__WGPERF_SHFL(__shfl_up_sync, up, 0)
-__WGPERF_SHFL(__shfl_down_sync, down, 0x1f)
-__WGPERF_SHFL(__shfl_xor_sync, bfly, 0x1f)
-#undef __WGPERF_SHFL
-static __device__ __forceinline__ unsigned __ballot_sync(unsigned m, int p) { return __nvvm_vote_ballot_sync(m, p); }
-static __device__ __forceinline__ int __any_sync(unsigned m, int p) { return __nvvm_vote_any_sync(m, p); }
-static __device__ __forceinline__ int __all_sync(unsigned m, int p) { return __nvvm_vote_all_sync(m, p); }
-static __device__ __forceinline__ unsigned __activemask(void) { return __nvvm_activemask(); }
-static __device__ __forceinline__ void __syncwarp(unsigned m = 0xffffffffu) { __nvvm_bar_warp_sync(m); }
-
-/* Warp matches (sm_70 and later): the lanes of the mask that hold the same value as this
- * one, or the mask when all of them do (and *pred set), one MATCH each
- * (llvm.nvvm.match.*).  Values compare as 32 or 64 bits, floats and doubles by their
- * bits.  Warp reductions (sm_80 and later) over the lanes of the mask, one REDUX each
- * (llvm.nvvm.redux.sync.*): add, min and max of int or unsigned, and, or and xor of
- * unsigned.  As CUDA's, they are declared only for the GPUs that have them. */
-#if __CUDA_ARCH__ >= 700
-#define __WGPERF_MATCH(T, bits, As)                                                                  \
-  static __device__ __forceinline__ unsigned __match_any_sync(unsigned m, T v) {                     \
-    return __nvvm_match_any_sync_i##bits(m, As(v));                                                  \
-  }                                                                                                  \
-  static __device__ __forceinline__ unsigned __match_all_sync(unsigned m, T v, int *pred) {          \
-    return __nvvm_match_all_sync_i##bits##p(m, As(v), pred);                                         \
-  }
-#define __WGPERF_AS_INT(v) ((int)(v))
-#define __WGPERF_AS_LL(v) ((long long)(v))
-#define __WGPERF_BITS_INT(v) __builtin_bit_cast(int, v)
-#define __WGPERF_BITS_LL(v) __builtin_bit_cast(long long, v)
-__WGPERF_MATCH(int, 32, __WGPERF_AS_INT) __WGPERF_MATCH(unsigned int, 32, __WGPERF_AS_INT)
-__WGPERF_MATCH(long, 64, __WGPERF_AS_LL) __WGPERF_MATCH(unsigned long, 64, __WGPERF_AS_LL)
-__WGPERF_MATCH(long long, 64, __WGPERF_AS_LL) __WGPERF_MATCH(unsigned long long, 64, __WGPERF_AS_LL)
-__WGPERF_MATCH(float, 32, __WGPERF_BITS_INT) __WGPERF_MATCH(double, 64, __WGPERF_BITS_LL)
-#undef __WGPERF_MATCH
-#undef __WGPERF_AS_INT
-#undef __WGPERF_AS_LL
-#undef __WGPERF_BITS_INT
-#undef __WGPERF_BITS_LL
-#endif
-#if __CUDA_ARCH__ >= 800
-#define __WGPERF_REDUX(name, sop, uop)                                                               \
-  static __device__ __forceinline__ int name(unsigned m, int v) { return __nvvm_redux_sync_##sop(v, m); } \
-  static __device__ __forceinline__ unsigned name(unsigned m, unsigned v) {                          \
-    return (unsigned)__nvvm_redux_sync_##uop(v, m);                                                  \
-  }
-__WGPERF_REDUX(__reduce_add_sync, add, add)
-__WGPERF_REDUX(__reduce_min_sync, min, umin)
-__WGPERF_REDUX(__reduce_max_sync, max, umax)
-#undef __WGPERF_REDUX
-static __device__ __forceinline__ unsigned __reduce_and_sync(unsigned m, unsigned v) {
-  return (unsigned)__nvvm_redux_sync_and((int)v, m);
-}
-static __device__ __forceinline__ unsigned __reduce_or_sync(unsigned m, unsigned v) {
-  return (unsigned)__nvvm_redux_sync_or((int)v, m);
-}
-static __device__ __forceinline__ unsigned __reduce_xor_sync(unsigned m, unsigned v) {
-  return (unsigned)__nvvm_redux_sync_xor((int)v, m);
-}
-#endif
-
-/* Bit and integer intrinsics: LLVM's own operations, which the model counts. */
-static __device__ __forceinline__ int __popc(unsigned x) { return __builtin_popcount(x); }
-static __device__ __forceinline__ int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
-static __device__ __forceinline__ int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
-static __device__ __forceinline__ int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
-static __device__ __forceinline__ int __ffs(int x) { return __builtin_ffs(x); }
-static __device__ __forceinline__ int __ffsll(long long x) { return __builtin_ffsll(x); }
-static __device__ __forceinline__ unsigned __brev(unsigned x) { return __builtin_bitreverse32(x); }
-static __device__ __forceinline__ unsigned __umulhi(unsigned a, unsigned b) {
-  return (unsigned)(((unsigned long long)a * b) >> 32);
-}
-static __device__ __forceinline__ int __mulhi(int a, int b) { return (int)(((long long)a * b) >> 32); }
-static __device__ __forceinline__ int __mul24(int a, int b) { return ((a << 8) >> 8) * ((b << 8) >> 8); }
-static __device__ __forceinline__ unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffffu) * (b & 0xffffffu); }
-static __device__ __forceinline__ float __saturatef(float x) { return __builtin_fminf(__builtin_fmaxf(x, 0.0f), 1.0f); }
-
-/* Device printf (clang lowers it to vprintf, as nvcc does) and assert
- * (glibc's macro calls __assert_fail): the host declarations of <cstdio> and
- * <cassert> are not callable from a kernel. */
-extern "C" __device__ int printf(const char *, ...);
-extern "C" __device__ void __assertfail(const char *, const char *, unsigned, const char *, size_t);
-extern "C" __device__ __forceinline__ void __assert_fail(const char *msg, const char *file, unsigned line,
-                                                        const char *func) {
-  __assertfail(msg, file, line, func, sizeof(char));
-}
-
-/* Device-side malloc and free (the heap calls the driver provides; the model reports them
- * as calls it does not cost).  clang's wrapper of <new>, which <algorithm>, <vector> and
- * the other C++ headers include, needs them declared. */
-extern "C" __device__ void *malloc(__SIZE_TYPE__) __attribute__((nothrow)) __attribute__((malloc));
-extern "C" __device__ void free(void *) __attribute__((nothrow));
-
-/* __ldg: a load through the read-only path; to the model a global load.  The cache-hinted
- * loads and stores (sm_32_intrinsics.h: .cs streaming, .cg global, .ca all levels, .lu last
- * use, .cv volatile; .wb write-back, .wt write-through) are global accesses too: the hint
- * changes where a line is kept, which the model does not distinguish.  __ldcv fetches
- * again every time, so it is a volatile load (never merged with another).  Templates, so
- * every scalar and vector type nvcc overloads them for works; a store converts its value
- * to the pointer's type as the overloads do. */
-template <typename T> static __device__ __forceinline__ T __ldg(const T *p) { return *p; }
-template <typename T> struct __wgperf_same { typedef T type; };
-#define __WGPERF_LD(name)                                                                \
-  template <typename T> static __device__ __forceinline__ T name(const T *p) { return *p; }
-#define __WGPERF_ST(name)                                                                \
-  template <typename T>                                                                  \
-  static __device__ __forceinline__ void name(T *p, typename __wgperf_same<T>::type v) { \
-    *p = v;                                                                              \
-  }
-__WGPERF_LD(__ldcs) __WGPERF_LD(__ldcg) __WGPERF_LD(__ldca) __WGPERF_LD(__ldlu)
-__WGPERF_ST(__stcs) __WGPERF_ST(__stcg) __WGPERF_ST(__stwb) __WGPERF_ST(__stwt)
-#undef __WGPERF_LD
-#undef __WGPERF_ST
-template <typename T> static __device__ __forceinline__ T __ldcv(const T *p) { return *(const volatile T *)p; }
-
-/* More atomics (the 64-bit min/max/and/or/xor/exchange are with the 32-bit ones above):
- * 64-bit compare-and-swap, float exchange, the _block and _system scopes (the same
- * operation to the model), and atomicInc/atomicDec, which are one read-modify-write of a
- * word as an add is: their wrap-around only changes the value returned, which the model
- * takes as loaded data in any case. */
-static __device__ __forceinline__ float atomicExch(float *p, float v) {
-  return __builtin_bit_cast(float, __atomic_exchange_n((int *)p, __builtin_bit_cast(int, v), __ATOMIC_RELAXED));
-}
-static __device__ __forceinline__ unsigned long long atomicCAS(unsigned long long *p, unsigned long long cmp,
-                                                               unsigned long long v) {
-  __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-  return cmp;
-}
-static __device__ __forceinline__ unsigned int atomicInc(unsigned int *p, unsigned int) {
-  return __atomic_fetch_add(p, 1u, __ATOMIC_RELAXED);
-}
-static __device__ __forceinline__ unsigned int atomicDec(unsigned int *p, unsigned int) {
-  return __atomic_fetch_sub(p, 1u, __ATOMIC_RELAXED);
-}
-#define __WGPERF_SCOPED(op)                                                                          \
-  template <typename T, typename U> static __device__ __forceinline__ T op##_block(T *p, U v) {      \
-    return op(p, (T)v);                                                                              \
-  }                                                                                                  \
-  template <typename T, typename U> static __device__ __forceinline__ T op##_system(T *p, U v) {     \
-    return op(p, (T)v);                                                                              \
-  }
-__WGPERF_SCOPED(atomicAdd) __WGPERF_SCOPED(atomicSub) __WGPERF_SCOPED(atomicMin) __WGPERF_SCOPED(atomicMax)
-__WGPERF_SCOPED(atomicAnd) __WGPERF_SCOPED(atomicOr) __WGPERF_SCOPED(atomicXor) __WGPERF_SCOPED(atomicExch)
-#undef __WGPERF_SCOPED
-
-/* Reinterpretation (free), conversions with a rounding mode, and the rounding-mode
- * arithmetic intrinsics: the operation itself (the rounding mode changes no cost). */
-static __device__ __forceinline__ int __float_as_int(float x) { return __builtin_bit_cast(int, x); }
-static __device__ __forceinline__ unsigned __float_as_uint(float x) { return __builtin_bit_cast(unsigned, x); }
-static __device__ __forceinline__ float __int_as_float(int x) { return __builtin_bit_cast(float, x); }
-static __device__ __forceinline__ float __uint_as_float(unsigned x) { return __builtin_bit_cast(float, x); }
-static __device__ __forceinline__ long long __double_as_longlong(double x) { return __builtin_bit_cast(long long, x); }
-static __device__ __forceinline__ double __longlong_as_double(long long x) { return __builtin_bit_cast(double, x); }
-static __device__ __forceinline__ int __double2hiint(double x) { return (int)(__double_as_longlong(x) >> 32); }
-static __device__ __forceinline__ int __double2loint(double x) { return (int)__double_as_longlong(x); }
-static __device__ __forceinline__ double __hiloint2double(int hi, int lo) {
-  return __longlong_as_double((long long)((unsigned long long)(unsigned)hi << 32 | (unsigned)lo));
-}
-#define __WGPERF_CVT(name, From, To)                                                    \
-  static __device__ __forceinline__ To name##_rn(From x) { return (To)__builtin_rint((double)x); } \
-  static __device__ __forceinline__ To name##_rz(From x) { return (To)x; }              \
-  static __device__ __forceinline__ To name##_rd(From x) { return (To)__builtin_floor((double)x); } \
-  static __device__ __forceinline__ To name##_ru(From x) { return (To)__builtin_ceil((double)x); }
-#define __WGPERF_CVTF(name, From, To)                                                   \
-  static __device__ __forceinline__ To name##_rn(From x) { return (To)__builtin_rintf(x); } \
-  static __device__ __forceinline__ To name##_rz(From x) { return (To)x; }              \
-  static __device__ __forceinline__ To name##_rd(From x) { return (To)__builtin_floorf(x); } \
-  static __device__ __forceinline__ To name##_ru(From x) { return (To)__builtin_ceilf(x); }
-#define __WGPERF_CVTI(name, From, To)                                                   \
-  static __device__ __forceinline__ To name##_rn(From x) { return (To)x; }              \
-  static __device__ __forceinline__ To name##_rz(From x) { return (To)x; }              \
-  static __device__ __forceinline__ To name##_rd(From x) { return (To)x; }              \
-  static __device__ __forceinline__ To name##_ru(From x) { return (To)x; }
-__WGPERF_CVTF(__float2int, float, int) __WGPERF_CVTF(__float2uint, float, unsigned)
-__WGPERF_CVTF(__float2ll, float, long long) __WGPERF_CVTF(__float2ull, float, unsigned long long)
-__WGPERF_CVT(__double2int, double, int) __WGPERF_CVT(__double2uint, double, unsigned)
-__WGPERF_CVT(__double2ll, double, long long) __WGPERF_CVT(__double2ull, double, unsigned long long)
-__WGPERF_CVTI(__int2float, int, float) __WGPERF_CVTI(__uint2float, unsigned, float)
-__WGPERF_CVTI(__ll2float, long long, float) __WGPERF_CVTI(__ull2float, unsigned long long, float)
-__WGPERF_CVTI(__double2float, double, float) __WGPERF_CVTI(__ll2double, long long, double)
-__WGPERF_CVTI(__ull2double, unsigned long long, double)
-#undef __WGPERF_CVT
-#undef __WGPERF_CVTF
-#undef __WGPERF_CVTI
-static __device__ __forceinline__ double __int2double_rn(int x) { return (double)x; }
-static __device__ __forceinline__ double __uint2double_rn(unsigned x) { return (double)x; }
-static __device__ __forceinline__ float __float2float_rn(float x) { return x; }
-#define __WGPERF_RND(sfx)                                                                \
-  static __device__ __forceinline__ float __fadd_##sfx(float a, float b) { return a + b; } \
-  static __device__ __forceinline__ float __fsub_##sfx(float a, float b) { return a - b; } \
-  static __device__ __forceinline__ float __fmul_##sfx(float a, float b) { return a * b; } \
-  static __device__ __forceinline__ float __fdiv_##sfx(float a, float b) { return a / b; } \
-  static __device__ __forceinline__ float __fmaf_##sfx(float a, float b, float c) { return __builtin_fmaf(a, b, c); } \
-  static __device__ __forceinline__ float __frcp_##sfx(float a) { return 1.0f / a; }    \
-  static __device__ __forceinline__ float __fsqrt_##sfx(float a) { return __builtin_sqrtf(a); } \
-  static __device__ __forceinline__ double __dadd_##sfx(double a, double b) { return a + b; } \
-  static __device__ __forceinline__ double __dsub_##sfx(double a, double b) { return a - b; } \
-  static __device__ __forceinline__ double __dmul_##sfx(double a, double b) { return a * b; } \
-  static __device__ __forceinline__ double __ddiv_##sfx(double a, double b) { return a / b; } \
-  static __device__ __forceinline__ double __fma_##sfx(double a, double b, double c) { return __builtin_fma(a, b, c); } \
-  static __device__ __forceinline__ double __drcp_##sfx(double a) { return 1.0 / a; }   \
-  static __device__ __forceinline__ double __dsqrt_##sfx(double a) { return __builtin_sqrt(a); }
-__WGPERF_RND(rn) __WGPERF_RND(rz) __WGPERF_RND(rd) __WGPERF_RND(ru)
-#undef __WGPERF_RND
-static __device__ __forceinline__ float __frsqrt_rn(float a) { return rsqrtf(a); }
-
-/* Fast-math intrinsics on the special-function unit, as CUDA defines them. */
-static __device__ __forceinline__ float __log2f(float x) { return __nvvm_lg2_approx_f(x); }
-static __device__ __forceinline__ float __log10f(float x) { return __nvvm_lg2_approx_f(x) * 0.30102999566398120f; }
-static __device__ __forceinline__ float __exp10f(float x) { return __nvvm_ex2_approx_f(x * 3.3219280948873623f); }
-static __device__ __forceinline__ float __powf(float x, float y) {
-  return __nvvm_ex2_approx_f(y * __nvvm_lg2_approx_f(x));
-}
-static __device__ __forceinline__ float __tanf(float x) { return __nvvm_sin_approx_f(x) / __nvvm_cos_approx_f(x); }
-static __device__ __forceinline__ void __sincosf(float x, float *s, float *c) {
-  *s = __nvvm_sin_approx_f(x);
-  *c = __nvvm_cos_approx_f(x);
-}
-
-/* More of CUDA's math library, through libdevice as above: the rounding conversions
- * (lrintf is one cvt.rni), the normal distribution, 3D/4D norms and reciprocal norms,
- * sinpi/cospi, the reciprocal cube root and hypotenuse, Bessel and scaled complementary
- * error functions.  The plugin classes each by name (docs/kernel-model.md). */
-#define __WGPERF_MATH_NV_TO(R, fn)                                                       \
-  extern "C" __device__ __attribute__((const)) R __nv_##fn##f(float);                   \
-  extern "C" __device__ __attribute__((const)) R __nv_##fn(double);                     \
-  static __device__ __forceinline__ R fn##f(float x) { return __nv_##fn##f(x); }         \
-  static __device__ __forceinline__ R fn(double x) { return __nv_##fn(x); }             \
-  static __device__ __forceinline__ R fn(float x) { return __nv_##fn##f(x); }
-__WGPERF_MATH_NV_TO(long long, llrint) __WGPERF_MATH_NV_TO(long long, llround)
-#undef __WGPERF_MATH_NV_TO
-static __device__ __forceinline__ long lrintf(float x) { return (long)__nv_llrintf(x); }
-static __device__ __forceinline__ long lrint(double x) { return (long)__nv_llrint(x); }
-static __device__ __forceinline__ long lrint(float x) { return (long)__nv_llrintf(x); }
-static __device__ __forceinline__ long lroundf(float x) { return (long)__nv_llroundf(x); }
-static __device__ __forceinline__ long lround(double x) { return (long)__nv_llround(x); }
-static __device__ __forceinline__ long lround(float x) { return (long)__nv_llroundf(x); }
-#define __WGPERF_MATH_NVN(fn, params, args)                                              \
-  extern "C" __device__ __attribute__((const)) float __nv_##fn##f params(float);        \
-  extern "C" __device__ __attribute__((const)) double __nv_##fn params(double);         \
-  static __device__ __forceinline__ float fn##f params(float) { return __nv_##fn##f args; } \
-  static __device__ __forceinline__ double fn params(double) { return __nv_##fn args; }  \
-  static __device__ __forceinline__ float fn params(float) { return __nv_##fn##f args; }
-#define __WGPERF_P2(T) (T a, T b)
-#define __WGPERF_P3(T) (T a, T b, T c)
-#define __WGPERF_P4(T) (T a, T b, T c, T d)
-__WGPERF_MATH_NVN(rhypot, __WGPERF_P2, (a, b))
-__WGPERF_MATH_NVN(norm3d, __WGPERF_P3, (a, b, c)) __WGPERF_MATH_NVN(rnorm3d, __WGPERF_P3, (a, b, c))
-__WGPERF_MATH_NVN(norm4d, __WGPERF_P4, (a, b, c, d)) __WGPERF_MATH_NVN(rnorm4d, __WGPERF_P4, (a, b, c, d))
-#undef __WGPERF_MATH_NVN
-#undef __WGPERF_P2
-#undef __WGPERF_P3
-#undef __WGPERF_P4
-static __device__ __forceinline__ void sincospif(float x, float *s, float *c) {
-  *s = sinpif(x);
-  *c = cospif(x);
-}
-static __device__ __forceinline__ void sincospi(double x, double *s, double *c) {
-  *s = sinpi(x);
-  *c = cospi(x);
-}
-static __device__ __forceinline__ float fdividef(float x, float y) { return __nvvm_div_approx_f(x, y); }
-static __device__ __forceinline__ float scalbnf(float x, int n) { return __builtin_ldexpf(x, n); }
-static __device__ __forceinline__ double scalbn(double x, int n) { return __builtin_ldexp(x, n); }
-static __device__ __forceinline__ float nanf(const char *) { return __builtin_nanf(""); }
-static __device__ __forceinline__ double nan(const char *) { return __builtin_nan(""); }
-
 /* The C math environment nvcc gives every .cu file (its runtime headers include <math.h>):
  * INFINITY, NAN, HUGE_VAL(F), MAXFLOAT and the M_ constants, spelt token for token as glibc
- * spells them so that a later #include <math.h> or <cmath> redefines them silently; and
- * isinf, isnan, isfinite and signbit as device functions (a compare or a sign test each).
- * <math.h> itself is not included: parsing <cmath> takes clang longer than the rest of a
- * small kernel's compile. */
+ * spells them so that a later #include <math.h> or <cmath> redefines them silently (and
+ * before clang's math header, which uses HUGE_VAL); isinf, isnan, isfinite and signbit
+ * below.  <math.h> itself is not included: parsing <cmath> takes clang longer than the
+ * rest of a small kernel's compile. */
 #ifndef INFINITY
 #define INFINITY (__builtin_inff ())
 #endif
@@ -577,6 +145,109 @@ static __device__ __forceinline__ double nan(const char *) { return __builtin_na
 #define M_SQRT2f 1.41421356237309504880f
 #define M_SQRT1_2f 0.70710678118654752440f
 #endif
+
+/* clang's own CUDA headers, in the order its wrapper includes them.  They choose their
+ * forms by CUDA_VERSION (the CUDA 9.2 and later ones here, as for CUDA 11.8), which is
+ * defined only while they are read: a program's own #if CUDA_VERSION sees none. */
+typedef unsigned int cuuint32_t; /* cuda.h's, which __clang_cuda_intrinsics.h uses */
+#pragma push_macro("CUDA_VERSION")
+#undef CUDA_VERSION
+#define CUDA_VERSION 11080
+#include <__clang_cuda_builtin_vars.h>
+#include <__clang_cuda_libdevice_declares.h>
+#include <__clang_cuda_device_functions.h>
+#include <__clang_cuda_math.h>
+#include <__clang_cuda_intrinsics.h>
+#pragma pop_macro("CUDA_VERSION")
+
+/* the built-in variables as dim3 or uint3 (dim3 b = blockDim), which
+ * __clang_cuda_builtin_vars.h declares and CUDA's vector types define */
+#define __WGPERF_BUILTIN_CONVERSIONS(T)                                                 \
+  __device__ inline T::operator dim3() const { return dim3(x, y, z); }                  \
+  __device__ inline T::operator uint3() const { return {x, y, z}; }
+__WGPERF_BUILTIN_CONVERSIONS(__cuda_builtin_threadIdx_t)
+__WGPERF_BUILTIN_CONVERSIONS(__cuda_builtin_blockIdx_t)
+__WGPERF_BUILTIN_CONVERSIONS(__cuda_builtin_blockDim_t)
+__WGPERF_BUILTIN_CONVERSIONS(__cuda_builtin_gridDim_t)
+#undef __WGPERF_BUILTIN_CONVERSIONS
+
+/* Atomics: plain clang builtins give atomicrmw/cmpxchg instructions. */
+#define __WGPERF_ATOMIC(name, builtin, T)                                               \
+  static __device__ __forceinline__ T name(T *p, T v) { return builtin(p, v, __ATOMIC_RELAXED); }
+__WGPERF_ATOMIC(atomicAdd, __atomic_fetch_add, int)
+__WGPERF_ATOMIC(atomicAdd, __atomic_fetch_add, unsigned int)
+__WGPERF_ATOMIC(atomicAdd, __atomic_fetch_add, unsigned long long)
+__WGPERF_ATOMIC(atomicSub, __atomic_fetch_sub, int)
+__WGPERF_ATOMIC(atomicSub, __atomic_fetch_sub, unsigned int)
+__WGPERF_ATOMIC(atomicMin, __atomic_fetch_min, int)
+__WGPERF_ATOMIC(atomicMin, __atomic_fetch_min, unsigned int)
+__WGPERF_ATOMIC(atomicMax, __atomic_fetch_max, int)
+__WGPERF_ATOMIC(atomicMax, __atomic_fetch_max, unsigned int)
+__WGPERF_ATOMIC(atomicAnd, __atomic_fetch_and, int)
+__WGPERF_ATOMIC(atomicAnd, __atomic_fetch_and, unsigned int)
+__WGPERF_ATOMIC(atomicOr, __atomic_fetch_or, int)
+__WGPERF_ATOMIC(atomicOr, __atomic_fetch_or, unsigned int)
+__WGPERF_ATOMIC(atomicXor, __atomic_fetch_xor, int)
+__WGPERF_ATOMIC(atomicXor, __atomic_fetch_xor, unsigned int)
+__WGPERF_ATOMIC(atomicExch, __atomic_exchange_n, int)
+__WGPERF_ATOMIC(atomicExch, __atomic_exchange_n, unsigned int)
+__WGPERF_ATOMIC(atomicMin, __atomic_fetch_min, long long)
+__WGPERF_ATOMIC(atomicMin, __atomic_fetch_min, unsigned long long)
+__WGPERF_ATOMIC(atomicMax, __atomic_fetch_max, long long)
+__WGPERF_ATOMIC(atomicMax, __atomic_fetch_max, unsigned long long)
+__WGPERF_ATOMIC(atomicAnd, __atomic_fetch_and, unsigned long long)
+__WGPERF_ATOMIC(atomicOr, __atomic_fetch_or, unsigned long long)
+__WGPERF_ATOMIC(atomicXor, __atomic_fetch_xor, unsigned long long)
+__WGPERF_ATOMIC(atomicExch, __atomic_exchange_n, unsigned long long)
+#undef __WGPERF_ATOMIC
+static __device__ __forceinline__ float atomicAdd(float *p, float v) {
+  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+static __device__ __forceinline__ double atomicAdd(double *p, double v) {
+  return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+}
+static __device__ __forceinline__ int atomicCAS(int *p, int cmp, int v) {
+  __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return cmp;
+}
+static __device__ __forceinline__ unsigned int atomicCAS(unsigned int *p, unsigned int cmp, unsigned int v) {
+  __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return cmp;
+}
+
+/* The C++ overloads CUDA's headers add for float (sqrt(float) is sqrtf, not a double
+ * sqrt, so a kernel nvcc compiles in single precision is modelled in single precision
+ * here too); the C functions themselves are clang's (__clang_cuda_math.h). */
+#define __WGPERF_F1(fn) \
+  static __device__ __forceinline__ float fn(float x) { return fn##f(x); }
+#define __WGPERF_F2(fn) \
+  static __device__ __forceinline__ float fn(float x, float y) { return fn##f(x, y); }
+__WGPERF_F1(sqrt) __WGPERF_F1(fabs) __WGPERF_F1(floor) __WGPERF_F1(ceil) __WGPERF_F1(trunc)
+__WGPERF_F1(round) __WGPERF_F1(rint) __WGPERF_F1(nearbyint) __WGPERF_F1(sin) __WGPERF_F1(cos)
+__WGPERF_F1(tan) __WGPERF_F1(exp) __WGPERF_F1(exp2) __WGPERF_F1(log) __WGPERF_F1(log2)
+__WGPERF_F1(log10) __WGPERF_F1(atan) __WGPERF_F1(tanh) __WGPERF_F1(asin) __WGPERF_F1(acos)
+__WGPERF_F1(sinh) __WGPERF_F1(cosh) __WGPERF_F1(asinh) __WGPERF_F1(acosh) __WGPERF_F1(atanh)
+__WGPERF_F1(erf) __WGPERF_F1(erfc) __WGPERF_F1(erfinv) __WGPERF_F1(erfcinv) __WGPERF_F1(expm1)
+__WGPERF_F1(log1p) __WGPERF_F1(cbrt) __WGPERF_F1(lgamma) __WGPERF_F1(tgamma) __WGPERF_F1(exp10)
+__WGPERF_F1(logb) __WGPERF_F1(normcdf) __WGPERF_F1(normcdfinv) __WGPERF_F1(rcbrt)
+__WGPERF_F1(sinpi) __WGPERF_F1(cospi) __WGPERF_F1(cyl_bessel_i0) __WGPERF_F1(cyl_bessel_i1)
+__WGPERF_F1(erfcx) __WGPERF_F1(j0) __WGPERF_F1(j1) __WGPERF_F1(y0) __WGPERF_F1(y1)
+__WGPERF_F1(rsqrt)
+__WGPERF_F2(atan2) __WGPERF_F2(hypot) __WGPERF_F2(fmod) __WGPERF_F2(remainder) __WGPERF_F2(fdim)
+__WGPERF_F2(nextafter) __WGPERF_F2(pow) __WGPERF_F2(fmin) __WGPERF_F2(fmax) __WGPERF_F2(copysign)
+__WGPERF_F2(rhypot)
+#undef __WGPERF_F1
+#undef __WGPERF_F2
+static __device__ __forceinline__ float fma(float x, float y, float z) { return fmaf(x, y, z); }
+static __device__ __forceinline__ float ldexp(float x, int e) { return ldexpf(x, e); }
+static __device__ __forceinline__ long lrint(float x) { return lrintf(x); }
+static __device__ __forceinline__ long lround(float x) { return lroundf(x); }
+static __device__ __forceinline__ long long llrint(float x) { return llrintf(x); }
+static __device__ __forceinline__ long long llround(float x) { return llroundf(x); }
+static __device__ __forceinline__ float norm3d(float a, float b, float c) { return norm3df(a, b, c); }
+static __device__ __forceinline__ float rnorm3d(float a, float b, float c) { return rnorm3df(a, b, c); }
+static __device__ __forceinline__ float norm4d(float a, float b, float c, float d) { return norm4df(a, b, c, d); }
+static __device__ __forceinline__ float rnorm4d(float a, float b, float c, float d) { return rnorm4df(a, b, c, d); }
 #define __WGPERF_FPCLASS(name, builtin)                                                  \
   static __device__ __forceinline__ bool name(float x) { return builtin(x); }           \
   static __device__ __forceinline__ bool name(double x) { return builtin(x); }
@@ -584,7 +255,9 @@ __WGPERF_FPCLASS(isinf, __builtin_isinf) __WGPERF_FPCLASS(isnan, __builtin_isnan
 __WGPERF_FPCLASS(isfinite, __builtin_isfinite) __WGPERF_FPCLASS(signbit, __builtin_signbit)
 #undef __WGPERF_FPCLASS
 
-/* min and max for the other types CUDA overloads them for */
+/* min and max for the types other than int (clang's) that CUDA overloads them for */
+static __device__ __forceinline__ unsigned int min(unsigned int a, unsigned int b) { return a < b ? a : b; }
+static __device__ __forceinline__ unsigned int max(unsigned int a, unsigned int b) { return a > b ? a : b; }
 #define __WGPERF_MINMAX(T)                                                               \
   static __device__ __forceinline__ T min(T a, T b) { return a < b ? a : b; }           \
   static __device__ __forceinline__ T max(T a, T b) { return a > b ? a : b; }
@@ -604,10 +277,78 @@ static __device__ __forceinline__ double min(double a, float b) { return min(a, 
 static __device__ __forceinline__ double max(float a, double b) { return max((double)a, b); }
 static __device__ __forceinline__ double max(double a, float b) { return max(a, (double)b); }
 
-/* The SM's cycle counter: special-register reads.  __nanosleep's wait is not modelled. */
-static __device__ __forceinline__ long long clock64(void) { return (long long)__nvvm_read_ptx_sreg_clock64(); }
-static __device__ __forceinline__ long clock(void) { return (long)__nvvm_read_ptx_sreg_clock(); }
+/* Device printf (clang lowers it to vprintf, as nvcc does) and assert
+ * (glibc's macro calls __assert_fail): the host declarations of <cstdio> and
+ * <cassert> are not callable from a kernel. */
+extern "C" __device__ int printf(const char *, ...);
+extern "C" __device__ void __assertfail(const char *, const char *, unsigned, const char *, size_t);
+extern "C" __device__ __forceinline__ void __assert_fail(const char *msg, const char *file, unsigned line,
+                                                        const char *func) {
+  __assertfail(msg, file, line, func, sizeof(char));
+}
+
+/* Device-side malloc and free (the heap calls the driver provides; the model reports them
+ * as calls it does not cost).  clang's wrapper of <new>, which <algorithm>, <vector> and
+ * the other C++ headers include, needs them declared. */
+extern "C" __device__ void *malloc(__SIZE_TYPE__) __attribute__((nothrow)) __attribute__((malloc));
+extern "C" __device__ void free(void *) __attribute__((nothrow));
+
+/* The cache-hinted loads and stores (sm_32_intrinsics.h: .cs streaming, .cg global, .ca all levels, .lu last
+ * use, .cv volatile; .wb write-back, .wt write-through) are global accesses too: the hint
+ * changes where a line is kept, which the model does not distinguish.  __ldcv fetches
+ * again every time, so it is a volatile load (never merged with another).  Templates, so
+ * every scalar and vector type nvcc overloads them for works; a store converts its value
+ * to the pointer's type as the overloads do. */
+template <typename T> struct __wgperf_same { typedef T type; };
+#define __WGPERF_LD(name)                                                                \
+  template <typename T> static __device__ __forceinline__ T name(const T *p) { return *p; }
+#define __WGPERF_ST(name)                                                                \
+  template <typename T>                                                                  \
+  static __device__ __forceinline__ void name(T *p, typename __wgperf_same<T>::type v) { \
+    *p = v;                                                                              \
+  }
+/* __ldg for the types clang's overloads (__clang_cuda_intrinsics.h, which win where they
+ * apply) leave out, such as __half and structs: a plain load, a global load to the model */
+template <typename T> static __device__ __forceinline__ T __ldg(const T *p) { return *p; }
+__WGPERF_LD(__ldcs) __WGPERF_LD(__ldcg) __WGPERF_LD(__ldca) __WGPERF_LD(__ldlu)
+__WGPERF_ST(__stcs) __WGPERF_ST(__stcg) __WGPERF_ST(__stwb) __WGPERF_ST(__stwt)
+#undef __WGPERF_LD
+#undef __WGPERF_ST
+template <typename T> static __device__ __forceinline__ T __ldcv(const T *p) { return *(const volatile T *)p; }
+
+/* More atomics (the 64-bit min/max/and/or/xor/exchange are with the 32-bit ones above):
+ * 64-bit compare-and-swap, float exchange, the _block and _system scopes (the same
+ * operation to the model), and atomicInc/atomicDec, which are one read-modify-write of a
+ * word as an add is: their wrap-around only changes the value returned, which the model
+ * takes as loaded data in any case. */
+static __device__ __forceinline__ float atomicExch(float *p, float v) {
+  return __builtin_bit_cast(float, __atomic_exchange_n((int *)p, __builtin_bit_cast(int, v), __ATOMIC_RELAXED));
+}
+static __device__ __forceinline__ unsigned long long atomicCAS(unsigned long long *p, unsigned long long cmp,
+                                                               unsigned long long v) {
+  __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return cmp;
+}
+static __device__ __forceinline__ unsigned int atomicInc(unsigned int *p, unsigned int) {
+  return __atomic_fetch_add(p, 1u, __ATOMIC_RELAXED);
+}
+static __device__ __forceinline__ unsigned int atomicDec(unsigned int *p, unsigned int) {
+  return __atomic_fetch_sub(p, 1u, __ATOMIC_RELAXED);
+}
+#define __WGPERF_SCOPED(op)                                                                          \
+  template <typename T, typename U> static __device__ __forceinline__ T op##_block(T *p, U v) {      \
+    return op(p, (T)v);                                                                              \
+  }                                                                                                  \
+  template <typename T, typename U> static __device__ __forceinline__ T op##_system(T *p, U v) {     \
+    return op(p, (T)v);                                                                              \
+  }
+__WGPERF_SCOPED(atomicAdd) __WGPERF_SCOPED(atomicSub) __WGPERF_SCOPED(atomicMin) __WGPERF_SCOPED(atomicMax)
+__WGPERF_SCOPED(atomicAnd) __WGPERF_SCOPED(atomicOr) __WGPERF_SCOPED(atomicXor) __WGPERF_SCOPED(atomicExch)
+#undef __WGPERF_SCOPED
+
+/* __nanosleep's wait is not modelled. */
 static __device__ __forceinline__ void __nanosleep(unsigned) {}
+static __device__ __forceinline__ float __float2float_rn(float x) { return x; }
 
 /* Texture objects.  tex1Dfetch reads element I of the linear memory the object was
  * made on: to the model a global load through the object, which a launch sizes with

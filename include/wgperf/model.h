@@ -79,6 +79,9 @@ void wgp_model_free(wgp_model *m); /* take; NULL is ignored */
 const char *wgp_model_producer(const wgp_model *m);
 const char *wgp_model_module(const wgp_model *m);
 const char *wgp_model_source_file(const wgp_model *m); /* NULL when unknown */
+/* The CUDA headers a .cu file was compiled against ("CUDA 11.8 at DIR (ORIGIN)",
+ * "wgperf's stand-ins (...)"); NULL when the model does not say (OpenCL, IR, older models). */
+const char *wgp_model_cuda_headers(const wgp_model *m);
 const char *wgp_model_target(const wgp_model *m);
 size_t wgp_model_num_diagnostics(const wgp_model *m);
 const char *wgp_model_diagnostic(const wgp_model *m, size_t i);

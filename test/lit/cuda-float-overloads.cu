@@ -1,6 +1,9 @@
 // cuda_compat.h overloads the plain math names for float as CUDA's headers
-// do: sqrt(float) is single precision (no fp64 work), and abs(int) exists.
-// RUN: %clang_cu -O2 -g -c -emit-llvm %s -o %t.bc
+// do: sqrt(float) is single precision (no fp64 work), and abs(int) exists.  The C
+// functions are clang's (__clang_cuda_math.h), calls of libdevice's __nv_* functions
+// that the plugin, loaded into clang as `wgperf extract` does, marks as touching no
+// memory before the optimizer runs (wgperf-libdevice-attrs).
+// RUN: env WGPERF_OUTPUT=%t.model.json %clang_cu -O2 -g -c -emit-llvm -fpass-plugin=%plugin %s -o %t.bc
 // RUN: %opt -load-pass-plugin=%plugin -passes='print<wgperf>' -disable-output %t.bc | FileCheck %s
 
 extern "C" __global__ void overloads(float *a, int *b, double *d) {

@@ -24,7 +24,7 @@ if os.environ.get("WGPERF_PTXAS"):
 
 inc = os.path.join(config.wgperf_src_root, "include", "wgperf")
 cl_flags = "-x cl -cl-std=CL1.2 -Xclang -finclude-default-header -cl-kernel-arg-info -fno-discard-value-names -target nvptx64-nvidia-nvcl"
-cu_flags = "-x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc -nocudalib --cuda-feature=+ptx78 -Wno-unknown-cuda-version -fno-discard-value-names -include %s/cuda_compat.h" % inc
+cu_flags = "-x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -nocudainc -nocudalib --cuda-feature=+ptx78 -Wno-unknown-cuda-version -fno-discard-value-names -include %s/cuda_compat.h -isystem %s/cuda" % (inc, inc)
 
 config.substitutions.append(("%plugin", config.wgperf_plugin))
 config.substitutions.append(("%opt", os.path.join(config.llvm_tools_dir, "opt")))

@@ -46,20 +46,15 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(PROJECT, "scripts"))
+import wgp_manifest  # noqa: E402
 SKIP = 77
 
 
 def load_manifest(path):
-    with open(path) as f:
-        m = json.load(f)
-    if m.get("format") != "wgperf-real-programs" or m.get("version") != 1:
-        raise SystemExit("run.py: %s: not a wgperf-real-programs manifest of version 1" % path)
-    seen = set()
-    for e in m["files"]:
+    m = wgp_manifest.load(path, "wgperf-real-programs")
+    for e in wgp_manifest.each_once(m["files"], lambda e: e["dir"] + "/" + e["file"]):
         name = e["dir"] + "/" + e["file"]
-        if name in seen:
-            raise SystemExit("run.py: %s listed twice" % name)
-        seen.add(name)
         outcomes = [k for k in ("kernels", "no_kernels", "fails") if k in e]
         if len(outcomes) != 1:
             raise SystemExit("run.py: %s: give exactly one of kernels, no_kernels, fails" % name)

@@ -394,18 +394,19 @@ static __device__ __forceinline__ __nv_bfloat162 atomicAdd(__nv_bfloat162 *p, __
   return __nv_bfloat162(lo, hi);
 }
 
-/* warp shuffles: a bfloat16 moves in the low 16 bits, a pair as one 32-bit word */
-#define __WGP_BFSHFL(name)                                                                                        \
-  static __device__ __forceinline__ __nv_bfloat16 name(unsigned m, __nv_bfloat16 v, int o, int w = 32) {         \
+/* warp shuffles: a bfloat16 moves in the low 16 bits, a pair as one 32-bit word; the offset
+ * of up and down is unsigned, as in clang's shuffles */
+#define __WGP_BFSHFL(name, Off)                                                                                  \
+  static __device__ __forceinline__ __nv_bfloat16 name(unsigned m, __nv_bfloat16 v, Off o, int w = 32) {         \
     return __ushort_as_bfloat16((unsigned short)name(m, (int)__bfloat16_as_ushort(v), o, w));                    \
   }                                                                                                              \
-  static __device__ __forceinline__ __nv_bfloat162 name(unsigned m, __nv_bfloat162 v, int o, int w = 32) {       \
-    return __nv_bfloat162(__builtin_bit_cast(__wgp_b2v, name(m, __builtin_bit_cast(int, v.__v), o, w)));          \
+  static __device__ __forceinline__ __nv_bfloat162 name(unsigned m, __nv_bfloat162 v, Off o, int w = 32) {       \
+    return __nv_bfloat162(__builtin_bit_cast(__wgp_b2v, name(m, __builtin_bit_cast(int, v.__v), o, w)));         \
   }
-__WGP_BFSHFL(__shfl_sync)
-__WGP_BFSHFL(__shfl_xor_sync)
-__WGP_BFSHFL(__shfl_up_sync)
-__WGP_BFSHFL(__shfl_down_sync)
+__WGP_BFSHFL(__shfl_sync, int)
+__WGP_BFSHFL(__shfl_xor_sync, int)
+__WGP_BFSHFL(__shfl_up_sync, unsigned)
+__WGP_BFSHFL(__shfl_down_sync, unsigned)
 #undef __WGP_BFSHFL
 
 #undef __WGP_BF__

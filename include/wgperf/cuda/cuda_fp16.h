@@ -204,19 +204,19 @@ static __device__ __forceinline__ __half2 atomicAdd(__half2 *p, __half2 v) {
   return __half2(lo, hi);
 }
 
-/* warp shuffles: a half moves in the low 16 bits, a half2 as one 32-bit word (__ldg is
- * cuda_compat.h's template) */
-#define __WGP_HSHFL(name, Off)                                                                                    \
+/* warp shuffles: a half moves in the low 16 bits, a half2 as one 32-bit word; the offset
+ * of up and down is unsigned, as in clang's shuffles (__ldg is cuda_compat.h's template) */
+#define __WGP_HSHFL(name, Off)                                                                                  \
   static __device__ __forceinline__ __half name(unsigned m, __half v, Off o, int w = 32) {                      \
-    return __ushort_as_half((unsigned short)name(m, (int)__half_as_ushort(v), (int)o, w));                       \
-  }                                                                                                              \
+    return __ushort_as_half((unsigned short)name(m, (int)__half_as_ushort(v), o, w));                           \
+  }                                                                                                             \
   static __device__ __forceinline__ __half2 name(unsigned m, __half2 v, Off o, int w = 32) {                    \
-    return __half2(__builtin_bit_cast(__wgp_h2v, name(m, __builtin_bit_cast(int, v.__v), (int)o, w)));           \
+    return __half2(__builtin_bit_cast(__wgp_h2v, name(m, __builtin_bit_cast(int, v.__v), o, w)));               \
   }
 __WGP_HSHFL(__shfl_sync, int)
 __WGP_HSHFL(__shfl_xor_sync, int)
-__WGP_HSHFL(__shfl_up_sync, int)
-__WGP_HSHFL(__shfl_down_sync, int)
+__WGP_HSHFL(__shfl_up_sync, unsigned)
+__WGP_HSHFL(__shfl_down_sync, unsigned)
 #undef __WGP_HSHFL
 
 #undef __WGP_H__
