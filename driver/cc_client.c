@@ -260,8 +260,10 @@ wgp_status wgp_ccs_extract(wgp_ccs *s, const char *file, wgp_source_kind kind, c
       return st;
     }
   }
-  const char *common[] = {"-fno-discard-value-names", "-g", oflag, "-c", "-emit-llvm", plugin_flag,
-                          "-o", "/dev/null", file};
+  /* -emit-llvm-only (cc1's last action wins over the driver's -emit-llvm-bc):
+   * the optimizer and the plugin run, no bitcode is written to /dev/null */
+  const char *common[] = {"-fno-discard-value-names", "-g", oflag, "-c", "-emit-llvm", "-Xclang", "-emit-llvm-only",
+                          plugin_flag, "-o", "/dev/null", file};
   for (size_t i = 0; i < sizeof common / sizeof *common; i++)
     v[n++] = common[i];
   if (!own_unroll) {

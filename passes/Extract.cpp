@@ -2161,21 +2161,25 @@ unsigned KernelExtractor::registerPressure() {
   unsigned Max = 0;
   for (const BasicBlock *BB : Blocks) {
     SmallPtrSet<const Value *, 32> Live = LiveOut[BB];
-    auto Weight = [&] {
-      unsigned W = 0;
-      for (const Value *V : Live)
-        W += regWeight(V);
-      return W;
+    // the weight of LIVE, kept as values enter and leave it (summing the set
+    // at every instruction made this quadratic in a long unrolled block)
+    unsigned Weight = 0;
+    for (const Value *V : Live)
+      Weight += regWeight(V);
+    auto Insert = [&](const Value *V) {
+      if (Live.insert(V).second)
+        Weight += regWeight(V);
     };
-    Max = std::max(Max, Weight());
+    Max = std::max(Max, Weight);
     std::vector<const Instruction *> Order = pressureOrder(BB);
     for (auto It = Order.rbegin(); It != Order.rend(); ++It) {
       const Instruction *I = *It;
       if (Reg(I) == I)
-        Live.insert(I); // defined here: occupies a register at its definition
-      Max = std::max(Max, Weight() + sequenceTemporaries(*I));
-      Live.erase(I);
-      ReadsAll(I, [&](const Value *R) { Live.insert(R); });
+        Insert(I); // defined here: occupies a register at its definition
+      Max = std::max(Max, Weight + sequenceTemporaries(*I));
+      if (Live.erase(I))
+        Weight -= regWeight(I);
+      ReadsAll(I, Insert);
     }
   }
   // ptxas 13.0 reports 4 registers for a kernel that does nothing: the
