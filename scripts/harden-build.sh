@@ -19,29 +19,26 @@ CLANG=$(sed -n 's/^WGPERF_CLANG:[A-Z]*=//p' "$MAIN/CMakeCache.txt")
 PLUGIN=$MAIN/lib/libwgperf.so
 [ -f "$PLUGIN" ] || { echo "harden-build: $PLUGIN not built"; exit 1; }
 JOBS=${WGPERF_HARDEN_JOBS:-2}
+# configure B [cmake options...]: a tree with the main build's plugin, or the
+# configure log and exit 1
+configure() {
+  local B=$1; shift
+  cmake -S "$SRC" -B "$B" -G "$GEN" -DCMAKE_CXX_COMPILER="$CXX_MAIN" -DWGPERF_HARDEN=OFF \
+    -DWGPERF_PLUGIN="$PLUGIN" "$@" > "$B.configure.log" 2>&1 || { cat "$B.configure.log"; exit 1; }
+}
+SANITIZED=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER="$CLANG" -DWGPERF_SANITIZE=ON)
 case $KIND in
   asan)
-    B=$MAIN/harden-asan
-    cmake -S "$SRC" -B "$B" -G "$GEN" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DCMAKE_C_COMPILER="$CLANG" -DCMAKE_CXX_COMPILER="$CXX_MAIN" \
-      -DWGPERF_SANITIZE=ON -DWGPERF_FUZZ=OFF -DWGPERF_HARDEN=OFF -DWGPERF_PLUGIN="$PLUGIN" > "$B.configure.log" 2>&1 ||
-      { cat "$B.configure.log"; exit 1; }
-    cmake --build "$B" -j"$JOBS"
+    configure "$MAIN/harden-asan" "${SANITIZED[@]}" -DWGPERF_FUZZ=OFF
+    cmake --build "$MAIN/harden-asan" -j"$JOBS"
     ;;
   fuzz)
-    B=$MAIN/harden-fuzz
-    cmake -S "$SRC" -B "$B" -G "$GEN" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DCMAKE_C_COMPILER="$CLANG" -DCMAKE_CXX_COMPILER="$CXX_MAIN" \
-      -DWGPERF_SANITIZE=ON -DWGPERF_FUZZ=ON -DWGPERF_HARDEN=OFF -DWGPERF_PLUGIN="$PLUGIN" > "$B.configure.log" 2>&1 ||
-      { cat "$B.configure.log"; exit 1; }
-    cmake --build "$B" -j"$JOBS" --target fuzzers
+    configure "$MAIN/harden-fuzz" "${SANITIZED[@]}" -DWGPERF_FUZZ=ON
+    cmake --build "$MAIN/harden-fuzz" -j"$JOBS" --target fuzzers
     ;;
   O0)
-    B=$MAIN/harden-O0
-    cmake -S "$SRC" -B "$B" -G "$GEN" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O0 -g" \
-      -DCMAKE_C_COMPILER="$CC_MAIN" -DCMAKE_CXX_COMPILER="$CXX_MAIN" -DWGPERF_HARDEN=OFF -DWGPERF_PLUGIN="$PLUGIN" > "$B.configure.log" 2>&1 ||
-      { cat "$B.configure.log"; exit 1; }
-    cmake --build "$B" -j"$JOBS" --target wgperf-cli wgprune
+    configure "$MAIN/harden-O0" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-O0 -g" -DCMAKE_C_COMPILER="$CC_MAIN"
+    cmake --build "$MAIN/harden-O0" -j"$JOBS" --target wgperf-cli wgprune
     ;;
   *) echo "harden-build: unknown kind $KIND"; exit 2 ;;
 esac
