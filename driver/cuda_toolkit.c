@@ -176,13 +176,9 @@ wgp_status drv_cuda_flags(const char *file, const wgp_extract_options *o, const 
   if (tk.version && strncmp(tk.passed_over, "CUDA_PATH=", 10) == 0) /* the user's, not usable */
     drv_message(o, "wgperf: warning: %s: %.*s; compiled against CUDA %d.%d at %s instead", file,
             (int)strcspn(tk.passed_over, ";"), tk.passed_over, tk.version / 1000, tk.version % 1000 / 10, tk.path);
-  if (tk.version)
+  if (tk.version) {
     snprintf(b->headers_env, sizeof b->headers_env, "WGPERF_CUDA_HEADERS=CUDA %d.%d at %s (%s)", tk.version / 1000,
              tk.version % 1000 / 10, tk.path, tk.origin);
-  else
-    snprintf(b->headers_env, sizeof b->headers_env,
-             "WGPERF_CUDA_HEADERS=wgperf's stand-ins (no CUDA toolkit that clang 19 reads)");
-  if (tk.version) {
     /* cuda_toolkit_compat.h: what clang's CUDA wrappers leave out of the toolkit's
      * headers (docs/cuda.md) */
     if (!drv_find_header("cuda_toolkit_compat.h", b->header, sizeof b->header))
@@ -209,6 +205,8 @@ wgp_status drv_cuda_flags(const char *file, const wgp_extract_options *o, const 
           "for the CUDA headers, which declare only part of them (scripts/install-deps.sh sets up Debian's CUDA "
           "11.8)",
           file, tk.passed_over);
+  snprintf(b->headers_env, sizeof b->headers_env,
+           "WGPERF_CUDA_HEADERS=wgperf's stand-ins (no CUDA toolkit that clang 19 reads)");
   if (!drv_find_header("cuda_compat.h", b->header, sizeof b->header))
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: cannot find include/wgperf/cuda_compat.h");
   /* include/wgperf/cuda/: the runtime's host API as declarations, so

@@ -37,10 +37,11 @@ ARCHS = (("sm_86", "rtx-3090"), ("sm_75", "rtx-2080-ti"))
 
 
 def inputs(space):
+    """The kernel files (kt-eval.py's list for the space) and the T1 space file."""
+    name = "convolution_kernel" if space == "convolution" else "Xgemm"
+    files = [os.path.join(data, "kernels", f) for f in kt_eval.SPACES[name]["files"]]
     if space == "convolution":
-        return ([os.path.join(data, "kernels", "convolution.cu")], os.path.join(data, "kernels", "convolution.json"))
-    files = [os.path.join(data, "kernels", "gemm", f) for f in
-             ["common.opencl", "xgemm_part1.opencl", "xgemm_part2.opencl", "xgemm_part3.opencl"]]
+        return files, os.path.join(data, "kernels", "convolution.json")
     return files, os.path.join(root, "test", "lit", "Inputs", "tune", "gemm.json")
 
 

@@ -51,10 +51,15 @@ import wgp_manifest  # noqa: E402
 SKIP = 77
 
 
+def entry_name(e):
+    """A manifest entry's name: DIR/FILE."""
+    return e["dir"] + "/" + e["file"]
+
+
 def load_manifest(path):
     m = wgp_manifest.load(path, "wgperf-real-programs")
-    for e in wgp_manifest.each_once(m["files"], lambda e: e["dir"] + "/" + e["file"]):
-        name = e["dir"] + "/" + e["file"]
+    for e in wgp_manifest.each_once(m["files"], entry_name):
+        name = entry_name(e)
         outcomes = [k for k in ("kernels", "no_kernels", "fails") if k in e]
         if len(outcomes) != 1:
             raise SystemExit("run.py: %s: give exactly one of kernels, no_kernels, fails" % name)
@@ -65,7 +70,7 @@ def load_manifest(path):
 
 def unlisted(m, root):
     """The .cu files under ROOT that the manifest does not name."""
-    listed = {e["dir"] + "/" + e["file"] for e in m["files"]}
+    listed = {entry_name(e) for e in m["files"]}
     listed |= {f["file"] for f in m["fragments"]} | {f["file"] for f in m["not_compiled"]}
     found = set()
     for d, _, names in os.walk(root):
@@ -158,7 +163,7 @@ def check_file1(e, root, wgperf, variables, work, env, standins):
     flags = expand(e.get("flags", []), variables)
     if flags is None:
         return "FAIL", "a flag names a variable this machine has no value for: %s" % e.get("flags"), 0
-    model = os.path.join(work, re.sub(r"[^A-Za-z0-9_.-]", "_", e["dir"] + "/" + e["file"]) + ".json")
+    model = os.path.join(work, re.sub(r"[^A-Za-z0-9_.-]", "_", entry_name(e)) + ".json")
     rc, out, err = run([wgperf, "extract", e["file"], "-o", model] + flags, make_dir, env)
     kernels = [m.group(1) for m in re.finditer(r"^kernel (.*) \(cuda, ", out, re.M)]
     if standins:
@@ -243,7 +248,7 @@ def main():
     common = samples_common(toolkit.group(1) if toolkit else "")
     if common:
         variables["SDK_COMMON"] = common
-    files = [e for e in m["files"] if a.only in e["dir"] + "/" + e["file"]]
+    files = [e for e in m["files"] if a.only in entry_name(e)]
     fragments = [f for f in m["fragments"] if a.only in f["file"]]
     if a.sample:
         files, fragments = sample(files, fragments)
@@ -266,7 +271,7 @@ def main():
         print("| file | flags (the Makefile's) | kernels | result |")
         print("|---|---|---|---|")
     for e, (res, detail, nk, _) in zip(files, results):
-        name = e["dir"] + "/" + e["file"]
+        name = entry_name(e)
         if a.markdown:
             flags = " ".join(e.get("flags", [])) or "none"
             note = "" if e.get("makefile", True) is not False else " (no Makefile here)"
