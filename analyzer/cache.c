@@ -1008,7 +1008,7 @@ static wgp_status sampler_run(sampler *s, wgp_diag *diag) {
         break; /* a short last group */
       if (ts != WGP_OK)
         return wgp_diag_set(diag, ts, "%s", d2.message);
-      wgp_trace_free(tr);
+      wgp_tracer_recycle(s->t, tr);
       s->nstreams++;
       if (s->rec.oom)
         return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");

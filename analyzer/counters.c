@@ -274,7 +274,7 @@ wgp_status wgp_counters_compute(const wgp_analysis_input *in, const wgp_analysis
       memset(c.per, 0, nacc * sizeof *c.per);
       wgp_trace *tr = NULL;
       st = wgp_tracer_trace(t, wc->group, wc->warp, &tr, diag);
-      wgp_trace_free(tr);
+      wgp_tracer_recycle(t, tr);
       for (size_t i = 0; i < nacc && st == WGP_OK; i++) {
         total[i].requests += wc->count * c.per[i].requests;
         total[i].transactions += wc->count * c.per[i].transactions;

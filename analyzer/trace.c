@@ -80,6 +80,7 @@ typedef struct xtable {
 
 struct wgp_tracer {
   const wgp_kernel *k;
+  wgp_trace *spare; /* a trace given back by wgp_tracer_recycle, its storage reused */
   const wgp_trace_launch *L;
   size_t nblocks, nloops;
   size_t *order, *rpo;      /* blocks in reverse post-order; position of each */
@@ -808,6 +809,7 @@ void wgp_tracer_free(wgp_tracer *t) {
   xtable_free(&t->dt);
   free(t->stepv), free(t->quiet_exit);
   free(t->feeds), free(t->load_val), free(t->load_ok);
+  wgp_trace_free(t->spare);
   free(t);
 }
 
@@ -1772,8 +1774,15 @@ wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp,
                 (unsigned long long)items);
   uint64_t nact = items - first < t->L->warp_size ? items - first : t->L->warp_size;
   uint64_t full = nact >= 64 ? ~0ull : ((1ull << nact) - 1);
-  wgp_trace *tr = calloc(1, sizeof *tr);
-  if (tr) {
+  wgp_trace *tr = t->spare;
+  t->spare = NULL;
+  if (tr) { /* emptied by wgp_tracer_recycle: its arrays and top list are kept */
+    memset(tr->exec, 0, tr->nblocks * sizeof *tr->exec);
+    memset(tr->lane_exec, 0, tr->nblocks * sizeof *tr->lane_exec);
+    memset(tr->fallback, 0, tr->nblocks * sizeof *tr->fallback);
+    tr->flags = 0;
+    tr->size = 0;
+  } else if ((tr = calloc(1, sizeof *tr))) {
     tr->nblocks = t->nblocks;
     tr->exec = calloc(t->nblocks, sizeof *tr->exec);
     tr->lane_exec = calloc(t->nblocks, sizeof *tr->lane_exec);
@@ -1852,6 +1861,19 @@ void wgp_trace_free(wgp_trace *tr) {
   free(tr->lane_exec);
   free(tr->fallback);
   free(tr);
+}
+
+void wgp_tracer_recycle(wgp_tracer *t, wgp_trace *tr) {
+  if (!tr)
+    return;
+  if (t->spare || tr->nblocks != t->nblocks) {
+    wgp_trace_free(tr);
+    return;
+  }
+  for (size_t i = 0; i < tr->top.n; i++)
+    free_node(&tr->top.v[i]);
+  tr->top.n = 0;
+  t->spare = tr;
 }
 
 unsigned wgp_trace_flags(const wgp_trace *tr) { return tr->flags; }

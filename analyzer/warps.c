@@ -148,7 +148,8 @@ static int control_group_dependence(const wgp_kernel *k) {
   return worst;
 }
 
-static wgp_status add_warp(wgp_warp_set *s, const uint64_t g[3], size_t warp, double count, wgp_trace *tr) {
+static wgp_status add_warp(wgp_warp_set *s, wgp_tracer *t, const uint64_t g[3], size_t warp, double count,
+                           wgp_trace *tr) {
   void *p = NULL;
   if (s->pl) {
     p = s->pl->take(s->pl->user);
@@ -164,7 +165,7 @@ static wgp_status add_warp(wgp_warp_set *s, const uint64_t g[3], size_t warp, do
     if (s->hash[i] == h && wgp_trace_equal(s->v[i].trace, tr) &&
         (!s->pl || s->pl->equal(s->v[i].payload, p))) {
       s->v[i].count += count;
-      wgp_trace_free(tr);
+      wgp_tracer_recycle(t, tr);
       if (s->pl)
         s->pl->free(p);
       return WGP_OK;
@@ -300,7 +301,7 @@ static wgp_status group_shape(prober *p, uint64_t gi, uint64_t *sig, wgp_diag *d
                   * stopped set holds the warp that stopped it) */
       p->pl->free(p->pl->take(p->pl->user));
     h = mix64(mix64(h, w), wgp_trace_shape_hash(tr));
-    wgp_trace_free(tr);
+    wgp_tracer_recycle(p->t, tr);
   }
   *sig = h;
   return WGP_OK;
@@ -460,7 +461,7 @@ wgp_status wgp_warp_set_build(wgp_tracer *t, const wgp_kernel *k, const wgp_trac
           }
           s->traced++;
           s->total += gc;
-          if ((st = add_warp(s, g, w, gc, tr)) != WGP_OK || s->stopped)
+          if ((st = add_warp(s, t, g, w, gc, tr)) != WGP_OK || s->stopped)
             break;
         }
       }

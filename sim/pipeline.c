@@ -722,7 +722,8 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   r.rdy = malloc(r.per * r.ns * sizeof *r.rdy);
   r.us = malloc(r.per * r.ns * sizeof *r.us);
   uint64_t *serials = calloc(r.nw * r.maxdepth, sizeof *serials);
-  uint64_t *its = calloc((size_t)(HISTORY + 1) * r.nw * r.maxdepth, sizeof *its);
+  /* rows are written before they are read (tick, settle): no need to clear them */
+  uint64_t *its = malloc((size_t)(HISTORY + 1) * r.nw * r.maxdepth * sizeof *its);
   fid *ids = calloc(r.nw * r.maxdepth, sizeof *ids);
   if (!cls || !sched || !r.w || !r.sched_free || !r.last || !r.arrived || !r.done || !r.trk || !frames || !serials ||
       !its || !ids || !r.unit_free || !r.snext || !r.rdy || !r.us) {

@@ -174,6 +174,9 @@ bool wgp_tracer_form_span(const wgp_tracer *t, const int64_t form[WGP_TRACE_FORM
 uint64_t wgp_tracer_warp_epoch(const wgp_tracer *t);
 
 void wgp_trace_free(wgp_trace *tr);
+/* Frees TR, a trace of T that is no longer needed, keeping its storage for
+ * T's next wgp_tracer_trace (the tracing loops that want only the visits). */
+void wgp_tracer_recycle(wgp_tracer *t, wgp_trace *tr);
 unsigned wgp_trace_flags(const wgp_trace *tr);
 /* The WGP_TRACE_DATA_BRANCH / DATA_LOOP / UNKNOWN flags that the branch
  * ending BLOCK set: which conditions of this trace could not be evaluated;
