@@ -196,6 +196,12 @@ wgp_status drv_cuda_flags(const char *file, const wgp_extract_options *o, const 
      * default for CUDA) makes errors */
     v[(*n)++] = "-Wno-register";
     v[(*n)++] = "-Wno-c++11-narrowing";
+    /* the toolkit's headers before /usr/include: clang adds --cuda-path's include/
+     * after the system folders, where Debian's nvidia-cuda-dev puts another CUDA's
+     * (docs/cuda.md, "Which CUDA headers") */
+    snprintf(b->include, sizeof b->include, "%s/include", tk.path);
+    v[(*n)++] = "-isystem";
+    v[(*n)++] = b->include;
     v[(*n)++] = "-include";
     v[(*n)++] = b->header;
     return WGP_OK;

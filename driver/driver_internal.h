@@ -12,6 +12,7 @@
 /* The strings drv_cuda_flags' flags point to. */
 typedef struct drv_cuda_args {
   char header[PATH_MAX], hostdir[PATH_MAX + 8], cuda_path[WGP_CUDA_PATH_SIZE + 16], sdk[40];
+  char include[WGP_CUDA_PATH_SIZE + 16]; /* the toolkit's include/ folder */
   /* "WGPERF_CUDA_HEADERS=" and which headers these are ("CUDA 11.8 at DIR (ORIGIN)",
    * "wgperf's stand-ins (...)"): the environment of the compile, whose pass plugin
    * writes the text into the model as "cuda_headers" */
