@@ -332,20 +332,27 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
   /* Loads first, in program order: the compiler hoists a block's loads
    * above the arithmetic that consumes them (and they then overlap, see
    * issue()); stores and atomics keep their place among the arithmetic. */
-  size_t *others = malloc((na_all ? na_all : 1) * sizeof *others);
+  /* others, loads (size_t) and their levels (unsigned) in one allocation, and
+   * the stream's room for what is known to come: the simulations build
+   * thousands of streams, each a few allocations less */
+  size_t room = na_all ? na_all : 1;
+  size_t *others = malloc(room * (2 * sizeof(size_t) + sizeof(unsigned)));
   if (!others)
     return wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
+  if (total_alu + na_all + barriers + issue_only < 1u << 20) {
+    out.cap = (size_t)(total_alu + na_all + barriers + issue_only) + 8;
+    if (!(out.v = malloc(out.cap * sizeof *out.v))) {
+      free(others);
+      return wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
+    }
+  }
   /* A load whose address needs the value of an earlier load of the block
    * (a gather: x[col[j]]) cannot issue before that one returns: the loads
    * go by level (0: no such need; else one more than the deepest load it
    * needs), in program order within a level, and the first of each later
    * level waits for the block's loads before it. */
-  size_t *loads = malloc((na_all ? na_all : 1) * sizeof *loads), nl = 0;
-  unsigned *level = malloc((na_all ? na_all : 1) * sizeof *level), top = 0;
-  if (!loads || !level) {
-    free(others), free(loads), free(level);
-    return wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
-  }
+  size_t *loads = others + room, nl = 0;
+  unsigned *level = (unsigned *)(loads + room), top = 0;
   for (size_t q = 0; q < na_all; q++) {
     size_t id = wgp_block_access(b, q);
     const wgp_access *acc = wgp_kernel_access(in->kernel, id);
@@ -404,7 +411,6 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
     }
     s->chain += run_latency;
   }
-  free(loads), free(level);
   /* the memory instructions among the arithmetic: the block's stores and
    * atomics (and private accesses) in program order, then its spill stores */
   size_t nst = spill_st > 1e-9 ? (size_t)ceil(spill_st - 1e-9) : 0, nmem = na + nst;
