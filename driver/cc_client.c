@@ -276,9 +276,17 @@ wgp_status wgp_ccs_extract(wgp_ccs *s, const char *file, wgp_source_kind kind, c
   snprintf(tmp, sizeof tmp, "%s.tmp%ld", out, (long)getpid());
   snprintf(logf, sizeof logf, "%s/%u.log", s->tmpdir, s->serial++);
   snprintf(envout, sizeof envout, "WGPERF_OUTPUT=%s", tmp);
-  const char *env[] = {envout, "WGPERF_TOOL=1", cuda ? cuda->headers_env : NULL};
+  char envpre[PATH_MAX + 32] = "";
+  if (o->preprocessed)
+    snprintf(envpre, sizeof envpre, "WGPERF_CC_PREPROCESSED=%s", o->preprocessed);
+  const char *env[4] = {envout, "WGPERF_TOOL=1"};
+  size_t nenv = 2;
+  if (cuda)
+    env[nenv++] = cuda->headers_env;
+  if (*envpre)
+    env[nenv++] = envpre;
   unlink(tmp);
-  int rc = request(s, env, cuda ? 3 : 2, v, n, logf);
+  int rc = request(s, env, nenv, v, n, logf);
   free(v);
   free(cuda);
   wgp_status st = WGP_OK;

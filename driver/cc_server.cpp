@@ -16,7 +16,13 @@
 //             nargs lines, one argument each (argv[0] is the clang path)
 //   reply:    "D <status>\n" (0: every job succeeded)
 // The environment variables are set for the request only (the plugin reads
-// WGPERF_OUTPUT); clang's diagnostics go to the file <log>.
+// WGPERF_OUTPUT); clang's diagnostics go to the file <log>.  One name is the
+// request's own, not set: WGPERF_CC_PREPROCESSED=<file> says that <file> holds
+// what `clang -E` made of the command's input with the same options
+// (driver/preprocess.c), which each cc1 job then compiles instead of the input
+// (preprocessedInput): the input's name stays the module's, and the line
+// markers of <file> keep the input's file names and lines in the debug
+// information and the messages.
 //===----------------------------------------------------------------------===//
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
@@ -45,10 +51,48 @@ using namespace clang;
 
 namespace {
 
+// cc1's arguments CC1 changed to compile PRE, the preprocessed text of
+// their input, in place of the input: "-x LANG" becomes "-x LANG-cpp-output"
+// (cc1 then neither expands macros nor includes anything again), the -include
+// files and OpenCL's default header are left out (their text is in PRE), and
+// "-remap-file INPUT;PRE" gives the input's name PRE's content, so that the
+// module, its debug information and the CUDA ID derived from the name are the
+// input's.  False (CC1 as it was) when the arguments are not as expected: one
+// "-x", then the input, last.
+bool preprocessedInput(std::vector<const char *> &CC1, const std::string &Pre, std::vector<std::string> &Keep) {
+  size_t N = CC1.size();
+  if (N < 3 || llvm::StringRef(CC1[N - 3]) != "-x" || llvm::StringRef(CC1[N - 2]).ends_with("-cpp-output"))
+    return false;
+  for (size_t I = 0; I + 3 < N; ++I)
+    if (llvm::StringRef(CC1[I]) == "-x")
+      return false;
+  Keep.push_back(std::string(CC1[N - 2]) + "-cpp-output");
+  Keep.push_back(std::string(CC1[N - 1]) + ";" + Pre);
+  std::vector<const char *> Out;
+  for (size_t I = 0; I + 3 < N; ++I) {
+    llvm::StringRef A(CC1[I]);
+    if (A == "-include" && I + 4 < N) {
+      ++I;
+      continue;
+    }
+    if (A == "-finclude-default-header")
+      continue;
+    Out.push_back(CC1[I]);
+  }
+  Out.push_back("-remap-file");
+  Out.push_back(Keep[Keep.size() - 1].c_str());
+  Out.push_back("-x");
+  Out.push_back(Keep[Keep.size() - 2].c_str());
+  Out.push_back(CC1[N - 1]);
+  CC1 = Out;
+  return true;
+}
+
 // Runs one clang command line ARGS in this process: the driver builds its
 // jobs, each a cc1 job run through ExecuteCompilerInvocation as cc1_main
-// does.  Returns 0 when every job succeeded.
-int runClang(const std::vector<std::string> &Args) {
+// does (each compiling PRE instead of its input when PRE is not empty).
+// Returns 0 when every job succeeded.
+int runClang(const std::vector<std::string> &Args, const std::string &Pre) {
   IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts = new DiagnosticOptions();
   auto *Printer = new TextDiagnosticPrinter(llvm::errs(), &*DiagOpts);
   DiagnosticsEngine Diags(IntrusiveRefCntPtr<DiagnosticIDs>(new DiagnosticIDs()), &*DiagOpts, Printer);
@@ -71,6 +115,11 @@ int runClang(const std::vector<std::string> &Args) {
     for (size_t I = 1; I < JA.size(); ++I)
       if (llvm::StringRef(JA[I]) != "-disable-free")
         CC1.push_back(JA[I]);
+    std::vector<std::string> Keep;
+    if (!Pre.empty() && !preprocessedInput(CC1, Pre, Keep)) {
+      llvm::errs() << "wgperf-cc: cannot compile the preprocessed text: a cc1 job not of the form expected\n";
+      return 2;
+    }
     // options given with -mllvm are parsed again for each job
     llvm::cl::ResetAllOptionOccurrences();
     std::unique_ptr<CompilerInstance> Clang(new CompilerInstance());
@@ -135,7 +184,12 @@ int main(int argc, char **argv) {
     if (!Ok || Args.empty())
       return 2;
     std::vector<std::pair<std::string, const char *>> Old;
+    std::string Pre;
     for (auto &E : Env) {
+      if (E.first == "WGPERF_CC_PREPROCESSED") {
+        Pre = E.second;
+        continue;
+      }
       const char *Was = getenv(E.first.c_str());
       Old.push_back({E.first, Was ? strdup(Was) : nullptr});
       setenv(E.first.c_str(), E.second.c_str(), 1);
@@ -144,7 +198,7 @@ int main(int argc, char **argv) {
     int Saved = dup(2), Fd = *LogPath ? open(LogPath, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
     if (Fd >= 0)
       dup2(Fd, 2);
-    int Status = runClang(Args);
+    int Status = runClang(Args, Pre);
     llvm::errs().flush();
     std::fflush(stderr);
     if (Saved >= 0) {

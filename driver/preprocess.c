@@ -4,8 +4,11 @@
  * The language options below are those extract.c gives clang: a change
  * there belongs here too (test/lit/tune-cache.test compares wgtune's model
  * with `wgperf extract`'s for the same flags).  Options that do not change
- * what the preprocessor produces (-g, -c, -emit-llvm, the plugin, -mllvm)
- * are left out; -O is kept (it defines __OPTIMIZE__).
+ * what the preprocessor produces (-c, -emit-llvm, the plugin, -mllvm)
+ * are left out; -O is kept (it defines __OPTIMIZE__), and so is -g (it
+ * defines __GCC_HAVE_DWARF2_CFI_ASM): the text is what the compile's own
+ * preprocessor makes, which wgperf-cc compiles in its place
+ * (wgp_extract_options.preprocessed).
  */
 #define _XOPEN_SOURCE 700
 #include "wgperf/preprocess.h"
@@ -286,7 +289,7 @@ wgp_status drv_preprocess_argv(const char *file, wgp_source_kind kind, const wgp
       return st;
     }
   }
-  const char *common[] = {out->oflag, "-E", "-MD", "-MF", depfile, "-o", output, file};
+  const char *common[] = {out->oflag, "-g", "-E", "-MD", "-MF", depfile, "-o", output, file};
   for (size_t i = 0; i < sizeof common / sizeof *common; i++)
     v[n++] = common[i];
   for (size_t i = 0; i < o->num_flags; i++)

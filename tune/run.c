@@ -26,6 +26,9 @@
  *   CACHE/models/XX/CODE.json  the kernel model
  *   CACHE/models/XX/CODE.log   what the driver said while making it (ptxas' verdict)
  *   CACHE/models/XX/CODE.fail  the compiler's first error line, for a code that does not compile
+ *   CACHE/models/XX/CODE.i.gz  the preprocessed text of a code not compiled yet (gzip'd, about
+ *                              0.15 MB for a convolution code), which wgperf-cc compiles in place
+ *                              of the source; removed once the code is compiled
  *   CACHE/src/HASH.cu|.cl    the source that includes a kernel split over several files
  */
 #define _GNU_SOURCE /* getline, dprintf, strdup */
@@ -60,6 +63,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #ifndef WGPERF_VERSION
 #define WGPERF_VERSION "0"
@@ -239,6 +243,49 @@ static void free_config_flags(const run *r, char **f) {
 
 /* ---- worker side: preprocessing ---------------------------------------------- */
 
+/* CACHE/models/XX/CODE.i.gz into BUF. */
+static void ppi_path(const run *r, const char *code, char *buf, size_t size) {
+  snprintf(buf, size, "%s/models/%.2s/%s.i.gz", r->dir, code, code);
+}
+
+/* TEXT (LEN bytes) gzip'd into PATH through a temporary file renamed into place. */
+static void gz_write_atomic(const char *path, const char *text, size_t len) {
+  char tmp[PATH_MAX + 160];
+  snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+  gzFile g = gzopen(tmp, "wb1");
+  if (!g)
+    return;
+  bool ok = true;
+  for (size_t at = 0; at < len && ok;) {
+    unsigned part = len - at > (1u << 30) ? 1u << 30 : (unsigned)(len - at);
+    ok = gzwrite(g, text + at, part) == (int)part;
+    at += part;
+  }
+  ok = gzclose(g) == Z_OK && ok;
+  if (!ok || rename(tmp, path) != 0)
+    unlink(tmp);
+}
+
+/* The gzip'd file GZ unpacked into OUT; false (OUT removed) when it cannot be. */
+static bool gz_unpack(const char *gz, const char *out) {
+  gzFile g = gzopen(gz, "rb");
+  if (!g)
+    return false;
+  FILE *f = fopen(out, "wb");
+  bool ok = f != NULL;
+  char buf[65536];
+  int n = 0;
+  while (ok && (n = gzread(g, buf, sizeof buf)) > 0)
+    ok = fwrite(buf, 1, (size_t)n, f) == (size_t)n;
+  ok = ok && n == 0;
+  gzclose(g);
+  if (f)
+    ok = fclose(f) == 0 && ok;
+  if (!ok)
+    unlink(out);
+  return ok;
+}
+
 /* This worker's wgperf-cc (worker_ccs, NULL: clang runs as a process each time). */
 
 /* The server, restarted after it died (a crash inside clang costs only the
@@ -388,6 +435,15 @@ static void job_preprocess(run *r, size_t i, FILE *out) {
     char head[80];
     snprintf(head, sizeof head, "code %s", code);
     pp_store(entry, head, &p);
+    /* the text for the compile, unless it has been compiled (wgperf-cc
+     * compiles it in place of the source: job_code) */
+    char dir[PATH_MAX + 16], model[PATH_MAX + 96], failf[PATH_MAX + 96], ppi[PATH_MAX + 96];
+    snprintf(dir, sizeof dir, "%s/models/%.2s", r->dir, code);
+    snprintf(model, sizeof model, "%s/%s.json", dir, code);
+    snprintf(failf, sizeof failf, "%s/%s.fail", dir, code);
+    ppi_path(r, code, ppi, sizeof ppi);
+    if (ccs() && !wgp_find_ptxas() && !exists(model) && !exists(failf) && !exists(ppi) && make_dirs(dir))
+      gz_write_atomic(ppi, p.text, p.len);
   }
   wgp_preprocessed_free(&p);
   free_config_flags(r, flags);
@@ -610,6 +666,8 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE
   wgp_diag d;
   bool compiled = false, cached = false;
   double cpu_compile = 0, cpu_load = 0, cpu_est = 0;
+  char ppi[PATH_MAX + 96];
+  ppi_path(r, code, ppi, sizeof ppi);
   if (wgp_read_file(failf, &log, &len, &d) == WGP_OK) {
     snprintf(reason, sizeof reason, "%.*s", (int)strcspn(log, "\n"), log);
     free(log);
@@ -630,11 +688,31 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE
     wgp_status st = WGP_ERR_IO;
     double c0 = step_cpu_ms();
     if (flags && ccs() && !wgp_find_ptxas()) {
-      /* without ptxas the compile is one clang command: the server runs it */
-      st = wgp_ccs_extract(ccs(), r->source, r->kind, &eo, model, &errtext, &d);
-      if (st == WGP_ERR_IO && !wgp_ccs_alive(ccs())) {
-        free(errtext);
-        errtext = NULL;
+      /* without ptxas the compile is one clang command: the server runs it,
+       * from the text job_preprocess kept when there is one (clang then does
+       * not preprocess the source a second time; the model is the same) */
+      char pre[PATH_MAX + 128];
+      snprintf(pre, sizeof pre, "%s/%s.i%ld", dir, code, (long)getpid());
+      if (exists(ppi) && gz_unpack(ppi, pre)) {
+        eo.preprocessed = pre;
+        st = wgp_ccs_extract(ccs(), r->source, r->kind, &eo, model, &errtext, &d);
+        eo.preprocessed = NULL;
+        unlink(pre);
+        if (st != WGP_OK) {
+          /* compiled again from the source below, whose messages (columns
+           * before macro expansion) are those the user sees */
+          free(errtext);
+          errtext = NULL;
+          free(mb.text);
+          mb = (msgbuf){0};
+        }
+      }
+      if (st != WGP_OK && ccs()) {
+        st = wgp_ccs_extract(ccs(), r->source, r->kind, &eo, model, &errtext, &d);
+        if (st == WGP_ERR_IO && !wgp_ccs_alive(ccs())) {
+          free(errtext);
+          errtext = NULL;
+        }
       }
     }
     if (!errtext) {
@@ -672,6 +750,7 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE
     free_config_flags(r, flags);
     compiled = true;
   }
+  unlink(ppi); /* compiled, or cached: the text is not needed again */
   wgp_model *m = NULL;
   const wgp_kernel *k = NULL;
   double c1 = rusage_ms(RUSAGE_SELF);

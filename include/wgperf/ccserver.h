@@ -41,7 +41,12 @@ wgp_status wgp_ccs_preprocess(wgp_ccs *s, const char *file, wgp_source_kind kind
 /* wgp_extract without ptxas, in the server: the kernel model of FILE to OUT
  * (through a temporary file renamed when complete), clang's messages in
  * *LOG (give; may be empty).  Fails as wgp_extract does; with
- * WGP_ERR_IO and wgp_ccs_alive false when the server died. */
+ * WGP_ERR_IO and wgp_ccs_alive false when the server died.  With
+ * OPTS->preprocessed (wgp_preprocess's text of FILE with the same OPTS, in a
+ * file) clang compiles that text instead of preprocessing FILE again: the
+ * same model, but clang's messages quote the preprocessed lines (macros
+ * expanded, so columns may differ): a caller showing them compiles FILE
+ * again without it. */
 wgp_status wgp_ccs_extract(wgp_ccs *s, const char *file, wgp_source_kind kind, const wgp_extract_options *opts,
                            const char *out, char **log, wgp_diag *diag);
 

@@ -76,6 +76,11 @@ typedef struct wgp_extract_options {
    * gives 'registers'.  None: sm_80. */
   const char *const *archs;
   size_t num_archs;
+  /* A file holding what wgp_preprocess made of the source with these
+   * options: wgp_ccs_extract (wgperf/ccserver.h) then compiles it instead of
+   * preprocessing the source again (the model is the same).  NULL: the
+   * source; wgp_extract always compiles the source. */
+  const char *preprocessed;
 } wgp_extract_options;
 
 /* Compiles FILE as KIND (OPTS may be NULL: the defaults) and writes

@@ -5,5 +5,7 @@
 #endif
 #include "../scale.cu"
 #if elems == 2
-__device__ int broken_for_two() { return undeclared_in_this_kernel; }
+__device__ int broken_for_two() { return elems + undeclared_in_this_kernel; }
 #endif
+// (the message's column is the source's, 50, not that of the preprocessed
+// text that wgperf-cc compiles first, where "elems" is "2")
