@@ -1,13 +1,13 @@
 // Bank conflicts are named as the bottleneck only when the pipeline sets the
 // time.  A 32x32 tile transposed through shared memory without padding has
-// 32-way conflicts on its column reads: on an H100 they set the time; on a T4
+// 32-way conflicts on its column reads: on an H100 they set the time; on an A10
 // the same launch is bound by DRAM bandwidth (as fast as the padded tile), and
 // the bottleneck line says so instead of sending the user to pad the tile.
 // Of several conflicted accesses, the one whose conflicts add the most
 // wavefronts is named (an unpadded Blelloch scan: 32-way, not the first 4-way).
-// RUN: %wgperf predict %s --kernel transpose_nopad --grid 64,64 --block 32,8 --arg width=2048 --arg height=2048 --gpu t4 | FileCheck %s --check-prefix=T4
-// T4: rounds {{.*}}; limited by dram_bandwidth
-// T4: bottleneck  DRAM bandwidth: {{.*}} at 247 GB/s
+// RUN: %wgperf predict %s --kernel transpose_nopad --grid 64,64 --block 32,8 --arg width=2048 --arg height=2048 --gpu a10 | FileCheck %s --check-prefix=A10
+// A10: rounds {{.*}}; limited by dram_bandwidth
+// A10: bottleneck  DRAM bandwidth: {{.*}} at 585 GB/s
 // RUN: %wgperf predict %s --kernel transpose_nopad --grid 64,64 --block 32,8 --arg width=2048 --arg height=2048 --gpu h100 | FileCheck %s --check-prefix=H100
 // H100: rounds {{.*}}; limited by pipeline
 // H100: bottleneck  shared-memory loads at {{.*}}bottleneck-conflicts-bound.cu:26 have 32-way bank conflicts
