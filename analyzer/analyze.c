@@ -25,22 +25,19 @@ struct wgp_analysis {
   size_t nfallbacks;
 };
 
-/* A warp's statistics as a warp-set payload. */
+/* A warp's statistics as a warp-set payload: one allocation. */
 typedef struct stats_blob {
   size_t n;
-  wgp_mem_stats *s;
+  wgp_mem_stats s[];
 } stats_blob;
 
 static void *take_stats(void *user) {
-  stats_blob *b = malloc(sizeof *b);
+  size_t n = wgp_metrics_num_accesses(user);
+  stats_blob *b = malloc(sizeof *b + n * sizeof *b->s);
   if (!b)
     return NULL;
-  b->n = wgp_metrics_num_accesses(user);
-  b->s = wgp_metrics_take(user);
-  if (!b->s) {
-    free(b);
-    return NULL;
-  }
+  b->n = n;
+  wgp_metrics_take_into(user, b->s);
   return b;
 }
 
@@ -49,12 +46,7 @@ static bool equal_stats(const void *x, const void *y) {
   return a->n == b->n && memcmp(a->s, b->s, a->n * sizeof *a->s) == 0;
 }
 
-static void free_stats(void *p) {
-  stats_blob *b = p;
-  if (b)
-    free(b->s);
-  free(b);
-}
+static void free_stats(void *p) { free(p); }
 
 /* A warp with a lane outside a __local array of known size. */
 static bool stats_outside(const void *p) {

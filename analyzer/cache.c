@@ -328,6 +328,45 @@ typedef struct lru {
  * bits (line tags are addresses / line bytes, far below 2^63). */
 #define LRU_PHANTOM (UINT64_C(1) << 63)
 
+/* The node arrays of C, ROOM entries each, carved from one cleared block
+ * (TAG first: the 8-byte arrays before the 4-byte ones keep each aligned);
+ * the first ROOM_KEPT entries copied from C's arrays.  False, C as it was, out
+ * of memory. */
+static bool lru_nodes(lru *c, size_t room, size_t room_kept) {
+  size_t four = sizeof(uint32_t);
+  char *p = calloc(room, sizeof *c->tag + sizeof *c->wb_weight + 8 * four);
+  if (!p)
+    return false;
+  uint64_t *tag = (uint64_t *)p;
+  double *wb_weight = (double *)(tag + room);
+  uint32_t *u = (uint32_t *)(wb_weight + room);
+  uint32_t *valid = u, *dirty = u + room, *wb_access = u + 2 * room, *fresh_at = u + 3 * room;
+  uint32_t *fresh = u + 4 * room, *far = u + 5 * room, *prev = u + 6 * room, *next = u + 7 * room;
+  if (room_kept) {
+    memcpy(tag, c->tag, room_kept * sizeof *tag);
+    memcpy(wb_weight, c->wb_weight, room_kept * sizeof *wb_weight);
+    memcpy(valid, c->valid, room_kept * four);
+    memcpy(dirty, c->dirty, room_kept * four);
+    memcpy(wb_access, c->wb_access, room_kept * four);
+    memcpy(fresh_at, c->fresh_at, room_kept * four);
+    memcpy(fresh, c->fresh, room_kept * four);
+    memcpy(far, c->far, room_kept * four);
+    memcpy(prev, c->prev, room_kept * four);
+    memcpy(next, c->next, room_kept * four);
+  }
+  free(c->tag);
+  c->tag = tag, c->wb_weight = wb_weight, c->valid = valid, c->dirty = dirty, c->wb_access = wb_access;
+  c->fresh_at = fresh_at, c->fresh = fresh, c->far = far, c->prev = prev, c->next = next;
+  return true;
+}
+
+/* An empty hash table of SLOTS slots (KEY and SLOT_NODE in one block). */
+static bool lru_table(uint64_t **key, uint32_t **slot_node, size_t slots) {
+  *key = calloc(slots, sizeof **key + sizeof **slot_node);
+  *slot_node = *key ? (uint32_t *)(*key + slots) : NULL;
+  return *key != NULL;
+}
+
 static bool lru_init(lru *c, size_t lines, unsigned per_line) {
   memset(c, 0, sizeof *c);
   c->cap = lines ? lines : 1;
@@ -337,27 +376,12 @@ static bool lru_init(lru *c, size_t lines, unsigned per_line) {
   while (slots < c->room * 2)
     slots *= 2;
   c->mask = slots - 1;
-  c->key = calloc(slots, sizeof *c->key);
-  c->slot_node = calloc(slots, sizeof *c->slot_node);
-  c->tag = calloc(c->room, sizeof *c->tag);
-  c->valid = calloc(c->room, sizeof *c->valid);
-  c->dirty = calloc(c->room, sizeof *c->dirty);
-  c->wb_weight = calloc(c->room, sizeof *c->wb_weight);
-  c->wb_access = calloc(c->room, sizeof *c->wb_access);
-  c->fresh_at = calloc(c->room, sizeof *c->fresh_at);
-  c->fresh = calloc(c->room, sizeof *c->fresh);
-  c->far = calloc(c->room, sizeof *c->far);
-  c->prev = calloc(c->room, sizeof *c->prev);
-  c->next = calloc(c->room, sizeof *c->next);
   c->head = c->tail = c->free_top = NIL;
-  return c->key && c->slot_node && c->tag && c->valid && c->dirty && c->wb_weight && c->wb_access && c->fresh_at &&
-         c->fresh && c->far && c->prev && c->next;
+  return lru_table(&c->key, &c->slot_node, slots) && lru_nodes(c, c->room, 0);
 }
 
-static void lru_free(lru *c) {
-  free(c->key), free(c->slot_node), free(c->tag), free(c->valid), free(c->dirty), free(c->prev), free(c->next);
-  free(c->wb_weight), free(c->wb_access), free(c->wb), free(c->fresh_at), free(c->fresh), free(c->far);
-}
+/* Frees the arrays of C (its two blocks and the write-backs). */
+static void lru_free(lru *c) { free(c->key), free(c->tag), free(c->wb); }
 
 static size_t lru_find_slot(const lru *c, uint64_t tag) {
   /* the product's high bits folded in: strided tags (multiples of 2^k) keep
@@ -372,29 +396,16 @@ static size_t lru_find_slot(const lru *c, uint64_t tag) {
 /* Doubles the nodes (up to the capacity) and the hash table with them. */
 static bool lru_grow(lru *c) {
   size_t room = c->room * 2 < c->cap ? c->room * 2 : c->cap;
-  /* every array is tried (each keeps its old size if it cannot grow) */
-  bool ok = RESIZE(c->tag, room);
-  ok &= RESIZE(c->valid, room);
-  ok &= RESIZE(c->dirty, room);
-  ok &= RESIZE(c->wb_weight, room);
-  ok &= RESIZE(c->wb_access, room);
-  ok &= RESIZE(c->fresh_at, room);
-  ok &= RESIZE(c->fresh, room);
-  ok &= RESIZE(c->far, room);
-  ok &= RESIZE(c->prev, room);
-  ok &= RESIZE(c->next, room);
-  if (!ok)
+  if (!lru_nodes(c, room, c->room))
     return false;
   size_t slots = c->mask + 1;
   while (slots < room * 2)
     slots *= 2;
   if (slots != c->mask + 1) {
-    uint64_t *key = calloc(slots, sizeof *key);
-    uint32_t *sn = calloc(slots, sizeof *sn);
-    if (!key || !sn) {
-      free(key), free(sn);
+    uint64_t *key;
+    uint32_t *sn;
+    if (!lru_table(&key, &sn, slots))
       return false;
-    }
     uint64_t *okey = c->key;
     uint32_t *osn = c->slot_node;
     size_t oslots = c->mask + 1;
@@ -405,7 +416,7 @@ static bool lru_grow(lru *c) {
         c->key[t] = okey[i];
         c->slot_node[t] = osn[i];
       }
-    free(okey), free(osn);
+    free(okey);
   }
   c->room = room;
   return true;
