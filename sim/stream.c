@@ -332,17 +332,21 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
   /* Loads first, in program order: the compiler hoists a block's loads
    * above the arithmetic that consumes them (and they then overlap, see
    * issue()); stores and atomics keep their place among the arithmetic. */
-  /* others, loads (size_t) and their levels (unsigned) in one allocation, and
-   * the stream's room for what is known to come: the simulations build
-   * thousands of streams, each a few allocations less */
+  /* others, loads (size_t) and their levels (unsigned) in one array, on the
+   * stack for a block of up to SMALL accesses, and the stream's room for
+   * what is known to come: the simulations build thousands of streams, each
+   * a few allocations less */
+  enum { SMALL = 64 };
+  size_t small[3 * SMALL];
   size_t room = na_all ? na_all : 1;
-  size_t *others = malloc(room * (2 * sizeof(size_t) + sizeof(unsigned)));
+  size_t *others = room <= SMALL ? small : malloc(room * (2 * sizeof(size_t) + sizeof(unsigned)));
   if (!others)
     return wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
   if (total_alu + na_all + barriers + issue_only < 1u << 20) {
     out.cap = (size_t)(total_alu + na_all + barriers + issue_only) + 8;
     if (!(out.v = malloc(out.cap * sizeof *out.v))) {
-      free(others);
+      if (others != small)
+        free(others);
       return wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
     }
   }
@@ -452,7 +456,8 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
       account(s, &m);
     }
   }
-  free(others);
+  if (others != small)
+    free(others);
   wgp_insn bar = {.kind = WGP_INSN_BARRIER, .unit = WGP_UNIT_NONE, .latency = c->barrier_cost};
   for (uint64_t i = 0; i < barriers && st == WGP_OK; i++) {
     if (!push(&out, &bar))
