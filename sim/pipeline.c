@@ -1105,8 +1105,9 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
   wgp_sim_input busy_in;    /* the launch without its groups that exit at once */
   wgp_sim_warp *busy = NULL; /* its warp classes */
   c.streams = calloc(in->num_warps * c.num_blocks, sizeof *c.streams);
+  c.insns = wgp_arena_new();
   wgp_class_totals *tot = calloc(in->num_warps, sizeof *tot);
-  if (!c.streams || !tot) {
+  if (!c.streams || !c.insns || !tot) {
     st = wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
     goto done;
   }
@@ -1247,9 +1248,8 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
   double worst_q = dmax(queued_rounds_us(out, head, ng, in->warps_per_group, worst / mhz, NULL), queued_us);
   out->worst_us = dmax(dmax(worst / mhz, floor_us), worst_q) + out->launch_overhead_us;
 done:
-  if (c.streams)
-    for (size_t i = 0; i < in->num_warps * c.num_blocks; i++)
-      free(c.streams[i].insn);
+  wgp_arena_free(c.insns);
+  free(c.scratch);
   free(c.streams);
   free(tot);
   free(busy);

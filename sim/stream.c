@@ -342,13 +342,19 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
   size_t *others = room <= SMALL ? small : malloc(room * (2 * sizeof(size_t) + sizeof(unsigned)));
   if (!others)
     return wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
+  /* the stream is built in the context's scratch array (kept between
+   * builds), then copied to its arena */
+  out.v = c->scratch, out.cap = c->scratch_cap;
   if (total_alu + na_all + barriers + issue_only < 1u << 20) {
-    out.cap = (size_t)(total_alu + na_all + barriers + issue_only) + 8;
-    if (!(out.v = malloc(out.cap * sizeof *out.v))) {
+    size_t want = (size_t)(total_alu + na_all + barriers + issue_only) + 8;
+    wgp_insn *v = want > out.cap ? realloc(out.v, want * sizeof *v) : out.v;
+    if (!v) {
       if (others != small)
         free(others);
       return wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
     }
+    out.v = v, out.cap = want > out.cap ? want : out.cap;
+    c->scratch = out.v, c->scratch_cap = out.cap;
   }
   /* A load whose address needs the value of an earlier load of the block
    * (a gather: x[col[j]]) cannot issue before that one returns: the loads
@@ -470,11 +476,13 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
       st = WGP_ERR_NOMEM;
     account(s, &one);
   }
-  if (st != WGP_OK) {
-    free(out.v);
+  c->scratch = out.v, c->scratch_cap = out.cap;
+  if (st == WGP_OK && out.n && !(s->insn = wgp_arena_alloc(c->insns, out.n * sizeof *out.v)))
+    st = WGP_ERR_NOMEM;
+  if (st != WGP_OK)
     return wgp_sim_fail(diag, st, "out of memory");
-  }
-  s->insn = out.v;
+  if (out.n)
+    memcpy(s->insn, out.v, out.n * sizeof *out.v);
   s->n = out.n;
   s->built = true;
   return WGP_OK;
