@@ -1782,14 +1782,14 @@ wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp,
     memset(tr->fallback, 0, tr->nblocks * sizeof *tr->fallback);
     tr->flags = 0;
     tr->size = 0;
-  } else if ((tr = calloc(1, sizeof *tr))) {
+  } else if ((tr = calloc(1, sizeof *tr + t->nblocks * (2 * sizeof(double) + 1)))) {
+    /* the trace and its per-block arrays in one block */
     tr->nblocks = t->nblocks;
-    tr->exec = calloc(t->nblocks, sizeof *tr->exec);
-    tr->lane_exec = calloc(t->nblocks, sizeof *tr->lane_exec);
-    tr->fallback = calloc(t->nblocks, sizeof *tr->fallback);
+    tr->exec = (double *)(tr + 1);
+    tr->lane_exec = tr->exec + t->nblocks;
+    tr->fallback = (unsigned char *)(tr->lane_exec + t->nblocks);
   }
-  if (!tr || !tr->exec || !tr->lane_exec || !tr->fallback) {
-    wgp_trace_free(tr);
+  if (!tr) {
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   t->nlanes = t->L->warp_size;
@@ -1857,10 +1857,7 @@ void wgp_trace_free(wgp_trace *tr) {
   if (!tr)
     return;
   free_list(&tr->top);
-  free(tr->exec);
-  free(tr->lane_exec);
-  free(tr->fallback);
-  free(tr);
+  free(tr); /* its per-block arrays with it */
 }
 
 void wgp_tracer_recycle(wgp_tracer *t, wgp_trace *tr) {
