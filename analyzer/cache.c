@@ -90,16 +90,19 @@ static bool resize(void *pp, size_t n, size_t size) {
 }
 #define RESIZE(p, n) resize(&(p), (n), sizeof *(p))
 
-/* Room in R for NEV events and NSEC sectors in all; false out of memory. */
+/* Room in R for NEV events and NSEC sectors in all (at first for at least
+ * 256 and 4096: fewer doublings); false out of memory. */
 static bool recorder_reserve(recorder *r, size_t nev, size_t nsec) {
   if (nev > r->capev) {
     size_t cap = 2 * r->capev > nev ? 2 * r->capev : nev;
+    cap = cap < 256 ? 256 : cap;
     if (!RESIZE(r->ev, cap))
       return false;
     r->capev = cap;
   }
   if (nsec > r->capsec) {
     size_t cap = 2 * r->capsec > nsec ? 2 * r->capsec : nsec;
+    cap = cap < 4096 ? 4096 : cap;
     if (!RESIZE(r->sec, cap))
       return false;
     r->capsec = cap;
