@@ -17,6 +17,7 @@ struct wgp_analysis {
   wgp_layout *layout;
   wgp_metrics *metrics;
   wgp_warp_payload payload; /* the warp set keeps a pointer to it */
+  struct stats_blob *spare; /* a payload given back, for the next take_stats */
   wgp_warp_set *warps;
   wgp_mem_stats *total;
   size_t nacc;
@@ -25,23 +26,31 @@ struct wgp_analysis {
   size_t nfallbacks;
 };
 
-/* A warp's statistics as a warp-set payload. */
+/* A warp's statistics as a warp-set payload: one allocation. */
 typedef struct stats_blob {
   size_t n;
-  wgp_mem_stats *s;
+  wgp_mem_stats s[];
 } stats_blob;
 
 static void *take_stats(void *user) {
-  stats_blob *b = malloc(sizeof *b);
+  wgp_analysis *a = user;
+  size_t n = wgp_metrics_num_accesses(a->metrics);
+  stats_blob *b = a->spare ? a->spare : malloc(sizeof *b + n * sizeof *b->s);
   if (!b)
     return NULL;
-  b->n = wgp_metrics_num_accesses(user);
-  b->s = wgp_metrics_take(user);
-  if (!b->s) {
-    free(b);
-    return NULL;
-  }
+  a->spare = NULL;
+  b->n = n;
+  wgp_metrics_take_into(a->metrics, b->s);
   return b;
+}
+
+/* A payload the warp set does not keep: the next take_stats reuses it. */
+static void recycle_stats(void *user, void *p) {
+  wgp_analysis *a = user;
+  if (a->spare)
+    free(p);
+  else
+    a->spare = p;
 }
 
 static bool equal_stats(const void *x, const void *y) {
@@ -49,12 +58,7 @@ static bool equal_stats(const void *x, const void *y) {
   return a->n == b->n && memcmp(a->s, b->s, a->n * sizeof *a->s) == 0;
 }
 
-static void free_stats(void *p) {
-  stats_blob *b = p;
-  if (b)
-    free(b->s);
-  free(b);
-}
+static void free_stats(void *p) { free(p); }
 
 /* A warp with a lane outside a __local array of known size. */
 static bool stats_outside(const void *p) {
@@ -216,8 +220,8 @@ wgp_status wgp_analyze(const wgp_analysis_input *in, wgp_analysis **out, wgp_dia
     for (size_t i = 0; i < in->num_taken_hints; i++)
       wgp_tracer_set_taken_hint(t, in->taken_blocks[i], in->taken_fractions[i]);
     wgp_metrics_attach(a->metrics, t);
-    a->payload = (wgp_warp_payload){take_stats, equal_stats, free_stats, a->metrics,
-                                    in->stop_outside_local ? stats_outside : NULL};
+    a->payload = (wgp_warp_payload){take_stats, equal_stats, free_stats, a,
+                                    in->stop_outside_local ? stats_outside : NULL, recycle_stats};
     st = wgp_warp_set_build(t, in->kernel, &a->launch, &a->payload, &a->warps, diag);
   }
   wgp_tracer_free(t);
@@ -262,6 +266,7 @@ void wgp_analysis_free(wgp_analysis *a) {
     return;
   wgp_warp_set_free(a->warps);
   wgp_metrics_free(a->metrics);
+  free(a->spare);
   wgp_layout_free(a->layout);
   free(a->total);
   free(a->fallbacks);

@@ -90,16 +90,19 @@ static bool resize(void *pp, size_t n, size_t size) {
 }
 #define RESIZE(p, n) resize(&(p), (n), sizeof *(p))
 
-/* Room in R for NEV events and NSEC sectors in all; false out of memory. */
+/* Room in R for NEV events and NSEC sectors in all (at first for at least
+ * 256 and 4096: fewer doublings); false out of memory. */
 static bool recorder_reserve(recorder *r, size_t nev, size_t nsec) {
   if (nev > r->capev) {
     size_t cap = 2 * r->capev > nev ? 2 * r->capev : nev;
+    cap = cap < 256 ? 256 : cap;
     if (!RESIZE(r->ev, cap))
       return false;
     r->capev = cap;
   }
   if (nsec > r->capsec) {
     size_t cap = 2 * r->capsec > nsec ? 2 * r->capsec : nsec;
+    cap = cap < 4096 ? 4096 : cap;
     if (!RESIZE(r->sec, cap))
       return false;
     r->capsec = cap;
@@ -328,36 +331,21 @@ typedef struct lru {
  * bits (line tags are addresses / line bytes, far below 2^63). */
 #define LRU_PHANTOM (UINT64_C(1) << 63)
 
+static bool lru_arrays(lru *c, size_t room, size_t slots);
+
 static bool lru_init(lru *c, size_t lines, unsigned per_line) {
   memset(c, 0, sizeof *c);
   c->cap = lines ? lines : 1;
   c->per_line = per_line ? per_line : 1;
-  c->room = c->cap < 64 ? c->cap : 64;
-  size_t slots = 16;
-  while (slots < c->room * 2)
+  size_t room = c->cap < 64 ? c->cap : 64, slots = 16;
+  while (slots < room * 2)
     slots *= 2;
-  c->mask = slots - 1;
-  c->key = calloc(slots, sizeof *c->key);
-  c->slot_node = calloc(slots, sizeof *c->slot_node);
-  c->tag = calloc(c->room, sizeof *c->tag);
-  c->valid = calloc(c->room, sizeof *c->valid);
-  c->dirty = calloc(c->room, sizeof *c->dirty);
-  c->wb_weight = calloc(c->room, sizeof *c->wb_weight);
-  c->wb_access = calloc(c->room, sizeof *c->wb_access);
-  c->fresh_at = calloc(c->room, sizeof *c->fresh_at);
-  c->fresh = calloc(c->room, sizeof *c->fresh);
-  c->far = calloc(c->room, sizeof *c->far);
-  c->prev = calloc(c->room, sizeof *c->prev);
-  c->next = calloc(c->room, sizeof *c->next);
   c->head = c->tail = c->free_top = NIL;
-  return c->key && c->slot_node && c->tag && c->valid && c->dirty && c->wb_weight && c->wb_access && c->fresh_at &&
-         c->fresh && c->far && c->prev && c->next;
+  return lru_arrays(c, room, slots);
 }
 
-static void lru_free(lru *c) {
-  free(c->key), free(c->slot_node), free(c->tag), free(c->valid), free(c->dirty), free(c->prev), free(c->next);
-  free(c->wb_weight), free(c->wb_access), free(c->wb), free(c->fresh_at), free(c->fresh), free(c->far);
-}
+/* Frees the arrays of C (their block and the write-backs). */
+static void lru_free(lru *c) { free(c->key), free(c->wb); }
 
 static size_t lru_find_slot(const lru *c, uint64_t tag) {
   /* the product's high bits folded in: strided tags (multiples of 2^k) keep
@@ -369,46 +357,60 @@ static size_t lru_find_slot(const lru *c, uint64_t tag) {
   return s;
 }
 
-/* Doubles the nodes (up to the capacity) and the hash table with them. */
-static bool lru_grow(lru *c) {
-  size_t room = c->room * 2 < c->cap ? c->room * 2 : c->cap;
-  /* every array is tried (each keeps its old size if it cannot grow) */
-  bool ok = RESIZE(c->tag, room);
-  ok &= RESIZE(c->valid, room);
-  ok &= RESIZE(c->dirty, room);
-  ok &= RESIZE(c->wb_weight, room);
-  ok &= RESIZE(c->wb_access, room);
-  ok &= RESIZE(c->fresh_at, room);
-  ok &= RESIZE(c->fresh, room);
-  ok &= RESIZE(c->far, room);
-  ok &= RESIZE(c->prev, room);
-  ok &= RESIZE(c->next, room);
-  if (!ok)
+/* Gives C a hash table of SLOTS slots and node arrays of ROOM entries, all
+ * carved from one cleared block (the 8-byte arrays first, KEY at its start:
+ * each aligned); the nodes C had are copied, its table copied or, at a new
+ * size, its tags rehashed.  False, C as it was, out of memory. */
+static bool lru_arrays(lru *c, size_t room, size_t slots) {
+  const size_t four = sizeof(uint32_t);
+  char *p = calloc(1, slots * (sizeof *c->key + four) + room * (sizeof *c->tag + sizeof *c->wb_weight + 8 * four));
+  if (!p)
     return false;
-  size_t slots = c->mask + 1;
-  while (slots < room * 2)
-    slots *= 2;
-  if (slots != c->mask + 1) {
-    uint64_t *key = calloc(slots, sizeof *key);
-    uint32_t *sn = calloc(slots, sizeof *sn);
-    if (!key || !sn) {
-      free(key), free(sn);
-      return false;
-    }
-    uint64_t *okey = c->key;
-    uint32_t *osn = c->slot_node;
-    size_t oslots = c->mask + 1;
-    c->key = key, c->slot_node = sn, c->mask = slots - 1;
+  uint64_t *key = (uint64_t *)p, *tag = key + slots;
+  double *wb_weight = (double *)(tag + room);
+  uint32_t *slot_node = (uint32_t *)(wb_weight + room), *u = slot_node + slots;
+  uint32_t *valid = u, *dirty = u + room, *wb_access = u + 2 * room, *fresh_at = u + 3 * room;
+  uint32_t *fresh = u + 4 * room, *far = u + 5 * room, *prev = u + 6 * room, *next = u + 7 * room;
+  size_t kept = c->key ? c->room : 0, oslots = c->key ? c->mask + 1 : 0;
+  if (kept) {
+    memcpy(tag, c->tag, kept * sizeof *tag);
+    memcpy(wb_weight, c->wb_weight, kept * sizeof *wb_weight);
+    memcpy(valid, c->valid, kept * four);
+    memcpy(dirty, c->dirty, kept * four);
+    memcpy(wb_access, c->wb_access, kept * four);
+    memcpy(fresh_at, c->fresh_at, kept * four);
+    memcpy(fresh, c->fresh, kept * four);
+    memcpy(far, c->far, kept * four);
+    memcpy(prev, c->prev, kept * four);
+    memcpy(next, c->next, kept * four);
+  }
+  uint64_t *okey = c->key;
+  uint32_t *osn = c->slot_node;
+  c->key = key, c->slot_node = slot_node, c->mask = slots - 1, c->room = room;
+  c->tag = tag, c->wb_weight = wb_weight, c->valid = valid, c->dirty = dirty, c->wb_access = wb_access;
+  c->fresh_at = fresh_at, c->fresh = fresh, c->far = far, c->prev = prev, c->next = next;
+  if (oslots == slots) {
+    memcpy(key, okey, slots * sizeof *key);
+    memcpy(slot_node, osn, slots * four);
+  } else {
     for (size_t i = 0; i < oslots; i++)
       if (okey[i]) {
         size_t t = lru_find_slot(c, okey[i] - 1);
-        c->key[t] = okey[i];
-        c->slot_node[t] = osn[i];
+        key[t] = okey[i];
+        slot_node[t] = osn[i];
       }
-    free(okey), free(osn);
   }
-  c->room = room;
+  free(okey);
   return true;
+}
+
+/* Doubles the nodes (up to the capacity) and the hash table with them. */
+static bool lru_grow(lru *c) {
+  size_t room = c->room * 2 < c->cap ? c->room * 2 : c->cap;
+  size_t slots = c->mask + 1;
+  while (slots < room * 2)
+    slots *= 2;
+  return lru_arrays(c, room, slots);
 }
 
 /* Line N leaves the cache: its dirty sectors are written back together (one

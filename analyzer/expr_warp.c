@@ -351,17 +351,24 @@ wgp_status wgp_xprog_compile(const wgp_expr *e, unsigned flags, wgp_xclassify cl
   compiler c = {p, classify, user, false};
   p->root = compile(&c, e);
   if (!c.oom) {
-    p->val = malloc(p->nn * WGP_XLANES * sizeof *p->val);
-    p->ok = calloc(p->nn, sizeof *p->ok);
-    p->err = calloc(p->nn, sizeof *p->err);
-    p->gv = malloc((p->maxops ? p->maxops : 1) * sizeof *p->gv);
-    p->gs = malloc(p->maxops ? p->maxops : 1);
-    p->aff = calloc(p->nn, 1);
-    p->form = malloc(p->nn * sizeof *p->form);
-    p->epoch = calloc(p->nn, sizeof *p->epoch);
-    p->gepoch = calloc(p->nn, sizeof *p->gepoch);
-    p->valid = calloc(p->nn, sizeof *p->valid);
-    c.oom = !p->val || !p->ok || !p->err || !p->gv || !p->gs || !p->aff || !p->form || !p->epoch || !p->valid || !p->gepoch;
+    /* the evaluation's arrays in one block (OK at its start): the 8-byte
+     * ones first, the cleared ones (OK to VALID, AFF) cleared */
+    size_t nn = p->nn, mo = p->maxops ? p->maxops : 1, cleared = 5 * nn * sizeof(uint64_t);
+    size_t words = cleared + (nn * WGP_XLANES + nn * (1 + WGP_XCOORDS) + mo) * sizeof(int64_t);
+    char *b = malloc(words + mo + nn);
+    if (!b) {
+      c.oom = true;
+    } else {
+      memset(b, 0, cleared);
+      p->ok = (uint64_t *)b, p->err = p->ok + nn, p->epoch = p->err + nn, p->gepoch = p->epoch + nn;
+      p->valid = p->gepoch + nn;
+      p->val = (int64_t *)(p->valid + nn);
+      p->form = (int64_t(*)[1 + WGP_XCOORDS])(p->val + nn * WGP_XLANES);
+      p->gv = (int64_t *)(p->form + nn);
+      p->gs = (uint8_t *)(b + words);
+      p->aff = p->gs + mo;
+      memset(p->aff, 0, nn);
+    }
   }
   if (c.oom) {
     wgp_xprog_free(p);
@@ -376,16 +383,7 @@ void wgp_xprog_free(wgp_xprog *p) {
     return;
   free(p->n);
   free(p->opnd);
-  free(p->val);
-  free(p->ok);
-  free(p->err);
-  free(p->gv);
-  free(p->gs);
-  free(p->aff);
-  free(p->form);
-  free(p->epoch);
-  free(p->gepoch);
-  free(p->valid);
+  free(p->ok); /* the evaluation's block */
   free(p);
 }
 

@@ -327,6 +327,13 @@ wgp_mem_stats *wgp_metrics_take(wgp_metrics *m) {
   return done;
 }
 
+void wgp_metrics_take_into(wgp_metrics *m, wgp_mem_stats *out) {
+  if (!m->nacc)
+    return;
+  memcpy(out, m->cur, m->nacc * sizeof *out);
+  memset(m->cur, 0, m->nacc * sizeof *m->cur);
+}
+
 static uint64_t access_base(const wgp_layout *layout, const wgp_kernel *k, const wgp_access *a) {
   size_t id = wgp_access_id(a);
   if (k == layout->k && id < layout->naccesses && wgp_kernel_access(k, id) == a)

@@ -95,6 +95,7 @@ struct wgp_tracer {
   wgp_trace_visit visit;
   void *visit_user;
   scratch *arrive, *exits; /* per depth */
+  char *scratch_mem;        /* their arrays, in one block */
   /* state of the trace being made */
   uint64_t group[3];
   uint64_t extent[3]; /* this group's size: smaller than local for the last group of a non-uniform launch */
@@ -753,13 +754,16 @@ wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tr
   t->arrive = calloc(t->max_depth + 2, sizeof *t->arrive);
   t->exits = calloc(t->max_depth + 2, sizeof *t->exits);
   ok = ok && t->rv && t->rv_known && t->rv_delta && t->stepv && t->arrive && t->exits;
+  size_t per = nb * (sizeof(uint64_t) + sizeof(double) + sizeof(size_t)); /* a scratch's arrays */
+  t->scratch_mem = ok ? calloc(2 * (t->max_depth + 2), per ? per : 1) : NULL;
+  ok = ok && t->scratch_mem;
   for (unsigned d = 0; ok && d < t->max_depth + 2; d++) {
     scratch *s[2] = {&t->arrive[d], &t->exits[d]};
     for (int j = 0; j < 2; j++) {
-      s[j]->mask = calloc(nb, sizeof *s[j]->mask);
-      s[j]->w = calloc(nb, sizeof *s[j]->w);
-      s[j]->touched = calloc(nb, sizeof *s[j]->touched);
-      ok = ok && s[j]->mask && s[j]->w && s[j]->touched;
+      char *m = t->scratch_mem + (2 * d + j) * per;
+      s[j]->mask = (uint64_t *)m;
+      s[j]->w = (double *)(s[j]->mask + nb);
+      s[j]->touched = (size_t *)(s[j]->w + nb);
     }
   }
   if (!ok || !compute_rpo(t)) {
@@ -789,15 +793,7 @@ wgp_status wgp_tracer_new(const wgp_kernel *k, const wgp_trace_launch *L, wgp_tr
 void wgp_tracer_free(wgp_tracer *t) {
   if (!t)
     return;
-  for (unsigned d = 0; d < t->max_depth + 2; d++) {
-    if (t->arrive) {
-      free(t->arrive[d].mask), free(t->arrive[d].w), free(t->arrive[d].touched);
-    }
-    if (t->exits) {
-      free(t->exits[d].mask), free(t->exits[d].w), free(t->exits[d].touched);
-    }
-  }
-  free(t->arrive), free(t->exits);
+  free(t->scratch_mem), free(t->arrive), free(t->exits);
   free(t->order), free(t->rpo), free(t->block_loop), free(t->loop_parent), free(t->loop_header);
   free(t->loop_depth), free(t->rv_off), free(t->trip_hint), free(t->has_trip_hint);
   free(t->taken_hint), free(t->has_taken_hint), free(t->iter), free(t->forced), free(t->forcing), free(t->exit_reach);
@@ -1782,14 +1778,14 @@ wgp_status wgp_tracer_trace(wgp_tracer *t, const uint64_t group[3], size_t warp,
     memset(tr->fallback, 0, tr->nblocks * sizeof *tr->fallback);
     tr->flags = 0;
     tr->size = 0;
-  } else if ((tr = calloc(1, sizeof *tr))) {
+  } else if ((tr = calloc(1, sizeof *tr + t->nblocks * (2 * sizeof(double) + 1)))) {
+    /* the trace and its per-block arrays in one block */
     tr->nblocks = t->nblocks;
-    tr->exec = calloc(t->nblocks, sizeof *tr->exec);
-    tr->lane_exec = calloc(t->nblocks, sizeof *tr->lane_exec);
-    tr->fallback = calloc(t->nblocks, sizeof *tr->fallback);
+    tr->exec = (double *)(tr + 1);
+    tr->lane_exec = tr->exec + t->nblocks;
+    tr->fallback = (unsigned char *)(tr->lane_exec + t->nblocks);
   }
-  if (!tr || !tr->exec || !tr->lane_exec || !tr->fallback) {
-    wgp_trace_free(tr);
+  if (!tr) {
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }
   t->nlanes = t->L->warp_size;
@@ -1857,10 +1853,7 @@ void wgp_trace_free(wgp_trace *tr) {
   if (!tr)
     return;
   free_list(&tr->top);
-  free(tr->exec);
-  free(tr->lane_exec);
-  free(tr->fallback);
-  free(tr);
+  free(tr); /* its per-block arrays with it */
 }
 
 void wgp_tracer_recycle(wgp_tracer *t, wgp_trace *tr) {

@@ -148,6 +148,14 @@ static int control_group_dependence(const wgp_kernel *k) {
   return worst;
 }
 
+/* Data the set does not keep: recycled where the payload can, else freed. */
+static void drop_payload(const wgp_warp_payload *pl, void *p) {
+  if (pl->recycle && p)
+    pl->recycle(pl->user, p);
+  else
+    pl->free(p);
+}
+
 static wgp_status add_warp(wgp_warp_set *s, wgp_tracer *t, const uint64_t g[3], size_t warp, double count,
                            wgp_trace *tr) {
   void *p = NULL;
@@ -167,7 +175,7 @@ static wgp_status add_warp(wgp_warp_set *s, wgp_tracer *t, const uint64_t g[3], 
       s->v[i].count += count;
       wgp_tracer_recycle(t, tr);
       if (s->pl)
-        s->pl->free(p);
+        drop_payload(s->pl, p);
       return WGP_OK;
     }
   if (s->n == s->cap) {
@@ -299,7 +307,7 @@ static wgp_status group_shape(prober *p, uint64_t gi, uint64_t *sig, wgp_diag *d
       return wgp_diag_set(diag, ts, "%s", d2.message);
     if (p->pl) /* the visitor's data of a probe belongs to no class (nor stops the build: a
                   * stopped set holds the warp that stopped it) */
-      p->pl->free(p->pl->take(p->pl->user));
+      drop_payload(p->pl, p->pl->take(p->pl->user));
     h = mix64(mix64(h, w), wgp_trace_shape_hash(tr));
     wgp_tracer_recycle(p->t, tr);
   }

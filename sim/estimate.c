@@ -176,11 +176,11 @@ void wgp_kernel_local_memory_on(const wgp_kernel *k, const wgp_gpu *gpu, double 
   *stores_per_insn = fmin(16, st / others);
 }
 
-wgp_access_cost *wgp_access_costs_new(const wgp_kernel *k, const wgp_mem_stats *s, const wgp_cache_result *cache,
-                                      double hit) {
+/* As wgp_access_costs_new, into C (one entry per access of K, cleared). */
+static void access_costs_fill(const wgp_kernel *k, const wgp_mem_stats *s, const wgp_cache_result *cache, double hit,
+                              wgp_access_cost *c) {
   size_t n = wgp_kernel_num_accesses(k);
-  wgp_access_cost *c = calloc(n ? n : 1, sizeof *c);
-  for (size_t i = 0; c && i < n; i++) {
+  for (size_t i = 0; i < n; i++) {
     double ex = s[i].executions > 0 ? s[i].executions : 1;
     wgp_space sp = wgp_access_space(wgp_kernel_access(k, i));
     c[i].requests = s[i].requests / ex;
@@ -194,6 +194,14 @@ wgp_access_cost *wgp_access_costs_new(const wgp_kernel *k, const wgp_mem_stats *
     c[i].last_l1 = c[i].last_known ? cache->last_l1[i] : 0;
     c[i].last_dram = c[i].last_known ? cache->last_dram[i] : 0;
   }
+}
+
+wgp_access_cost *wgp_access_costs_new(const wgp_kernel *k, const wgp_mem_stats *s, const wgp_cache_result *cache,
+                                      double hit) {
+  size_t n = wgp_kernel_num_accesses(k);
+  wgp_access_cost *c = calloc(n ? n : 1, sizeof *c);
+  if (c)
+    access_costs_fill(k, s, cache, hit, c);
   return c;
 }
 
@@ -257,15 +265,14 @@ wgp_status wgp_simulate_analysis(const wgp_analysis_input *in, const wgp_analysi
   const wgp_warp_set *ws = wgp_analysis_warps(an);
   size_t nw = wgp_warp_set_size(ws);
   wgp_sim_warp *w = calloc(nw ? nw : 1, sizeof *w);
-  wgp_access_cost **cs = calloc(nw ? nw : 1, sizeof *cs);
+  /* every class's access costs in one block */
+  size_t na = wgp_kernel_num_accesses(in->kernel), per = na ? na : 1;
+  wgp_access_cost *cs = calloc((nw ? nw : 1) * per, sizeof *cs);
   wgp_status st = w && cs ? WGP_OK : WGP_ERR_NOMEM;
   for (size_t i = 0; st == WGP_OK && i < nw; i++) {
     const wgp_warp_class *c = wgp_warp_set_class(ws, i);
-    cs[i] = wgp_access_costs_new(in->kernel, wgp_analysis_class_stats(an, i), cache, hit);
-    if (!cs[i])
-      st = WGP_ERR_NOMEM;
-    else
-      w[i] = (wgp_sim_warp){c->trace, cs[i], c->count, {c->group[0], c->group[1], c->group[2]}, c->warp};
+    access_costs_fill(in->kernel, wgp_analysis_class_stats(an, i), cache, hit, cs + i * per);
+    w[i] = (wgp_sim_warp){c->trace, cs + i * per, c->count, {c->group[0], c->group[1], c->group[2]}, c->warp};
   }
   if (st == WGP_OK) {
     uint64_t threads = threads_per_group(&in->launch);
@@ -290,8 +297,6 @@ wgp_status wgp_simulate_analysis(const wgp_analysis_input *in, const wgp_analysi
   } else {
     wgp_diag_set(diag, st, "wgperf: error: out of memory");
   }
-  for (size_t i = 0; cs && i < nw; i++)
-    free(cs[i]);
   free(cs);
   free(w);
   return st;

@@ -41,6 +41,7 @@
 #include "wgperf/occupancy.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -699,6 +700,15 @@ typedef struct round_out {
   bool extrapolated, stopped;
 } round_out;
 
+/* The offset of an array of N elements of SIZE bytes placed next in a block
+ * whose parts take *TOTAL bytes so far (each part aligned for any type);
+ * *TOTAL grows by it. */
+static size_t block_part(size_t *total, size_t n, size_t size) {
+  size_t align = sizeof(max_align_t), at = (*total + align - 1) / align * align;
+  *total = at + n * size;
+  return at;
+}
+
 static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, unsigned ng, round_out *out,
                                  wgp_diag *diag) {
   const wgp_sim_input *in = c->in;
@@ -707,29 +717,48 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   r.nw = (size_t)ng * r.wpg;
   r.maxdepth = wgp_kernel_num_loops(in->kernel) + 1;
   wgp_status st = WGP_OK;
-  size_t *cls = malloc(r.nw * sizeof *cls);
-  unsigned *sched = malloc(r.nw * sizeof *sched);
-  r.w = calloc(r.nw, sizeof *r.w);
-  r.sched_free = calloc(r.ns, sizeof *r.sched_free);
-  r.last = calloc(r.ns, sizeof *r.last);
-  r.snext = calloc(r.ns, sizeof *r.snext);
-  r.unit_free = calloc((size_t)r.ns * WGP_UNIT_COUNT, sizeof *r.unit_free);
-  r.arrived = calloc(ng, sizeof *r.arrived);
-  r.done = calloc(ng, sizeof *r.done);
-  r.trk = calloc(r.maxdepth, sizeof *r.trk);
-  frame *frames = calloc(r.nw * r.maxdepth, sizeof *frames);
+  /* the round's arrays carved from one block: the cleared ones first, then
+   * those written before they are read (the history rows: tick, settle) */
+  size_t size = 0, o_w = block_part(&size, r.nw, sizeof *r.w);
+  size_t o_sched_free = block_part(&size, r.ns, sizeof *r.sched_free);
+  size_t o_last = block_part(&size, r.ns, sizeof *r.last);
+  size_t o_snext = block_part(&size, r.ns, sizeof *r.snext);
+  size_t o_unit_free = block_part(&size, (size_t)r.ns * WGP_UNIT_COUNT, sizeof *r.unit_free);
+  size_t o_arrived = block_part(&size, ng, sizeof *r.arrived);
+  size_t o_done = block_part(&size, ng, sizeof *r.done);
+  size_t o_trk = block_part(&size, r.maxdepth, sizeof *r.trk);
+  size_t o_frames = block_part(&size, r.nw * r.maxdepth, sizeof(frame));
+  size_t o_serials = block_part(&size, r.nw * r.maxdepth, sizeof(uint64_t));
+  size_t o_ids = block_part(&size, r.nw * r.maxdepth, sizeof(fid));
+  size_t cleared = size;
   r.per = (r.nw + r.ns - 1) / r.ns;
-  r.rdy = malloc(r.per * r.ns * sizeof *r.rdy);
-  r.us = malloc(r.per * r.ns * sizeof *r.us);
-  uint64_t *serials = calloc(r.nw * r.maxdepth, sizeof *serials);
-  /* rows are written before they are read (tick, settle): no need to clear them */
-  uint64_t *its = malloc((size_t)(HISTORY + 1) * r.nw * r.maxdepth * sizeof *its);
-  fid *ids = calloc(r.nw * r.maxdepth, sizeof *ids);
-  if (!cls || !sched || !r.w || !r.sched_free || !r.last || !r.arrived || !r.done || !r.trk || !frames || !serials ||
-      !its || !ids || !r.unit_free || !r.snext || !r.rdy || !r.us) {
+  size_t o_cls = block_part(&size, r.nw, sizeof(size_t));
+  size_t o_sched = block_part(&size, r.nw, sizeof(unsigned));
+  size_t o_rdy = block_part(&size, r.per * r.ns, sizeof *r.rdy);
+  size_t o_us = block_part(&size, r.per * r.ns, sizeof *r.us);
+  size_t o_its = block_part(&size, (size_t)(HISTORY + 1) * r.nw * r.maxdepth, sizeof(uint64_t));
+  char *block = malloc(size ? size : 1);
+  if (!block) {
     st = wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
     goto out;
   }
+  memset(block, 0, cleared);
+  r.w = (void *)(block + o_w);
+  r.sched_free = (void *)(block + o_sched_free);
+  r.last = (void *)(block + o_last);
+  r.snext = (void *)(block + o_snext);
+  r.unit_free = (void *)(block + o_unit_free);
+  r.arrived = (void *)(block + o_arrived);
+  r.done = (void *)(block + o_done);
+  r.trk = (void *)(block + o_trk);
+  frame *frames = (frame *)(block + o_frames);
+  uint64_t *serials = (uint64_t *)(block + o_serials);
+  fid *ids = (fid *)(block + o_ids);
+  size_t *cls = (size_t *)(block + o_cls);
+  unsigned *sched = (unsigned *)(block + o_sched);
+  r.rdy = (void *)(block + o_rdy);
+  r.us = (void *)(block + o_us);
+  uint64_t *its = (uint64_t *)(block + o_its);
   st = compose(in, ng, cls, diag);
   if (st != WGP_OK)
     goto out;
@@ -901,8 +930,7 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   if (r.extrapolated || out->stopped)
     out->cycles = dmin(dmax(out->cycles, out->best), out->worst);
 out:
-  free(cls), free(sched), free(r.w), free(r.sched_free), free(r.last), free(r.arrived), free(r.done), free(r.trk);
-  free(frames), free(serials), free(its), free(ids), free(r.unit_free), free(r.snext), free(r.rdy), free(r.us);
+  free(block);
   return st;
 }
 
@@ -1077,8 +1105,9 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
   wgp_sim_input busy_in;    /* the launch without its groups that exit at once */
   wgp_sim_warp *busy = NULL; /* its warp classes */
   c.streams = calloc(in->num_warps * c.num_blocks, sizeof *c.streams);
+  c.insns = wgp_arena_new();
   wgp_class_totals *tot = calloc(in->num_warps, sizeof *tot);
-  if (!c.streams || !tot) {
+  if (!c.streams || !c.insns || !tot) {
     st = wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
     goto done;
   }
@@ -1219,9 +1248,8 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
   double worst_q = dmax(queued_rounds_us(out, head, ng, in->warps_per_group, worst / mhz, NULL), queued_us);
   out->worst_us = dmax(dmax(worst / mhz, floor_us), worst_q) + out->launch_overhead_us;
 done:
-  if (c.streams)
-    for (size_t i = 0; i < in->num_warps * c.num_blocks; i++)
-      free(c.streams[i].insn);
+  wgp_arena_free(c.insns);
+  free(c.scratch);
   free(c.streams);
   free(tot);
   free(busy);

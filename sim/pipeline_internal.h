@@ -3,6 +3,7 @@
 #ifndef WGPERF_PIPELINE_INTERNAL_H
 #define WGPERF_PIPELINE_INTERNAL_H
 
+#include "arena_internal.h"
 #include "wgperf/pipeline.h"
 
 /* Functional units of one SM; WGP_UNIT_NONE issues without one. */
@@ -71,6 +72,9 @@ typedef struct wgp_sim_ctx {
   const wgp_sim_input *in;
   size_t num_blocks;
   wgp_block_stream *streams; /* [class][block] */
+  wgp_arena *insns;          /* the streams' instructions (allocated with the streams) */
+  wgp_insn *scratch;         /* a stream being built, SCRATCH_CAP entries: copied to INSNS */
+  size_t scratch_cap;
   double barrier_cost;       /* one barrier release of a group */
   unsigned warp_size;
   /* local memory (stack frames, spills): the share of its sectors L1 holds,

@@ -332,19 +332,29 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
   /* Loads first, in program order: the compiler hoists a block's loads
    * above the arithmetic that consumes them (and they then overlap, see
    * issue()); stores and atomics keep their place among the arithmetic. */
-  /* others, loads (size_t) and their levels (unsigned) in one allocation, and
-   * the stream's room for what is known to come: the simulations build
-   * thousands of streams, each a few allocations less */
+  /* others, loads (size_t) and their levels (unsigned) in one array, on the
+   * stack for a block of up to SMALL accesses, and the stream's room for
+   * what is known to come: the simulations build thousands of streams, each
+   * a few allocations less */
+  enum { SMALL = 64 };
+  size_t small[3 * SMALL];
   size_t room = na_all ? na_all : 1;
-  size_t *others = malloc(room * (2 * sizeof(size_t) + sizeof(unsigned)));
+  size_t *others = room <= SMALL ? small : malloc(room * (2 * sizeof(size_t) + sizeof(unsigned)));
   if (!others)
     return wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
+  /* the stream is built in the context's scratch array (kept between
+   * builds), then copied to its arena */
+  out.v = c->scratch, out.cap = c->scratch_cap;
   if (total_alu + na_all + barriers + issue_only < 1u << 20) {
-    out.cap = (size_t)(total_alu + na_all + barriers + issue_only) + 8;
-    if (!(out.v = malloc(out.cap * sizeof *out.v))) {
-      free(others);
+    size_t want = (size_t)(total_alu + na_all + barriers + issue_only) + 8;
+    wgp_insn *v = want > out.cap ? realloc(out.v, want * sizeof *v) : out.v;
+    if (!v) {
+      if (others != small)
+        free(others);
       return wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");
     }
+    out.v = v, out.cap = want > out.cap ? want : out.cap;
+    c->scratch = out.v, c->scratch_cap = out.cap;
   }
   /* A load whose address needs the value of an earlier load of the block
    * (a gather: x[col[j]]) cannot issue before that one returns: the loads
@@ -452,7 +462,8 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
       account(s, &m);
     }
   }
-  free(others);
+  if (others != small)
+    free(others);
   wgp_insn bar = {.kind = WGP_INSN_BARRIER, .unit = WGP_UNIT_NONE, .latency = c->barrier_cost};
   for (uint64_t i = 0; i < barriers && st == WGP_OK; i++) {
     if (!push(&out, &bar))
@@ -465,11 +476,13 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
       st = WGP_ERR_NOMEM;
     account(s, &one);
   }
-  if (st != WGP_OK) {
-    free(out.v);
+  c->scratch = out.v, c->scratch_cap = out.cap;
+  if (st == WGP_OK && out.n && !(s->insn = wgp_arena_alloc(c->insns, out.n * sizeof *out.v)))
+    st = WGP_ERR_NOMEM;
+  if (st != WGP_OK)
     return wgp_sim_fail(diag, st, "out of memory");
-  }
-  s->insn = out.v;
+  if (out.n)
+    memcpy(s->insn, out.v, out.n * sizeof *out.v);
   s->n = out.n;
   s->built = true;
   return WGP_OK;

@@ -83,6 +83,9 @@ wgp_status wgp_metrics_new(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
 void wgp_metrics_free(wgp_metrics *m);
 void wgp_metrics_attach(wgp_metrics *m, wgp_tracer *t);
 wgp_mem_stats *wgp_metrics_take(wgp_metrics *m);
+/* As wgp_metrics_take, but copies the stats to OUT (wgp_metrics_num_accesses
+ * entries) and clears them: nothing is allocated. */
+void wgp_metrics_take_into(wgp_metrics *m, wgp_mem_stats *out);
 size_t wgp_metrics_num_accesses(const wgp_metrics *m);
 
 /* The byte addresses of access A for the lanes of MASK at the current point of

@@ -53,6 +53,9 @@ typedef struct wgp_warp_payload {
   /* optional: true when a warp's data ends the build (the set is then
    * partial: wgp_warp_set_stopped) */
   bool (*stop)(const void *p);
+  /* optional: takes back data the set does not keep (a duplicate's, a
+   * probe's) for a later TAKE to reuse; else FREE frees it */
+  void (*recycle)(void *user, void *p);
 } wgp_warp_payload;
 
 typedef struct wgp_warp_set wgp_warp_set;
