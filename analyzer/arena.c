@@ -31,6 +31,13 @@ void wgp_arena_free(wgp_arena *a) {
   free(a);
 }
 
+size_t wgp_block_part(size_t *total, size_t n, size_t size) {
+  const size_t align = sizeof(max_align_t);
+  size_t at = (*total + align - 1) / align * align;
+  *total = at + n * size;
+  return at;
+}
+
 void *wgp_arena_alloc(wgp_arena *a, size_t size) {
   const size_t align = sizeof(max_align_t);
   if (size > SIZE_MAX / 2)

@@ -2,6 +2,7 @@
  * stream (the model is described in include/wgperf/cache.h). */
 #include "wgperf/cache.h"
 
+#include "arena_internal.h"
 #include "sort_internal.h"
 
 #include <math.h>
@@ -358,17 +359,21 @@ static size_t lru_find_slot(const lru *c, uint64_t tag) {
 }
 
 /* Gives C a hash table of SLOTS slots and node arrays of ROOM entries, all
- * carved from one cleared block (the 8-byte arrays first, KEY at its start:
- * each aligned); the nodes C had are copied, its table copied or, at a new
- * size, its tags rehashed.  False, C as it was, out of memory. */
+ * carved from one cleared block (KEY at its start); the nodes C had are
+ * copied, its table copied or, at a new size, its tags rehashed.  False, C
+ * as it was, out of memory. */
 static bool lru_arrays(lru *c, size_t room, size_t slots) {
   const size_t four = sizeof(uint32_t);
-  char *p = calloc(1, slots * (sizeof *c->key + four) + room * (sizeof *c->tag + sizeof *c->wb_weight + 8 * four));
+  size_t size = 0, o_key = wgp_block_part(&size, slots, sizeof *c->key);
+  size_t o_slot_node = wgp_block_part(&size, slots, four), o_tag = wgp_block_part(&size, room, sizeof *c->tag);
+  size_t o_wb_weight = wgp_block_part(&size, room, sizeof *c->wb_weight);
+  size_t o_u = wgp_block_part(&size, 8 * room, four); /* the eight 4-byte node arrays */
+  char *p = calloc(1, size);
   if (!p)
     return false;
-  uint64_t *key = (uint64_t *)p, *tag = key + slots;
-  double *wb_weight = (double *)(tag + room);
-  uint32_t *slot_node = (uint32_t *)(wb_weight + room), *u = slot_node + slots;
+  uint64_t *key = (uint64_t *)(p + o_key), *tag = (uint64_t *)(p + o_tag);
+  double *wb_weight = (double *)(p + o_wb_weight);
+  uint32_t *slot_node = (uint32_t *)(p + o_slot_node), *u = (uint32_t *)(p + o_u);
   uint32_t *valid = u, *dirty = u + room, *wb_access = u + 2 * room, *fresh_at = u + 3 * room;
   uint32_t *fresh = u + 4 * room, *far = u + 5 * room, *prev = u + 6 * room, *next = u + 7 * room;
   size_t kept = c->key ? c->room : 0, oslots = c->key ? c->mask + 1 : 0;

@@ -17,6 +17,8 @@
  */
 #include "expr_warp_internal.h"
 
+#include "arena_internal.h"
+
 #include "expr_ops_internal.h"
 #include "mix_internal.h"
 
@@ -351,23 +353,26 @@ wgp_status wgp_xprog_compile(const wgp_expr *e, unsigned flags, wgp_xclassify cl
   compiler c = {p, classify, user, false};
   p->root = compile(&c, e);
   if (!c.oom) {
-    /* the evaluation's arrays in one block (OK at its start): the 8-byte
-     * ones first, the cleared ones (OK to VALID, AFF) cleared */
-    size_t nn = p->nn, mo = p->maxops ? p->maxops : 1, cleared = 5 * nn * sizeof(uint64_t);
-    size_t words = cleared + (nn * WGP_XLANES + nn * (1 + WGP_XCOORDS) + mo) * sizeof(int64_t);
-    char *b = malloc(words + mo + nn);
+    /* the evaluation's arrays in one block (OK at its start), the cleared
+     * ones (OK to VALID, AFF) first */
+    size_t nn = p->nn, mo = p->maxops ? p->maxops : 1, size = 0;
+    size_t o_ok = wgp_block_part(&size, 5 * nn, sizeof(uint64_t)); /* ok, err, epoch, gepoch, valid */
+    size_t o_aff = wgp_block_part(&size, nn, 1), cleared = size;
+    size_t o_val = wgp_block_part(&size, nn * WGP_XLANES, sizeof *p->val);
+    size_t o_form = wgp_block_part(&size, nn, sizeof *p->form);
+    size_t o_gv = wgp_block_part(&size, mo, sizeof *p->gv), o_gs = wgp_block_part(&size, mo, 1);
+    char *b = malloc(size);
     if (!b) {
       c.oom = true;
     } else {
       memset(b, 0, cleared);
-      p->ok = (uint64_t *)b, p->err = p->ok + nn, p->epoch = p->err + nn, p->gepoch = p->epoch + nn;
+      p->ok = (uint64_t *)(b + o_ok), p->err = p->ok + nn, p->epoch = p->err + nn, p->gepoch = p->epoch + nn;
       p->valid = p->gepoch + nn;
-      p->val = (int64_t *)(p->valid + nn);
-      p->form = (int64_t(*)[1 + WGP_XCOORDS])(p->val + nn * WGP_XLANES);
-      p->gv = (int64_t *)(p->form + nn);
-      p->gs = (uint8_t *)(b + words);
-      p->aff = p->gs + mo;
-      memset(p->aff, 0, nn);
+      p->aff = (uint8_t *)(b + o_aff);
+      p->val = (int64_t *)(b + o_val);
+      p->form = (int64_t(*)[1 + WGP_XCOORDS])(b + o_form);
+      p->gv = (int64_t *)(b + o_gv);
+      p->gs = (uint8_t *)(b + o_gs);
     }
   }
   if (c.oom) {

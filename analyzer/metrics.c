@@ -318,15 +318,6 @@ void wgp_metrics_free(wgp_metrics *m) {
 
 size_t wgp_metrics_num_accesses(const wgp_metrics *m) { return m->nacc; }
 
-wgp_mem_stats *wgp_metrics_take(wgp_metrics *m) {
-  wgp_mem_stats *fresh = calloc(m->nacc ? m->nacc : 1, sizeof *fresh);
-  if (!fresh)
-    return NULL;
-  wgp_mem_stats *done = m->cur;
-  m->cur = fresh;
-  return done;
-}
-
 void wgp_metrics_take_into(wgp_metrics *m, wgp_mem_stats *out) {
   if (!m->nacc)
     return;

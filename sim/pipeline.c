@@ -41,7 +41,6 @@
 #include "wgperf/occupancy.h"
 
 #include <math.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -700,15 +699,6 @@ typedef struct round_out {
   bool extrapolated, stopped;
 } round_out;
 
-/* The offset of an array of N elements of SIZE bytes placed next in a block
- * whose parts take *TOTAL bytes so far (each part aligned for any type);
- * *TOTAL grows by it. */
-static size_t block_part(size_t *total, size_t n, size_t size) {
-  size_t align = sizeof(max_align_t), at = (*total + align - 1) / align * align;
-  *total = at + n * size;
-  return at;
-}
-
 static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, unsigned ng, round_out *out,
                                  wgp_diag *diag) {
   const wgp_sim_input *in = c->in;
@@ -719,24 +709,24 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   wgp_status st = WGP_OK;
   /* the round's arrays carved from one block: the cleared ones first, then
    * those written before they are read (the history rows: tick, settle) */
-  size_t size = 0, o_w = block_part(&size, r.nw, sizeof *r.w);
-  size_t o_sched_free = block_part(&size, r.ns, sizeof *r.sched_free);
-  size_t o_last = block_part(&size, r.ns, sizeof *r.last);
-  size_t o_snext = block_part(&size, r.ns, sizeof *r.snext);
-  size_t o_unit_free = block_part(&size, (size_t)r.ns * WGP_UNIT_COUNT, sizeof *r.unit_free);
-  size_t o_arrived = block_part(&size, ng, sizeof *r.arrived);
-  size_t o_done = block_part(&size, ng, sizeof *r.done);
-  size_t o_trk = block_part(&size, r.maxdepth, sizeof *r.trk);
-  size_t o_frames = block_part(&size, r.nw * r.maxdepth, sizeof(frame));
-  size_t o_serials = block_part(&size, r.nw * r.maxdepth, sizeof(uint64_t));
-  size_t o_ids = block_part(&size, r.nw * r.maxdepth, sizeof(fid));
+  size_t size = 0, o_w = wgp_block_part(&size, r.nw, sizeof *r.w);
+  size_t o_sched_free = wgp_block_part(&size, r.ns, sizeof *r.sched_free);
+  size_t o_last = wgp_block_part(&size, r.ns, sizeof *r.last);
+  size_t o_snext = wgp_block_part(&size, r.ns, sizeof *r.snext);
+  size_t o_unit_free = wgp_block_part(&size, (size_t)r.ns * WGP_UNIT_COUNT, sizeof *r.unit_free);
+  size_t o_arrived = wgp_block_part(&size, ng, sizeof *r.arrived);
+  size_t o_done = wgp_block_part(&size, ng, sizeof *r.done);
+  size_t o_trk = wgp_block_part(&size, r.maxdepth, sizeof *r.trk);
+  size_t o_frames = wgp_block_part(&size, r.nw * r.maxdepth, sizeof(frame));
+  size_t o_serials = wgp_block_part(&size, r.nw * r.maxdepth, sizeof(uint64_t));
+  size_t o_ids = wgp_block_part(&size, r.nw * r.maxdepth, sizeof(fid));
   size_t cleared = size;
   r.per = (r.nw + r.ns - 1) / r.ns;
-  size_t o_cls = block_part(&size, r.nw, sizeof(size_t));
-  size_t o_sched = block_part(&size, r.nw, sizeof(unsigned));
-  size_t o_rdy = block_part(&size, r.per * r.ns, sizeof *r.rdy);
-  size_t o_us = block_part(&size, r.per * r.ns, sizeof *r.us);
-  size_t o_its = block_part(&size, (size_t)(HISTORY + 1) * r.nw * r.maxdepth, sizeof(uint64_t));
+  size_t o_cls = wgp_block_part(&size, r.nw, sizeof(size_t));
+  size_t o_sched = wgp_block_part(&size, r.nw, sizeof(unsigned));
+  size_t o_rdy = wgp_block_part(&size, r.per * r.ns, sizeof *r.rdy);
+  size_t o_us = wgp_block_part(&size, r.per * r.ns, sizeof *r.us);
+  size_t o_its = wgp_block_part(&size, (size_t)(HISTORY + 1) * r.nw * r.maxdepth, sizeof(uint64_t));
   char *block = malloc(size ? size : 1);
   if (!block) {
     st = wgp_sim_fail(diag, WGP_ERR_NOMEM, "out of memory");

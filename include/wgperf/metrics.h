@@ -74,17 +74,14 @@ bool wgp_layout_set_regions(wgp_layout *l, const uint64_t *buffer_bytes, double 
 double wgp_layout_region(const wgp_layout *l, size_t id); /* 0 before wgp_layout_set_regions */
 
 /* Collects statistics while a tracer runs: install with wgp_metrics_attach,
- * then every traced warp adds to the current stats; wgp_metrics_take hands
- * them over (give: free()) and starts afresh.  Arrays have one entry per
- * access id. */
+ * then every traced warp adds to the current stats; wgp_metrics_take_into
+ * copies them to OUT (wgp_metrics_num_accesses entries) and starts afresh.
+ * Arrays have one entry per access id. */
 typedef struct wgp_metrics wgp_metrics;
 wgp_status wgp_metrics_new(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_layout *layout, wgp_metrics **out,
                            wgp_diag *diag);
 void wgp_metrics_free(wgp_metrics *m);
 void wgp_metrics_attach(wgp_metrics *m, wgp_tracer *t);
-wgp_mem_stats *wgp_metrics_take(wgp_metrics *m);
-/* As wgp_metrics_take, but copies the stats to OUT (wgp_metrics_num_accesses
- * entries) and clears them: nothing is allocated. */
 void wgp_metrics_take_into(wgp_metrics *m, wgp_mem_stats *out);
 size_t wgp_metrics_num_accesses(const wgp_metrics *m);
 

@@ -595,7 +595,9 @@ static void test_request_costs_kept(void **state) {
       wgp_metrics *m;
       assert_int_equal(wgp_metrics_new(k, gpus[g], layout, &m, &d), WGP_OK);
       trace_groups(k, &L, NULL, NULL, m);
-      wgp_mem_stats *kept = wgp_metrics_take(m);
+      wgp_mem_stats *kept = malloc((wgp_metrics_num_accesses(m) + 1) * sizeof *kept);
+      assert_non_null(kept);
+      wgp_metrics_take_into(m, kept);
       reference r = {k, gpus[g], layout, calloc(wgp_kernel_num_accesses(k) + 1, sizeof(wgp_mem_stats)), 0, 0};
       trace_groups(k, &L, reference_visit, &r, NULL);
       forms += r.forms;
