@@ -19,6 +19,7 @@
 #include "model_cache_internal.h"
 
 #include "driver_identity.h"
+#include "files_internal.h"
 #include "sha256_internal.h"
 
 #include <dirent.h>
@@ -388,21 +389,6 @@ done:
   return hit;
 }
 
-/* mkdir -p PATH */
-static bool make_dirs(const char *path) {
-  char buf[PATH_MAX];
-  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-    return false;
-  for (char *p = buf + 1; *p; p++)
-    if (*p == '/') {
-      *p = '\0';
-      if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return false;
-      *p = '/';
-    }
-  return mkdir(buf, 0777) == 0 || errno == EEXIST;
-}
-
 /* ---- the size bound --------------------------------------------------------- */
 
 typedef struct mc_item {
@@ -566,7 +552,7 @@ void mc_store(const char *dir, const char *key, const char *model, char *const *
   n += (size_t)snprintf(text + n, cap - n, "end %zu\n", ndeps);
   char sub[PATH_MAX], p[PATH_MAX];
   snprintf(sub, sizeof sub, "%s/%.2s", dir, key);
-  if (ok && make_dirs(sub)) {
+  if (ok && wgp_make_dirs(sub)) {
     entry_path(dir, key, "model", p, sizeof p);
     ok = write_atomic(p, mtext, mlen);
     entry_path(dir, key, "out", p, sizeof p);
