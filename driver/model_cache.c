@@ -252,6 +252,7 @@ bool mc_key(const mc_request *r, char key[65]) {
       sha256_string(&h, tk->path);
       sha256_string(&h, v);
       sha256_string(&h, tk->origin);
+      sha256_string(&h, tk->passed_over); /* the warning that names the toolkits passed over */
     } else {
       sha256_string(&h, "(no toolkit)");
     }
