@@ -10,6 +10,7 @@
 #include "wgperf/driver.h"
 
 #include "driver_internal.h"
+#include "model_cache_internal.h"
 #include "registers_internal.h"
 
 #include <errno.h>
@@ -241,16 +242,19 @@ static wgp_status finish_tool(const char *input, char *const argv[], tool_run r,
 
 /* Runs ARGV with WGPERF_OUTPUT=OUTPUT and ENV (NAME=VALUE, or NULL) in its environment;
  * stdout passes through, stderr too, or through ERRLOG (when not NULL) once the tool is
- * done, so that it can be read. */
+ * done, so that it can be read (and recorded in LOG, when not NULL: the model cache). */
 static wgp_status run_tool(const char *input, char *const argv[], const char *output, const char *errlog,
-                           const char *env, wgp_diag *diag) {
+                           const char *env, mc_log *log, wgp_diag *diag) {
   wgp_status st = finish_tool(input, argv, start_tool(input, argv, output, false, errlog, env, diag), false, diag);
   FILE *f = errlog ? fopen(errlog, "r") : NULL;
   if (f) {
     char buf[4096];
     size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
       fwrite(buf, 1, n, stderr);
+      if (log)
+        mc_log_stderr(log, buf, n);
+    }
     fclose(f);
     fflush(stderr);
   }
@@ -374,26 +378,15 @@ static bool opencl_ir(const char *file) {
   return false;
 }
 
-wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract_options *opts, const char *out,
-                       wgp_diag *diag) {
-  static const wgp_extract_options defaults = {0};
-  const wgp_extract_options *o = opts ? opts : &defaults;
+/* wgp_extract's compile of FILE (KIND) with the pass plugin PLUGIN into OUT.
+ * With DEPFILE, clang writes the files it read there (a source's); with LOG,
+ * what the compile shows the user is recorded there too (O's messages go
+ * through it already: mc_log_message). */
+static wgp_status compile_model(const char *file, wgp_source_kind kind, const wgp_extract_options *o,
+                                const char *plugin, const char *out, const char *depfile, mc_log *log,
+                                wgp_diag *diag) {
   const char *olevel = o->olevel;
-  /* say so ourselves rather than leave it to clang's two lines and its exit status */
-  FILE *probe = fopen(file, "rb");
-  if (!probe)
-    return wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: %s", file, strerror(errno));
-  fclose(probe);
-  if (kind != WGP_SOURCE_OPENCL && kind != WGP_SOURCE_CUDA && kind != WGP_SOURCE_IR)
-    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: unknown input kind (expected .cl, .cu, .bc or .ll)",
-                        file);
-  char *plugin;
-  wgp_status st = find_file("WGPERF_PLUGIN", WGPERF_BUILD_PLUGIN, "../lib/libwgperf.so", &plugin, diag);
-  if (st != WGP_OK)
-    return st;
-  if (!plugin)
-    return wgp_diag_set(diag, WGP_ERR_INPUT,
-                        "wgperf: error: cannot find the pass plugin libwgperf.so (set WGPERF_PLUGIN)");
+  wgp_status st = WGP_OK;
   char pidbuf[32];
   snprintf(pidbuf, sizeof pidbuf, ".tmp%ld", (long)getpid());
   char *tmp = concat(out, pidbuf, "");
@@ -479,7 +472,7 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
     }
   }
   size_t all = (size_t)n + o->num_flags;
-  argvx = malloc((all + 1) * sizeof *argvx);
+  argvx = malloc((all + 4) * sizeof *argvx);
   if (!argvx) {
     st = no_memory(diag);
     goto done;
@@ -519,11 +512,17 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
         drv_message(o, "%s", started.message);
     }
   }
+  if (depfile && kind != WGP_SOURCE_IR) { /* the files the compile reads (the model cache) */
+    argvx[all] = "-MD";
+    argvx[all + 1] = "-MF";
+    argvx[all + 2] = depfile;
+    argvx[all + 3] = NULL;
+  }
   unlink(tmp);
-  /* clang's messages, read when it fails (explain_failure) */
-  errlog = kind != WGP_SOURCE_IR ? concat(tmp, ".log", "") : NULL;
-  st = run_tool(file, (char *const *)argvx, tmp, errlog, cuda ? cuda->headers_env : NULL, diag);
-  if (st != WGP_OK && errlog) {
+  /* clang's messages, read when it fails (explain_failure), and opt's when they are recorded */
+  errlog = kind != WGP_SOURCE_IR || log ? concat(tmp, ".log", "") : NULL;
+  st = run_tool(file, (char *const *)argvx, tmp, errlog, cuda ? cuda->headers_env : NULL, log, diag);
+  if (st != WGP_OK && errlog && kind != WGP_SOURCE_IR) {
     char why[WGP_DIAG_SIZE / 2];
     explain_failure(file, errlog, why, sizeof why);
     if (*why) {
@@ -608,7 +607,6 @@ done:
   free(bitcode);
   free(argvx);
   free(argvx2);
-  free(plugin);
   free(tmp);
   free(plugin_flag);
   free(oflag);
@@ -617,5 +615,63 @@ done:
   free(errlog);
   free(tool);
   free(passes);
+  return st;
+}
+
+wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract_options *opts, const char *out,
+                       wgp_diag *diag) {
+  static const wgp_extract_options defaults = {0};
+  const wgp_extract_options *o = opts ? opts : &defaults;
+  /* say so ourselves rather than leave it to clang's two lines and its exit status */
+  FILE *probe = fopen(file, "rb");
+  if (!probe)
+    return wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: %s", file, strerror(errno));
+  fclose(probe);
+  if (kind != WGP_SOURCE_OPENCL && kind != WGP_SOURCE_CUDA && kind != WGP_SOURCE_IR)
+    return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: unknown input kind (expected .cl, .cu, .bc or .ll)",
+                        file);
+  char *plugin;
+  wgp_status st = find_file("WGPERF_PLUGIN", WGPERF_BUILD_PLUGIN, "../lib/libwgperf.so", &plugin, diag);
+  if (st != WGP_OK)
+    return st;
+  if (!plugin)
+    return wgp_diag_set(diag, WGP_ERR_INPUT,
+                        "wgperf: error: cannot find the pass plugin libwgperf.so (set WGPERF_PLUGIN)");
+  /* the model cache: a hit is the model and what its compile showed; a miss
+   * compiles, recording both, and stores them when the compile succeeds */
+  char key[65];
+  char *tool = o->cache_dir && *o->cache_dir ? (kind == WGP_SOURCE_IR ? opt_path() : strdup(clang_path())) : NULL;
+  mc_request rq = {file, kind, o, plugin, tool};
+  if (!tool || !mc_key(&rq, key)) {
+    st = compile_model(file, kind, o, plugin, out, NULL, NULL, diag);
+  } else if (mc_fetch(o->cache_dir, key, out, o)) {
+    st = WGP_OK;
+  } else {
+    char pidbuf[48];
+    snprintf(pidbuf, sizeof pidbuf, ".tmp%ld.d", (long)getpid());
+    char *depfile = concat(out, pidbuf, "");
+    mc_log log = {.user = o};
+    wgp_extract_options recorded = *o;
+    recorded.message = mc_log_message;
+    recorded.message_user = &log;
+    long long started = mc_now_ns();
+    st = depfile ? compile_model(file, kind, &recorded, plugin, out, depfile, &log, diag) : no_memory(diag);
+    if (st == WGP_OK) {
+      /* the files it read: clang's list; opt's input alone */
+      wgp_preprocessed read = {0};
+      char *self[1] = {(char *)file};
+      if (kind == WGP_SOURCE_IR)
+        mc_store(o->cache_dir, key, out, self, 1, &log, started);
+      else if (drv_read_deps(depfile, &read, diag) == WGP_OK)
+        mc_store(o->cache_dir, key, out, read.deps, read.ndeps, &log, started);
+      wgp_preprocessed_free(&read);
+    }
+    if (depfile)
+      unlink(depfile);
+    free(depfile);
+    mc_log_free(&log);
+  }
+  free(tool);
+  free(plugin);
   return st;
 }

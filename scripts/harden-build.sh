@@ -19,12 +19,16 @@ CLANG=$(sed -n 's/^WGPERF_CLANG:[A-Z]*=//p' "$MAIN/CMakeCache.txt")
 PLUGIN=$MAIN/lib/libwgperf.so
 [ -f "$PLUGIN" ] || { echo "harden-build: $PLUGIN not built"; exit 1; }
 JOBS=${WGPERF_HARDEN_JOBS:-2}
+# the main build's test model cache: the sanitized suite's compiles (same
+# plugin, same compilers, same driver sources) are the main suite's hits
+CACHE=$(sed -n 's/^WGPERF_TEST_CACHE_DIR:[A-Z]*=//p' "$MAIN/CMakeCache.txt")
+CACHE=${CACHE:-$MAIN/test-model-cache}
 # configure B [cmake options...]: a tree with the main build's plugin, or the
 # configure log and exit 1
 configure() {
   local B=$1; shift
   cmake -S "$SRC" -B "$B" -G "$GEN" -DCMAKE_CXX_COMPILER="$CXX_MAIN" -DWGPERF_HARDEN=OFF \
-    -DWGPERF_PLUGIN="$PLUGIN" "$@" > "$B.configure.log" 2>&1 || { cat "$B.configure.log"; exit 1; }
+    -DWGPERF_PLUGIN="$PLUGIN" -DWGPERF_TEST_CACHE_DIR="$CACHE" "$@" > "$B.configure.log" 2>&1 || { cat "$B.configure.log"; exit 1; }
 }
 SANITIZED=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER="$CLANG" -DWGPERF_SANITIZE=ON)
 case $KIND in

@@ -53,7 +53,9 @@ int cli_extract(const char *file, wgp_source_kind kind, const char *olevel, cons
   const char *archs[sizeof flags->arch_text / sizeof flags->arch_text[0]];
   for (size_t i = 0; flags && i < flags->narchs; i++)
     archs[i] = flags->arch_text[i];
+  char cache[4096];
   wgp_extract_options o = {.olevel = olevel,
+                           .cache_dir = flags && flags->no_cache ? NULL : wgp_model_cache_dir(cache, sizeof cache),
                            .flags = flags ? flags->v : NULL,
                            .num_flags = flags ? (size_t)flags->n : 0,
                            .message = print_message,
@@ -130,6 +132,13 @@ int cli_source_flags_check(const char *input, const cli_flags *flags) {
   if (flags->n > flags->after && wgp_source_kind_of(input) == WGP_SOURCE_IR)
     return usage_error("%s: compiler flags ('%s') apply to .cl and .cu sources, not to LLVM IR", input, flags->v[0]);
   return EXIT_OK;
+}
+
+bool cli_cache_option(const char *a, cli_flags *flags) {
+  if (strcmp(a, "--no-cache") != 0)
+    return false;
+  flags->no_cache = true;
+  return true;
 }
 
 int cli_no_kernel(const char *input, const char *name, const wgp_model *m) {

@@ -42,10 +42,14 @@ typedef struct cli_flags {
    * (wgp_extract_options.archs): cli_flags_add_gpu's */
   char arch_text[8][16];
   size_t narchs;
+  bool no_cache; /* --no-cache: compile without the model cache (cli_extract) */
 } cli_flags;
 int cli_source_flag(int argc, char **argv, int i, cli_flags *flags);
 int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags);
 int cli_source_flags_check(const char *input, const cli_flags *flags);
+/* Takes "--no-cache" (the model cache of cli_extract), the option of the
+ * tools that compile a source; false when A is not it. */
+bool cli_cache_option(const char *a, cli_flags *flags);
 /* Adds the architecture (sm_XY) of the GPU description SPEC (a name or file,
  * NULL: the default) to FLAGS' archs, so that an extraction asks NVIDIA's
  * compiler for that GPU's registers; EXIT_OK, or the input error for a
@@ -54,7 +58,8 @@ int cli_flags_add_gpu(cli_flags *flags, const char *spec);
 
 /* Compiles FILE (of KIND) with the compiler flags FLAGS (may be NULL) into the
  * kernel model OUT (wgp_extract); the driver's warnings and error are printed
- * as cli_prog's.  Returns the exit code. */
+ * as cli_prog's.  The model cache is wgp_model_cache_dir's, none with
+ * FLAGS->no_cache.  Returns the exit code. */
 int cli_extract(const char *file, wgp_source_kind kind, const char *olevel, const cli_flags *flags, const char *out);
 
 /* The error for a --kernel NAME the model lacks (NULL: the model has several and none was

@@ -31,7 +31,7 @@
 
 static const char usage_text[] =
     "usage: wgperf extract FILE.cl|FILE.cu|FILE.bc|FILE.ll [-o OUT.json] [-O N] [-DNAME=V] [-IDIR] [--print]\n"
-    "                      [--gpu NAME|FILE]... [-- CLANG-FLAGS...]\n"
+    "                      [--gpu NAME|FILE]... [--no-cache] [-- CLANG-FLAGS...]\n"
     "       wgperf show MODEL.json [--kernel NAME] [--print]\n"
     "       wgperf analyze INPUT [--kernel NAME] --global X[,Y[,Z]] --local X[,Y[,Z]] [LAUNCH OPTIONS]\n"
     "                      [--launch FILE.json] [--gpu NAME|FILE] [--json] [--trace] [-O N] [-- CLANG-FLAGS...]\n"
@@ -61,6 +61,8 @@ static const char help_text[] =
     "  -DNAME[=VALUE], -UNAME, -IDIR  preprocessor flags for a .cl/.cu source (extract, analyze,\n"
     "              predict), as for nvcc or clang: -DTW=16, -D TW=16\n"
     "  -- FLAGS    pass the remaining arguments to clang (to opt for .bc/.ll)\n"
+    "  --no-cache  compile a source (extract, analyze, predict) even when the model cache holds its\n"
+    "              model, and store nothing\n"
     "\n"
     "launch options (analyze, predict): --global X,Y,Z --local X,Y,Z (the same number of sizes), or CUDA's\n"
     "  --grid X,Y,Z --block X,Y,Z (global = grid x block; the shorter is padded with 1s, as dim3(256) is\n"
@@ -89,6 +91,9 @@ static const char help_text[] =
     "  (where --gpu NAME finds NAME.json), WGPERF_CUDA_PATH and CUDA_PATH: .cu files compile against the\n"
     "  headers of the first CUDA 11.0-12.x toolkit of clang's cuda-path=DIR flag after --,\n"
     "  $WGPERF_CUDA_PATH (empty: wgperf's stand-ins), $CUDA_PATH, /usr/local/cuda, /usr/lib/cuda\n"
+    "  WGPERF_CACHE_DIR: the model cache of compiled sources (empty: none; default\n"
+    "  $XDG_CACHE_HOME/wgperf/models, else ~/.cache/wgperf/models), bounded by WGPERF_CACHE_MAX_MB\n"
+    "  (default 1024); a hit copies the model and shows the compile's messages again\n"
     "  (wgperf --version)\n";
 
 /* No command, or one wgperf does not have: the usage is the answer. */
@@ -495,6 +500,7 @@ static int cmd_extract(int argc, char **argv) {
       olevel = a + 2;
     } else if (strcmp(a, "--print") == 0) {
       full = 1;
+    } else if (cli_cache_option(a, &fl)) {
     } else if (strcmp(a, "--gpu") == 0) {
       if (++i == argc)
         rc = usage_error("'--gpu' needs a GPU name or description file");

@@ -726,6 +726,7 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
         rc = usage_error("'%s' needs a value (-DNAME[=VALUE], -UNAME or -IDIR)", a);
       else
         i += took - 1;
+    } else if (cli_cache_option(a, &op->flags)) {
     } else if (wgp_launch_is_option(a, &val)) {
       if (val && i + 1 == argc)
         rc = usage_error("'%s' needs a value", a);

@@ -603,14 +603,16 @@ static const char usage_text[] =
     "               [--restrict COND]... [--nonuniform] [--partial-warps] [--gpu NAME|FILE]\n"
     "               [--regs N] [--trip L<n>=COUNT] [--taken B<n>=FRACTION] [--cold-l2]\n"
     "               [--exhaustive] [--study] [--top N] [--json | --csv] [--plot FILE.svg]\n"
-    "               [--emit-kernel-tuner FILE.json] [--jobs N] [-O N] [-DNAME=V] [-IDIR] [-- CLANG-FLAGS]\n"
+    "               [--emit-kernel-tuner FILE.json] [--jobs N] [-O N] [-DNAME=V] [-IDIR] [--no-cache]\n"
+    "               [-- CLANG-FLAGS]\n"
     "       wgprune --help (-h)\n";
 
 static const char help_text[] =
     "  INPUT is a kernel model (.json) or a .cl/.cu/.bc/.ll file; EXPR uses lx, ly, lz,\n"
     "  integers, + - * / % and parentheses, e.g. --local-arg tile=4*lx*ly\n"
     "  -DNAME[=VALUE], -UNAME, -IDIR: preprocessor flags for a .cl/.cu source, as for nvcc or clang;\n"
-    "  -O N (-ON): the level it is compiled at (default 3)\n"
+    "  -O N (-ON): the level it is compiled at (default 3); --no-cache: compile it even when the\n"
+    "  model cache ($WGPERF_CACHE_DIR, else ~/.cache/wgperf/models; empty: none) holds its model\n"
     "  every __local argument and extern __shared__ array needs a size: --local-arg NAME=EXPR (an\n"
     "  expression of the work-group size) or --local-mem NAME=BYTES (the same for every size)\n"
     "  --global: the work-items, fixed (sizes whose extents divide it); --grid: the work-groups, fixed\n"
@@ -879,6 +881,7 @@ int main(int argc, char **argv) {
         rc = usage_error("'%s' needs a value (-DNAME[=VALUE], -UNAME or -IDIR)", a);
       else
         i += took - 1;
+    } else if (cli_cache_option(a, &flags)) {
     } else if (strcmp(a, "--local") == 0 || strcmp(a, "--block") == 0) {
       rc = usage_error("wgprune chooses the work-group size: no %s", a);
     } else if (strcmp(a, "--offset") == 0) {

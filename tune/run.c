@@ -33,6 +33,7 @@
  */
 #define _GNU_SOURCE /* getline, dprintf, strdup */
 #include "result_internal.h"
+#include "files_internal.h"
 #include "sha256_internal.h"
 #include "space_internal.h"
 
@@ -98,21 +99,6 @@ static double step_cpu_ms(void) {
 }
 
 static wgp_status nomem(wgp_diag *d) { return wgp_diag_set(d, WGP_ERR_NOMEM, "wgperf: error: out of memory"); }
-
-/* mkdir -p PATH */
-static bool make_dirs(const char *path) {
-  char buf[PATH_MAX];
-  if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
-    return false;
-  for (char *p = buf + 1; *p; p++)
-    if (*p == '/') {
-      *p = '\0';
-      if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-        return false;
-      *p = '/';
-    }
-  return mkdir(buf, 0777) == 0 || errno == EEXIST;
-}
 
 /* Writes DATA to PATH through a unique temporary file beside it. */
 static bool write_atomic(const char *path, const char *data, size_t len) {
@@ -385,7 +371,7 @@ static void job_preprocess(run *r, size_t i, FILE *out) {
   char key[65], entry[PATH_MAX + 160], code[65], fail[512];
   sha256_hex(&h, key);
   snprintf(entry, sizeof entry, "%s/pp/%.2s", r->dir, key);
-  make_dirs(entry);
+  wgp_make_dirs(entry);
   snprintf(entry, sizeof entry, "%s/pp/%.2s/%s", r->dir, key, key);
   bool failed = false;
   if (pp_lookup(entry, code, fail, sizeof fail, &failed)) {
@@ -442,7 +428,7 @@ static void job_preprocess(run *r, size_t i, FILE *out) {
     snprintf(model, sizeof model, "%s/%s.json", dir, code);
     snprintf(failf, sizeof failf, "%s/%s.fail", dir, code);
     ppi_path(r, code, ppi, sizeof ppi);
-    if (ccs() && !wgp_find_ptxas() && !exists(model) && !exists(failf) && !exists(ppi) && make_dirs(dir))
+    if (ccs() && !wgp_find_ptxas() && !exists(model) && !exists(failf) && !exists(ppi) && wgp_make_dirs(dir))
       gz_write_atomic(ppi, p.text, p.len);
   }
   wgp_preprocessed_free(&p);
@@ -656,7 +642,7 @@ static bool same_launch(const wgp_tune_launch *a, const wgp_tune_launch *b) {
 static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE *out) {
   char dir[PATH_MAX + 16], model[PATH_MAX + 96], failf[PATH_MAX + 96], logf[PATH_MAX + 96];
   snprintf(dir, sizeof dir, "%s/models/%.2s", r->dir, code);
-  make_dirs(dir);
+  wgp_make_dirs(dir);
   snprintf(model, sizeof model, "%s/%s.json", dir, code);
   snprintf(failf, sizeof failf, "%s/%s.fail", dir, code);
   snprintf(logf, sizeof logf, "%s/%s.log", dir, code);
@@ -1161,7 +1147,7 @@ static wgp_status setup_source(run *r, wgp_diag *diag) {
       sha256_hex(&h, hex);
       snprintf(dir, sizeof dir, "%s/src", r->dir);
       snprintf(r->source, sizeof r->source, "%s/%.16s%s", dir, hex, want);
-      if (!exists(r->source) && (!make_dirs(dir) || !write_atomic(r->source, text, len)))
+      if (!exists(r->source) && (!wgp_make_dirs(dir) || !write_atomic(r->source, text, len)))
         st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot write: %s", r->source, strerror(errno));
       free(text);
     }
@@ -1382,7 +1368,7 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
   if (st == WGP_OK) {
     if (o->cache_dir) {
       snprintf(r.dir, sizeof r.dir, "%s", o->cache_dir);
-      if (!make_dirs(r.dir))
+      if (!wgp_make_dirs(r.dir))
         st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot create the cache folder: %s", r.dir,
                           strerror(errno));
     } else {

@@ -30,6 +30,11 @@
  *   headers     include/wgperf/ (opencl_compat.h, cuda_toolkit_compat.h,
  *               cuda_compat.h, cuda/) of the source tree, else
  *               <executable's folder>/../include/wgperf/
+ *   the model cache (wgp_extract_options.cache_dir; the tools' default is
+ *               wgp_model_cache_dir's): $WGPERF_CACHE_DIR (empty: none),
+ *               else $XDG_CACHE_HOME/wgperf/models, else
+ *               $HOME/.cache/wgperf/models; bounded by $WGPERF_CACHE_MAX_MB
+ *               (default 1024)
  */
 #ifndef WGPERF_DRIVER_H
 #define WGPERF_DRIVER_H
@@ -81,7 +86,19 @@ typedef struct wgp_extract_options {
    * preprocessing the source again (the model is the same).  NULL: the
    * source; wgp_extract always compiles the source. */
   const char *preprocessed;
+  /* The model cache's folder (docs/usage.md, "The model cache"); NULL or "":
+   * none.  A compile whose key (what it is asked to do and what it runs) and
+   * whose files (the source and all it includes, by their contents) match an
+   * entry's is not run again: its model is copied and what it showed the user
+   * is shown again, byte for byte.  Only a successful compile is stored.  A
+   * cache that cannot be read or written is no cache, never an error. */
+  const char *cache_dir;
 } wgp_extract_options;
+
+/* The model cache of the command-line tools, into BUF: $WGPERF_CACHE_DIR
+ * when set (empty: none), else $XDG_CACHE_HOME/wgperf/models, else
+ * $HOME/.cache/wgperf/models; NULL when none (or it does not fit). */
+const char *wgp_model_cache_dir(char *buf, size_t size);
 
 /* Compiles FILE as KIND (OPTS may be NULL: the defaults) and writes
  * its kernel model to OUT, through a temporary file beside it that is renamed

@@ -12,8 +12,15 @@ config.test_exec_root = os.path.join(config.wgperf_obj_root, "test", "lit")
 config.environment["PATH"] = os.pathsep.join(
     [config.wgperf_bin, config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.environment["WGPERF_QUIET"] = ""
-for var in ("WGPERF_OUTPUT", "WGPERF_NO_NORMALIZE", "WGPERF_TOOL"):
+for var in ("WGPERF_OUTPUT", "WGPERF_NO_NORMALIZE", "WGPERF_TOOL", "WGPERF_CACHE_MAX_MB"):
     config.environment.pop(var, None)
+# The model cache of every compile the tests run (never the user's ~/.cache):
+# CMake's WGPERF_TEST_CACHE_DIR (default <build>/test-model-cache, which the
+# sanitized build's suite shares), or --param model_cache=DIR.  A test that
+# needs the compilers to run (a fake compiler that logs, a count of compiles)
+# says so with WGPERF_CACHE_DIR= or --no-cache; %model_cache is the folder.
+config.environment["WGPERF_CACHE_DIR"] = lit_config.params.get("model_cache", config.model_cache)
+config.substitutions.append(("%model_cache", config.environment["WGPERF_CACHE_DIR"]))
 # WGPERF_CUDA_PATH= (empty) in lit's environment runs the suite against the stand-in
 # headers, as on a machine without a CUDA toolkit
 if "WGPERF_CUDA_PATH" in os.environ:

@@ -1,7 +1,8 @@
 /* sha256_internal.h - SHA-256 (FIPS 180-4), for the keys of wgtune's cache
- * (sha256.c; tune/ only). */
-#ifndef WGPERF_TUNE_SHA256_INTERNAL_H
-#define WGPERF_TUNE_SHA256_INTERNAL_H
+ * and of the driver's model cache (sha256.c; libwgperf_common, linked by
+ * driver/ and tune/ only). */
+#ifndef WGPERF_COMMON_SHA256_INTERNAL_H
+#define WGPERF_COMMON_SHA256_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
