@@ -1935,7 +1935,11 @@ static bool isConstantBankOperand(const Instruction &I) {
 // time is the earliest of the links it feeds: the schedule takes the ready
 // group of the earliest time, then the one that adds the fewest registers
 // (its result if a later instruction reads it, less the operands it reads
-// for the last time), then the IR's order.  That convolution counts 18
+// for the last time), then the IR's order.  Memory orders a read after the
+// last write that may write what it reads, and a write after the earlier
+// reads of what it may write (MayAlias below): pressureOrder puts each sum
+// with the store it ends in, and the next sum's shared loads must not wait
+// for that store to the output.  That convolution counts 20
 // (docs/accuracy.md, "The IR register estimate on the convolution").  BASE
 // is pressureOrder's order of the block and SUNK its sunk operands; READS
 // gives the registers an instruction reads, REG the value whose register it
@@ -2003,6 +2007,7 @@ listOrder(const std::vector<const Instruction *> &Base,
   }
   size_t N = Groups.size();
   std::vector<SmallVector<unsigned, 4>> Succ(N), Pred(N);
+  std::vector<SmallVector<unsigned, 4>> Feeds(N); // the groups that read a group's values
   std::set<std::pair<unsigned, unsigned>> Edges;
   auto Edge = [&](unsigned A, unsigned B) {
     if (A != B && Edges.insert({A, B}).second) {
@@ -2010,20 +2015,58 @@ listOrder(const std::vector<const Instruction *> &Base,
       Pred[B].push_back(A);
     }
   };
-  int Last = -1; // the last group that writes, waits at a barrier or calls
-  std::vector<unsigned> Loads;
-  std::vector<SmallVector<const Value *, 4>> Rd(N);
+  // The memory a group reads or writes: the objects its accesses are based
+  // on, or "any" for an access based on something else or a call.  A
+  // __shared__ or __constant__ variable is none of the global memory a kernel
+  // argument points to, and two variables are two objects: the convolution's
+  // shared loads do not wait for a sum's store to the output.
+  struct Objects {
+    bool Any = false;
+    SmallVector<const Value *, 2> Of;
+  };
+  auto MayAlias = [](const Objects &A, const Objects &B) {
+    if (A.Any || B.Any)
+      return true;
+    for (const Value *X : A.Of)
+      for (const Value *Y : B.Of) {
+        if (X == Y || (isa<Argument>(X) && isa<Argument>(Y)))
+          return true;
+        auto *GX = dyn_cast<GlobalVariable>(X), *GY = dyn_cast<GlobalVariable>(Y);
+        if (GX && GY)
+          continue;
+        const GlobalVariable *GV = GX ? GX : GY;
+        if (GV && GV->getAddressSpace() != 3 && GV->getAddressSpace() != 4)
+          return true;
+      }
+    return false;
+  };
+  std::vector<Objects> Mem(N);
+  std::vector<unsigned> Writers, Readers0; // writes in order; reads since the last write to any memory
   std::vector<const Value *> Def(N);
+  std::vector<SmallVector<const Value *, 4>> Rd(N);
   for (size_t G = 0; G < N; ++G) {
     bool Writes = false, ReadsMemory = false;
     SmallPtrSet<const Value *, 8> Inside;
     for (unsigned J : Groups[G]) {
       const Instruction *In = Base[J];
       for (const Value *Op : In->operands())
-        if (auto It = GroupOf.find(dyn_cast<Instruction>(Op)); It != GroupOf.end())
+        if (auto It = GroupOf.find(dyn_cast<Instruction>(Op)); It != GroupOf.end()) {
           Edge(It->second, G);
+          if (It->second != G && !is_contained(Feeds[It->second], (unsigned)G))
+            Feeds[It->second].push_back(G);
+        }
       Writes |= In->mayHaveSideEffects() || In->mayWriteToMemory();
       ReadsMemory |= In->mayReadFromMemory();
+      if (In->mayReadOrWriteMemory() || In->mayHaveSideEffects()) {
+        const Value *Ptr = getLoadStorePointerOperand(In);
+        const Value *Obj = Ptr ? getUnderlyingObject(Ptr) : nullptr;
+        if (Obj && (isa<GlobalVariable>(Obj) || isa<Argument>(Obj))) {
+          if (!is_contained(Mem[G].Of, Obj))
+            Mem[G].Of.push_back(Obj);
+        } else {
+          Mem[G].Any = true;
+        }
+      }
       Reads(In, Rd[G]);
       Inside.insert(In);
     }
@@ -2033,16 +2076,23 @@ listOrder(const std::vector<const Instruction *> &Base,
     const Instruction *Root = Base[Groups[G].back()];
     Def[G] = Reg(Root) == Root ? Root : nullptr;
     if (Writes) {
-      if (Last >= 0)
-        Edge(Last, G);
-      for (unsigned L : Loads)
-        Edge(L, G);
-      Loads.clear();
-      Last = (int)G;
+      // after the writes before it, and the reads of what it may write
+      if (!Writers.empty())
+        Edge(Writers.back(), G);
+      for (unsigned L : Readers0)
+        if (MayAlias(Mem[L], Mem[G]))
+          Edge(L, G);
+      if (Mem[G].Any)
+        Readers0.clear(); // ordered before G, hence before every later write
+      Writers.push_back(G);
     } else if (ReadsMemory) {
-      if (Last >= 0)
-        Edge(Last, G);
-      Loads.push_back(G);
+      // after the last write that may write what it reads
+      for (auto W = Writers.rbegin(); W != Writers.rend(); ++W)
+        if (MayAlias(Mem[*W], Mem[G])) {
+          Edge(*W, G);
+          break;
+        }
+      Readers0.push_back(G);
     }
   }
   // the readers left in the block of each register
@@ -2099,7 +2149,7 @@ listOrder(const std::vector<const Instruction *> &Base,
       continue;
     int C0 = -1;
     long K0 = 0;
-    for (unsigned S : Succ[G]) {
+    for (unsigned S : Feeds[G]) {
       int C = ChainOf[S];
       if (C < 0)
         continue;
@@ -2144,7 +2194,7 @@ listOrder(const std::vector<const Instruction *> &Base,
   for (size_t G = N; G-- > 0;) {
     if (ChainOf[G] >= 0)
       Time[G] = Pos[G] + Shift[ChainOf[G]];
-    for (unsigned S : Succ[G])
+    for (unsigned S : Feeds[G]) // not a write that merely follows it
       Time[G] = std::min(Time[G], Time[S]);
   }
   // among the groups whose operands are computed: the earliest time, then
