@@ -36,6 +36,7 @@
 #include "llvm/Transforms/Utils/LowerMemIntrinsics.h"
 #include <functional>
 #include <map>
+#include <queue>
 #include <set>
 
 using namespace llvm;
@@ -1818,19 +1819,21 @@ static bool isRegisterValue(const Value *V) {
 // conversions stand at the top of its block in the IR, counts 35 in the IR's
 // order and 28 so (ptxas: 26).  It can also lengthen an operand's life (Parboil sgemm 25 -> 32,
 // ptxas 40).
-static std::vector<const Instruction *> pressureOrder(const BasicBlock *BB) {
+static std::vector<const Instruction *> pressureOrder(ArrayRef<const Instruction *> Insts,
+                                                     DenseMap<const Instruction *, const Instruction *> *Sunk = nullptr) {
   DenseMap<const Instruction *, unsigned> Writes; // writes to memory before each instruction
   unsigned W = 0;
-  for (const Instruction &I : *BB) {
-    Writes[&I] = W;
-    W += I.mayWriteToMemory();
+  for (const Instruction *I : Insts) {
+    Writes[I] = W;
+    W += I->mayWriteToMemory();
   }
   DenseMap<const Instruction *, const Instruction *> SinkTo;
-  for (const Instruction &I : *BB) {
+  for (const Instruction *IP : Insts) {
+    const Instruction &I = *IP;
     if (isa<PHINode>(I) || I.isTerminator() || !I.hasOneUse() || I.mayHaveSideEffects() || !isRegisterValue(&I))
       continue;
     auto *U = dyn_cast<Instruction>(*I.user_begin());
-    if (!U || U->getParent() != BB || isa<PHINode>(U))
+    if (!U || !Writes.count(U) || isa<PHINode>(U))
       continue;
     if (I.mayReadFromMemory() && Writes.lookup(U) != Writes.lookup(&I)) /* no side effects: I writes nothing */
       continue;
@@ -1843,7 +1846,8 @@ static std::vector<const Instruction *> pressureOrder(const BasicBlock *BB) {
   // user in the block, so one pass in block order has every NEED it reads.
   DenseMap<const Instruction *, unsigned> Need;
   DenseMap<const Instruction *, SmallVector<const Instruction *, 4>> Kids;
-  for (const Instruction &I : *BB) {
+  for (const Instruction *IP : Insts) {
+    const Instruction &I = *IP;
     SmallVector<const Instruction *, 4> K;
     for (const Value *Op : I.operands())
       if (auto *OI = dyn_cast<Instruction>(Op); OI && SinkTo.lookup(OI) == &I && !is_contained(K, OI))
@@ -1860,15 +1864,17 @@ static std::vector<const Instruction *> pressureOrder(const BasicBlock *BB) {
     if (!K.empty())
       Kids[&I] = std::move(K);
   }
+  if (Sunk)
+    *Sunk = SinkTo;
   std::vector<const Instruction *> Order;
-  Order.reserve(BB->size());
+  Order.reserve(Insts.size());
   // post-order over the sunk operands, without recursion (an unrolled sum
   // is a chain as long as the loop)
   std::vector<std::pair<const Instruction *, unsigned>> Stack;
-  for (const Instruction &I : *BB) {
-    if (SinkTo.count(&I))
+  for (const Instruction *I : Insts) {
+    if (SinkTo.count(I))
       continue;
-    Stack.push_back({&I, 0});
+    Stack.push_back({I, 0});
     while (!Stack.empty()) {
       const Instruction *J = Stack.back().first;
       unsigned Next = Stack.back().second++;
@@ -1881,6 +1887,360 @@ static std::vector<const Instruction *> pressureOrder(const BasicBlock *BB) {
       Stack.pop_back();
     }
   }
+  return Order;
+}
+
+// A load from __constant__ memory at an address fixed at compile time (a
+// constant global in the constant address space plus a constant offset)
+// that only arithmetic reads is, in SASS, an operand of that arithmetic:
+// FFMA R0, R5, c[0x3][0x4], R0.  It takes no register.  The Kernel Tuner
+// convolution's 225 filter weights d_filter[i * 15 + j], each read by every
+// sum of a thread's tile, are such operands.
+static bool isConstantBankOperand(const Instruction &I) {
+  auto *L = dyn_cast<LoadInst>(&I);
+  if (!L || L->isVolatile() || !isa<Constant>(L->getPointerOperand()))
+    return false;
+  auto *GV = dyn_cast<GlobalVariable>(getUnderlyingObject(L->getPointerOperand()));
+  if (!GV || GV->getAddressSpace() != 4 || L->getType()->isVectorTy() || regWeight(L) != 1)
+    return false;
+  return all_of(L->users(), [](const User *U) {
+    auto *UI = dyn_cast<Instruction>(U);
+    if (!UI || isa<PHINode>(UI) || UI->mayReadOrWriteMemory())
+      return false;
+    if (auto *CB = dyn_cast<CallBase>(UI)) {
+      auto *II = dyn_cast<IntrinsicInst>(CB);
+      return II && (II->getIntrinsicID() == Intrinsic::fma || II->getIntrinsicID() == Intrinsic::fmuladd);
+    }
+    return isa<BinaryOperator>(UI) || isa<CmpInst>(UI) || isa<SelectInst>(UI);
+  });
+}
+
+// A second order of BB's instructions in which the pressure is counted: a
+// top-down list schedule that keeps few registers live, as ptxas' scheduler
+// does when registers are short.  It schedules pressureOrder's groups (an
+// instruction with the single-use operands sunk into it, such as the product
+// a contracted fadd fuses into an FFMA) in an order that keeps the block's
+// order of memory writes, barriers and calls, and of loads against them.
+// A fully unrolled tile is a set of accumulation chains (each sum's fadds or
+// fmas, one after the other) that read the same loaded values at different
+// places: the Kernel Tuner convolution (block 16x8, tile 1x5, 15x15 filter)
+// reads each of its 705 shared values into up to 5 sums, sum yi at filter
+// row r - 8 yi for shared row r.  The IR (and nvcc's PTX) keeps the sums'
+// order, in which a value read by sum 1 at filter row 0 waits for sum 0 at
+// row 8 (616 registers); ptxas (39 registers, sm_86) goes through the shared
+// rows in order and feeds every sum from each value as it is loaded.  So each
+// chain is shifted against the others by the difference most often seen
+// between two chains' readers of one loaded value (here 8 filter rows), a
+// link's time is its place in its chain plus its chain's shift, and a group's
+// time is the earliest of the links it feeds: the schedule takes the ready
+// group of the earliest time, then the one that adds the fewest registers
+// (its result if a later instruction reads it, less the operands it reads
+// for the last time), then the IR's order.  Memory orders a read after the
+// last write that may write what it reads, and a write after the earlier
+// reads of what it may write (MayAlias below): pressureOrder puts each sum
+// with the store it ends in, and the next sum's shared loads must not wait
+// for that store to the output.  That convolution counts 20
+// (docs/accuracy.md, "The IR register estimate on the convolution").  BASE
+// is pressureOrder's order of the block and SUNK its sunk operands; READS
+// gives the registers an instruction reads, REG the value whose register it
+// defines; LIVEOUT never dies in the block.
+static std::vector<const Instruction *>
+listOrder(const std::vector<const Instruction *> &Base,
+          const DenseMap<const Instruction *, const Instruction *> &Sunk,
+          const SmallPtrSetImpl<const Value *> &LiveOut,
+          const std::function<void(const Instruction *, SmallVectorImpl<const Value *> &)> &Reads,
+          const std::function<const Value *(const Value *)> &Reg) {
+  // groups: a root and the small trees of operands sunk into it (at most
+  // SMALL instructions: a product fused into an FFMA, a load and its
+  // address); a longer tree, such as the rest of an unrolled sum whose
+  // partial sum is sunk into the next addition, is a group of its own that
+  // the schedule may put elsewhere
+  const unsigned Small = 4;
+  std::vector<const Instruction *> Order;
+  DenseMap<const Instruction *, unsigned> Size, GroupOf;
+  for (const Instruction *In : Base) {
+    unsigned S = 1;
+    for (const Value *Op : In->operands())
+      if (auto *OI = dyn_cast<Instruction>(Op); OI && Sunk.lookup(OI) == In)
+        S += Size.lookup(OI);
+    Size[In] = S;
+  }
+  DenseMap<const Instruction *, const Instruction *> RootOf;
+  for (auto It = Base.rbegin(); It != Base.rend(); ++It) {
+    const Instruction *In = *It;
+    auto S = Sunk.find(In);
+    RootOf[In] = S == Sunk.end() || Size.lookup(In) > Small ? In : RootOf.lookup(S->second);
+  }
+  std::vector<SmallVector<unsigned, 4>> Groups; // members, indices into BASE in its order
+  SmallVector<unsigned, 4> TermGroup;
+  DenseMap<const Instruction *, unsigned> RootGroup;
+  for (size_t I = 0; I < Base.size(); ++I) {
+    const Instruction *In = Base[I];
+    if (isa<PHINode>(In)) {
+      Order.push_back(In);
+      continue;
+    }
+    const Instruction *R = RootOf.lookup(In);
+    if (R->isTerminator()) {
+      TermGroup.push_back(I);
+      continue;
+    }
+    auto [It, New] = RootGroup.try_emplace(R, Groups.size());
+    if (New)
+      Groups.emplace_back();
+    Groups[It->second].push_back(I);
+    GroupOf[In] = It->second;
+  }
+  // a group's place is its root's (members precede their root in BASE)
+  std::vector<unsigned> ByRoot(Groups.size());
+  for (size_t G = 0; G < Groups.size(); ++G)
+    ByRoot[G] = G;
+  std::sort(ByRoot.begin(), ByRoot.end(), [&](unsigned A, unsigned B) { return Groups[A].back() < Groups[B].back(); });
+  {
+    std::vector<SmallVector<unsigned, 4>> Sorted;
+    for (unsigned G : ByRoot)
+      Sorted.push_back(std::move(Groups[G]));
+    Groups = std::move(Sorted);
+    for (size_t G = 0; G < Groups.size(); ++G)
+      for (unsigned J : Groups[G])
+        GroupOf[Base[J]] = G;
+  }
+  size_t N = Groups.size();
+  std::vector<SmallVector<unsigned, 4>> Succ(N), Pred(N);
+  std::vector<SmallVector<unsigned, 4>> Feeds(N); // the groups that read a group's values
+  std::set<std::pair<unsigned, unsigned>> Edges;
+  auto Edge = [&](unsigned A, unsigned B) {
+    if (A != B && Edges.insert({A, B}).second) {
+      Succ[A].push_back(B);
+      Pred[B].push_back(A);
+    }
+  };
+  // The memory a group reads or writes: the objects its accesses are based
+  // on, or "any" for an access based on something else or a call.  A
+  // __shared__ or __constant__ variable is none of the global memory a kernel
+  // argument points to, and two variables are two objects: the convolution's
+  // shared loads do not wait for a sum's store to the output.
+  struct Objects {
+    bool Any = false;
+    SmallVector<const Value *, 2> Of;
+  };
+  auto MayAlias = [](const Objects &A, const Objects &B) {
+    if (A.Any || B.Any)
+      return true;
+    for (const Value *X : A.Of)
+      for (const Value *Y : B.Of) {
+        if (X == Y || (isa<Argument>(X) && isa<Argument>(Y)))
+          return true;
+        auto *GX = dyn_cast<GlobalVariable>(X), *GY = dyn_cast<GlobalVariable>(Y);
+        if (GX && GY)
+          continue;
+        const GlobalVariable *GV = GX ? GX : GY;
+        if (GV && GV->getAddressSpace() != 3 && GV->getAddressSpace() != 4)
+          return true;
+      }
+    return false;
+  };
+  std::vector<Objects> Mem(N);
+  std::vector<unsigned> Writers, Readers0; // writes in order; reads since the last write to any memory
+  std::vector<const Value *> Def(N);
+  std::vector<SmallVector<const Value *, 4>> Rd(N);
+  for (size_t G = 0; G < N; ++G) {
+    bool Writes = false, ReadsMemory = false;
+    SmallPtrSet<const Value *, 8> Inside;
+    for (unsigned J : Groups[G]) {
+      const Instruction *In = Base[J];
+      for (const Value *Op : In->operands())
+        if (auto It = GroupOf.find(dyn_cast<Instruction>(Op)); It != GroupOf.end()) {
+          Edge(It->second, G);
+          if (It->second != G && !is_contained(Feeds[It->second], (unsigned)G))
+            Feeds[It->second].push_back(G);
+        }
+      Writes |= In->mayHaveSideEffects() || In->mayWriteToMemory();
+      ReadsMemory |= In->mayReadFromMemory();
+      if (In->mayReadOrWriteMemory() || In->mayHaveSideEffects()) {
+        const Value *Ptr = getLoadStorePointerOperand(In);
+        const Value *Obj = Ptr ? getUnderlyingObject(Ptr) : nullptr;
+        if (Obj && (isa<GlobalVariable>(Obj) || isa<Argument>(Obj))) {
+          if (!is_contained(Mem[G].Of, Obj))
+            Mem[G].Of.push_back(Obj);
+        } else {
+          Mem[G].Any = true;
+        }
+      }
+      Reads(In, Rd[G]);
+      Inside.insert(In);
+    }
+    // the group's own values are no operands of it
+    Rd[G].erase(std::remove_if(Rd[G].begin(), Rd[G].end(), [&](const Value *V) { return Inside.count(V); }),
+                Rd[G].end());
+    const Instruction *Root = Base[Groups[G].back()];
+    Def[G] = Reg(Root) == Root ? Root : nullptr;
+    if (Writes) {
+      // after the writes before it, and the reads of what it may write
+      if (!Writers.empty())
+        Edge(Writers.back(), G);
+      for (unsigned L : Readers0)
+        if (MayAlias(Mem[L], Mem[G]))
+          Edge(L, G);
+      if (Mem[G].Any)
+        Readers0.clear(); // ordered before G, hence before every later write
+      Writers.push_back(G);
+    } else if (ReadsMemory) {
+      // after the last write that may write what it reads
+      for (auto W = Writers.rbegin(); W != Writers.rend(); ++W)
+        if (MayAlias(Mem[*W], Mem[G])) {
+          Edge(*W, G);
+          break;
+        }
+      Readers0.push_back(G);
+    }
+  }
+  // the readers left in the block of each register
+  DenseMap<const Value *, SmallVector<unsigned, 4>> Readers;
+  DenseMap<const Value *, unsigned> Left;
+  for (size_t G = 0; G < N; ++G)
+    for (const Value *R : Rd[G]) {
+      Readers[R].push_back(G);
+      ++Left[R];
+    }
+  std::vector<unsigned> Waiting(N);
+  for (size_t G = 0; G < N; ++G)
+    Waiting[G] = Pred[G].size();
+  std::vector<bool> Done(N, false);
+  // the accumulation chains: a link is an fadd, fsub or fma whose operand
+  // is the root of the chain's last link
+  auto IsLink = [](const Instruction *I) {
+    if (I->getOpcode() == Instruction::FAdd || I->getOpcode() == Instruction::FSub)
+      return true;
+    auto *II = dyn_cast<IntrinsicInst>(I);
+    return II && (II->getIntrinsicID() == Intrinsic::fma || II->getIntrinsicID() == Intrinsic::fmuladd);
+  };
+  std::vector<int> ChainOf(N, -1), Pos(N, 0);
+  std::vector<int> ChainLen;
+  DenseMap<const Instruction *, unsigned> RootGroupOf;
+  for (size_t G = 0; G < N; ++G)
+    RootGroupOf[Base[Groups[G].back()]] = G;
+  for (size_t G = 0; G < N; ++G) {
+    const Instruction *Root = Base[Groups[G].back()];
+    if (!IsLink(Root))
+      continue;
+    int Prev = -1;
+    for (const Value *Op : Root->operands())
+      if (auto *OI = dyn_cast<Instruction>(Op))
+        if (auto It = RootGroupOf.find(OI); It != RootGroupOf.end() && ChainOf[It->second] >= 0 &&
+                                             Pos[It->second] + 1 == ChainLen[ChainOf[It->second]])
+          Prev = It->second;
+    if (Prev >= 0) {
+      ChainOf[G] = ChainOf[Prev];
+      Pos[G] = ChainLen[ChainOf[G]]++;
+    } else {
+      ChainOf[G] = ChainLen.size();
+      ChainLen.push_back(1);
+    }
+  }
+  // the shift of each chain: the difference most often found between two
+  // chains' readers of one value, spread from chain to chain
+  size_t NC = ChainLen.size();
+  std::vector<long> Shift(NC, 0);
+  std::vector<bool> Placed(NC, false);
+  std::map<std::tuple<unsigned, unsigned, long>, unsigned> Votes;
+  for (size_t G = 0; G < N; ++G) {
+    if (!Def[G] || !isa<LoadInst>(Def[G])) // loaded values in registers (not constant-bank operands)
+      continue;
+    int C0 = -1;
+    long K0 = 0;
+    for (unsigned S : Feeds[G]) {
+      int C = ChainOf[S];
+      if (C < 0)
+        continue;
+      if (C0 < 0) {
+        C0 = C;
+        K0 = Pos[S];
+      } else if (C != C0) {
+        ++Votes[{(unsigned)C0, (unsigned)C, K0 - Pos[S]}];
+        ++Votes[{(unsigned)C, (unsigned)C0, Pos[S] - K0}];
+      }
+    }
+  }
+  std::vector<SmallVector<std::pair<unsigned, long>, 4>> Rel(NC); // (other chain, its shift minus mine)
+  {
+    std::map<std::pair<unsigned, unsigned>, std::pair<unsigned, long>> Best;
+    for (auto &[K, V] : Votes) {
+      auto &B = Best[{std::get<0>(K), std::get<1>(K)}];
+      if (V > B.first)
+        B = {V, std::get<2>(K)};
+    }
+    for (auto &[K, B] : Best)
+      Rel[K.first].push_back({K.second, B.second});
+  }
+  for (size_t C = 0; C < NC; ++C) {
+    if (Placed[C])
+      continue;
+    Placed[C] = true;
+    std::vector<unsigned> Work{(unsigned)C};
+    while (!Work.empty()) {
+      unsigned A = Work.back();
+      Work.pop_back();
+      for (auto [B, D] : Rel[A])
+        if (!Placed[B]) {
+          Placed[B] = true;
+          Shift[B] = Shift[A] + D;
+          Work.push_back(B);
+        }
+    }
+  }
+  const long Never = LONG_MAX / 2;
+  std::vector<long> Time(N, Never);
+  for (size_t G = N; G-- > 0;) {
+    if (ChainOf[G] >= 0)
+      Time[G] = Pos[G] + Shift[ChainOf[G]];
+    for (unsigned S : Feeds[G]) // not a write that merely follows it
+      Time[G] = std::min(Time[G], Time[S]);
+  }
+  // among the groups whose operands are computed: the earliest time, then
+  // the fewest registers added (its result, if a later instruction reads it,
+  // less the operands it reads for the last time), then the IR's order
+  using Entry = std::tuple<long, int, unsigned>;
+  auto Key = [&](unsigned G) {
+    bool Held = Def[G] && (Left.lookup(Def[G]) > 0 || LiveOut.count(Def[G]));
+    int Delta = Held ? (int)regWeight(Def[G]) : 0;
+    for (const Value *R : Rd[G])
+      if (Left.lookup(R) == 1 && !LiveOut.count(R))
+        Delta -= (int)regWeight(R);
+    return Entry(Time[G], Delta, G);
+  };
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> Ready;
+  auto Push = [&](unsigned G) {
+    if (!Done[G] && !Waiting[G])
+      Ready.push(Key(G));
+  };
+  for (size_t G = 0; G < N; ++G)
+    Push(G);
+  std::vector<unsigned> Sched;
+  Sched.reserve(N);
+  while (!Ready.empty()) {
+    Entry E = Ready.top();
+    Ready.pop();
+    unsigned G = std::get<2>(E);
+    if (Done[G] || Key(G) != E)
+      continue; // a later entry has its current key
+    Done[G] = true;
+    Sched.push_back(G);
+    for (const Value *R : Rd[G])
+      if (--Left[R] == 1)
+        for (unsigned J : Readers[R])
+          Push(J); // its last reader: reading it frees its register
+    for (unsigned S : Succ[G])
+      if (--Waiting[S] == 0)
+        Push(S);
+  }
+  if (Sched.size() != N) // cannot happen: BASE's order is one schedule
+    return Base;
+  for (unsigned G : Sched)
+    for (unsigned J : Groups[G])
+      Order.push_back(Base[J]);
+  for (unsigned J : TermGroup)
+    Order.push_back(Base[J]);
   return Order;
 }
 
@@ -2098,6 +2458,10 @@ rematerialized(Function &F, LoopInfo &LI, const std::function<const Value *(cons
 unsigned KernelExtractor::registerPressure() {
   std::vector<const BasicBlock *> Blocks = BlockById;
   DenseMap<const Value *, const Value *> Rep = addressClasses(Blocks, SE);
+  for (const BasicBlock *BB : Blocks)
+    for (const Instruction &I : *BB)
+      if (isConstantBankOperand(I))
+        Rep[&I] = nullptr; // an operand c[bank][offset], no register
   // the value whose register an operand occupies, null for none
   auto Reg = [&Rep](const Value *V) -> const Value * {
     // a representative may itself stand for another (a block laid out
@@ -2127,60 +2491,150 @@ unsigned KernelExtractor::registerPressure() {
     for (const Value *Op : I->operands())
       Reads(Op, Insert);
   };
-  DenseMap<const BasicBlock *, SmallPtrSet<const Value *, 32>> LiveIn, LiveOut;
+  std::function<void(const Instruction *, SmallVectorImpl<const Value *> &)> ReadsOf =
+      [&](const Instruction *I, SmallVectorImpl<const Value *> &Out) {
+        ReadsAll(I, [&](const Value *R) {
+          if (!is_contained(Out, R))
+            Out.push_back(R);
+        });
+      };
+  std::function<const Value *(const Value *)> RegOf = Reg;
   auto UsesInto = [&](const BasicBlock *From, const BasicBlock *To, SmallPtrSetImpl<const Value *> &Out) {
     for (const PHINode &PN : To->phis())
       if (int Idx = PN.getBasicBlockIndex(From); Idx >= 0)
         Reads(PN.getIncomingValue(Idx), [&](const Value *R) { Out.insert(R); });
   };
-  bool Changed = true;
-  for (unsigned Round = 0; Changed && Round < 1000; ++Round) {
-    Changed = false;
-    for (auto It = Blocks.rbegin(); It != Blocks.rend(); ++It) {
-      const BasicBlock *BB = *It;
-      SmallPtrSet<const Value *, 32> Out;
-      for (const BasicBlock *S : successors(BB)) {
-        for (const Value *V : LiveIn[S])
-          Out.insert(V);
-        UsesInto(BB, S, Out);
+  // The peak over the blocks, each block's instructions taken from INSTS
+  auto Estimate = [&](const DenseMap<const BasicBlock *, std::vector<const Instruction *>> &Insts, bool Short) {
+    DenseMap<const BasicBlock *, SmallPtrSet<const Value *, 32>> LiveIn, LiveOut;
+    bool Changed = true;
+    for (unsigned Round = 0; Changed && Round < 1000; ++Round) {
+      Changed = false;
+      for (auto It = Blocks.rbegin(); It != Blocks.rend(); ++It) {
+        const BasicBlock *BB = *It;
+        SmallPtrSet<const Value *, 32> Out;
+        for (const BasicBlock *S : successors(BB)) {
+          for (const Value *V : LiveIn[S])
+            Out.insert(V);
+          UsesInto(BB, S, Out);
+        }
+        SmallPtrSet<const Value *, 32> In = Out;
+        const std::vector<const Instruction *> &L = Insts.find(BB)->second;
+        for (auto I = L.rbegin(); I != L.rend(); ++I) {
+          In.erase(*I);
+          ReadsAll(*I, [&](const Value *R) { In.insert(R); });
+        }
+        for (const PHINode &PN : BB->phis())
+          In.erase(&PN);
+        if (In.size() != LiveIn[BB].size() || Out.size() != LiveOut[BB].size()) {
+          Changed = true;
+          LiveIn[BB] = In;
+          LiveOut[BB] = Out;
+        }
       }
-      SmallPtrSet<const Value *, 32> In = Out;
-      for (auto I = BB->rbegin(); I != BB->rend(); ++I) {
-        In.erase(&*I);
-        ReadsAll(&*I, [&](const Value *R) { In.insert(R); });
+    }
+    // the most registers live at once in BB's instructions taken in ORDER
+    auto Peak = [&](const BasicBlock *BB, const std::vector<const Instruction *> &Order) {
+      SmallPtrSet<const Value *, 32> Live = LiveOut[BB];
+      unsigned W = 0, Max = 0;
+      for (const Value *V : Live)
+        W += regWeight(V);
+      Max = W;
+      for (auto It = Order.rbegin(); It != Order.rend(); ++It) {
+        const Instruction *I = *It;
+        if (Reg(I) == I && Live.insert(I).second)
+          W += regWeight(I); // defined here: occupies a register at its definition
+        Max = std::max(Max, W + sequenceTemporaries(*I));
+        if (Live.erase(I))
+          W -= regWeight(I);
+        ReadsAll(I, [&](const Value *R) {
+          if (Live.insert(R).second)
+            W += regWeight(R);
+        });
       }
-      for (const PHINode &PN : BB->phis())
-        In.erase(&PN);
-      if (In.size() != LiveIn[BB].size() || Out.size() != LiveOut[BB].size()) {
-        Changed = true;
-        LiveIn[BB] = In;
-        LiveOut[BB] = Out;
+      return Max;
+    };
+    unsigned Max = 0;
+    for (const BasicBlock *BB : Blocks) {
+      // ptxas' schedule needs no more than the better of the two orders
+      DenseMap<const Instruction *, const Instruction *> Sunk;
+      std::vector<const Instruction *> Base = pressureOrder(Insts.find(BB)->second, &Sunk);
+      unsigned P = Peak(BB, Base);
+      if (Short)
+        P = std::min(P, Peak(BB, listOrder(Base, Sunk, LiveOut[BB], ReadsOf, RegOf)));
+      Max = std::max(Max, P);
+    }
+    return Max;
+  };
+  // each block's own instructions
+  DenseMap<const BasicBlock *, std::vector<const Instruction *>> Own, Hoisted;
+  for (const BasicBlock *BB : Blocks)
+    for (const Instruction &I : *BB)
+      Own[BB].push_back(&I);
+  // The same with the arithmetic that InstCombine sank into a block from
+  // its only predecessor (an instruction whose one user is there) computed
+  // before the predecessor's branch again, where nvcc's NVVM leaves it and
+  // ptxas schedules it with the rest: the convolution's guarded stores
+  // (if (y < image_height && x < image_width) output[...] = sum[yi][xi])
+  // draw whole sums into their store's block, and every shared value they
+  // read lives across the branch (block 16x8, tile 1x5: 113 values live out
+  // of the block of the sums, against ptxas' 39 registers in all).  ptxas
+  // needs no more than the better of the two.
+  // (up the chain of only predecessors while no operand is computed in the
+  // block it would leave: the guard y < image_height && x < image_width is
+  // two branches)
+  DenseMap<const BasicBlock *, std::vector<const Instruction *>> Moved;
+  DenseMap<const Instruction *, const BasicBlock *> Up;
+  auto Writes = [](const Instruction &I) { return I.mayWriteToMemory() || I.mayHaveSideEffects(); };
+  for (const BasicBlock *BB : Blocks) {
+    bool Written = false; // a load moves only above no write
+    for (const Instruction &I : *BB) {
+      Written |= Writes(I);
+      if (isa<PHINode>(I) || I.isTerminator() || Writes(I) || (I.mayReadFromMemory() && Written) ||
+          (isa<CallBase>(I) && !isa<IntrinsicInst>(I)) || isa<AllocaInst>(I))
+        continue;
+      const BasicBlock *To = BB;
+      for (const BasicBlock *P = To->getUniquePredecessor(); P && P != To && P != BB; P = To->getUniquePredecessor()) {
+        if (To != BB && I.mayReadFromMemory() && any_of(*To, Writes))
+          break;
+        if (any_of(I.operands(), [&](const Value *Op) {
+              auto *OI = dyn_cast<Instruction>(Op);
+              if (!OI)
+                return false;
+              auto It = Up.find(OI);
+              return (It != Up.end() ? It->second : OI->getParent()) == To;
+            }))
+          break;
+        To = P;
+      }
+      if (To != BB) {
+        Up[&I] = To;
+        Moved[To].push_back(&I);
       }
     }
   }
-  unsigned Max = 0;
   for (const BasicBlock *BB : Blocks) {
-    SmallPtrSet<const Value *, 32> Live = LiveOut[BB];
-    // the weight of LIVE, kept as values enter and leave it (summing the set
-    // at every instruction made this quadratic in a long unrolled block)
-    unsigned Weight = 0;
-    for (const Value *V : Live)
-      Weight += regWeight(V);
-    auto Insert = [&](const Value *V) {
-      if (Live.insert(V).second)
-        Weight += regWeight(V);
-    };
-    Max = std::max(Max, Weight);
-    std::vector<const Instruction *> Order = pressureOrder(BB);
-    for (auto It = Order.rbegin(); It != Order.rend(); ++It) {
-      const Instruction *I = *It;
-      if (Reg(I) == I)
-        Insert(I); // defined here: occupies a register at its definition
-      Max = std::max(Max, Weight + sequenceTemporaries(*I));
-      if (Live.erase(I))
-        Weight -= regWeight(I);
-      ReadsAll(I, Insert);
+    std::vector<const Instruction *> &L = Hoisted[BB];
+    for (const Instruction &I : *BB) {
+      if (I.isTerminator())
+        L.insert(L.end(), Moved[BB].begin(), Moved[BB].end());
+      if (!Up.count(&I))
+        L.push_back(&I);
     }
+  }
+  unsigned Max = Estimate(Own, false);
+  if (!Up.empty())
+    Max = std::min(Max, Estimate(Hoisted, false));
+  // Registers are short where the IR's order needs more than the 255 a
+  // thread may have (less the 4 reserved below): there ptxas schedules to fit
+  // them (listOrder).  Where they are not, it schedules for latency and
+  // holds more than the fewest a schedule could (sobel: listOrder 18 + 4,
+  // ptxas 26), so the list schedule is not taken.
+  if (Max + 4 > 255) {
+    unsigned L = Estimate(Own, true);
+    if (!Up.empty())
+      L = std::min(L, Estimate(Hoisted, true));
+    Max = std::min(Max, L);
   }
   // ptxas 13.0 reports 4 registers for a kernel that does nothing: the
   // stack pointer R1 and the registers it reserves
