@@ -2,9 +2,11 @@
 #include "files_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 bool wgp_make_dirs(const char *path) {
   char buf[PATH_MAX];
@@ -18,4 +20,27 @@ bool wgp_make_dirs(const char *path) {
       *p = '/';
     }
   return mkdir(buf, 0777) == 0 || errno == EEXIST;
+}
+
+bool wgp_write_atomic(const char *path, const char *data, size_t len) {
+  static unsigned counter;
+  char tmp[PATH_MAX + 64];
+  snprintf(tmp, sizeof tmp, "%s.tmp%ld.%u", path, (long)getpid(), counter++);
+  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0)
+    return false;
+  size_t at = 0;
+  while (at < len) {
+    ssize_t w = write(fd, data + at, len - at);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      break;
+    at += (size_t)w;
+  }
+  bool ok = close(fd) == 0 && at == len;
+  if (ok && rename(tmp, path) == 0)
+    return true;
+  unlink(tmp);
+  return false;
 }

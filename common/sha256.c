@@ -79,3 +79,16 @@ void sha256_hex(sha256 *c, char out[65]) {
   for (int i = 0; i < 8; i++)
     snprintf(out + 8 * i, 9, "%08x", c->h[i]);
 }
+
+bool sha256_file(sha256 *c, const char *file) {
+  FILE *f = fopen(file, "rb");
+  if (!f)
+    return false;
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+    sha256_update(c, buf, n);
+  bool ok = !ferror(f);
+  fclose(f);
+  return ok;
+}

@@ -4,6 +4,7 @@
 #ifndef WGPERF_COMMON_SHA256_INTERNAL_H
 #define WGPERF_COMMON_SHA256_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,8 @@ void sha256_init(sha256 *c);
 void sha256_update(sha256 *c, const void *data, size_t n);
 /* A string and its terminating NUL, so that ("ab", "c") and ("a", "bc") differ. */
 void sha256_string(sha256 *c, const char *s);
+/* FILE's contents; false when it cannot be opened or read (what was read is in C). */
+bool sha256_file(sha256 *c, const char *file);
 /* The digest as 64 lowercase hex digits and a NUL. */
 void sha256_hex(sha256 *c, char out[65]);
 

@@ -272,17 +272,9 @@ static void entry_path(const char *dir, const char *key, const char *ext, char *
 }
 
 static bool hash_file(const char *file, char hex[65]) {
-  FILE *f = fopen(file, "rb");
-  if (!f)
-    return false;
   sha256 h;
   sha256_init(&h);
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    sha256_update(&h, buf, n);
-  bool ok = !ferror(f);
-  fclose(f);
+  bool ok = sha256_file(&h, file);
   sha256_hex(&h, hex);
   return ok;
 }
@@ -299,30 +291,6 @@ static char *slurp(const char *file, size_t *len) {
   char *text;
   wgp_diag d;
   return wgp_read_file(file, &text, len, &d) == WGP_OK ? text : NULL;
-}
-
-/* DATA (N bytes) into PATH through a temporary file beside it. */
-static bool write_atomic(const char *path, const char *data, size_t n) {
-  static unsigned counter;
-  char tmp[PATH_MAX + 64];
-  snprintf(tmp, sizeof tmp, "%s.tmp%ld.%u", path, (long)getpid(), counter++);
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
-  if (fd < 0)
-    return false;
-  size_t at = 0;
-  while (at < n) {
-    ssize_t w = write(fd, data + at, n - at);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      break;
-    at += (size_t)w;
-  }
-  bool ok = close(fd) == 0 && at == n;
-  if (ok && rename(tmp, path) == 0)
-    return true;
-  unlink(tmp);
-  return false;
 }
 
 /* The digest in LINE after PREFIX ("model "), into HEX. */
@@ -378,7 +346,7 @@ bool mc_fetch(const char *dir, const char *key, const char *out, const wgp_extra
   hash_bytes(shown, olen, hex);
   if (strcmp(hex, want_out) != 0 || !log_valid(shown, olen))
     goto done;
-  if (!write_atomic(out, model, mlen))
+  if (!wgp_write_atomic(out, model, mlen))
     goto done;
   hit = true;
   utimensat(AT_FDCWD, deps_path, NULL, 0); /* used now (eviction) */
@@ -483,7 +451,7 @@ static void evict(const char *dir, long long max) {
   char path[PATH_MAX + 8], text[64];
   snprintf(path, sizeof path, "%s/size", dir);
   int len = snprintf(text, sizeof text, "%lld 0\n", total);
-  write_atomic(path, text, (size_t)len);
+  wgp_write_atomic(path, text, (size_t)len);
 }
 
 /* The bound in bytes: $WGPERF_CACHE_MAX_MB (a number of MB, fractions too),
@@ -520,7 +488,7 @@ static void account(const char *dir, long long bytes) {
     return;
   }
   int len = snprintf(text, sizeof text, "%lld %lld\n", total, stores);
-  write_atomic(path, text, (size_t)len);
+  wgp_write_atomic(path, text, (size_t)len);
 }
 
 void mc_store(const char *dir, const char *key, const char *model, char *const *deps, size_t ndeps,
@@ -555,11 +523,11 @@ void mc_store(const char *dir, const char *key, const char *model, char *const *
   snprintf(sub, sizeof sub, "%s/%.2s", dir, key);
   if (ok && wgp_make_dirs(sub)) {
     entry_path(dir, key, "model", p, sizeof p);
-    ok = write_atomic(p, mtext, mlen);
+    ok = wgp_write_atomic(p, mtext, mlen);
     entry_path(dir, key, "out", p, sizeof p);
-    ok = ok && write_atomic(p, log->text ? log->text : "", log->len);
+    ok = ok && wgp_write_atomic(p, log->text ? log->text : "", log->len);
     entry_path(dir, key, "deps", p, sizeof p);
-    ok = ok && write_atomic(p, text, n);
+    ok = ok && wgp_write_atomic(p, text, n);
     if (ok)
       account(dir, (long long)(mlen + log->len + n));
   }

@@ -100,38 +100,9 @@ static double step_cpu_ms(void) {
 
 static wgp_status nomem(wgp_diag *d) { return wgp_diag_set(d, WGP_ERR_NOMEM, "wgperf: error: out of memory"); }
 
-/* Writes DATA to PATH through a unique temporary file beside it. */
-static bool write_atomic(const char *path, const char *data, size_t len) {
-  char tmp[PATH_MAX];
-  static unsigned counter;
-  snprintf(tmp, sizeof tmp, "%s.tmp%ld.%u", path, (long)getpid(), counter++);
-  FILE *f = fopen(tmp, "wb");
-  if (!f)
-    return false;
-  bool ok = fwrite(data, 1, len, f) == len;
-  ok = fclose(f) == 0 && ok;
-  if (ok && rename(tmp, path) == 0)
-    return true;
-  unlink(tmp);
-  return false;
-}
-
 static bool exists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0;
-}
-
-/* SHA-256 of FILE's contents into C (false when it cannot be read). */
-static bool hash_file(sha256 *c, const char *file) {
-  FILE *f = fopen(file, "rb");
-  if (!f)
-    return false;
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-    sha256_update(c, buf, n);
-  fclose(f);
-  return true;
 }
 
 /* Removes the tree at PATH (a temporary cache). */
@@ -346,7 +317,7 @@ static void pp_store(const char *entry, const char *head, const wgp_preprocessed
     n += (size_t)snprintf(buf + n, cap - n, "dep %lld %lld.%09ld %s\n", (long long)st.st_size,
                           (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, p->deps[i]);
   }
-  write_atomic(entry, buf, n);
+  wgp_write_atomic(entry, buf, n);
   free(buf);
 }
 
@@ -726,9 +697,9 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE
       if (!wgp_first_error_line(errtext, line, sizeof line))
         strip_error(d.message, line, sizeof line);
       snprintf(reason, sizeof reason, "does not compile: %s", line);
-      write_atomic(failf, reason, strlen(reason));
+      wgp_write_atomic(failf, reason, strlen(reason));
     } else {
-      write_atomic(logf, mb.text ? mb.text : "", mb.len);
+      wgp_write_atomic(logf, mb.text ? mb.text : "", mb.len);
       log = mb.text, mb.text = NULL;
     }
     free(errtext);
@@ -1080,7 +1051,7 @@ static bool identity(run *r, wgp_diag *diag) {
   sha256_string(&h, "wgtune cache 1");
   sha256_string(&h, WGPERF_VERSION);
   /* the program itself: its driver decides the compile's options */
-  if (!hash_file(&h, "/proc/self/exe"))
+  if (!sha256_file(&h, "/proc/self/exe"))
     sha256_string(&h, "(no executable)");
   char *tools;
   if (wgp_driver_identity(&tools, diag) != WGP_OK)
@@ -1147,7 +1118,7 @@ static wgp_status setup_source(run *r, wgp_diag *diag) {
       sha256_hex(&h, hex);
       snprintf(dir, sizeof dir, "%s/src", r->dir);
       snprintf(r->source, sizeof r->source, "%s/%.16s%s", dir, hex, want);
-      if (!exists(r->source) && (!wgp_make_dirs(dir) || !write_atomic(r->source, text, len)))
+      if (!exists(r->source) && (!wgp_make_dirs(dir) || !wgp_write_atomic(r->source, text, len)))
         st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot write: %s", r->source, strerror(errno));
       free(text);
     }
@@ -1219,7 +1190,7 @@ static void merge_key(const run *r, const wgp_tune_space *s, char out[65]) {
   sha256 h;
   sha256_init(&h);
   sha256_string(&h, r->identity_hash);
-  if (!hash_file(&h, wgp_tune_space_name(s)))
+  if (!sha256_file(&h, wgp_tune_space_name(s)))
     sha256_string(&h, wgp_tune_space_name(s));
   sha256_string(&h, r->kernel);
   sha256_string(&h, wgp_gpu_name(r->gpu));
