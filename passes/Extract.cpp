@@ -2117,19 +2117,16 @@ listOrder(const std::vector<const Instruction *> &Base,
   };
   std::vector<int> ChainOf(N, -1), Pos(N, 0);
   std::vector<int> ChainLen;
-  DenseMap<const Instruction *, unsigned> RootGroupOf;
-  for (size_t G = 0; G < N; ++G)
-    RootGroupOf[Base[Groups[G].back()]] = G;
   for (size_t G = 0; G < N; ++G) {
     const Instruction *Root = Base[Groups[G].back()];
     if (!IsLink(Root))
       continue;
     int Prev = -1;
     for (const Value *Op : Root->operands())
-      if (auto *OI = dyn_cast<Instruction>(Op))
-        if (auto It = RootGroupOf.find(OI); It != RootGroupOf.end() && ChainOf[It->second] >= 0 &&
-                                             Pos[It->second] + 1 == ChainLen[ChainOf[It->second]])
-          Prev = It->second;
+      if (auto It = GroupOf.find(dyn_cast<Instruction>(Op));
+          It != GroupOf.end() && Base[Groups[It->second].back()] == Op && ChainOf[It->second] >= 0 &&
+          Pos[It->second] + 1 == ChainLen[ChainOf[It->second]])
+        Prev = It->second;
     if (Prev >= 0) {
       ChainOf[G] = ChainOf[Prev];
       Pos[G] = ChainLen[ChainOf[G]]++;
