@@ -10,6 +10,7 @@
 
 #include "driver_internal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -33,6 +34,7 @@ struct wgp_ccs {
   bool dead;
   char tmpdir[64];
   unsigned serial;
+  unsigned precompiled; /* jobs of the last request that loaded a precompiled header */
 };
 
 static wgp_status no_memory(wgp_diag *diag) { return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory"); }
@@ -82,7 +84,8 @@ wgp_status wgp_ccs_start(wgp_ccs **out, wgp_diag *diag) {
     dup2(a[0], 0);
     dup2(b[1], 1);
     close(a[0]), close(a[1]), close(b[0]), close(b[1]);
-    char *argv[] = {path, (char *)drv_clang_path(), NULL};
+    /* the server's precompiled headers go to the folder, removed with it */
+    char *argv[] = {path, (char *)drv_clang_path(), s->tmpdir, NULL};
     execv(path, argv);
     _exit(127);
   }
@@ -101,6 +104,20 @@ wgp_status wgp_ccs_start(wgp_ccs **out, wgp_diag *diag) {
   return WGP_OK;
 }
 
+/* The files left in DIR (a server that died leaves its precompiled headers). */
+static void remove_files(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return;
+  struct dirent *e;
+  char path[PATH_MAX];
+  while ((e = readdir(d)) != NULL)
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path)
+      unlink(path);
+  closedir(d);
+}
+
 void wgp_ccs_stop(wgp_ccs *s) {
   if (!s)
     return;
@@ -115,11 +132,14 @@ void wgp_ccs_stop(wgp_ccs *s) {
     while (waitpid(s->pid, &st, 0) < 0 && errno == EINTR)
       ;
   }
+  remove_files(s->tmpdir);
   rmdir(s->tmpdir);
   free(s);
 }
 
 bool wgp_ccs_alive(const wgp_ccs *s) { return s && !s->dead; }
+
+bool wgp_ccs_precompiled(const wgp_ccs *s) { return s && s->precompiled > 0; }
 
 double wgp_ccs_cpu_ms(const wgp_ccs *s) {
   char path[64], buf[1024];
@@ -158,7 +178,8 @@ static int request(wgp_ccs *s, const char *const *env, size_t nenv, const char *
   signal(SIGPIPE, old);
   char line[64];
   int status;
-  if (!ok || !fgets(line, sizeof line, s->from) || sscanf(line, "D %d", &status) != 1) {
+  s->precompiled = 0;
+  if (!ok || !fgets(line, sizeof line, s->from) || sscanf(line, "D %d %u", &status, &s->precompiled) < 1) {
     s->dead = true;
     return -1;
   }

@@ -14,7 +14,8 @@
 // Protocol, on stdin and stdout, one request at a time:
 //   request:  "R <nenv> <nargs> <log>\n", then nenv lines NAME=VALUE, then
 //             nargs lines, one argument each (argv[0] is the clang path)
-//   reply:    "D <status>\n" (0: every job succeeded)
+//   reply:    "D <status> <precompiled>\n" (status 0: every job succeeded;
+//             precompiled: the jobs that loaded a precompiled header)
 // The environment variables are set for the request only (the plugin reads
 // WGPERF_OUTPUT); clang's diagnostics go to the file <log>.  One name is the
 // request's own, not set: WGPERF_CC_PREPROCESSED=<file> says that <file> holds
@@ -23,6 +24,17 @@
 // (preprocessedInput): the input's name stays the module's, and the line
 // markers of <file> keep the input's file names and lines in the debug
 // information and the messages.
+//
+//   wgperf-cc CLANG DIR        DIR: where the precompiled headers go (the
+//                              client's folder; removed at exit)
+//
+// The beginning of such a text is what the -include files made (CUDA's
+// runtime wrapper and headers: about 1.1 MB of the 1.3 MB of a convolution
+// configuration), the same for every configuration of a tuning space.  When
+// the same beginning comes again under the same options, it is parsed once
+// into a precompiled header, made from the text itself (PchStore), and each
+// compile then parses only the input's own part: the same module, for about
+// a third less of the compile's CPU (docs/wgtune.md, "Caching").
 //===----------------------------------------------------------------------===//
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
@@ -35,6 +47,8 @@
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/FrontendTool/Utils.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
@@ -42,6 +56,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <fcntl.h>
 #include <string>
 #include <unistd.h>
@@ -59,7 +74,7 @@ namespace {
 // module, its debug information and the CUDA ID derived from the name are the
 // input's.  False (CC1 as it was) when the arguments are not as expected: one
 // "-x", then the input, last.
-bool preprocessedInput(std::vector<const char *> &CC1, const std::string &Pre, std::vector<std::string> &Keep) {
+bool preprocessedInput(std::vector<const char *> &CC1, const std::string &Pre, std::deque<std::string> &Keep) {
   size_t N = CC1.size();
   if (N < 3 || llvm::StringRef(CC1[N - 3]) != "-x" || llvm::StringRef(CC1[N - 2]).ends_with("-cpp-output"))
     return false;
@@ -88,11 +103,248 @@ bool preprocessedInput(std::vector<const char *> &CC1, const std::string &Pre, s
   return true;
 }
 
+// Runs the cc1 job CC1 as cc1_main does.  False when it failed.
+bool runCC1(const std::vector<const char *> &CC1, const char *Argv0) {
+  // options given with -mllvm are parsed again for each job
+  llvm::cl::ResetAllOptionOccurrences();
+  std::unique_ptr<CompilerInstance> Clang(new CompilerInstance());
+  IntrusiveRefCntPtr<DiagnosticIDs> IDs(new DiagnosticIDs());
+  IntrusiveRefCntPtr<DiagnosticOptions> BufOpts = new DiagnosticOptions();
+  auto *Buffer = new TextDiagnosticBuffer;
+  DiagnosticsEngine BufDiags(IDs, &*BufOpts, Buffer);
+  bool Ok = CompilerInvocation::CreateFromArgs(Clang->getInvocation(), CC1, BufDiags, Argv0);
+  Clang->createDiagnostics();
+  if (!Clang->hasDiagnostics())
+    return false;
+  Buffer->FlushDiagnostics(Clang->getDiagnostics());
+  if (!Ok)
+    return false;
+  Ok = ExecuteCompilerInvocation(Clang.get());
+  llvm::errs().flush();
+  return Ok;
+}
+
+// Precompiled headers of the beginnings of preprocessed texts (see the top).
+class PchStore {
+public:
+  explicit PchStore(std::string Dir) : Dir(std::move(Dir)) {}
+  ~PchStore() {
+    for (const Entry &E : Entries) {
+      if (!E.HeadFile.empty())
+        llvm::sys::fs::remove(E.HeadFile);
+      if (!E.Pch.empty())
+        llvm::sys::fs::remove(E.Pch);
+    }
+  }
+  // CC1, preprocessedInput's job compiling the text PRE, changed to load the
+  // precompiled header of PRE's beginning and to compile the rest alone,
+  // when there is such a header or this is the second time the beginning
+  // comes under these options; as it was otherwise.  Returns the file of the
+  // rest, for the caller to remove after the job ("" when CC1 is unchanged).
+  std::string use(std::vector<const char *> &CC1, const std::string &Pre, std::deque<std::string> &Keep,
+                  const char *Argv0);
+
+private:
+  struct Entry {
+    std::string Options, Head; // the key: the job's options, the text's beginning
+    std::string HeadFile, Pch; // the beginning and its precompiled header, once made
+    bool Failed = false;       // it did not precompile: compiled in full
+  };
+  // Beginnings smaller than this are not worth a header (no -include files).
+  static constexpr size_t MinHead = 64 * 1024;
+  // Beginnings remembered (each is about 1 MB): a tuning space has one.
+  static constexpr size_t MaxEntries = 4;
+  std::string Dir;
+  std::deque<Entry> Entries; // the most recently used last
+  unsigned Serial = 0;
+
+  bool make(Entry &E, const std::vector<const char *> &CC1, const char *Argv0);
+};
+
+// A macro definition (-D, -U), NEXT when its value is the next argument.
+static bool macroOption(llvm::StringRef A, bool &Next) {
+  Next = A == "-D" || A == "-U";
+  return Next || A.starts_with("-D") || A.starts_with("-U");
+}
+
+// What the job's options are for the key: all but those naming the input, the
+// output and the compile's ID, and the macro definitions (the text is
+// preprocessed: they change nothing in it; they are left out of the jobs
+// below as well, so that clang's check of a header's macros finds the same).
+static std::string optionsKey(const std::vector<const char *> &CC1) {
+  std::string Key;
+  for (size_t I = 0; I + 1 < CC1.size(); ++I) {
+    llvm::StringRef A(CC1[I]);
+    bool Next;
+    if (A == "-o" || A == "-main-file-name" || A == "-remap-file" || A == "-dependency-file" || A == "-MT") {
+      ++I;
+      continue;
+    }
+    if (A.starts_with("-cuid="))
+      continue;
+    if (macroOption(A, Next)) {
+      I += Next;
+      continue;
+    }
+    Key.append(A.data(), A.size());
+    Key.push_back('\0');
+  }
+  return Key;
+}
+
+// The precompiled header of E.Head, made by a job of CC1's options that
+// parses E.Head alone (its messages are not the compile's: not shown).
+bool PchStore::make(Entry &E, const std::vector<const char *> &CC1, const char *Argv0) {
+  std::string Base = Dir + "/pch" + std::to_string(Serial++);
+  E.HeadFile = Base + ".head";
+  std::error_code EC;
+  {
+    llvm::raw_fd_ostream Out(E.HeadFile, EC);
+    if (EC)
+      return false;
+    Out << E.Head;
+    Out.close();
+    if (Out.has_error()) {
+      Out.clear_error();
+      return false;
+    }
+  }
+  std::string Pch = Base + ".pch";
+  size_t N = CC1.size(); // ... "-x" LANG-cpp-output INPUT
+  std::vector<const char *> Job;
+  for (size_t I = 0; I + 3 < N; ++I) {
+    llvm::StringRef A(CC1[I]);
+    bool Next;
+    if (A == "-o" || A == "-main-file-name" || A == "-remap-file" || A == "-dependency-file" || A == "-MT") {
+      ++I;
+      continue;
+    }
+    if (macroOption(A, Next)) {
+      I += Next;
+      continue;
+    }
+    if (A == "-emit-llvm-only" || A == "-emit-llvm-bc" || A == "-emit-llvm" || A == "-emit-obj" || A == "-S" ||
+        A.starts_with("-cuid="))
+      continue;
+    Job.push_back(CC1[I]);
+  }
+  Job.push_back("-emit-pch");
+  Job.push_back("-o");
+  Job.push_back(Pch.c_str());
+  Job.push_back("-x");
+  Job.push_back(CC1[N - 2]);
+  Job.push_back(E.HeadFile.c_str());
+  std::fflush(stderr);
+  llvm::errs().flush();
+  int Saved = dup(2), Null = open("/dev/null", O_WRONLY);
+  if (Null >= 0)
+    dup2(Null, 2);
+  bool Ok = runCC1(Job, Argv0);
+  llvm::errs().flush();
+  std::fflush(stderr);
+  if (Saved >= 0) {
+    dup2(Saved, 2);
+    close(Saved);
+  }
+  if (Null >= 0)
+    close(Null);
+  if (Ok)
+    E.Pch = Pch;
+  else
+    llvm::sys::fs::remove(Pch);
+  return Ok;
+}
+
+std::string PchStore::use(std::vector<const char *> &CC1, const std::string &Pre, std::deque<std::string> &Keep,
+                          const char *Argv0) {
+  if (Dir.empty())
+    return "";
+  auto Buf = llvm::MemoryBuffer::getFile(Pre);
+  if (!Buf)
+    return "";
+  llvm::StringRef Text = (*Buf)->getBuffer();
+  // the text begins '# 1 "INPUT"'; the input's own part after '# 1 "INPUT" 2'
+  size_t Eol = Text.find('\n');
+  if (!Text.starts_with("# 1 \"") || Eol == llvm::StringRef::npos)
+    return "";
+  llvm::StringRef First = Text.substr(0, Eol);
+  std::string Marker = "\n" + First.str() + " 2\n";
+  size_t At = Text.find(Marker);
+  if (At == llvm::StringRef::npos || At + 1 < MinHead)
+    return "";
+  llvm::StringRef Head = Text.substr(0, At + 1), Rest = Text.substr(At + Marker.size());
+  std::string Options = optionsKey(CC1);
+  size_t Found = Entries.size();
+  for (size_t I = 0; I < Entries.size(); ++I)
+    if (Entries[I].Options == Options && Entries[I].Head == Head)
+      Found = I;
+  if (Found == Entries.size()) { // the first time: compiled in full
+    if (Entries.size() == MaxEntries) {
+      Entry &Old = Entries.front();
+      if (!Old.HeadFile.empty())
+        llvm::sys::fs::remove(Old.HeadFile);
+      if (!Old.Pch.empty())
+        llvm::sys::fs::remove(Old.Pch);
+      Entries.pop_front();
+    }
+    Entries.push_back(Entry{Options, Head.str(), "", "", false});
+    return "";
+  }
+  Entry E = std::move(Entries[Found]);
+  Entries.erase(Entries.begin() + (long)Found);
+  Entries.push_back(std::move(E));
+  Entry &Use = Entries.back();
+  if (Use.Failed || (Use.Pch.empty() && !make(Use, CC1, Argv0))) {
+    Use.Failed = true;
+    return "";
+  }
+  std::string Main = Dir + "/main" + std::to_string(Serial++) + ".i";
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(Main, EC);
+    if (EC)
+      return "";
+    Out << First << "\n" << Rest;
+    Out.close();
+    if (Out.has_error()) {
+      Out.clear_error();
+      llvm::sys::fs::remove(Main);
+      return "";
+    }
+  }
+  // the job: no macros, the header, the input's name given the rest
+  size_t N = CC1.size();
+  std::vector<const char *> Job;
+  for (size_t I = 0; I + 3 < N; ++I) {
+    llvm::StringRef A(CC1[I]);
+    bool Next;
+    if (macroOption(A, Next)) {
+      I += Next;
+      continue;
+    }
+    if (A == "-remap-file") {
+      Keep.push_back(std::string(CC1[N - 1]) + ";" + Main);
+      Job.push_back("-include-pch");
+      Job.push_back(Use.Pch.c_str());
+      Job.push_back(CC1[I]);
+      Job.push_back(Keep.back().c_str());
+      ++I;
+      continue;
+    }
+    Job.push_back(CC1[I]);
+  }
+  for (size_t I = N - 3; I < N; ++I)
+    Job.push_back(CC1[I]);
+  CC1 = Job;
+  return Main;
+}
+
 // Runs one clang command line ARGS in this process: the driver builds its
 // jobs, each a cc1 job run through ExecuteCompilerInvocation as cc1_main
-// does (each compiling PRE instead of its input when PRE is not empty).
-// Returns 0 when every job succeeded.
-int runClang(const std::vector<std::string> &Args, const std::string &Pre) {
+// does (each compiling PRE instead of its input when PRE is not empty,
+// through PCHS; PRECOMPILED counts the jobs that loaded a header).  Returns
+// 0 when every job succeeded.
+int runClang(const std::vector<std::string> &Args, const std::string &Pre, PchStore &Pchs, unsigned &Precompiled) {
   IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts = new DiagnosticOptions();
   auto *Printer = new TextDiagnosticPrinter(llvm::errs(), &*DiagOpts);
   DiagnosticsEngine Diags(IntrusiveRefCntPtr<DiagnosticIDs>(new DiagnosticIDs()), &*DiagOpts, Printer);
@@ -103,7 +355,6 @@ int runClang(const std::vector<std::string> &Args, const std::string &Pre) {
   std::unique_ptr<driver::Compilation> C(D.BuildCompilation(Argv));
   if (!C || C->containsError() || Diags.hasErrorOccurred())
     return 1;
-  int Status = 0;
   for (const driver::Command &Job : C->getJobs()) {
     const llvm::opt::ArgStringList &JA = Job.getArguments();
     if (JA.empty() || llvm::StringRef(JA[0]) != "-cc1") {
@@ -115,35 +366,21 @@ int runClang(const std::vector<std::string> &Args, const std::string &Pre) {
     for (size_t I = 1; I < JA.size(); ++I)
       if (llvm::StringRef(JA[I]) != "-disable-free")
         CC1.push_back(JA[I]);
-    std::vector<std::string> Keep;
+    std::deque<std::string> Keep;
     if (!Pre.empty() && !preprocessedInput(CC1, Pre, Keep)) {
       llvm::errs() << "wgperf-cc: cannot compile the preprocessed text: a cc1 job not of the form expected\n";
       return 2;
     }
-    // options given with -mllvm are parsed again for each job
-    llvm::cl::ResetAllOptionOccurrences();
-    std::unique_ptr<CompilerInstance> Clang(new CompilerInstance());
-    IntrusiveRefCntPtr<DiagnosticIDs> IDs(new DiagnosticIDs());
-    IntrusiveRefCntPtr<DiagnosticOptions> BufOpts = new DiagnosticOptions();
-    auto *Buffer = new TextDiagnosticBuffer;
-    DiagnosticsEngine BufDiags(IDs, &*BufOpts, Buffer);
-    bool Ok = CompilerInvocation::CreateFromArgs(Clang->getInvocation(), CC1, BufDiags, Args[0].c_str());
-    Clang->createDiagnostics();
-    if (!Clang->hasDiagnostics())
+    std::string Main = Pre.empty() ? "" : Pchs.use(CC1, Pre, Keep, Args[0].c_str());
+    bool Ok = runCC1(CC1, Args[0].c_str());
+    if (!Main.empty()) {
+      llvm::sys::fs::remove(Main);
+      ++Precompiled;
+    }
+    if (!Ok)
       return 1;
-    Buffer->FlushDiagnostics(Clang->getDiagnostics());
-    if (!Ok) {
-      Status = 1;
-      break;
-    }
-    Ok = ExecuteCompilerInvocation(Clang.get());
-    llvm::errs().flush();
-    if (!Ok) {
-      Status = 1;
-      break;
-    }
   }
-  return Status;
+  return 0;
 }
 
 bool readLine(std::string &Out) {
@@ -157,6 +394,7 @@ bool readLine(std::string &Out) {
 } // namespace
 
 int main(int argc, char **argv) {
+  PchStore Pchs(argc > 2 ? argv[2] : "");
   llvm::InitializeAllTargetInfos();
   llvm::InitializeAllTargets();
   llvm::InitializeAllTargetMCs();
@@ -198,7 +436,8 @@ int main(int argc, char **argv) {
     int Saved = dup(2), Fd = *LogPath ? open(LogPath, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
     if (Fd >= 0)
       dup2(Fd, 2);
-    int Status = runClang(Args, Pre);
+    unsigned Precompiled = 0;
+    int Status = runClang(Args, Pre, Pchs, Precompiled);
     llvm::errs().flush();
     std::fflush(stderr);
     if (Saved >= 0) {
@@ -214,7 +453,7 @@ int main(int argc, char **argv) {
         unsetenv(O.first.c_str());
       free((void *)O.second);
     }
-    std::printf("D %d\n", Status);
+    std::printf("D %d %u\n", Status, Precompiled);
     std::fflush(stdout);
   }
   return 0;

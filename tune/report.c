@@ -191,9 +191,10 @@ int wgp_tune_write_table(const wgp_tune_result *r, FILE *f, size_t top) {
     }
   }
   fprintf(f, "wall time %.1f s, CPU %.1f s (workers and compilers included: preprocessing %.1f, compiling %.1f, "
-             "loading models %.1f, estimating %.1f); preprocessed %zu, compiled %zu, from the cache %zu, estimates %zu\n",
+             "loading models %.1f, estimating %.1f); preprocessed %zu, compiled %zu (%zu with precompiled headers), from the "
+             "cache %zu, estimates %zu\n",
           n->wall_ms / 1e3, n->cpu_ms / 1e3, n->cpu_preprocess_ms / 1e3, n->cpu_compile_ms / 1e3, n->cpu_load_ms / 1e3,
-          n->cpu_estimate_ms / 1e3, n->preprocessed, n->compiled, n->cached, n->estimates);
+          n->cpu_estimate_ms / 1e3, n->preprocessed, n->compiled, n->precompiled, n->cached, n->estimates);
   free(show);
   free(w);
   return ferror(f) ? -1 : 0;

@@ -175,6 +175,7 @@ int wgp_tune_write_json(const wgp_tune_result *r, FILE *f) {
   json_object_set_new(j, "compiled", json_integer((json_int_t)n->compiled));
   json_object_set_new(j, "cached", json_integer((json_int_t)n->cached));
   json_object_set_new(j, "preprocessed", json_integer((json_int_t)n->preprocessed));
+  json_object_set_new(j, "precompiled", json_integer((json_int_t)n->precompiled));
   json_t *rank = json_array();
   for (size_t k = 0; k < r->nranked; k++) {
     const wgp_tune_config *c = &r->configs[r->ranked[k]];
@@ -408,6 +409,7 @@ wgp_status wgp_tune_read_json(const char *file, wgp_tune_result **out, wgp_diag 
       c->compiled = count_of(j, "compiled");
       c->cached = count_of(j, "cached");
       c->preprocessed = count_of(j, "preprocessed");
+      c->precompiled = count_of(j, "precompiled");
       c->wall_ms = json_number_value(json_object_get(j, "wall_ms"));
       c->cpu_ms = json_number_value(json_object_get(j, "cpu_ms"));
       json_t *ph = json_object_get(j, "phases_ms");
@@ -562,6 +564,7 @@ wgp_status wgp_tune_merge(wgp_tune_result *const *shards, size_t n, wgp_tune_res
     c->compiled += s->compiled;
     c->cached += s->cached;
     c->preprocessed += s->preprocessed;
+    c->precompiled += s->precompiled;
     c->cpu_ms += s->cpu_ms;
     c->cpu_preprocess_ms += s->cpu_preprocess_ms;
     c->cpu_compile_ms += s->cpu_compile_ms;

@@ -160,7 +160,7 @@ typedef struct run {
   size_t ncfg;
   cfg *cfgs;
   /* phase counters */
-  size_t preprocessed, compiled, cached, estimates, distinct;
+  size_t preprocessed, compiled, cached, estimates, distinct, precompiled;
   double cpu_pp, cpu_compile, cpu_load, cpu_est; /* the workers' CPU per step, ms */
 } run;
 
@@ -621,7 +621,7 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE
   char *log = NULL;
   size_t len;
   wgp_diag d;
-  bool compiled = false, cached = false;
+  bool compiled = false, cached = false, precompiled = false;
   double cpu_compile = 0, cpu_load = 0, cpu_est = 0;
   char ppi[PATH_MAX + 96];
   ppi_path(r, code, ppi, sizeof ppi);
@@ -653,6 +653,7 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE
       if (exists(ppi) && gz_unpack(ppi, pre)) {
         eo.preprocessed = pre;
         st = wgp_ccs_extract(ccs(), r->source, r->kind, &eo, model, &errtext, &d);
+        precompiled = st == WGP_OK && wgp_ccs_precompiled(ccs());
         eo.preprocessed = NULL;
         unlink(pre);
         if (st != WGP_OK) {
@@ -758,6 +759,7 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE
   json_object_set_new(done, "cpu_estimate", json_real(cpu_est));
   json_object_set_new(done, "compiled", json_boolean(compiled));
   json_object_set_new(done, "cached", json_boolean(cached));
+  json_object_set_new(done, "precompiled", json_boolean(precompiled));
   json_object_set_new(done, "estimates", json_integer((json_int_t)nest));
   emit(out, done);
 }
@@ -928,6 +930,7 @@ static void take_line(run *r, worker *w, const char *line, int phase, size_t *do
     if (phase == 2) {
       r->compiled += json_is_true(json_object_get(j, "compiled"));
       r->cached += json_is_true(json_object_get(j, "cached"));
+      r->precompiled += json_is_true(json_object_get(j, "precompiled"));
       r->estimates += (size_t)json_integer_value(json_object_get(j, "estimates"));
       r->cpu_compile += json_number_value(json_object_get(j, "cpu_compile"));
       r->cpu_load += json_number_value(json_object_get(j, "cpu_load"));
@@ -1265,6 +1268,7 @@ static wgp_status build_result(run *r, const uint64_t raw, size_t total, wgp_tun
   n->cached = r->cached;
   n->estimates = r->estimates;
   n->preprocessed = r->preprocessed;
+  n->precompiled = r->precompiled;
   n->shard = r->o->shards ? r->o->shard : 0;
   n->shards = r->o->shards;
   n->ranked = res->nranked;

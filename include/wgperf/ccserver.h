@@ -32,6 +32,11 @@ void wgp_ccs_stop(wgp_ccs *s);
  * talked to: the caller stops it and starts another, or runs processes. */
 bool wgp_ccs_alive(const wgp_ccs *s);
 
+/* Whether the last compile loaded a precompiled header of its text's
+ * beginning (the -include files' part, made when the same beginning under the
+ * same options comes a second time: wgperf-cc, driver/cc_server.cpp). */
+bool wgp_ccs_precompiled(const wgp_ccs *s);
+
 /* CPU the server has used so far, ms (it is not a child the caller waited for). */
 double wgp_ccs_cpu_ms(const wgp_ccs *s);
 

@@ -189,6 +189,7 @@ typedef struct wgp_tune_counts {
   size_t compiled;       /* codes compiled by this run */
   size_t cached;         /* codes whose model or failure the cache held */
   size_t preprocessed;   /* configurations clang preprocessed in this run */
+  size_t precompiled;    /* of the codes compiled, those whose headers came precompiled (wgperf-cc) */
   size_t ranked, cannot_run;
   unsigned shard, shards;
   double wall_ms, cpu_ms; /* cpu: this process and every process it started (workers, compilers) */
