@@ -143,6 +143,19 @@ public:
   // rest, for the caller to remove after the job ("" when CC1 is unchanged).
   std::string use(std::vector<const char *> &CC1, const std::string &Pre, std::deque<std::string> &Keep,
                   const char *Argv0);
+  // The header use() gave last did not serve (its compile failed where the
+  // full text compiles): not used again.
+  void failed() {
+    if (Entries.empty())
+      return;
+    Entry &E = Entries.back();
+    E.Failed = true;
+    if (!E.Pch.empty())
+      llvm::sys::fs::remove(E.Pch);
+    E.Pch.clear();
+  }
+  // Where a compile's messages wait until it is known to have succeeded.
+  std::string capture() const { return Dir + "/messages"; }
 
 private:
   struct Entry {
@@ -371,11 +384,46 @@ int runClang(const std::vector<std::string> &Args, const std::string &Pre, PchSt
       llvm::errs() << "wgperf-cc: cannot compile the preprocessed text: a cc1 job not of the form expected\n";
       return 2;
     }
+    std::vector<const char *> Full = CC1;
     std::string Main = Pre.empty() ? "" : Pchs.use(CC1, Pre, Keep, Args[0].c_str());
-    bool Ok = runCC1(CC1, Args[0].c_str());
-    if (!Main.empty()) {
+    bool Ok;
+    if (Main.empty()) {
+      Ok = runCC1(CC1, Args[0].c_str());
+    } else {
+      // with the header, its messages held back: where it fails, the full
+      // text is compiled again, whose messages and result are the request's
+      // (a code that does not compile, or a header that does not serve)
+      std::string Held = Pchs.capture();
+      std::fflush(stderr);
+      llvm::errs().flush();
+      int Saved = dup(2), Fd = open(Held.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+      if (Fd >= 0)
+        dup2(Fd, 2);
+      Ok = runCC1(CC1, Args[0].c_str());
+      llvm::errs().flush();
+      std::fflush(stderr);
+      if (Saved >= 0) {
+        dup2(Saved, 2);
+        close(Saved);
+      }
       llvm::sys::fs::remove(Main);
-      ++Precompiled;
+      if (Ok) {
+        ++Precompiled;
+        char Buf[65536];
+        ssize_t N;
+        if (Fd >= 0 && lseek(Fd, 0, SEEK_SET) == 0)
+          while ((N = read(Fd, Buf, sizeof Buf)) > 0)
+            if (write(2, Buf, (size_t)N) != N)
+              break;
+      }
+      if (Fd >= 0)
+        close(Fd);
+      llvm::sys::fs::remove(Held);
+      if (!Ok) {
+        Ok = runCC1(Full, Args[0].c_str());
+        if (Ok)
+          Pchs.failed();
+      }
     }
     if (!Ok)
       return 1;
