@@ -66,6 +66,33 @@ using namespace clang;
 
 namespace {
 
+// This process' stderr (fd 2: clang's messages) sent to the file FD while
+// an object lives (FD < 0: left alone); FD stays open, the caller's.
+class StderrTo {
+public:
+  explicit StderrTo(int Fd) {
+    std::fflush(stderr);
+    llvm::errs().flush();
+    if (Fd >= 0) {
+      Saved = dup(2);
+      dup2(Fd, 2);
+    }
+  }
+  ~StderrTo() {
+    llvm::errs().flush();
+    std::fflush(stderr);
+    if (Saved >= 0) {
+      dup2(Saved, 2);
+      close(Saved);
+    }
+  }
+  StderrTo(const StderrTo &) = delete;
+  StderrTo &operator=(const StderrTo &) = delete;
+
+private:
+  int Saved = -1;
+};
+
 // cc1's arguments CC1 changed to compile PRE, the preprocessed text of
 // their input, in place of the input: "-x LANG" becomes "-x LANG-cpp-output"
 // (cc1 then neither expands macros nor includes anything again), the -include
@@ -247,17 +274,11 @@ bool PchStore::make(Entry &E, const std::vector<const char *> &CC1, const char *
   Job.push_back("-x");
   Job.push_back(CC1[N - 2]);
   Job.push_back(E.HeadFile.c_str());
-  std::fflush(stderr);
-  llvm::errs().flush();
-  int Saved = dup(2), Null = open("/dev/null", O_WRONLY);
-  if (Null >= 0)
-    dup2(Null, 2);
-  bool Ok = runCC1(Job, Argv0);
-  llvm::errs().flush();
-  std::fflush(stderr);
-  if (Saved >= 0) {
-    dup2(Saved, 2);
-    close(Saved);
+  int Null = open("/dev/null", O_WRONLY);
+  bool Ok;
+  {
+    StderrTo Quiet(Null);
+    Ok = runCC1(Job, Argv0);
   }
   if (Null >= 0)
     close(Null);
@@ -394,17 +415,10 @@ int runClang(const std::vector<std::string> &Args, const std::string &Pre, PchSt
       // text is compiled again, whose messages and result are the request's
       // (a code that does not compile, or a header that does not serve)
       std::string Held = Pchs.capture();
-      std::fflush(stderr);
-      llvm::errs().flush();
-      int Saved = dup(2), Fd = open(Held.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
-      if (Fd >= 0)
-        dup2(Fd, 2);
-      Ok = runCC1(CC1, Args[0].c_str());
-      llvm::errs().flush();
-      std::fflush(stderr);
-      if (Saved >= 0) {
-        dup2(Saved, 2);
-        close(Saved);
+      int Fd = open(Held.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+      {
+        StderrTo Hold(Fd);
+        Ok = runCC1(CC1, Args[0].c_str());
       }
       llvm::sys::fs::remove(Main);
       if (Ok) {
@@ -480,17 +494,12 @@ int main(int argc, char **argv) {
       Old.push_back({E.first, Was ? strdup(Was) : nullptr});
       setenv(E.first.c_str(), E.second.c_str(), 1);
     }
-    std::fflush(stderr);
-    int Saved = dup(2), Fd = *LogPath ? open(LogPath, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
-    if (Fd >= 0)
-      dup2(Fd, 2);
+    int Fd = *LogPath ? open(LogPath, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
     unsigned Precompiled = 0;
-    int Status = runClang(Args, Pre, Pchs, Precompiled);
-    llvm::errs().flush();
-    std::fflush(stderr);
-    if (Saved >= 0) {
-      dup2(Saved, 2);
-      close(Saved);
+    int Status;
+    {
+      StderrTo Log(Fd);
+      Status = runClang(Args, Pre, Pchs, Precompiled);
     }
     if (Fd >= 0)
       close(Fd);
