@@ -1,12 +1,36 @@
 /* files.c - file system helpers (files_internal.h). */
 #include "files_internal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+void wgp_remove_tree(const char *path) {
+  DIR *d = opendir(path);
+  if (!d) {
+    unlink(path);
+    return;
+  }
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+      continue;
+    char sub[PATH_MAX];
+    snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+    struct stat st;
+    if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+      wgp_remove_tree(sub);
+    else
+      unlink(sub);
+  }
+  closedir(d);
+  rmdir(path);
+}
 
 bool wgp_make_dirs(const char *path) {
   char buf[PATH_MAX];

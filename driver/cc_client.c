@@ -9,8 +9,8 @@
 #include "wgperf/ccserver.h"
 
 #include "driver_internal.h"
+#include "files_internal.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -104,20 +104,6 @@ wgp_status wgp_ccs_start(wgp_ccs **out, wgp_diag *diag) {
   return WGP_OK;
 }
 
-/* The files left in DIR (a server that died leaves its precompiled headers). */
-static void remove_files(const char *dir) {
-  DIR *d = opendir(dir);
-  if (!d)
-    return;
-  struct dirent *e;
-  char path[PATH_MAX];
-  while ((e = readdir(d)) != NULL)
-    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0 &&
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path)
-      unlink(path);
-  closedir(d);
-}
-
 void wgp_ccs_stop(wgp_ccs *s) {
   if (!s)
     return;
@@ -132,8 +118,7 @@ void wgp_ccs_stop(wgp_ccs *s) {
     while (waitpid(s->pid, &st, 0) < 0 && errno == EINTR)
       ;
   }
-  remove_files(s->tmpdir);
-  rmdir(s->tmpdir);
+  wgp_remove_tree(s->tmpdir); /* with what a server that died left (its precompiled headers) */
   free(s);
 }
 

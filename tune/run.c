@@ -46,7 +46,6 @@
 #include "wgperf/model.h"
 #include "wgperf/preprocess.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -103,29 +102,6 @@ static wgp_status nomem(wgp_diag *d) { return wgp_diag_set(d, WGP_ERR_NOMEM, "wg
 static bool exists(const char *path) {
   struct stat st;
   return stat(path, &st) == 0;
-}
-
-/* Removes the tree at PATH (a temporary cache). */
-static void remove_tree(const char *path) {
-  DIR *d = opendir(path);
-  if (!d) {
-    unlink(path);
-    return;
-  }
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-      continue;
-    char sub[PATH_MAX];
-    snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-    struct stat st;
-    if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-      remove_tree(sub);
-    else
-      unlink(sub);
-  }
-  closedir(d);
-  rmdir(path);
 }
 
 /* ---- the run's shared state (built before the workers fork) ---------------- */
@@ -1466,7 +1442,7 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
     (*out)->counts.sample = pick ? npick : 0;
   free(pick);
   if (r.temp_dir)
-    remove_tree(r.dir);
+    wgp_remove_tree(r.dir); /* a temporary cache */
   for (size_t i = 0; i < r.ncfg; i++) {
     cfg *c = &r.cfgs[i];
     free(c->reason);
