@@ -156,12 +156,8 @@ class PchStore {
 public:
   explicit PchStore(std::string Dir) : Dir(std::move(Dir)) {}
   ~PchStore() {
-    for (const Entry &E : Entries) {
-      if (!E.HeadFile.empty())
-        llvm::sys::fs::remove(E.HeadFile);
-      if (!E.Pch.empty())
-        llvm::sys::fs::remove(E.Pch);
-    }
+    for (Entry &E : Entries)
+      removeFiles(E);
   }
   // CC1, preprocessedInput's job compiling the text PRE, changed to load the
   // precompiled header of PRE's beginning and to compile the rest alone,
@@ -175,11 +171,8 @@ public:
   void failed() {
     if (Entries.empty())
       return;
-    Entry &E = Entries.back();
-    E.Failed = true;
-    if (!E.Pch.empty())
-      llvm::sys::fs::remove(E.Pch);
-    E.Pch.clear();
+    Entries.back().Failed = true;
+    removeFiles(Entries.back());
   }
   // Where a compile's messages wait until it is known to have succeeded.
   std::string capture() const { return Dir + "/messages"; }
@@ -188,8 +181,15 @@ private:
   struct Entry {
     std::string Options, Head; // the key: the job's options, the text's beginning
     std::string HeadFile, Pch; // the beginning and its precompiled header, once made
-    bool Failed = false;       // it did not precompile: compiled in full
+    bool Failed = false;       // it did not precompile, or did not serve: compiled in full
   };
+  static void removeFiles(Entry &E) {
+    for (std::string *F : {&E.HeadFile, &E.Pch})
+      if (!F->empty()) {
+        llvm::sys::fs::remove(*F);
+        F->clear();
+      }
+  }
   // Beginnings smaller than this are not worth a header (no -include files).
   static constexpr size_t MinHead = 64 * 1024;
   // Beginnings remembered (each is about 1 MB): a tuning space has one.
@@ -207,22 +207,24 @@ static bool macroOption(llvm::StringRef A, bool &Next) {
   return Next || A.starts_with("-D") || A.starts_with("-U");
 }
 
-// What the job's options are for the key: all but those naming the input, the
-// output and the compile's ID, and the macro definitions (the text is
-// preprocessed: they change nothing in it; they are left out of the jobs
-// below as well, so that clang's check of a header's macros finds the same).
+// An option of one compile's own that a header of the text's beginning
+// neither needs nor depends on: one naming the input, the output or the
+// compile's ID, or a macro definition (the text is preprocessed: they change
+// nothing in it; they are left out of both jobs, so that clang's check of a
+// header's macros finds the same).  NEXT when its value is the next argument.
+static bool perCompileOption(llvm::StringRef A, bool &Next) {
+  Next = A == "-o" || A == "-main-file-name" || A == "-remap-file" || A == "-dependency-file" || A == "-MT";
+  return Next || A.starts_with("-cuid=") || macroOption(A, Next);
+}
+
+// What the job's options are for the key: all but those of the compile's
+// own (perCompileOption) and the input.
 static std::string optionsKey(const std::vector<const char *> &CC1) {
   std::string Key;
   for (size_t I = 0; I + 1 < CC1.size(); ++I) {
     llvm::StringRef A(CC1[I]);
     bool Next;
-    if (A == "-o" || A == "-main-file-name" || A == "-remap-file" || A == "-dependency-file" || A == "-MT") {
-      ++I;
-      continue;
-    }
-    if (A.starts_with("-cuid="))
-      continue;
-    if (macroOption(A, Next)) {
+    if (perCompileOption(A, Next)) {
       I += Next;
       continue;
     }
@@ -255,16 +257,11 @@ bool PchStore::make(Entry &E, const std::vector<const char *> &CC1, const char *
   for (size_t I = 0; I + 3 < N; ++I) {
     llvm::StringRef A(CC1[I]);
     bool Next;
-    if (A == "-o" || A == "-main-file-name" || A == "-remap-file" || A == "-dependency-file" || A == "-MT") {
-      ++I;
-      continue;
-    }
-    if (macroOption(A, Next)) {
+    if (perCompileOption(A, Next)) {
       I += Next;
       continue;
     }
-    if (A == "-emit-llvm-only" || A == "-emit-llvm-bc" || A == "-emit-llvm" || A == "-emit-obj" || A == "-S" ||
-        A.starts_with("-cuid="))
+    if (A == "-emit-llvm-only" || A == "-emit-llvm-bc" || A == "-emit-llvm" || A == "-emit-obj" || A == "-S")
       continue;
     Job.push_back(CC1[I]);
   }
@@ -314,11 +311,7 @@ std::string PchStore::use(std::vector<const char *> &CC1, const std::string &Pre
       Found = I;
   if (Found == Entries.size()) { // the first time: compiled in full
     if (Entries.size() == MaxEntries) {
-      Entry &Old = Entries.front();
-      if (!Old.HeadFile.empty())
-        llvm::sys::fs::remove(Old.HeadFile);
-      if (!Old.Pch.empty())
-        llvm::sys::fs::remove(Old.Pch);
+      removeFiles(Entries.front());
       Entries.pop_front();
     }
     Entries.push_back(Entry{Options, Head.str(), "", "", false});
