@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Estimate a wgtune ranking again from the models in its cache, with another build.
+
+A developer tool (not a test): wgtune's cache is keyed by its own executable, so a
+rebuilt wgtune compiles the whole space again.  A change to the analyzer or the
+simulator does not change the models, so this script takes each configuration of a
+`wgtune --json` ranking, estimates it with `BUILD/bin/wgperf predict MODEL.json` from
+the cache the ranking was made with, and writes the ranking again, sorted by the new
+times, for `wgperf-validate --kernel-tuner ... --ranking OUT.json`.
+
+  scripts/kt-repredict.py RANKING.json --cache DIR --out OUT.json
+                          [--build DIR] [--gpu NAME] [--every N] [--jobs N] [--env NAME=VALUE]...
+
+--every N keeps every N-th configuration of the space (by index), for a quicker look;
+--env sets a variable for wgperf (a switch under study); --gpu defaults to the
+ranking's own.  Used for docs/accuracy.md ("Groups out of step, constant operands,
+loads hoisted by registers").
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("ranking")
+    ap.add_argument("--cache", required=True, help="the --cache folder the ranking was made with")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--build", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build"))
+    ap.add_argument("--gpu")
+    ap.add_argument("--every", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--env", action="append", default=[])
+    a = ap.parse_args()
+    if a.every < 1 or a.jobs < 1:
+        sys.exit("kt-repredict: --every and --jobs take a positive number")
+    env = dict(os.environ)
+    for kv in a.env:
+        if "=" not in kv:
+            sys.exit(f"kt-repredict: --env {kv}: NAME=VALUE expected")
+        k, v = kv.split("=", 1)
+        env[k] = v
+    wgperf = os.path.join(a.build, "bin", "wgperf")
+    if not os.access(wgperf, os.X_OK):
+        sys.exit(f"kt-repredict: {wgperf}: not built")
+    try:
+        with open(a.ranking) as f:
+            d = json.load(f)
+        ranked, kernel = d["ranked"], d["kernel"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        sys.exit(f"kt-repredict: {a.ranking}: not a wgtune --json ranking ({e})")
+    gpu = a.gpu or d.get("gpu")
+    keep = [r for r in ranked if r["index"] % a.every == 0]
+
+    def one(r):
+        model = os.path.join(a.cache, "models", r["code"][:2], r["code"] + ".json")
+        cmd = [wgperf, "predict", model, "--kernel", kernel, "--gpu", gpu, "--json",
+               "--grid", ",".join(map(str, r["grid"])), "--block", ",".join(map(str, r["block"]))]
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+        if p.returncode != 0:
+            return r, None, p.stderr.strip() or f"exit {p.returncode}"
+        return r, json.loads(p.stdout), None
+
+    out, failed = [], []
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+        for r, j, err in ex.map(one, keep):
+            if j is None:
+                failed.append({k: r[k] for k in ("index", "params", "grid", "block", "code")} | {"reason": err})
+                continue
+            r = dict(r)
+            r["time_us"] = j["time_us"]
+            r["best_us"] = j["bounds"]["best_us"]
+            r["worst_us"] = j["bounds"]["worst_us"]
+            out.append(r)
+    out.sort(key=lambda r: (r["time_us"], r["index"]))
+    for i, r in enumerate(out):
+        r["rank"] = i + 1
+    d["ranked"] = out
+    d["cannot_run"] = [c for c in d["cannot_run"] if c["index"] % a.every == 0] + failed
+    d["configurations"] = len(d["ranked"]) + len(d["cannot_run"])
+    with open(a.out, "w") as f:
+        json.dump(d, f)
+    print(f"kt-repredict: {len(out)} estimated again, {len(failed)} failed -> {a.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
