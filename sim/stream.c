@@ -32,6 +32,10 @@
  *   arithmetic spread evenly between the stores and atomics (program order), classes
  *   interleaved; barriers come last but for branches and other issue-only
  *   instructions.
+ * - Constant operands (docs/simulator.md, "Instructions"): a load of a
+ *   __constant__ table at an address known at compile time is an operand of
+ *   the instruction that uses it: its issue slot and its turn on the
+ *   load/store path among the arithmetic, in program order, and no wait.
  * - Local memory (docs/simulator.md, "Local memory"): a private access the
  *   model keeps (an array indexed at run time) and the spill loads and stores
  *   NVIDIA's compiler adds are local-memory accesses through L1 and L2, a
@@ -269,6 +273,19 @@ static void account(wgp_block_stream *s, const wgp_insn *i) {
     s->barriers += 1;
 }
 
+/* A load of a __constant__ array at an address known when the kernel is
+ * compiled (d_filter[i * 15 + j] in an unrolled loop) is no load of its own:
+ * NVIDIA's compiler makes it an operand of the instruction that uses it
+ * (FFMA R0, R1, c[0x3][0x24], R0).  It still takes its turn on the SM's
+ * load/store path (the constant cache's port), but it is not hoisted with the
+ * block's loads and nothing waits for it as for a load: it comes among the
+ * arithmetic, in program order (docs/simulator.md, "Constant operands"). */
+static bool constant_operand(const wgp_access *a) {
+  const wgp_expr *off = wgp_access_offset(a);
+  return wgp_access_get_kind(a) == WGP_ACCESS_LOAD && wgp_access_space(a) == WGP_SPACE_CONSTANT &&
+         wgp_access_base_kind(a) == WGP_BASE_ARRAY && off && wgp_expr_uses(off) == 0;
+}
+
 static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream *s, wgp_diag *diag) {
   const wgp_sim_input *in = c->in;
   const wgp_gpu *g = in->gpu;
@@ -366,7 +383,8 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
   for (size_t q = 0; q < na_all; q++) {
     size_t id = wgp_block_access(b, q);
     const wgp_access *acc = wgp_kernel_access(in->kernel, id);
-    if (wgp_access_get_kind(acc) != WGP_ACCESS_LOAD || wgp_access_space(acc) == WGP_SPACE_PRIVATE) {
+    if (wgp_access_get_kind(acc) != WGP_ACCESS_LOAD || wgp_access_space(acc) == WGP_SPACE_PRIVATE ||
+        constant_operand(acc)) {
       others[na++] = id;
       continue;
     }
@@ -452,6 +470,12 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
       wgp_insn m;
       double dram, l2, acts;
       memory_insn(c, wgp_kernel_access(in->kernel, id), &costs[id], &m, &dram, &l2, &acts);
+      if (constant_operand(wgp_kernel_access(in->kernel, id))) {
+        /* its turn on the load/store path, and its instruction goes on */
+        m.kind = WGP_INSN_ALU;
+        m.latency = 1;
+        memset(m.stall, 0, sizeof m.stall);
+      }
       s->dram_bytes += dram;
       s->l2_bytes += l2;
       s->dram_acts += acts;
