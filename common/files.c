@@ -21,7 +21,9 @@ void wgp_remove_tree(const char *path) {
     if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
       continue;
     char sub[PATH_MAX];
-    snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+    /* a name that does not fit is left: cut short it would name another file */
+    if (snprintf(sub, sizeof sub, "%s/%s", path, e->d_name) >= (int)sizeof sub)
+      continue;
     struct stat st;
     if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
       wgp_remove_tree(sub);

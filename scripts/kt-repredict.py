@@ -53,6 +53,13 @@ def main():
     except (OSError, ValueError, KeyError, TypeError) as e:
         sys.exit(f"kt-repredict: {a.ranking}: not a wgtune --json ranking ({e})")
     gpu = a.gpu or d.get("gpu")
+    if not isinstance(gpu, str) or not isinstance(ranked, list) or not isinstance(d.get("cannot_run"), list):
+        sys.exit(f"kt-repredict: {a.ranking}: not a wgtune --json ranking (gpu, ranked, cannot_run)")
+    for r in ranked:
+        if not isinstance(r, dict) or not all(k in r for k in ("index", "params", "grid", "block", "code")):
+            sys.exit(f"kt-repredict: {a.ranking}: a ranked configuration without index, params, grid, block and code")
+    if not all(isinstance(c, dict) and isinstance(c.get("index"), int) for c in d["cannot_run"]):
+        sys.exit(f"kt-repredict: {a.ranking}: a cannot_run entry without an index")
     keep = [r for r in ranked if r["index"] % a.every == 0]
 
     def one(r):
@@ -62,7 +69,10 @@ def main():
         p = subprocess.run(cmd, capture_output=True, text=True, env=env)
         if p.returncode != 0:
             return r, None, p.stderr.strip() or f"exit {p.returncode}"
-        return r, json.loads(p.stdout), None
+        try:
+            return r, json.loads(p.stdout), None
+        except ValueError as e:
+            return r, None, f"wgperf predict --json printed no JSON ({e})"
 
     out, failed = [], []
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:

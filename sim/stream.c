@@ -279,7 +279,8 @@ static void account(wgp_block_stream *s, const wgp_insn *i) {
  * (FFMA R0, R1, c[0x3][0x24], R0).  It still takes its turn on the SM's
  * load/store path (the constant cache's port), but it is not hoisted with the
  * block's loads and nothing waits for it as for a load: it comes among the
- * arithmetic, in program order (docs/simulator.md, "Constant operands"). */
+ * arithmetic, in program order (docs/simulator.md, "Instructions", "Constant
+ * operands"). */
 static bool constant_operand(const wgp_access *a) {
   const wgp_expr *off = wgp_access_offset(a);
   return wgp_access_get_kind(a) == WGP_ACCESS_LOAD && wgp_access_space(a) == WGP_SPACE_CONSTANT &&
