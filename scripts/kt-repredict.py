@@ -10,9 +10,12 @@ times, for `wgperf-validate --kernel-tuner ... --ranking OUT.json`.
 
   scripts/kt-repredict.py RANKING.json --cache DIR --out OUT.json
                           [--build DIR] [--gpu NAME] [--every N] [--jobs N] [--env NAME=VALUE]...
+                          [--arg NAME=VALUE]...
 
 --every N keeps every N-th configuration of the space (by index), for a quicker look;
---env sets a variable for wgperf (a switch under study); --gpu defaults to the
+--env sets a variable for wgperf (a switch under study); --arg gives a scalar argument
+that the space's Arguments set (gemm: kSizeM=4096 kSizeN=4096 kSizeK=4096 arg_beta=1);
+--gpu defaults to the
 ranking's own.  Used for docs/accuracy.md ("Groups out of step, constant operands,
 loads hoisted by registers").
 """
@@ -34,6 +37,7 @@ def main():
     ap.add_argument("--every", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--env", action="append", default=[])
+    ap.add_argument("--arg", action="append", default=[], help="NAME=VALUE for wgperf predict --arg (a scalar argument)")
     a = ap.parse_args()
     if a.every < 1 or a.jobs < 1:
         sys.exit("kt-repredict: --every and --jobs take a positive number")
@@ -43,6 +47,9 @@ def main():
             sys.exit(f"kt-repredict: --env {kv}: NAME=VALUE expected")
         k, v = kv.split("=", 1)
         env[k] = v
+    for kv in a.arg:
+        if "=" not in kv or not kv.split("=", 1)[0]:
+            sys.exit(f"kt-repredict: --arg {kv}: NAME=VALUE expected")
     wgperf = os.path.join(a.build, "bin", "wgperf")
     if not os.access(wgperf, os.X_OK):
         sys.exit(f"kt-repredict: {wgperf}: not built")
@@ -66,6 +73,8 @@ def main():
         model = os.path.join(a.cache, "models", r["code"][:2], r["code"] + ".json")
         cmd = [wgperf, "predict", model, "--kernel", kernel, "--gpu", gpu, "--json",
                "--grid", ",".join(map(str, r["grid"])), "--block", ",".join(map(str, r["block"]))]
+        for kv in a.arg:
+            cmd += ["--arg", kv]
         p = subprocess.run(cmd, capture_output=True, text=True, env=env)
         if p.returncode != 0:
             return r, None, p.stderr.strip() or f"exit {p.returncode}"

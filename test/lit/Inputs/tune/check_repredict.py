@@ -1,0 +1,21 @@
+"""Checks for test/lit/kt-repredict.test: `same A B` (the same configurations, each with
+the same time, in the same order); `failed A B` (a summary of what B, made from A, lists as failed)."""
+import json
+import sys
+
+if sys.argv[1] == "same":
+    a, b = (json.load(open(p)) for p in sys.argv[2:4])
+    ta = [(r["index"], r["time_us"]) for r in a["ranked"]]
+    tb = [(r["index"], r["time_us"]) for r in b["ranked"]]
+    if [i for i, _ in ta] != [i for i, _ in tb]:
+        sys.exit("different configurations or order: %s / %s" % (ta, tb))
+    for (i, x), (_, y) in zip(ta, tb):
+        if abs(x - y) > 1e-6 * max(1.0, abs(x)):
+            sys.exit("configuration %d: %r against %r" % (i, x, y))
+    print("same: %d" % len(ta))
+else:
+    a, b = (json.load(open(p)) for p in sys.argv[2:4])
+    before = {c["index"] for c in a["cannot_run"]}
+    failed = [c for c in b["cannot_run"] if c["index"] not in before]
+    print("%d failed, %d cannot run, %d in all" % (len(failed), len(b["cannot_run"]) - len(failed), b["configurations"]))
+    print(failed[0]["reason"] if failed else "")
