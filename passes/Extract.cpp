@@ -2501,8 +2501,10 @@ unsigned KernelExtractor::registerPressure() {
       if (int Idx = PN.getBasicBlockIndex(From); Idx >= 0)
         Reads(PN.getIncomingValue(Idx), [&](const Value *R) { Out.insert(R); });
   };
-  // The peak over the blocks, each block's instructions taken from INSTS
-  auto Estimate = [&](const DenseMap<const BasicBlock *, std::vector<const Instruction *>> &Insts, bool Short) {
+  // The peak over the blocks, each block's instructions taken from INSTS, in
+  // the IR's order (first) and in the better of that and the list schedule
+  // (second): the liveness and the IR's order are the same for both
+  auto Estimate = [&](const DenseMap<const BasicBlock *, std::vector<const Instruction *>> &Insts) {
     DenseMap<const BasicBlock *, SmallPtrSet<const Value *, 32>> LiveIn, LiveOut;
     bool Changed = true;
     for (unsigned Round = 0; Changed && Round < 1000; ++Round) {
@@ -2551,17 +2553,16 @@ unsigned KernelExtractor::registerPressure() {
       }
       return Max;
     };
-    unsigned Max = 0;
+    unsigned Max = 0, MaxShort = 0;
     for (const BasicBlock *BB : Blocks) {
       // ptxas' schedule needs no more than the better of the two orders
       DenseMap<const Instruction *, const Instruction *> Sunk;
       std::vector<const Instruction *> Base = pressureOrder(Insts.find(BB)->second, &Sunk);
       unsigned P = Peak(BB, Base);
-      if (Short)
-        P = std::min(P, Peak(BB, listOrder(Base, Sunk, LiveOut[BB], ReadsOf, RegOf)));
       Max = std::max(Max, P);
+      MaxShort = std::max(MaxShort, std::min(P, Peak(BB, listOrder(Base, Sunk, LiveOut[BB], ReadsOf, RegOf))));
     }
-    return Max;
+    return std::make_pair(Max, MaxShort);
   };
   // each block's own instructions
   DenseMap<const BasicBlock *, std::vector<const Instruction *>> Own, Hoisted;
@@ -2619,9 +2620,12 @@ unsigned KernelExtractor::registerPressure() {
         L.push_back(&I);
     }
   }
-  unsigned Max = Estimate(Own, false);
-  if (!Up.empty())
-    Max = std::min(Max, Estimate(Hoisted, false));
+  auto [Max, L] = Estimate(Own);
+  if (!Up.empty()) {
+    auto [MaxHoisted, LHoisted] = Estimate(Hoisted);
+    Max = std::min(Max, MaxHoisted);
+    L = std::min(L, LHoisted);
+  }
   // ptxas schedules for latency, which interleaves a block's independent
   // accumulation chains; the IR keeps each chain whole, one after the other.
   // Where chains read the same loaded values (the convolution's outputs of a
@@ -2635,13 +2639,8 @@ unsigned KernelExtractor::registerPressure() {
   // could, for latency (sobel: listOrder 18 + 4, ptxas 26; on the corpus the
   // IR's order is within 1.7x of the list schedule, at most 3 registers over
   // ptxas' count for sm_86), and the IR's order is kept.
-  {
-    unsigned L = Estimate(Own, true);
-    if (!Up.empty())
-      L = std::min(L, Estimate(Hoisted, true));
-    if (Max + 4 > 255 || Max > 2 * L)
-      Max = std::min(Max, L);
-  }
+  if (Max + 4 > 255 || Max > 2 * L)
+    Max = std::min(Max, L);
   // ptxas 13.0 reports 4 registers for a kernel that does nothing: the
   // stack pointer R1 and the registers it reserves
   return Max + 4;
