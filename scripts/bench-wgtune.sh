@@ -60,7 +60,9 @@ run() { # label, json output
     --cache "$cache" "${extra[@]}" --json > "$json"
 }
 
-echo "bench-wgtune: $space on $gpu, --registers $registers, --jobs $jobs, $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start, $(date -u +%Y-%m-%dT%H:%MZ)"
+# the machine: figures differ by CPU (docs/wgtune.md, "Speed")
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
+echo "bench-wgtune: $space on $gpu, --registers $registers, --jobs $jobs, $(nproc) CPUs (${cpu:-CPU model unknown}), load average $(cut -d' ' -f1-3 /proc/loadavg) at the start, $(date -u +%Y-%m-%dT%H:%MZ)"
 run first "$out/first.json"
 load_mid=$(cut -d' ' -f1-3 /proc/loadavg)
 run second "$out/second.json"
