@@ -15,9 +15,8 @@ times, for `wgperf-validate --kernel-tuner ... --ranking OUT.json`.
 --every N keeps every N-th configuration of the space (by index), for a quicker look;
 --env sets a variable for wgperf (a switch under study); --arg gives a scalar argument
 that the space's Arguments set (gemm: kSizeM=4096 kSizeN=4096 kSizeK=4096 arg_beta=1);
---gpu defaults to the
-ranking's own.  Used for docs/accuracy.md ("Groups out of step, constant operands,
-loads hoisted by registers").
+--gpu defaults to the ranking's own.  Used for docs/accuracy.md ("Groups out of step,
+constant operands, loads hoisted by registers", "Refilled groups").
 """
 import argparse
 import concurrent.futures
@@ -25,6 +24,14 @@ import json
 import os
 import subprocess
 import sys
+
+
+def name_value(option, kv):
+    """NAME=VALUE of OPTION as (NAME, VALUE); exits naming it when it is not."""
+    k, eq, v = kv.partition("=")
+    if not eq or not k:
+        sys.exit(f"kt-repredict: {option} {kv}: NAME=VALUE expected")
+    return k, v
 
 
 def main():
@@ -43,13 +50,10 @@ def main():
         sys.exit("kt-repredict: --every and --jobs take a positive number")
     env = dict(os.environ)
     for kv in a.env:
-        if "=" not in kv:
-            sys.exit(f"kt-repredict: --env {kv}: NAME=VALUE expected")
-        k, v = kv.split("=", 1)
+        k, v = name_value("--env", kv)
         env[k] = v
     for kv in a.arg:
-        if "=" not in kv or not kv.split("=", 1)[0]:
-            sys.exit(f"kt-repredict: --arg {kv}: NAME=VALUE expected")
+        name_value("--arg", kv)
     wgperf = os.path.join(a.build, "bin", "wgperf")
     if not os.access(wgperf, os.X_OK):
         sys.exit(f"kt-repredict: {wgperf}: not built")

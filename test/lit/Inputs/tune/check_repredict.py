@@ -3,8 +3,8 @@ the same time, in the same order); `failed A B` (a summary of what B, made from 
 import json
 import sys
 
+a, b = (json.load(open(p)) for p in sys.argv[2:4])
 if sys.argv[1] == "same":
-    a, b = (json.load(open(p)) for p in sys.argv[2:4])
     ta = [(r["index"], r["time_us"]) for r in a["ranked"]]
     tb = [(r["index"], r["time_us"]) for r in b["ranked"]]
     if [i for i, _ in ta] != [i for i, _ in tb]:
@@ -14,7 +14,6 @@ if sys.argv[1] == "same":
             sys.exit("configuration %d: %r against %r" % (i, x, y))
     print("same: %d" % len(ta))
 else:
-    a, b = (json.load(open(p)) for p in sys.argv[2:4])
     before = {c["index"] for c in a["cannot_run"]}
     failed = [c for c in b["cannot_run"] if c["index"] not in before]
     print("%d failed, %d cannot run, %d in all" % (len(failed), len(b["cannot_run"]) - len(failed), b["configurations"]))
