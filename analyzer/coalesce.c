@@ -92,6 +92,33 @@ wgp_status wgp_coalesce(const wgp_coalesce_rule *rule, const uint64_t *addr, uns
   return WGP_OK;
 }
 
+unsigned wgp_coalesce_wavefronts(const uint64_t *addr, unsigned lanes, uint64_t mask, unsigned width,
+                                 unsigned line_bytes) {
+  if (lanes > WGP_COALESCE_MAX_LANES)
+    lanes = WGP_COALESCE_MAX_LANES;
+  if (lanes < 64)
+    mask &= (1ull << lanes) - 1;
+  if (width == 0 || width > MAX_WIDTH || !is_pow2(line_bytes))
+    return 0;
+  unsigned piece = width < 16 ? width : 16;
+  unsigned group = line_bytes / piece;
+  if (group == 0)
+    group = 1;
+  uint64_t buf[WGP_COALESCE_MAX_LANES * 2], a[WGP_COALESCE_MAX_LANES];
+  unsigned total = 0;
+  for (unsigned off = 0; off < width; off += piece) {
+    unsigned w = width - off < piece ? width - off : piece;
+    for (unsigned i = 0; i < lanes; i++)
+      a[i] = addr[i] + off;
+    for (unsigned from = 0; from < lanes; from += group) {
+      unsigned to = from + group < lanes ? from + group : lanes;
+      /* a piece of at most 16 B overlaps at most two lines */
+      total += units(a, mask, from, to, w, line_bytes, buf);
+    }
+  }
+  return total;
+}
+
 unsigned wgp_constant_serialisation(const uint64_t *addr, unsigned lanes, uint64_t mask) {
   uint64_t v[WGP_COALESCE_MAX_LANES];
   size_t n = 0;

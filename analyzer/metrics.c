@@ -587,6 +587,8 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
       wgp_counter_rules_for(m->gpu) == WGP_RULES_KEPLER ? WGP_KEPLER_SHARED_SEGMENT_BYTES : bw ? bw : 1;
   unsigned sb = wgp_gpu_l2_sector_bytes(m->gpu), lb = wgp_gpu_l1_line_bytes(m->gpu);
   bool maxwell_stores = wgp_counter_rules_for(m->gpu) == WGP_RULES_MAXWELL;
+  /* Volta and later: L1TEX takes a wide request in phases (wgp_coalesce_wavefronts) */
+  bool volta_l1 = wgp_gpu_architecture(m->gpu) >= WGP_ARCH_VOLTA;
   double f = weight * mult;
   unsigned active = 0;
   for (uint64_t x = mask; x; x &= x - 1)
@@ -635,7 +637,8 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
          * gst transactions are its L2 write transactions): its passes */
         c[2] = maxwell_stores && wgp_access_get_kind(a) == WGP_ACCESS_STORE
                    ? wgp_count_gst_transactions(WGP_RULES_MAXWELL, addr, mask, lanes, bytes)
-                   : c[1];
+               : volta_l1 ? wgp_coalesce_wavefronts(addr, lanes, mask, clamp_width(bytes), lb)
+                          : c[1];
         memo_store(mm, c);
       }
     }

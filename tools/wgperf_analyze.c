@@ -420,6 +420,7 @@ static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
   json_object_set_new(root, "dynamic_instructions", dyn);
   json_t *mem = json_array();
   const wgp_mem_stats *tot = wgp_analysis_total_stats(an);
+  bool volta = wgp_gpu_architecture(gpu) >= WGP_ARCH_VOLTA;
   for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
     const wgp_access *a = wgp_kernel_access(k, i);
     const wgp_mem_stats *s = &tot[i];
@@ -436,6 +437,9 @@ static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
     json_object_set_new(m, "requests", json_real(s->requests));
     json_object_set_new(m, "sectors_per_request", num_or_null(s->sectors / s->requests, global && s->requests > 0));
     json_object_set_new(m, "lines_per_request", num_or_null(s->lines / s->requests, global && s->requests > 0));
+    /* the L1TEX wavefronts of Volta and later (wgp_coalesce_wavefronts) */
+    json_object_set_new(m, "wavefronts_per_request",
+                        num_or_null(s->wavefronts / s->requests, global && s->requests > 0 && volta));
     json_object_set_new(m, "bank_conflict_degree",
                         num_or_null(s->wavefronts / s->phases, sp == WGP_SPACE_LOCAL && s->phases > 0));
     json_object_set_new(m, "constant_serialization",
@@ -610,34 +614,38 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
     wgp_space sp = wgp_access_space(a);
     char cost[160] = "-";
     if (s->requests > 0) {
+      /* a global request's lines, and its L1TEX wavefronts where a wide
+       * request's phases take more (Volta and later: wgp_coalesce_wavefronts) */
+      char lines[64];
+      int w = snprintf(lines, sizeof lines, "%.2f lines", s->lines / s->requests);
+      if (w > 0 && (size_t)w < sizeof lines && wgp_gpu_architecture(gpu) >= WGP_ARCH_VOLTA &&
+          s->wavefronts > s->lines + 0.005 * s->requests)
+        snprintf(lines + w, sizeof lines - (size_t)w, " (%.2f L1 wavefronts)", s->wavefronts / s->requests);
+      double sectors = s->sectors / s->requests;
       if (sp == WGP_SPACE_LOCAL)
         snprintf(cost, sizeof cost, "%.2f wavefronts, conflict degree %.2f", s->wavefronts / s->requests,
                  s->phases > 0 ? s->wavefronts / s->phases : 0);
       else if (sp == WGP_SPACE_CONSTANT)
         snprintf(cost, sizeof cost, "%.2f distinct addresses", s->wavefronts / s->requests);
       else if (cache->l2_hit[i] >= 0 && cache->l1_hit[i] >= 0) {
-        int n = snprintf(cost, sizeof cost, "%.2f sectors, %.2f lines, L1 hit %.0f%%, L2 hit %.0f%%",
-                         s->sectors / s->requests, s->lines / s->requests, 100 * cache->l1_hit[i],
-                         100 * cache->l2_hit[i]);
+        int n = snprintf(cost, sizeof cost, "%.2f sectors, %s, L1 hit %.0f%%, L2 hit %.0f%%", sectors, lines,
+                         100 * cache->l1_hit[i], 100 * cache->l2_hit[i]);
         /* a request waits for its slowest sector: say so where that is DRAM
          * clearly more often than the sectors miss */
         double miss = (1 - cache->l1_hit[i]) * (1 - cache->l2_hit[i]);
         if (n > 0 && (size_t)n < sizeof cost && cache->last_dram[i] > miss + 0.05)
           snprintf(cost + n, sizeof cost - (size_t)n, ", %.0f%% of requests wait on DRAM", 100 * cache->last_dram[i]);
-      }
-      else if (cache->l2_hit[i] >= 0 && wgp_access_get_kind(a) == WGP_ACCESS_STORE)
+      } else if (cache->l2_hit[i] >= 0 && wgp_access_get_kind(a) == WGP_ACCESS_STORE)
         /* a store's L2 "hit": its sector was written already, so it adds no
          * write-back (cache.h) */
-        snprintf(cost, sizeof cost, "%.2f sectors, %.2f lines, L2 written back %.0f%%", s->sectors / s->requests,
-                 s->lines / s->requests, 100 * (1 - cache->l2_hit[i]));
+        snprintf(cost, sizeof cost, "%.2f sectors, %s, L2 written back %.0f%%", sectors, lines,
+                 100 * (1 - cache->l2_hit[i]));
       else if (cache->l2_hit[i] >= 0)
-        snprintf(cost, sizeof cost, "%.2f sectors, %.2f lines, L2 hit %.0f%%", s->sectors / s->requests,
-                 s->lines / s->requests, 100 * cache->l2_hit[i]);
+        snprintf(cost, sizeof cost, "%.2f sectors, %s, L2 hit %.0f%%", sectors, lines, 100 * cache->l2_hit[i]);
       else if (cache->l1_hit[i] >= 0) /* nothing reached L2 */
-        snprintf(cost, sizeof cost, "%.2f sectors, %.2f lines, L1 hit %.0f%%", s->sectors / s->requests,
-                 s->lines / s->requests, 100 * cache->l1_hit[i]);
+        snprintf(cost, sizeof cost, "%.2f sectors, %s, L1 hit %.0f%%", sectors, lines, 100 * cache->l1_hit[i]);
       else
-        snprintf(cost, sizeof cost, "%.2f sectors, %.2f lines", s->sectors / s->requests, s->lines / s->requests);
+        snprintf(cost, sizeof cost, "%.2f sectors, %s", sectors, lines);
     }
     const char *src = wgp_access_source(a);
     const char *slash = src ? strrchr(src, '/') : NULL;

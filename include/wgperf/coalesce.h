@@ -58,6 +58,17 @@ wgp_coalesce_rule wgp_coalesce_rule_for(wgp_coalescing mode, unsigned sector_byt
 wgp_status wgp_coalesce(const wgp_coalesce_rule *rule, const uint64_t *addr, unsigned lanes, uint64_t mask,
                         unsigned width, wgp_coalesce_result *out, wgp_diag *diag);
 
+/* The L1TEX wavefronts of one global or local request on Volta and later
+ * (docs/analyzer-rules.md, "Wavefronts of a wide request"): a lane's bytes
+ * in pieces of at most 16 B (PTX's widest access: a wider one is that many
+ * instructions), each piece's active lanes in phases of LINE_BYTES / piece
+ * lanes (lanes 0-7, 8-15, ... for 16 B: a wavefront carries at most a line's
+ * worth of the lanes' data), one wavefront per distinct line a phase
+ * touches.  4 B accesses: the distinct lines of the warp.  LANES 1..64,
+ * WIDTH 1..256, LINE_BYTES a power of two; 0 when no lane is active. */
+unsigned wgp_coalesce_wavefronts(const uint64_t *addr, unsigned lanes, uint64_t mask, unsigned width,
+                                 unsigned line_bytes);
+
 /* Distinct addresses among the active lanes (0 when none is active). */
 unsigned wgp_constant_serialisation(const uint64_t *addr, unsigned lanes, uint64_t mask);
 

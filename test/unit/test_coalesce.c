@@ -223,6 +223,48 @@ static void test_random_affine_matches_brute_force(void **state) {
   }
 }
 
+/* L1TEX wavefronts of Volta and later: a wide request's lanes in phases
+ * of a line's worth of data, a wavefront per distinct line of a phase. */
+static void test_wavefronts(void **state) {
+  (void)state;
+  uint64_t a[32];
+  /* 4 B: the warp is one phase, its distinct lines */
+  affine(a, 4096, 4);
+  assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 4, 128), 1);
+  affine(a, 4096, 4096);
+  assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 4, 128), 32);
+  /* coalesced float4: four quarter-warps of one line each, as many as the lines */
+  affine(a, 4096, 16);
+  assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 16, 128), 4);
+  /* float4 at 64 B steps over 8 lanes, the same 512 B for each quarter-warp
+   * (CLBlast's A tile read without shared memory): 4 lines, 16 wavefronts */
+  for (unsigned i = 0; i < 32; i++)
+    a[i] = 4096 + (i % 8) * 64;
+  wgp_coalesce_rule r = wgp_coalesce_rule_default();
+  assert_int_equal(run(&r, a, FULL, 16).lines, 4);
+  assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 16, 128), 16);
+  /* every lane the same float4: one wavefront per quarter-warp */
+  affine(a, 4096, 0);
+  assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 16, 128), 4);
+  /* 8 B in half-warps: 16 lanes x 8 B at 8 B steps is one line each */
+  affine(a, 0, 8);
+  assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 8, 128), 2);
+  /* 32 B a lane (float8) is two 16 B pieces: lanes at 32 B steps, each piece's
+   * quarter-warp spans 256 B, 2 lines: 2 pieces x 4 phases x 2 */
+  affine(a, 0, 32);
+  assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 32, 128), 16);
+  /* a piece across a line boundary counts both lines */
+  affine(a, 120, 0);
+  assert_int_equal(wgp_coalesce_wavefronts(a, 32, 1, 16, 128), 2);
+  /* inactive lanes make no wavefront: none active, then only lane 9 */
+  affine(a, 4096, 16);
+  assert_int_equal(wgp_coalesce_wavefronts(a, 32, 0, 16, 128), 0);
+  assert_int_equal(wgp_coalesce_wavefronts(a, 32, 1ull << 9, 16, 128), 1);
+  /* a width or line size out of range counts nothing */
+  assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 0, 128), 0);
+  assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 16, 96), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_hand_checked),
@@ -230,6 +272,7 @@ int main(void) {
       cmocka_unit_test(test_constant),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_random_affine_matches_brute_force),
+      cmocka_unit_test(test_wavefronts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
