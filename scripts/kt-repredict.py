@@ -15,7 +15,8 @@ times, for `wgperf-validate --kernel-tuner ... --ranking OUT.json`.
 --every N keeps every N-th configuration of the space (by index), for a quicker look;
 --env sets a variable for wgperf (a switch under study); --arg gives a scalar argument
 that the space's Arguments set (gemm: kSizeM=4096 kSizeN=4096 kSizeK=4096 arg_beta=1);
---gpu defaults to the ranking's own.  Used for docs/accuracy.md ("Groups out of step,
+--gpu defaults to the ranking's own; the ranking written names the GPU it was estimated for,
+with that GPU's baselines (BSP, roofline).  Used for docs/accuracy.md ("Groups out of step,
 constant operands, loads hoisted by registers", "Refilled groups").
 """
 import argparse
@@ -75,7 +76,7 @@ def main():
 
     def one(r):
         model = os.path.join(a.cache, "models", r["code"][:2], r["code"] + ".json")
-        cmd = [wgperf, "predict", model, "--kernel", kernel, "--gpu", gpu, "--json",
+        cmd = [wgperf, "predict", model, "--kernel", kernel, "--gpu", gpu, "--json", "--baselines",
                "--grid", ",".join(map(str, r["grid"])), "--block", ",".join(map(str, r["block"]))]
         for kv in a.arg:
             cmd += ["--arg", kv]
@@ -90,6 +91,8 @@ def main():
     out, failed = [], []
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
         for r, j, err in ex.map(one, keep):
+            if j is not None and isinstance(j.get("gpu"), str):
+                d["gpu"] = j["gpu"]  # the name of the GPU estimated for (--gpu)
             if j is None:
                 failed.append({k: r[k] for k in ("index", "params", "grid", "block", "code")} | {"reason": err})
                 continue
@@ -97,6 +100,11 @@ def main():
             r["time_us"] = j["time_us"]
             r["best_us"] = j["bounds"]["best_us"]
             r["worst_us"] = j["bounds"]["worst_us"]
+            # the baselines of this GPU too, not those of the ranking's
+            if isinstance(j.get("baselines"), dict):
+                r["baselines"] = j["baselines"]
+            else:
+                r.pop("baselines", None)
             out.append(r)
     out.sort(key=lambda r: (r["time_us"], r["index"]))
     for i, r in enumerate(out):
