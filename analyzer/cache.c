@@ -1380,9 +1380,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   bool l2ok = false, use_l1 = wgp_gpu_l1_caches_global_loads(gpu);
   bool data = false; /* an event has sectors from loaded data */
   if (st == WGP_OK) {
-    double l1_bytes = wgp_gpu_l1_bytes(gpu);
-    if (wgp_gpu_architecture(gpu) >= WGP_ARCH_VOLTA)
-      l1_bytes -= (double)resident * (double)smem_per_group;
+    double l1_bytes = wgp_gpu_l1_beside_shared(gpu, (double)resident * (double)smem_per_group);
     if (l1_bytes < line)
       l1_bytes = line;
     size_t l1_lines = (size_t)(l1_bytes / resident / line);

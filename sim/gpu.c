@@ -106,7 +106,7 @@ static bool field_optional(size_t f) {
   return f == WGP_GF_LATENCIES_SHARED_REPLAY_CYCLES || f == WGP_GF_MEMORY_SHARED_OWN_PIPE ||
          (f >= WGP_GF_LIMITS_MAX_GRID_DIM_X && f <= WGP_GF_LIMITS_MAX_GRID_DIM_Z) ||
          f == WGP_GF_MEMORY_DRAM_COPY_BANDWIDTH_GBPS || f == WGP_GF_MEMORY_L2_PORT_BYTES_PER_CYCLE ||
-         f == WGP_GF_MEMORY_ATOMIC_SAME_ADDRESS_PER_CYCLE ||
+         f == WGP_GF_MEMORY_ATOMIC_SAME_ADDRESS_PER_CYCLE || f == WGP_GF_MEMORY_L1_SHARED_BYTES ||
          (f >= WGP_GF_MEMORY_DRAM_DEVICES && f <= WGP_GF_MEMORY_DRAM_ACTIVATE_WINDOW_NS);
 }
 
@@ -142,6 +142,7 @@ static const field_desc fields[WGP_GF_COUNT] = {
     [WGP_GF_MEMORY_L1_LINE_BYTES] = {"memory", "l1_line_bytes", FK_COUNT},
     [WGP_GF_MEMORY_L1_SECTOR_BYTES] = {"memory", "l1_sector_bytes", FK_COUNT},
     [WGP_GF_MEMORY_L1_CACHES_GLOBAL_LOADS] = {"memory", "l1_caches_global_loads", FK_BOOL},
+    [WGP_GF_MEMORY_L1_SHARED_BYTES] = {"memory", "l1_shared_bytes", FK_COUNT},
     [WGP_GF_MEMORY_L2_BYTES] = {"memory", "l2_bytes", FK_COUNT},
     [WGP_GF_MEMORY_L2_LINE_BYTES] = {"memory", "l2_line_bytes", FK_COUNT},
     [WGP_GF_MEMORY_L2_SECTOR_BYTES] = {"memory", "l2_sector_bytes", FK_COUNT},
@@ -595,6 +596,18 @@ static bool check_dram_copy(loader *ld) {
   return true;
 }
 
+/* memory.l1_shared_bytes (optional): the unified L1/shared-memory array holds
+ * the largest L1 and the most shared memory an SM may have. */
+static bool check_l1_shared(loader *ld) {
+  double arr = NUM(MEMORY_L1_SHARED_BYTES);
+  if (arr > 0 && (arr < NUM(MEMORY_L1_BYTES) || arr < NUM(LIMITS_SHARED_PER_SM_BYTES)))
+    return fail(ld,
+                "'memory.l1_shared_bytes' (%g) must be at least 'memory.l1_bytes' (%g) and "
+                "'limits.shared_per_sm_bytes' (%g): the unified array holds either",
+                arr, NUM(MEMORY_L1_BYTES), NUM(LIMITS_SHARED_PER_SM_BYTES));
+  return true;
+}
+
 /* memory.l2_port_bytes_per_cycle (optional): at least a byte per cycle; a
  * narrower port would make every L2 sector a wait of thousands of cycles. */
 static bool check_l2_port(loader *ld) {
@@ -689,7 +702,7 @@ static bool check_geometry(loader *ld) {
   if (NUM(MEMORY_COALESCING) == WGP_COALESCE_KEPLER_L2_32B && NUM(MEMORY_L1_CACHES_GLOBAL_LOADS) != 0)
     return fail(ld, "'memory.coalescing' 'kepler_l2_32B' describes global loads that bypass L1, but "
                     "'memory.l1_caches_global_loads' is true");
-  return check_dram_rows(ld) && check_dram_copy(ld) && check_l2_port(ld);
+  return check_dram_rows(ld) && check_dram_copy(ld) && check_l2_port(ld) && check_l1_shared(ld);
 }
 
 static wgp_status load_json(json_t *root, const char *name, wgp_gpu **out, wgp_diag *diag) {
@@ -1177,6 +1190,17 @@ unsigned wgp_gpu_shared_reserved_per_block_bytes(const wgp_gpu *g) {
   return (unsigned)g->num[WGP_GF_LIMITS_SHARED_RESERVED_PER_BLOCK_BYTES];
 }
 unsigned wgp_gpu_l1_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L1_BYTES]; }
+double wgp_gpu_l1_shared_bytes(const wgp_gpu *g) {
+  double arr = g->num[WGP_GF_MEMORY_L1_SHARED_BYTES];
+  return arr > 0 ? arr : g->num[WGP_GF_MEMORY_L1_BYTES];
+}
+double wgp_gpu_l1_beside_shared(const wgp_gpu *g, double shared_bytes) {
+  double l1 = g->num[WGP_GF_MEMORY_L1_BYTES];
+  if (wgp_gpu_architecture(g) < WGP_ARCH_VOLTA) /* L1 and shared memory apart */
+    return l1;
+  double rest = wgp_gpu_l1_shared_bytes(g) - shared_bytes;
+  return rest < 0 ? 0 : rest < l1 ? rest : l1;
+}
 unsigned wgp_gpu_l1_line_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L1_LINE_BYTES]; }
 unsigned wgp_gpu_l1_sector_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L1_SECTOR_BYTES]; }
 bool wgp_gpu_strength_reduces_loop_addresses(const wgp_gpu *g) { return g->strength_reduction; }

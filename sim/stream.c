@@ -123,10 +123,8 @@ void wgp_sim_local_hits(const wgp_sim_input *in, unsigned active_warps_per_sm, u
                         double *l1_hit, double *l2_hit) {
   const wgp_gpu *g = in->gpu;
   double frames = in->stack_bytes * (double)active_warps_per_sm * wgp_gpu_warp_size(g);
-  double l1 = wgp_gpu_l1_bytes(g);
-  if (wgp_gpu_architecture(g) >= WGP_ARCH_VOLTA) /* L1 and shared memory are one array */
-    l1 -= (double)active_groups_per_sm * (double)in->smem_per_group_bytes;
-  l1 = fmax(l1, 0);
+  /* on Volta and later L1 and shared memory are one array */
+  double l1 = wgp_gpu_l1_beside_shared(g, (double)active_groups_per_sm * (double)in->smem_per_group_bytes);
   /* SMs that hold frames at once: every SM, or as many as the launch fills */
   double sms = fmin((double)wgp_gpu_sm_count(g),
                     ceil((double)in->groups_total / (active_groups_per_sm ? active_groups_per_sm : 1)));

@@ -202,6 +202,14 @@ unsigned wgp_gpu_shared_alloc_unit_bytes(const wgp_gpu *g);
 unsigned wgp_gpu_shared_reserved_per_block_bytes(const wgp_gpu *g);
 /* memory.l1_bytes: L1 data cache capacity at its largest configuration */
 unsigned wgp_gpu_l1_bytes(const wgp_gpu *g);
+/* memory.l1_shared_bytes (optional; l1_bytes when absent): the SM's unified
+ * L1/shared-memory array on Volta and later (Turing: 96 KB, of which L1 has
+ * at most 64 KB) */
+double wgp_gpu_l1_shared_bytes(const wgp_gpu *g);
+/* The L1 left to cache data beside SHARED_BYTES of shared memory in use on
+ * an SM: on Volta and later the unified array less the shared memory, at
+ * most l1_bytes; before Volta, l1_bytes (a unit apart). */
+double wgp_gpu_l1_beside_shared(const wgp_gpu *g, double shared_bytes);
 /* memory.l1_line_bytes: L1 line */
 unsigned wgp_gpu_l1_line_bytes(const wgp_gpu *g);
 /* memory.l1_sector_bytes: L1 sector (fill granule) */

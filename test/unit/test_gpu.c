@@ -678,6 +678,33 @@ static void l2_port_key(void **state) {
   expect_edit_error("memory.l2_port_bytes_per_cycle", F("\"wide\""), "'memory.l2_port_bytes_per_cycle' must be");
 }
 
+/* memory.l1_shared_bytes (optional): Turing's 96 KB unified array, of which
+ * L1 has at most 64 KB; the L1 beside shared memory in use is the array less
+ * it, at most l1_bytes (Volta and later), and l1_bytes before Volta; smaller
+ * than l1_bytes or than the shared memory an SM may have is an error. */
+static void l1_shared_key(void **state) {
+  (void)state;
+  wgp_gpu *g = load_builtin_ok("rtx-2080-ti");
+  assert_true(wgp_gpu_l1_shared_bytes(g) == 98304 && wgp_gpu_l1_bytes(g) == 65536);
+  assert_non_null(strstr(wgp_gpu_source(g, "memory.l1_shared_bytes"), "96 KB"));
+  assert_true(wgp_gpu_l1_beside_shared(g, 0) == 65536);     /* never all 96 KB */
+  assert_true(wgp_gpu_l1_beside_shared(g, 16384) == 65536); /* the 32 KB carveout */
+  assert_true(wgp_gpu_l1_beside_shared(g, 65536) == 32768); /* the 64 KB carveout */
+  wgp_gpu_free(g);
+  g = load_builtin_ok("rtx-3090"); /* absent: the array is l1_bytes */
+  assert_null(wgp_gpu_source(g, "memory.l1_shared_bytes"));
+  assert_true(wgp_gpu_l1_shared_bytes(g) == 131072);
+  assert_true(wgp_gpu_l1_beside_shared(g, 65536) == 65536);
+  assert_true(wgp_gpu_l1_beside_shared(g, 200000) == 0);
+  wgp_gpu_free(g);
+  g = load_builtin_ok("gtx-980"); /* Maxwell: shared memory is a unit apart */
+  assert_true(wgp_gpu_l1_beside_shared(g, 65536) == wgp_gpu_l1_bytes(g));
+  wgp_gpu_free(g);
+  expect_edit_error("memory.l1_shared_bytes", F("131072"),
+                    "'memory.l1_shared_bytes' (131072) must be at least 'memory.l1_bytes' (262144)");
+  expect_edit_error("memory.l1_shared_bytes", F("0"), "'memory.l1_shared_bytes' must be");
+}
+
 /* compiler (optional): whether the compiler strength-reduces loop addresses;
  * true when absent (H100 ships without it), the Kepler and Maxwell
  * descriptions say false with their evidence. */
@@ -773,6 +800,7 @@ int main(void) {
       cmocka_unit_test(dram_row_keys),
       cmocka_unit_test(dram_copy_key),
       cmocka_unit_test(l2_port_key),
+      cmocka_unit_test(l1_shared_key),
       cmocka_unit_test(op_names),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
