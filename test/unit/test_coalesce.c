@@ -227,15 +227,30 @@ static void test_random_affine_matches_brute_force(void **state) {
  * of a line's worth of data, a wavefront per distinct line of a phase. */
 static void test_wavefronts(void **state) {
   (void)state;
+  /* affine requests: lane i at base + i x stride */
+  const struct {
+    uint64_t base;
+    int64_t stride;
+    uint64_t mask;
+    unsigned width, want;
+  } cases[] = {
+      {4096, 4, FULL, 4, 1},     /* 4 B: the warp is one phase, its distinct lines */
+      {4096, 4096, FULL, 4, 32}, /* a column */
+      {4096, 16, FULL, 16, 4},   /* coalesced float4: a quarter-warp per line */
+      {4096, 0, FULL, 16, 4},    /* every lane the same float4: one per quarter-warp */
+      {0, 8, FULL, 8, 2},        /* 8 B in half-warps of one line each */
+      /* 32 B a lane (float8) is two 16 B pieces: lanes at 32 B steps, each piece's
+       * quarter-warp spans 256 B, 2 lines: 2 pieces x 4 phases x 2 */
+      {0, 32, FULL, 32, 16},
+      {120, 0, 1, 16, 2},          /* a piece across a line boundary counts both lines */
+      {4096, 16, 0, 16, 0},        /* no lane active */
+      {4096, 16, 1ull << 9, 16, 1} /* only lane 9 */
+  };
   uint64_t a[32];
-  /* 4 B: the warp is one phase, its distinct lines */
-  affine(a, 4096, 4);
-  assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 4, 128), 1);
-  affine(a, 4096, 4096);
-  assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 4, 128), 32);
-  /* coalesced float4: four quarter-warps of one line each, as many as the lines */
-  affine(a, 4096, 16);
-  assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 16, 128), 4);
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    affine(a, cases[c].base, cases[c].stride);
+    assert_int_equal(wgp_coalesce_wavefronts(a, 32, cases[c].mask, cases[c].width, 128), cases[c].want);
+  }
   /* float4 at 64 B steps over 8 lanes, the same 512 B for each quarter-warp
    * (CLBlast's A tile read without shared memory): 4 lines, 16 wavefronts */
   for (unsigned i = 0; i < 32; i++)
@@ -243,23 +258,6 @@ static void test_wavefronts(void **state) {
   wgp_coalesce_rule r = wgp_coalesce_rule_default();
   assert_int_equal(run(&r, a, FULL, 16).lines, 4);
   assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 16, 128), 16);
-  /* every lane the same float4: one wavefront per quarter-warp */
-  affine(a, 4096, 0);
-  assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 16, 128), 4);
-  /* 8 B in half-warps: 16 lanes x 8 B at 8 B steps is one line each */
-  affine(a, 0, 8);
-  assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 8, 128), 2);
-  /* 32 B a lane (float8) is two 16 B pieces: lanes at 32 B steps, each piece's
-   * quarter-warp spans 256 B, 2 lines: 2 pieces x 4 phases x 2 */
-  affine(a, 0, 32);
-  assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 32, 128), 16);
-  /* a piece across a line boundary counts both lines */
-  affine(a, 120, 0);
-  assert_int_equal(wgp_coalesce_wavefronts(a, 32, 1, 16, 128), 2);
-  /* inactive lanes make no wavefront: none active, then only lane 9 */
-  affine(a, 4096, 16);
-  assert_int_equal(wgp_coalesce_wavefronts(a, 32, 0, 16, 128), 0);
-  assert_int_equal(wgp_coalesce_wavefronts(a, 32, 1ull << 9, 16, 128), 1);
   /* a width or line size out of range counts nothing */
   assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 0, 128), 0);
   assert_int_equal(wgp_coalesce_wavefronts(a, 32, FULL, 16, 96), 0);
