@@ -678,8 +678,8 @@ static void l2_port_key(void **state) {
   expect_edit_error("memory.l2_port_bytes_per_cycle", F("\"wide\""), "'memory.l2_port_bytes_per_cycle' must be");
 }
 
-/* memory.l1_shared_bytes (optional): Turing's 96 KB unified array, of which
- * L1 has at most 64 KB; the L1 beside shared memory in use is the array less
+/* memory.l1_shared_bytes (optional), and Turing's global_line_cycles:
+ * Turing's 96 KB unified array, of which L1 has at most 64 KB; the L1 beside shared memory in use is the array less
  * it, at most l1_bytes (Volta and later), and l1_bytes before Volta; smaller
  * than l1_bytes or than the shared memory an SM may have is an error. */
 static void l1_shared_key(void **state) {
@@ -691,9 +691,18 @@ static void l1_shared_key(void **state) {
   assert_true(wgp_gpu_l1_beside_shared(g, 16384) == 65536); /* the 32 KB carveout */
   assert_true(wgp_gpu_l1_beside_shared(g, 65536) == 32768); /* the 64 KB carveout */
   wgp_gpu_free(g);
+  /* Turing's L1/shared data stage: a wavefront every other clock (2 cycles a
+   * line), on every Turing description; one on Ampere */
+  const char *turing[] = {"rtx-2080-ti",     "rtx-2080",        "rtx-2070", "titan-rtx",
+                          "quadro-rtx-6000", "quadro-rtx-8000", "t4"};
+  for (size_t i = 0; i < sizeof turing / sizeof *turing; i++) {
+    g = load_builtin_ok(turing[i]);
+    assert_true(wgp_gpu_global_line_cycles(g) == 2 && wgp_gpu_l1_shared_bytes(g) == 98304);
+    wgp_gpu_free(g);
+  }
   g = load_builtin_ok("rtx-3090"); /* absent: the array is l1_bytes */
   assert_null(wgp_gpu_source(g, "memory.l1_shared_bytes"));
-  assert_true(wgp_gpu_l1_shared_bytes(g) == 131072);
+  assert_true(wgp_gpu_l1_shared_bytes(g) == 131072 && wgp_gpu_global_line_cycles(g) == 1);
   assert_true(wgp_gpu_l1_beside_shared(g, 65536) == 65536);
   assert_true(wgp_gpu_l1_beside_shared(g, 200000) == 0);
   wgp_gpu_free(g);
