@@ -679,9 +679,10 @@ static void l2_port_key(void **state) {
 }
 
 /* memory.l1_shared_bytes (optional), and Turing's global_line_cycles:
- * Turing's 96 KB unified array, of which L1 has at most 64 KB; the L1 beside shared memory in use is the array less
- * it, at most l1_bytes (Volta and later), and l1_bytes before Volta; smaller
- * than l1_bytes or than the shared memory an SM may have is an error. */
+ * Turing's 96 KB unified array, of which L1 has at most 64 KB; the L1 beside
+ * shared memory in use is the array less it, at most l1_bytes (Volta and
+ * later), and l1_bytes before Volta; smaller than l1_bytes or than the
+ * shared memory an SM may have is an error. */
 static void l1_shared_key(void **state) {
   (void)state;
   wgp_gpu *g = load_builtin_ok("rtx-2080-ti");
