@@ -282,15 +282,21 @@ wgp_status wgp_ccs_extract(wgp_ccs *s, const char *file, wgp_source_kind kind, c
   snprintf(tmp, sizeof tmp, "%s.tmp%ld", out, (long)getpid());
   snprintf(logf, sizeof logf, "%s/%u.log", s->tmpdir, s->serial++);
   snprintf(envout, sizeof envout, "WGPERF_OUTPUT=%s", tmp);
-  char envpre[PATH_MAX + 32] = "";
+  char envpre[PATH_MAX + 32] = "", envgate[1024] = "";
   if (o->preprocessed)
     snprintf(envpre, sizeof envpre, "WGPERF_CC_PREPROCESSED=%s", o->preprocessed);
-  const char *env[4] = {envout, "WGPERF_TOOL=1"};
+  if (o->shared_gate && o->gate_kernel && *o->gate_kernel && !strchr(o->gate_kernel, '\n') &&
+      snprintf(envgate, sizeof envgate, "WGPERF_SHARED_GATE=%llu:%s", o->shared_gate, o->gate_kernel) >=
+          (int)sizeof envgate)
+    envgate[0] = '\0';
+  const char *env[5] = {envout, "WGPERF_TOOL=1"};
   size_t nenv = 2;
   if (cuda)
     env[nenv++] = cuda->headers_env;
   if (*envpre)
     env[nenv++] = envpre;
+  if (*envgate)
+    env[nenv++] = envgate;
   unlink(tmp);
   int rc = request(s, env, nenv, v, n, logf);
   free(v);

@@ -2907,6 +2907,38 @@ static std::string baseName(const std::string &Symbol) {
   return R;
 }
 
+uint64_t localBytesInUse(const Module &M) {
+  const DataLayout &DL = M.getDataLayout();
+  uint64_t N = 0;
+  for (const GlobalVariable &G : M.globals()) {
+    if (spaceName(M, G.getAddressSpace()) != "local")
+      continue;
+    SmallVector<const User *, 8> Work(G.users());
+    SmallPtrSet<const User *, 8> Seen;
+    bool Used = false;
+    while (!Work.empty() && !Used) {
+      const User *U = Work.pop_back_val();
+      if (!Seen.insert(U).second)
+        continue;
+      if (isa<Instruction>(U))
+        Used = true;
+      else if (isa<ConstantExpr>(U))
+        Work.append(U->user_begin(), U->user_end());
+    }
+    if (Used)
+      N += DL.getTypeAllocSize(G.getValueType());
+  }
+  return N;
+}
+
+uint64_t staticLocalBytes(const KernelInfo &K) {
+  uint64_t N = 0;
+  for (const ArrayInfo &A : K.Arrays)
+    if (A.Space == "local")
+      N += A.Bytes;
+  return N;
+}
+
 ModuleModel extractModel(Module &Orig, bool Normalize) {
   ModuleModel MM;
   MM.ModuleName = Orig.getModuleIdentifier();

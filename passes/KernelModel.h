@@ -164,6 +164,15 @@ ModuleModel extractModel(llvm::Module &M, bool Normalize);
 /// True when the module's target is a GPU we model (nvptx, spir, amdgcn).
 bool isGPUModule(const llvm::Module &M);
 
+/// The bytes of the module's shared (OpenCL local) variables that some
+/// instruction uses, directly or through constant expressions: at least
+/// what any kernel of the module declares (a kernel's own set is a subset).
+uint64_t localBytesInUse(const llvm::Module &M);
+
+/// The bytes of \p K's static shared (local) arrays, as the analyzer sums
+/// them (wgp_kernel_static_local_bytes).
+uint64_t staticLocalBytes(const KernelInfo &K);
+
 void writeJSON(const ModuleModel &MM, llvm::raw_ostream &OS);
 void writeText(const ModuleModel &MM, llvm::raw_ostream &OS);
 

@@ -13,7 +13,9 @@
 // $WGPERF_QUIET=1 silences warnings; $WGPERF_NO_NORMALIZE=1 analyses the IR
 // as given (no inlining or mem2reg on the private clone).  The wgperf tools
 // run the plugin with $WGPERF_TOOL=1: they report a module without kernels
-// themselves, so the plugin's warning would say it twice.
+// themselves, so the plugin's warning would say it twice.  $WGPERF_SHARED_GATE=N:KERNEL
+// (wgtune's compiles): a kernel that declares more than N bytes of static
+// shared memory is modelled before the optimizer (SharedGatePass).
 //
 //===----------------------------------------------------------------------===//
 #include "KernelModel.h"
@@ -83,6 +85,28 @@ std::string resolveOutput(const Module &M, const std::string &Param) {
   return P;
 }
 
+const char *const GatedName = "wgperf.modelled";
+
+// Writes MM where the model of M goes (resolveOutput); false when it could
+// not (an error emitted) or there is no kernel to write.
+bool writeModel(Module &M, wgperf::ModuleModel &MM, const std::string &Output) {
+  // which CUDA headers `wgperf extract` compiled the source against (driver/cuda_toolkit.c)
+  const char *Headers = std::getenv("WGPERF_CUDA_HEADERS");
+  if (Headers && *Headers && Triple(M.getTargetTriple()).getOS() == Triple::CUDA)
+    MM.CudaHeaders = Headers;
+  if (MM.Kernels.empty())
+    return false;
+  std::string Path = resolveOutput(M, Output);
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
+  if (EC) {
+    M.getContext().emitError("wgperf: cannot write kernel model to '" + Path + "': " + EC.message());
+    return false;
+  }
+  wgperf::writeJSON(MM, OS);
+  return true;
+}
+
 struct ExtractPass : PassInfoMixin<ExtractPass> {
   std::string Output;
   bool FromPipeline; // added by clang's pipeline: skip non-GPU modules quietly
@@ -91,23 +115,63 @@ struct ExtractPass : PassInfoMixin<ExtractPass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
     if (FromPipeline && !wgperf::isGPUModule(M))
       return PreservedAnalyses::all();
+    if (M.getNamedMetadata(GatedName)) // modelled before the optimizer (SharedGatePass)
+      return PreservedAnalyses::all();
     wgperf::ModuleModel MM = wgperf::extractModel(M, !envSet("WGPERF_NO_NORMALIZE"));
     report(MM);
-    // which CUDA headers `wgperf extract` compiled the source against (driver/cuda_toolkit.c)
-    const char *Headers = std::getenv("WGPERF_CUDA_HEADERS");
-    if (Headers && *Headers && Triple(M.getTargetTriple()).getOS() == Triple::CUDA)
-      MM.CudaHeaders = Headers;
-    if (MM.Kernels.empty())
-      return PreservedAnalyses::all();
-    std::string Path = resolveOutput(M, Output);
-    std::error_code EC;
-    raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
-    if (EC) {
-      M.getContext().emitError("wgperf: cannot write kernel model to '" + Path + "': " + EC.message());
-      return PreservedAnalyses::all();
-    }
-    wgperf::writeJSON(MM, OS);
+    writeModel(M, MM, Output);
     return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
+
+// wgtune's shortcut for code no GPU would run (WGPERF_SHARED_GATE=N:KERNEL, set
+// only by wgtune's compiles through wgperf-cc, driver/cc_client.c).  When
+// kernel KERNEL (its name or symbol) declares more than N bytes of static
+// shared memory (N: the most a block may have, 49152 on every NVIDIA GPU;
+// ptxas refuses the code, "uses too much shared data"), the optimizer's work
+// would only be thrown away: KERNEL's model is made here, before the
+// optimizer, from the plugin's own normalized clone (inlined, SROA, CSE,
+// InstCombine, SimplifyCFG: what decides which shared arrays the kernel
+// uses), with a note that says so, and the module's functions are emptied so
+// that -O3 has nothing left to do.  Its arrays, arguments and launch
+// attributes are what the optimized model would hold; its code is the
+// unoptimized one, which no one estimates (wgtune refuses the code by its
+// shared memory; its cache keys hold N and KERNEL).  The module's shared
+// variables in use are summed first, without a clone: most modules stop there.
+struct SharedGatePass : PassInfoMixin<SharedGatePass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    const char *G = std::getenv("WGPERF_SHARED_GATE");
+    char *End = nullptr;
+    unsigned long long Gate = G && *G ? std::strtoull(G, &End, 10) : 0;
+    if (!Gate || *End != ':' || !End[1] || !wgperf::isGPUModule(M) || wgperf::localBytesInUse(M) <= Gate)
+      return PreservedAnalyses::all();
+    std::string Kernel = End + 1;
+    wgperf::ModuleModel MM = wgperf::extractModel(M, !envSet("WGPERF_NO_NORMALIZE"));
+    auto It = llvm::find_if(MM.Kernels, [&](const wgperf::KernelInfo &K) { return K.Name == Kernel; });
+    if (It == MM.Kernels.end())
+      It = llvm::find_if(MM.Kernels, [&](const wgperf::KernelInfo &K) { return K.Symbol == Kernel; });
+    if (It == MM.Kernels.end() || wgperf::staticLocalBytes(*It) <= Gate)
+      return PreservedAnalyses::all();
+    wgperf::KernelInfo K = std::move(*It);
+    K.Diagnostics.push_back("note: modelled before optimization: more than the " + std::to_string(Gate) +
+                            " bytes of static shared memory a block may have");
+    MM.Kernels.clear();
+    MM.Kernels.push_back(std::move(K));
+    if (!writeModel(M, MM, ""))
+      return PreservedAnalyses::all();
+    M.getOrInsertNamedMetadata(GatedName);
+    LLVMContext &C = M.getContext();
+    for (Function &F : M) {
+      if (F.isDeclaration())
+        continue;
+      for (BasicBlock &BB : F)
+        BB.dropAllReferences();
+      while (!F.empty())
+        F.back().eraseFromParent();
+      new UnreachableInst(C, BasicBlock::Create(C, "", &F));
+    }
+    return PreservedAnalyses::none();
   }
   static bool isRequired() { return true; }
 };
@@ -263,6 +327,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
                 });
             PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
               MPM.addPass(LibdeviceAttrsPass());
+              MPM.addPass(SharedGatePass());
             });
             PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
               MPM.addPass(ExtractPass("", true));

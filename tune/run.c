@@ -584,6 +584,11 @@ static bool same_launch(const wgp_tune_launch *a, const wgp_tune_launch *b) {
   return true;
 }
 
+/* The static shared memory past which the space's kernel is refused before
+ * any launch (estimate): wgperf-cc then models it without optimizing it (the
+ * plugin's $WGPERF_SHARED_GATE), since no launch of it is estimated. */
+static unsigned long long shared_gate(const run *r) { return wgp_gpu_shared_per_block_bytes(r->gpu); }
+
 /* Compiles CODE (unless cached) for the configurations IDX[0..N-1] and
  * estimates each distinct launch. */
 static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE *out) {
@@ -626,6 +631,7 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE
        * not preprocess the source a second time; the model is the same) */
       char pre[PATH_MAX + 128];
       snprintf(pre, sizeof pre, "%s/%s.i%ld", dir, code, (long)getpid());
+      eo.shared_gate = shared_gate(r), eo.gate_kernel = r->kernel;
       if (exists(ppi) && gz_unpack(ppi, pre)) {
         eo.preprocessed = pre;
         st = wgp_ccs_extract(ccs(), r->source, r->kind, &eo, model, &errtext, &d);
@@ -1042,6 +1048,12 @@ static bool identity(run *r, wgp_diag *diag) {
    * (without ptxas the model does not depend on the GPU) */
   if (wgp_find_ptxas())
     sha256_string(&h, r->arch);
+  else { /* compiled by wgperf-cc with the shared memory gate (job_code) */
+    char gate[32];
+    snprintf(gate, sizeof gate, "gate %llu", shared_gate(r));
+    sha256_string(&h, gate);
+    sha256_string(&h, r->kernel);
+  }
   sha256_string(&h, r->kind == WGP_SOURCE_CUDA ? "cuda" : "opencl");
   sha256_string(&h, r->o->olevel ? r->o->olevel : "3");
   for (size_t i = 0; i < r->nflags; i++)

@@ -93,6 +93,15 @@ typedef struct wgp_extract_options {
    * is shown again, byte for byte.  Only a successful compile is stored.  A
    * cache that cannot be read or written is no cache, never an error. */
   const char *cache_dir;
+  /* wgp_ccs_extract (wgperf/ccserver.h) only, for wgtune: when kernel
+   * gate_kernel (its name or symbol) declares more than shared_gate bytes of
+   * static shared memory, the model is made before the optimizer and holds
+   * that kernel alone (its arrays, arguments and launch attributes are the
+   * optimized model's; its code is not: it is for refusing, not estimating)
+   * and -O3 is skipped (the plugin's $WGPERF_SHARED_GATE).  0 or NULL: always
+   * the whole compile. */
+  unsigned long long shared_gate;
+  const char *gate_kernel;
 } wgp_extract_options;
 
 /* The model cache of the command-line tools, into BUF: $WGPERF_CACHE_DIR
