@@ -34,7 +34,12 @@
 // the same beginning comes again under the same options, it is parsed once
 // into a precompiled header, made from the text itself (PchStore), and each
 // compile then parses only the input's own part: the same module, for about
-// a third less of the compile's CPU (docs/wgtune.md, "Caching").
+// a third less of the compile's CPU (docs/wgtune.md, "Caching").  The
+// preprocessing itself (`clang -E` requests) makes that beginning once too:
+// where no -include file uses a macro the command line defines, the files are
+// precompiled and each request preprocesses only its input's part with them
+// (PpStore): the same text, byte for byte, for about a third of the CPU; such
+// a request counts as precompiled in the reply.
 //===----------------------------------------------------------------------===//
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
@@ -43,9 +48,14 @@
 #include "clang/Driver/Job.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/TextDiagnosticBuffer.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/FrontendTool/Utils.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -56,7 +66,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <deque>
+#include <set>
 #include <fcntl.h>
 #include <string>
 #include <unistd.h>
@@ -130,8 +142,9 @@ bool preprocessedInput(std::vector<const char *> &CC1, const std::string &Pre, s
   return true;
 }
 
-// Runs the cc1 job CC1 as cc1_main does.  False when it failed.
-bool runCC1(const std::vector<const char *> &CC1, const char *Argv0) {
+// Runs the cc1 job CC1 as cc1_main does (ACT: this action in place of the
+// one its options name).  False when it failed.
+bool runCC1(const std::vector<const char *> &CC1, const char *Argv0, FrontendAction *Act = nullptr) {
   // options given with -mllvm are parsed again for each job
   llvm::cl::ResetAllOptionOccurrences();
   std::unique_ptr<CompilerInstance> Clang(new CompilerInstance());
@@ -146,7 +159,7 @@ bool runCC1(const std::vector<const char *> &CC1, const char *Argv0) {
   Buffer->FlushDiagnostics(Clang->getDiagnostics());
   if (!Ok)
     return false;
-  Ok = ExecuteCompilerInvocation(Clang.get());
+  Ok = Act ? Clang->ExecuteAction(*Act) : ExecuteCompilerInvocation(Clang.get());
   llvm::errs().flush();
   return Ok;
 }
@@ -366,12 +379,390 @@ std::string PchStore::use(std::vector<const char *> &CC1, const std::string &Pre
   return Main;
 }
 
+// ---- preprocessing: what the -include files make, made once ----------------
+//
+// A -E job's text begins with what its -include files made (CUDA's runtime
+// wrapper and headers, or OpenCL's header): about 1.1 MB of a convolution
+// configuration's 1.3 MB, the same for every configuration of a tuning space,
+// read and expanded again each time.  PpStore makes it once: the first job
+// under some options runs in full, watched (HeadWatch): where no header of
+// that beginning uses a macro the command line defines (-D, -U: the tuning
+// parameters), the beginning cannot depend on their values, and it is kept.
+// The -include files are then precompiled into a header (without the -D's),
+// and each later job preprocesses only its input's own part, with that header
+// loaded (PchPreprocess: its macros, include guards and #pragma once state),
+// after which the kept beginning and that part are the text.  The first such
+// text is checked byte for byte against the job run in full; a difference, a
+// beginning that uses the macros, or a header that does not precompile: the
+// jobs under those options run in full, as before.
+
+// The names of the macros CC1's command line defines or undefines.
+std::set<std::string> macroNames(const std::vector<const char *> &CC1) {
+  std::set<std::string> Names;
+  for (size_t I = 0; I < CC1.size(); ++I) {
+    llvm::StringRef A(CC1[I]);
+    bool Next;
+    if (!macroOption(A, Next))
+      continue;
+    llvm::StringRef V = Next ? (I + 1 < CC1.size() ? llvm::StringRef(CC1[++I]) : "") : A.drop_front(2);
+    Names.insert(V.take_until([](char C) { return C == '=' || C == '('; }).str());
+  }
+  return Names;
+}
+
+// Whether a file read before the input's own text (the -include files and
+// what they include) uses a macro of NAMES: defines, expands, tests or
+// undefines it.  The command line's own definitions are not uses.
+class HeadWatch : public PPCallbacks {
+public:
+  HeadWatch(const SourceManager &SM, const std::set<std::string> &Names, bool &Used)
+      : SM(SM), Names(Names), Used(Used) {}
+  void FileChanged(SourceLocation Loc, FileChangeReason Reason, SrcMgr::CharacteristicKind, FileID) override {
+    // back in the input from the predefines (which -include the files): its own text
+    if (Reason == ExitFile && Loc.isValid() && SM.getFileID(SM.getExpansionLoc(Loc)) == SM.getMainFileID())
+      Head = false;
+  }
+  void MacroExpands(const Token &T, const MacroDefinition &, SourceRange, const MacroArgs *) override { see(T); }
+  void MacroDefined(const Token &T, const MacroDirective *) override { see(T); }
+  void MacroUndefined(const Token &T, const MacroDefinition &, const MacroDirective *) override { see(T); }
+  void Defined(const Token &T, const MacroDefinition &, SourceRange) override { see(T); }
+  void Ifdef(SourceLocation, const Token &T, const MacroDefinition &) override { see(T); }
+  void Ifndef(SourceLocation, const Token &T, const MacroDefinition &) override { see(T); }
+  using PPCallbacks::Elifdef;
+  using PPCallbacks::Elifndef;
+  void Elifdef(SourceLocation, const Token &T, const MacroDefinition &) override { see(T); }
+  void Elifndef(SourceLocation, const Token &T, const MacroDefinition &) override { see(T); }
+
+private:
+  void see(const Token &T) {
+    const IdentifierInfo *II = T.getIdentifierInfo();
+    if (!Head || Used || !II || !Names.count(II->getName().str()))
+      return;
+    SourceLocation L = SM.getExpansionLoc(T.getLocation());
+    if (!SM.isWrittenInCommandLineFile(L) && !SM.isWrittenInBuiltinFile(L))
+      Used = true;
+  }
+  const SourceManager &SM;
+  const std::set<std::string> &Names;
+  bool &Used;
+  bool Head = true;
+};
+
+// clang -E, watched by HeadWatch.
+class WatchedPreprocess : public PrintPreprocessedAction {
+public:
+  WatchedPreprocess(const std::set<std::string> &Names, bool &Used) : Names(Names), Used(Used) {}
+
+protected:
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<HeadWatch>(CI.getSourceManager(), Names, Used));
+    return PrintPreprocessedAction::BeginSourceFileAction(CI);
+  }
+
+private:
+  const std::set<std::string> &Names;
+  bool &Used;
+};
+
+// clang -E with the precompiled header (-include-pch) loaded as a compile
+// loads it: a preprocessor-only action would include the header's source
+// file instead.
+class PchPreprocess : public PrintPreprocessedAction {
+public:
+  bool usesPreprocessorOnly() const override { return false; }
+
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
+    return std::make_unique<ASTConsumer>();
+  }
+};
+
+// The prerequisites of the make rule in FILE (clang's -dependency-file).
+std::vector<std::string> readDeps(const std::string &File) {
+  std::vector<std::string> Out;
+  auto Buf = llvm::MemoryBuffer::getFile(File);
+  if (!Buf)
+    return Out;
+  llvm::StringRef T = (*Buf)->getBuffer();
+  size_t Colon = T.find(": ");
+  if (Colon == llvm::StringRef::npos)
+    Colon = T.find(":\n");
+  if (Colon == llvm::StringRef::npos)
+    return Out;
+  std::string W;
+  for (size_t I = Colon + 1; I <= T.size(); ++I) {
+    char C = I < T.size() ? T[I] : '\0';
+    if (C == '\\' && I + 1 < T.size() && T[I + 1] == ' ') {
+      W.push_back(' '), ++I;
+      continue;
+    }
+    if (C == '$' && I + 1 < T.size() && T[I + 1] == '$') {
+      W.push_back('$'), ++I;
+      continue;
+    }
+    if (C == '\\' && I + 1 < T.size() && T[I + 1] == '\n') {
+      ++I;
+      C = ' ';
+    }
+    if (C == '\0' || C == ' ' || C == '\t' || C == '\n' || C == '\r') {
+      if (!W.empty())
+        Out.push_back(W), W.clear();
+      continue;
+    }
+    W.push_back(C);
+  }
+  return Out;
+}
+
+bool writeFile(const std::string &Path, llvm::StringRef Text) {
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(Path, EC);
+  if (EC)
+    return false;
+  Out << Text;
+  Out.close();
+  if (Out.has_error()) {
+    Out.clear_error();
+    return false;
+  }
+  return true;
+}
+
+class PpStore {
+public:
+  explicit PpStore(std::string Dir) : Dir(std::move(Dir)) {}
+  ~PpStore() {
+    for (Entry &E : Entries)
+      if (!E.Pch.empty())
+        llvm::sys::fs::remove(E.Pch);
+    if (!Empty.empty())
+      llvm::sys::fs::remove(Empty);
+  }
+  // Runs the -E job CC1 (see above); false when it failed.  SERVED: its text
+  // was made with the precompiled -include files.
+  bool run(const std::vector<const char *> &CC1, const char *Argv0, bool &Served);
+
+private:
+  struct Entry {
+    std::string Options;              // the key: optionsKey and the macros' names
+    std::string Head;                 // the text the -include files made
+    std::vector<std::string> HeadDeps; // the files the first job read
+    std::string Pch;                  // the -include files precompiled, once made
+    bool Checked = false;             // a text made with it was the full job's
+    bool Failed = false;              // jobs under these options run in full
+  };
+  static constexpr size_t MinHead = 64 * 1024; // smaller beginnings: not worth a header
+  static constexpr size_t MaxEntries = 4;
+  std::string Dir, Empty;
+  std::deque<Entry> Entries; // the most recently used last
+  unsigned Serial = 0;
+
+  bool makePch(Entry &E, const std::vector<const char *> &CC1, const char *Argv0);
+};
+
+// The header of E's -include files: CC1's job, without its -D's, input and
+// outputs, precompiling an empty input.
+bool PpStore::makePch(Entry &E, const std::vector<const char *> &CC1, const char *Argv0) {
+  size_t N = CC1.size(); // ... "-x" LANG INPUT
+  if (Empty.empty()) {
+    Empty = Dir + "/pp-empty";
+    if (!writeFile(Empty, "")) {
+      Empty.clear();
+      return false;
+    }
+  }
+  std::string Pch = Dir + "/pp" + std::to_string(Serial++) + ".pch";
+  std::vector<const char *> Job;
+  for (size_t I = 0; I + 3 < N; ++I) {
+    llvm::StringRef A(CC1[I]);
+    bool Next;
+    if (perCompileOption(A, Next)) {
+      I += Next;
+      continue;
+    }
+    if (A == "-E" || A == "-sys-header-deps")
+      continue;
+    Job.push_back(CC1[I]);
+  }
+  for (const char *A : {"-emit-pch", "-o", Pch.c_str(), "-x", CC1[N - 2], Empty.c_str()})
+    Job.push_back(A);
+  int Null = open("/dev/null", O_WRONLY);
+  bool Ok;
+  {
+    StderrTo Quiet(Null);
+    Ok = runCC1(Job, Argv0);
+  }
+  if (Null >= 0)
+    close(Null);
+  if (Ok)
+    E.Pch = Pch;
+  else
+    llvm::sys::fs::remove(Pch);
+  return Ok;
+}
+
+bool PpStore::run(const std::vector<const char *> &CC1, const char *Argv0, bool &Served) {
+  Served = false;
+  size_t N = CC1.size();
+  std::string Out, Dep;
+  bool Includes = false;
+  for (size_t I = 0; I + 1 < N; ++I) {
+    llvm::StringRef A(CC1[I]);
+    if (A == "-o")
+      Out = CC1[I + 1];
+    else if (A == "-dependency-file")
+      Dep = CC1[I + 1];
+    Includes = Includes || A == "-include" || A == "-finclude-default-header";
+  }
+  // the form the jobs of driver/preprocess.c have: ... -x LANG INPUT, to a file
+  if (Dir.empty() || N < 3 || llvm::StringRef(CC1[N - 3]) != "-x" || Out.empty() || Out == "-" || !Includes)
+    return runCC1(CC1, Argv0);
+  std::set<std::string> Names = macroNames(CC1);
+  std::string Key = optionsKey(CC1);
+  for (const std::string &M : Names)
+    Key += "\1" + M;
+  size_t Found = Entries.size();
+  for (size_t I = 0; I < Entries.size(); ++I)
+    if (Entries[I].Options == Key)
+      Found = I;
+  if (Found == Entries.size()) { // the first job: in full, watched
+    bool Used = false;
+    WatchedPreprocess Act(Names, Used);
+    if (!runCC1(CC1, Argv0, &Act))
+      return false;
+    if (Entries.size() == MaxEntries) {
+      if (!Entries.front().Pch.empty())
+        llvm::sys::fs::remove(Entries.front().Pch);
+      Entries.pop_front();
+    }
+    Entries.push_back(Entry{Key, "", {}, "", false, true});
+    Entry &E = Entries.back();
+    auto Buf = llvm::MemoryBuffer::getFile(Out);
+    if (!Buf || Used)
+      return true;
+    llvm::StringRef Text = (*Buf)->getBuffer();
+    size_t Eol = Text.find('\n');
+    if (!Text.starts_with("# 1 \"") || Eol == llvm::StringRef::npos)
+      return true;
+    size_t At = Text.find("\n" + Text.substr(0, Eol).str() + " 2\n");
+    if (At == llvm::StringRef::npos || At + 1 < MinHead)
+      return true;
+    E.Head = Text.substr(0, At + 1).str();
+    if (!Dep.empty())
+      E.HeadDeps = readDeps(Dep);
+    E.Failed = false;
+    return true;
+  }
+  {
+    Entry E = std::move(Entries[Found]);
+    Entries.erase(Entries.begin() + (long)Found);
+    Entries.push_back(std::move(E));
+  }
+  Entry &E = Entries.back();
+  if (E.Failed || (E.Pch.empty() && !makePch(E, CC1, Argv0))) {
+    E.Failed = true;
+    return runCC1(CC1, Argv0);
+  }
+  // the input's own part, with the header, its messages held back (the
+  // -include files left out; OpenCL's default header is a language option
+  // the header must agree with, and the loaded header stands for it)
+  std::string Base = Dir + "/pp" + std::to_string(Serial++);
+  std::string TmpOut = Base + ".i", TmpDep = Base + ".d", Held = Base + ".messages";
+  std::vector<const char *> Job;
+  for (size_t I = 0; I + 3 < N; ++I) {
+    llvm::StringRef A(CC1[I]);
+    if (A == "-include") {
+      ++I;
+      continue;
+    }
+    Job.push_back(CC1[I]);
+    if (A == "-o" || A == "-dependency-file") {
+      Job.push_back(A == "-o" ? TmpOut.c_str() : TmpDep.c_str());
+      ++I;
+    }
+  }
+  for (const char *A : {"-include-pch", E.Pch.c_str(), CC1[N - 3], CC1[N - 2], CC1[N - 1]})
+    Job.push_back(A);
+  int Fd = open(Held.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0600);
+  bool Ok;
+  {
+    StderrTo Hold(Fd);
+    PchPreprocess Act;
+    Ok = runCC1(Job, Argv0, &Act);
+  }
+  std::string Text;
+  if (Ok) {
+    auto Buf = llvm::MemoryBuffer::getFile(TmpOut);
+    llvm::StringRef Part = Buf ? (*Buf)->getBuffer() : "";
+    size_t Eol = Part.find('\n');
+    size_t At = Eol == llvm::StringRef::npos ? llvm::StringRef::npos
+                                             : Part.find("\n" + Part.substr(0, Eol).str() + " 2\n");
+    Ok = At != llvm::StringRef::npos;
+    if (Ok)
+      Text = E.Head + Part.substr(At + 1).str();
+  }
+  std::vector<std::string> Deps = Ok && !Dep.empty() ? readDeps(TmpDep) : std::vector<std::string>();
+  llvm::sys::fs::remove(TmpOut);
+  llvm::sys::fs::remove(TmpDep);
+  if (!Ok || !E.Checked) {
+    // a text the header did not make (an error: the full job's messages are
+    // the request's), or the first it made: the full job, checked against it
+    if (Fd >= 0)
+      close(Fd);
+    llvm::sys::fs::remove(Held);
+    bool Full = runCC1(CC1, Argv0);
+    if (Ok && Full) {
+      auto Buf = llvm::MemoryBuffer::getFile(Out);
+      E.Checked = Buf && (*Buf)->getBuffer() == Text;
+      E.Failed = !E.Checked;
+    }
+    return Full;
+  }
+  // the held messages (warnings of the input's own part) are the request's
+  char Msg[65536];
+  ssize_t Got;
+  if (Fd >= 0 && lseek(Fd, 0, SEEK_SET) == 0)
+    while ((Got = read(Fd, Msg, sizeof Msg)) > 0)
+      if (write(2, Msg, (size_t)Got) != Got)
+        break;
+  if (Fd >= 0)
+    close(Fd);
+  llvm::sys::fs::remove(Held);
+  if (!writeFile(Out, Text))
+    return runCC1(CC1, Argv0);
+  if (!Dep.empty()) {
+    // the files the input's part read and those the beginning read, not the header
+    // (the header's own input is named as it was precompiled: absolute)
+    std::set<std::string> Seen{E.Pch, Empty};
+    for (const std::string &F : {E.Pch, Empty}) {
+      llvm::SmallString<256> Abs(F);
+      if (!llvm::sys::fs::make_absolute(Abs))
+        Seen.insert(std::string(Abs));
+    }
+    std::string Rule = Out + ":";
+    for (const std::vector<std::string> *L : {&Deps, &E.HeadDeps})
+      for (const std::string &D : *L) {
+        if (!Seen.insert(D).second)
+          continue;
+        Rule += " \\\n ";
+        for (char C : D)
+          Rule += C == ' ' ? std::string("\\ ") : C == '$' ? std::string("$$") : std::string(1, C);
+      }
+    Rule += "\n";
+    if (!writeFile(Dep, Rule))
+      return runCC1(CC1, Argv0);
+  }
+  Served = true;
+  return true;
+}
+
 // Runs one clang command line ARGS in this process: the driver builds its
 // jobs, each a cc1 job run through ExecuteCompilerInvocation as cc1_main
 // does (each compiling PRE instead of its input when PRE is not empty,
 // through PCHS; PRECOMPILED counts the jobs that loaded a header).  Returns
 // 0 when every job succeeded.
-int runClang(const std::vector<std::string> &Args, const std::string &Pre, PchStore &Pchs, unsigned &Precompiled) {
+int runClang(const std::vector<std::string> &Args, const std::string &Pre, PchStore &Pchs, PpStore &Pps,
+             unsigned &Precompiled) {
   IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts = new DiagnosticOptions();
   auto *Printer = new TextDiagnosticPrinter(llvm::errs(), &*DiagOpts);
   DiagnosticsEngine Diags(IntrusiveRefCntPtr<DiagnosticIDs>(new DiagnosticIDs()), &*DiagOpts, Printer);
@@ -397,6 +788,14 @@ int runClang(const std::vector<std::string> &Args, const std::string &Pre, PchSt
     if (!Pre.empty() && !preprocessedInput(CC1, Pre, Keep)) {
       llvm::errs() << "wgperf-cc: cannot compile the preprocessed text: a cc1 job not of the form expected\n";
       return 2;
+    }
+    if (Pre.empty() && std::find_if(CC1.begin(), CC1.end(), [](const char *A) { return !strcmp(A, "-E"); }) !=
+                           CC1.end()) {
+      bool Served;
+      if (!Pps.run(CC1, Args[0].c_str(), Served))
+        return 1;
+      Precompiled += Served;
+      continue;
     }
     std::vector<const char *> Full = CC1;
     std::string Main = Pre.empty() ? "" : Pchs.use(CC1, Pre, Keep, Args[0].c_str());
@@ -450,6 +849,7 @@ bool readLine(std::string &Out) {
 
 int main(int argc, char **argv) {
   PchStore Pchs(argc > 2 ? argv[2] : "");
+  PpStore Pps(argc > 2 ? argv[2] : "");
   llvm::InitializeAllTargetInfos();
   llvm::InitializeAllTargets();
   llvm::InitializeAllTargetMCs();
@@ -492,7 +892,7 @@ int main(int argc, char **argv) {
     int Status;
     {
       StderrTo Log(Fd);
-      Status = runClang(Args, Pre, Pchs, Precompiled);
+      Status = runClang(Args, Pre, Pchs, Pps, Precompiled);
     }
     if (Fd >= 0)
       close(Fd);

@@ -61,6 +61,9 @@ if cuda_toolkit:
 
 if config.libclc:
     config.available_features.add("libclc")
+# clang kept running by the tools (driver/cc_server.cpp), built where libclang-19-dev is
+if os.path.exists(os.path.join(config.wgperf_bin, "wgperf-cc")):
+    config.available_features.add("wgperf-cc")
 if config.ptxas:
     config.available_features.add("ptxas")
 
