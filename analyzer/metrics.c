@@ -587,8 +587,7 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
       wgp_counter_rules_for(m->gpu) == WGP_RULES_KEPLER ? WGP_KEPLER_SHARED_SEGMENT_BYTES : bw ? bw : 1;
   unsigned sb = wgp_gpu_l2_sector_bytes(m->gpu), lb = wgp_gpu_l1_line_bytes(m->gpu);
   bool maxwell_stores = wgp_counter_rules_for(m->gpu) == WGP_RULES_MAXWELL;
-  /* Volta and later: L1TEX takes a wide request in phases (wgp_coalesce_wavefronts) */
-  bool volta_l1 = wgp_gpu_architecture(m->gpu) >= WGP_ARCH_VOLTA;
+  bool by_phase = wgp_gpu_l1_wavefronts_by_phase(m->gpu);
   double f = weight * mult;
   unsigned active = 0;
   for (uint64_t x = mask; x; x &= x - 1)
@@ -637,7 +636,7 @@ static void visit(void *user, size_t block, uint64_t mask, double weight, double
          * gst transactions are its L2 write transactions): its passes */
         c[2] = maxwell_stores && wgp_access_get_kind(a) == WGP_ACCESS_STORE
                    ? wgp_count_gst_transactions(WGP_RULES_MAXWELL, addr, mask, lanes, bytes)
-               : volta_l1 ? wgp_coalesce_wavefronts(addr, lanes, mask, clamp_width(bytes), lb)
+               : by_phase ? wgp_coalesce_wavefronts(addr, lanes, mask, clamp_width(bytes), lb)
                           : c[1];
         memo_store(mm, c);
       }

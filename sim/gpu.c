@@ -1205,6 +1205,7 @@ unsigned wgp_gpu_l1_line_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_G
 unsigned wgp_gpu_l1_sector_bytes(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_L1_SECTOR_BYTES]; }
 bool wgp_gpu_strength_reduces_loop_addresses(const wgp_gpu *g) { return g->strength_reduction; }
 bool wgp_gpu_l1_caches_global_loads(const wgp_gpu *g) { return (bool)g->num[WGP_GF_MEMORY_L1_CACHES_GLOBAL_LOADS]; }
+bool wgp_gpu_l1_wavefronts_by_phase(const wgp_gpu *g) { return wgp_gpu_architecture(g) >= WGP_ARCH_VOLTA; }
 bool wgp_gpu_shared_own_pipe(const wgp_gpu *g) { return (bool)g->num[WGP_GF_MEMORY_SHARED_OWN_PIPE]; }
 unsigned wgp_gpu_dram_devices(const wgp_gpu *g) { return (unsigned)g->num[WGP_GF_MEMORY_DRAM_DEVICES]; }
 unsigned wgp_gpu_dram_banks_per_device(const wgp_gpu *g) {

@@ -420,7 +420,7 @@ static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
   json_object_set_new(root, "dynamic_instructions", dyn);
   json_t *mem = json_array();
   const wgp_mem_stats *tot = wgp_analysis_total_stats(an);
-  bool volta = wgp_gpu_architecture(gpu) >= WGP_ARCH_VOLTA;
+  bool by_phase = wgp_gpu_l1_wavefronts_by_phase(gpu);
   for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
     const wgp_access *a = wgp_kernel_access(k, i);
     const wgp_mem_stats *s = &tot[i];
@@ -439,7 +439,7 @@ static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
     json_object_set_new(m, "lines_per_request", num_or_null(s->lines / s->requests, global && s->requests > 0));
     /* the L1TEX wavefronts of Volta and later (wgp_coalesce_wavefronts) */
     json_object_set_new(m, "wavefronts_per_request",
-                        num_or_null(s->wavefronts / s->requests, global && s->requests > 0 && volta));
+                        num_or_null(s->wavefronts / s->requests, global && s->requests > 0 && by_phase));
     json_object_set_new(m, "bank_conflict_degree",
                         num_or_null(s->wavefronts / s->phases, sp == WGP_SPACE_LOCAL && s->phases > 0));
     json_object_set_new(m, "constant_serialization",
@@ -608,7 +608,7 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
   fprintf(f, "  %-4s %-22s %-8s %-6s %-14s %3s %12s %s\n", "id", "source", "space", "kind", "base", "B", "executions",
           "cost per request");
   const wgp_mem_stats *tot = wgp_analysis_total_stats(an);
-  bool volta = wgp_gpu_architecture(gpu) >= WGP_ARCH_VOLTA; /* wavefronts per phase (wgp_coalesce_wavefronts) */
+  bool by_phase = wgp_gpu_l1_wavefronts_by_phase(gpu);
   for (size_t i = 0; i < wgp_kernel_num_accesses(k); i++) {
     const wgp_access *a = wgp_kernel_access(k, i);
     const wgp_mem_stats *s = &tot[i];
@@ -619,7 +619,7 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
        * request's phases take more (Volta and later: wgp_coalesce_wavefronts) */
       char lines[64];
       int w = snprintf(lines, sizeof lines, "%.2f lines", s->lines / s->requests);
-      if (w > 0 && (size_t)w < sizeof lines && volta && s->wavefronts > s->lines + 0.005 * s->requests)
+      if (w > 0 && (size_t)w < sizeof lines && by_phase && s->wavefronts > s->lines + 0.005 * s->requests)
         snprintf(lines + w, sizeof lines - (size_t)w, " (%.2f L1 wavefronts)", s->wavefronts / s->requests);
       double sectors = s->sectors / s->requests;
       if (sp == WGP_SPACE_LOCAL)

@@ -216,6 +216,10 @@ unsigned wgp_gpu_l1_line_bytes(const wgp_gpu *g);
 unsigned wgp_gpu_l1_sector_bytes(const wgp_gpu *g);
 /* memory.l1_caches_global_loads: whether ordinary global loads are cached in L1 by default */
 bool wgp_gpu_l1_caches_global_loads(const wgp_gpu *g);
+/* Whether L1 takes a global request's lanes in phases, a wavefront per line
+ * of each phase (Volta and later's L1TEX: wgp_coalesce_wavefronts), rather
+ * than a pass per line of the whole request (Kepler to Pascal). */
+bool wgp_gpu_l1_wavefronts_by_phase(const wgp_gpu *g);
 /* Shared memory has its own pipe beside the load/store path to L1 (Maxwell,
  * Pascal): a shared request takes its issue on the load/store path and its
  * wavefronts in that pipe, where they queue; false (absent) when both share

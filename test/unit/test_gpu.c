@@ -82,6 +82,7 @@ static void h100_sxm_is_measured(void **state) {
   wgp_gpu *g = load_builtin_ok(NULL); /* the default */
   assert_string_equal(wgp_gpu_name(g), "NVIDIA H100 SXM");
   assert_int_equal(wgp_gpu_architecture(g), WGP_ARCH_HOPPER);
+  assert_true(wgp_gpu_l1_wavefronts_by_phase(g)); /* L1TEX: a wide request in phases */
   assert_int_equal(wgp_gpu_cc_major(g), 9);
   assert_int_equal(wgp_gpu_cc_minor(g), 0);
   assert_int_equal(wgp_gpu_sm_count(g), 132);
@@ -136,6 +137,7 @@ static void per_architecture_rules(void **state) {
   wgp_gpu *m = load_builtin_ok("quadro-k620");
   assert_int_equal(wgp_gpu_coalescing(m), WGP_COALESCE_SECTORS32);
   assert_int_equal(wgp_gpu_architecture(m), WGP_ARCH_MAXWELL);
+  assert_false(wgp_gpu_l1_wavefronts_by_phase(m)); /* a pass per line of the whole request */
   /* Maxwell multiplies with three XMADs; 64-bit addresses take two instructions before Volta */
   assert_int_equal(wgp_gpu_op_instructions(m, WGP_OP_INT_MUL), 3);
   assert_int_equal(wgp_gpu_op_instructions(m, WGP_OP_ADDR), 2);
