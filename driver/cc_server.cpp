@@ -164,6 +164,44 @@ bool runCC1(const std::vector<const char *> &CC1, const char *Argv0, FrontendAct
   return Ok;
 }
 
+// TEXT into the file PATH; false when it could not be written.
+bool writeFile(const std::string &Path, llvm::StringRef Text) {
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(Path, EC);
+  if (EC)
+    return false;
+  Out << Text;
+  Out.close();
+  if (Out.has_error()) {
+    Out.clear_error();
+    return false;
+  }
+  return true;
+}
+
+// Where the input's own part of a preprocessed TEXT begins: a text begins
+// '# 1 "INPUT"' and the input's part follows '# 1 "INPUT" 2' (what the
+// predefines and the -include files made comes between).  The offset of the
+// newline before that marker (MARKER: its length with both newlines), or npos.
+size_t inputPart(llvm::StringRef Text, size_t &Marker) {
+  size_t Eol = Text.find('\n');
+  if (!Text.starts_with("# 1 \"") || Eol == llvm::StringRef::npos)
+    return llvm::StringRef::npos;
+  std::string M = "\n" + Text.substr(0, Eol).str() + " 2\n";
+  Marker = M.size();
+  return Text.find(M);
+}
+
+// Copies what FD holds (a job's messages, held back) to stderr.
+void replay(int Fd) {
+  char Buf[65536];
+  ssize_t N;
+  if (Fd >= 0 && lseek(Fd, 0, SEEK_SET) == 0)
+    while ((N = read(Fd, Buf, sizeof Buf)) > 0)
+      if (write(2, Buf, (size_t)N) != N)
+        break;
+}
+
 // Precompiled headers of the beginnings of preprocessed texts (see the top).
 class PchStore {
 public:
@@ -225,7 +263,7 @@ static bool macroOption(llvm::StringRef A, bool &Next) {
 // compile's ID, or a macro definition (the text is preprocessed: they change
 // nothing in it; they are left out of both jobs, so that clang's check of a
 // header's macros finds the same).  NEXT when its value is the next argument.
-static bool perCompileOption(llvm::StringRef A, bool &Next) {
+bool perCompileOption(llvm::StringRef A, bool &Next) {
   Next = A == "-o" || A == "-main-file-name" || A == "-remap-file" || A == "-dependency-file" || A == "-MT";
   return Next || A.starts_with("-cuid=") || macroOption(A, Next);
 }
@@ -247,43 +285,27 @@ static std::string optionsKey(const std::vector<const char *> &CC1) {
   return Key;
 }
 
-// The precompiled header of E.Head, made by a job of CC1's options that
-// parses E.Head alone (its messages are not the compile's: not shown).
-bool PchStore::make(Entry &E, const std::vector<const char *> &CC1, const char *Argv0) {
-  std::string Base = Dir + "/pch" + std::to_string(Serial++);
-  E.HeadFile = Base + ".head";
-  std::error_code EC;
-  {
-    llvm::raw_fd_ostream Out(E.HeadFile, EC);
-    if (EC)
-      return false;
-    Out << E.Head;
-    Out.close();
-    if (Out.has_error()) {
-      Out.clear_error();
-      return false;
-    }
-  }
-  std::string Pch = Base + ".pch";
-  size_t N = CC1.size(); // ... "-x" LANG-cpp-output INPUT
+// Precompiles INPUT (of language LANG) into PCH with the options of the cc1
+// job CC1 (... "-x" LANG INPUT), less its own (perCompileOption: input,
+// outputs, macros) and its action; its messages are not shown.  False (and
+// no PCH) when it fails.
+bool emitPch(const std::vector<const char *> &CC1, const char *Lang, const std::string &Input,
+             const std::string &Pch, const char *Argv0) {
   std::vector<const char *> Job;
-  for (size_t I = 0; I + 3 < N; ++I) {
+  for (size_t I = 0; I + 3 < CC1.size(); ++I) {
     llvm::StringRef A(CC1[I]);
     bool Next;
     if (perCompileOption(A, Next)) {
       I += Next;
       continue;
     }
-    if (A == "-emit-llvm-only" || A == "-emit-llvm-bc" || A == "-emit-llvm" || A == "-emit-obj" || A == "-S")
+    if (A == "-emit-llvm-only" || A == "-emit-llvm-bc" || A == "-emit-llvm" || A == "-emit-obj" || A == "-S" ||
+        A == "-E" || A == "-sys-header-deps")
       continue;
     Job.push_back(CC1[I]);
   }
-  Job.push_back("-emit-pch");
-  Job.push_back("-o");
-  Job.push_back(Pch.c_str());
-  Job.push_back("-x");
-  Job.push_back(CC1[N - 2]);
-  Job.push_back(E.HeadFile.c_str());
+  for (const char *A : {"-emit-pch", "-o", Pch.c_str(), "-x", Lang, Input.c_str()})
+    Job.push_back(A);
   int Null = open("/dev/null", O_WRONLY);
   bool Ok;
   {
@@ -292,11 +314,21 @@ bool PchStore::make(Entry &E, const std::vector<const char *> &CC1, const char *
   }
   if (Null >= 0)
     close(Null);
-  if (Ok)
-    E.Pch = Pch;
-  else
+  if (!Ok)
     llvm::sys::fs::remove(Pch);
   return Ok;
+}
+
+// The precompiled header of E.Head, made by a job of CC1's options that
+// parses E.Head alone (its messages are not the compile's: not shown).
+bool PchStore::make(Entry &E, const std::vector<const char *> &CC1, const char *Argv0) {
+  std::string Base = Dir + "/pch" + std::to_string(Serial++);
+  E.HeadFile = Base + ".head";
+  std::string Pch = Base + ".pch";
+  if (!writeFile(E.HeadFile, E.Head) || !emitPch(CC1, CC1[CC1.size() - 2], E.HeadFile, Pch, Argv0))
+    return false;
+  E.Pch = Pch;
+  return true;
 }
 
 std::string PchStore::use(std::vector<const char *> &CC1, const std::string &Pre, std::deque<std::string> &Keep,
@@ -307,16 +339,11 @@ std::string PchStore::use(std::vector<const char *> &CC1, const std::string &Pre
   if (!Buf)
     return "";
   llvm::StringRef Text = (*Buf)->getBuffer();
-  // the text begins '# 1 "INPUT"'; the input's own part after '# 1 "INPUT" 2'
-  size_t Eol = Text.find('\n');
-  if (!Text.starts_with("# 1 \"") || Eol == llvm::StringRef::npos)
-    return "";
-  llvm::StringRef First = Text.substr(0, Eol);
-  std::string Marker = "\n" + First.str() + " 2\n";
-  size_t At = Text.find(Marker);
+  size_t Marker, At = inputPart(Text, Marker);
   if (At == llvm::StringRef::npos || At + 1 < MinHead)
     return "";
-  llvm::StringRef Head = Text.substr(0, At + 1), Rest = Text.substr(At + Marker.size());
+  llvm::StringRef First = Text.substr(0, Text.find('\n'));
+  llvm::StringRef Head = Text.substr(0, At + 1), Rest = Text.substr(At + Marker);
   std::string Options = optionsKey(CC1);
   size_t Found = Entries.size();
   for (size_t I = 0; I < Entries.size(); ++I)
@@ -339,18 +366,9 @@ std::string PchStore::use(std::vector<const char *> &CC1, const std::string &Pre
     return "";
   }
   std::string Main = Dir + "/main" + std::to_string(Serial++) + ".i";
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream Out(Main, EC);
-    if (EC)
-      return "";
-    Out << First << "\n" << Rest;
-    Out.close();
-    if (Out.has_error()) {
-      Out.clear_error();
-      llvm::sys::fs::remove(Main);
-      return "";
-    }
+  if (!writeFile(Main, (First + "\n" + Rest).str())) {
+    llvm::sys::fs::remove(Main);
+    return "";
   }
   // the job: no macros, the header, the input's name given the rest
   size_t N = CC1.size();
@@ -514,20 +532,6 @@ std::vector<std::string> readDeps(const std::string &File) {
   return Out;
 }
 
-bool writeFile(const std::string &Path, llvm::StringRef Text) {
-  std::error_code EC;
-  llvm::raw_fd_ostream Out(Path, EC);
-  if (EC)
-    return false;
-  Out << Text;
-  Out.close();
-  if (Out.has_error()) {
-    Out.clear_error();
-    return false;
-  }
-  return true;
-}
-
 class PpStore {
 public:
   explicit PpStore(std::string Dir) : Dir(std::move(Dir)) {}
@@ -563,7 +567,6 @@ private:
 // The header of E's -include files: CC1's job, without its -D's, input and
 // outputs, precompiling an empty input.
 bool PpStore::makePch(Entry &E, const std::vector<const char *> &CC1, const char *Argv0) {
-  size_t N = CC1.size(); // ... "-x" LANG INPUT
   if (Empty.empty()) {
     Empty = Dir + "/pp-empty";
     if (!writeFile(Empty, "")) {
@@ -572,33 +575,10 @@ bool PpStore::makePch(Entry &E, const std::vector<const char *> &CC1, const char
     }
   }
   std::string Pch = Dir + "/pp" + std::to_string(Serial++) + ".pch";
-  std::vector<const char *> Job;
-  for (size_t I = 0; I + 3 < N; ++I) {
-    llvm::StringRef A(CC1[I]);
-    bool Next;
-    if (perCompileOption(A, Next)) {
-      I += Next;
-      continue;
-    }
-    if (A == "-E" || A == "-sys-header-deps")
-      continue;
-    Job.push_back(CC1[I]);
-  }
-  for (const char *A : {"-emit-pch", "-o", Pch.c_str(), "-x", CC1[N - 2], Empty.c_str()})
-    Job.push_back(A);
-  int Null = open("/dev/null", O_WRONLY);
-  bool Ok;
-  {
-    StderrTo Quiet(Null);
-    Ok = runCC1(Job, Argv0);
-  }
-  if (Null >= 0)
-    close(Null);
-  if (Ok)
-    E.Pch = Pch;
-  else
-    llvm::sys::fs::remove(Pch);
-  return Ok;
+  if (!emitPch(CC1, CC1[CC1.size() - 2], Empty, Pch, Argv0))
+    return false;
+  E.Pch = Pch;
+  return true;
 }
 
 bool PpStore::run(const std::vector<const char *> &CC1, const char *Argv0, bool &Served) {
@@ -641,10 +621,7 @@ bool PpStore::run(const std::vector<const char *> &CC1, const char *Argv0, bool 
     if (!Buf || Used)
       return true;
     llvm::StringRef Text = (*Buf)->getBuffer();
-    size_t Eol = Text.find('\n');
-    if (!Text.starts_with("# 1 \"") || Eol == llvm::StringRef::npos)
-      return true;
-    size_t At = Text.find("\n" + Text.substr(0, Eol).str() + " 2\n");
+    size_t Marker, At = inputPart(Text, Marker);
     if (At == llvm::StringRef::npos || At + 1 < MinHead)
       return true;
     E.Head = Text.substr(0, At + 1).str();
@@ -694,9 +671,7 @@ bool PpStore::run(const std::vector<const char *> &CC1, const char *Argv0, bool 
   if (Ok) {
     auto Buf = llvm::MemoryBuffer::getFile(TmpOut);
     llvm::StringRef Part = Buf ? (*Buf)->getBuffer() : "";
-    size_t Eol = Part.find('\n');
-    size_t At = Eol == llvm::StringRef::npos ? llvm::StringRef::npos
-                                             : Part.find("\n" + Part.substr(0, Eol).str() + " 2\n");
+    size_t Marker, At = inputPart(Part, Marker);
     Ok = At != llvm::StringRef::npos;
     if (Ok)
       Text = E.Head + Part.substr(At + 1).str();
@@ -719,12 +694,7 @@ bool PpStore::run(const std::vector<const char *> &CC1, const char *Argv0, bool 
     return Full;
   }
   // the held messages (warnings of the input's own part) are the request's
-  char Msg[65536];
-  ssize_t Got;
-  if (Fd >= 0 && lseek(Fd, 0, SEEK_SET) == 0)
-    while ((Got = read(Fd, Msg, sizeof Msg)) > 0)
-      if (write(2, Msg, (size_t)Got) != Got)
-        break;
+  replay(Fd);
   if (Fd >= 0)
     close(Fd);
   llvm::sys::fs::remove(Held);
@@ -815,12 +785,7 @@ int runClang(const std::vector<std::string> &Args, const std::string &Pre, PchSt
       llvm::sys::fs::remove(Main);
       if (Ok) {
         ++Precompiled;
-        char Buf[65536];
-        ssize_t N;
-        if (Fd >= 0 && lseek(Fd, 0, SEEK_SET) == 0)
-          while ((N = read(Fd, Buf, sizeof Buf)) > 0)
-            if (write(2, Buf, (size_t)N) != N)
-              break;
+        replay(Fd);
       }
       if (Fd >= 0)
         close(Fd);
