@@ -450,6 +450,11 @@ static void strip_error(const char *m, char *buf, size_t size) {
   buf[n] = '\0';
 }
 
+/* The static shared memory past which the space's kernel is refused before
+ * any launch (estimate): wgperf-cc then models it without optimizing it (the
+ * plugin's $WGPERF_SHARED_GATE), since no launch of it is estimated. */
+static unsigned long long shared_gate(const run *r) { return wgp_gpu_shared_per_block_bytes(r->gpu); }
+
 /* Estimates C (a configuration of model K): the fields of J. */
 static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refused, json_t *j) {
   wgp_diag d;
@@ -465,10 +470,10 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
   /* static shared memory past the limit: the compiler refuses the code (ptxas: "uses too much shared data";
    * Kernel Tuner's CompilationFailedConfig) before any launch could, whatever else the launch lacks */
   uint64_t shared = wgp_kernel_static_local_bytes(k);
-  if (shared > wgp_gpu_shared_per_block_bytes(r->gpu)) {
+  if (shared > shared_gate(r)) {
     snprintf(why, sizeof why,
-             "the compiler refuses it: %llu bytes of static shared memory per block exceed the maximum of %u on %s",
-             (unsigned long long)shared, wgp_gpu_shared_per_block_bytes(r->gpu), wgp_gpu_name(r->gpu));
+             "the compiler refuses it: %llu bytes of static shared memory per block exceed the maximum of %llu on %s",
+             (unsigned long long)shared, shared_gate(r), wgp_gpu_name(r->gpu));
     json_object_set_new(j, "why", json_string(why));
     return;
   }
@@ -583,11 +588,6 @@ static bool same_launch(const wgp_tune_launch *a, const wgp_tune_launch *b) {
       return false;
   return true;
 }
-
-/* The static shared memory past which the space's kernel is refused before
- * any launch (estimate): wgperf-cc then models it without optimizing it (the
- * plugin's $WGPERF_SHARED_GATE), since no launch of it is estimated. */
-static unsigned long long shared_gate(const run *r) { return wgp_gpu_shared_per_block_bytes(r->gpu); }
 
 /* Compiles CODE (unless cached) for the configurations IDX[0..N-1] and
  * estimates each distinct launch. */
