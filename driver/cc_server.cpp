@@ -202,6 +202,14 @@ void replay(int Fd) {
         break;
 }
 
+// Entry I of D moved to the back (the most recently used); a reference to it.
+template <class T> T &toBack(std::deque<T> &D, size_t I) {
+  T E = std::move(D[I]);
+  D.erase(D.begin() + (long)I);
+  D.push_back(std::move(E));
+  return D.back();
+}
+
 // Precompiled headers of the beginnings of preprocessed texts (see the top).
 class PchStore {
 public:
@@ -357,10 +365,7 @@ std::string PchStore::use(std::vector<const char *> &CC1, const std::string &Pre
     Entries.push_back(Entry{Options, Head.str(), "", "", false});
     return "";
   }
-  Entry E = std::move(Entries[Found]);
-  Entries.erase(Entries.begin() + (long)Found);
-  Entries.push_back(std::move(E));
-  Entry &Use = Entries.back();
+  Entry &Use = toBack(Entries, Found);
   if (Use.Failed || (Use.Pch.empty() && !make(Use, CC1, Argv0))) {
     Use.Failed = true;
     return "";
@@ -630,12 +635,7 @@ bool PpStore::run(const std::vector<const char *> &CC1, const char *Argv0, bool 
     E.Failed = false;
     return true;
   }
-  {
-    Entry E = std::move(Entries[Found]);
-    Entries.erase(Entries.begin() + (long)Found);
-    Entries.push_back(std::move(E));
-  }
-  Entry &E = Entries.back();
+  Entry &E = toBack(Entries, Found);
   if (E.Failed || (E.Pch.empty() && !makePch(E, CC1, Argv0))) {
     E.Failed = true;
     return runCC1(CC1, Argv0);
