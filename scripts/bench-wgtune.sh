@@ -7,10 +7,12 @@
 # Kernel Tuner cache files of ../shared/data/kernel-tuner/measurements).
 #
 #   scripts/bench-wgtune.sh convolution|gemm [--build DIR] [--gpu NAME] [--jobs N]
-#                           [--registers ptxas|estimate] [--sample N] [--out DIR]
+#                           [--registers ptxas|estimate] [--sample N] [--out DIR] [--once]
 #
 # --sample N ranks a seeded sample instead of the whole space (a quick look;
-# the figures then say so).  The JSON of each run is kept in --out (default
+# the figures then say so).  --once skips the second run (gemm's estimate,
+# not its compile, is most of the time: the cached run costs nearly as much).
+# The JSON of each run is kept in --out (default
 # a temporary folder, printed).
 set -euo pipefail
 
@@ -23,6 +25,7 @@ jobs=$(nproc)
 registers=estimate
 sample=
 out=
+once=
 while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$2; shift 2 ;;
@@ -31,6 +34,7 @@ while [ $# -gt 0 ]; do
     --registers) registers=$2; shift 2 ;;
     --sample) sample=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    --once) once=1; shift ;;
     *) echo "bench-wgtune: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -65,15 +69,20 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -
 echo "bench-wgtune: $space on $gpu, --registers $registers, --jobs $jobs, $(nproc) CPUs (${cpu:-CPU model unknown}), load average $(cut -d' ' -f1-3 /proc/loadavg) at the start, $(date -u +%Y-%m-%dT%H:%MZ)"
 run first "$out/first.json"
 load_mid=$(cut -d' ' -f1-3 /proc/loadavg)
-run second "$out/second.json"
-python3 - "$out" "$data/measurements" "$space" "$load_mid" "$registers" <<'EOF'
+labels=first
+if [ -z "$once" ]; then
+  run second "$out/second.json"
+  labels="first second"
+fi
+python3 - "$out" "$data/measurements" "$space" "$load_mid" "$registers" $labels <<'EOF'
 import gzip, json, sys, glob, os
 out, meas, space, load, registers = sys.argv[1:6]
+labels = sys.argv[6:]
 def brute(f):
     c = json.load(gzip.open(f))['cache']
     return sum(r.get('compile_time', 0) + r.get('benchmark_time', 0) + r.get('framework_time', 0) for r in c.values()) / 1e3, len(c)
 caches = sorted(glob.glob(os.path.join(meas, space + '-*.json.gz')))
-for label in ('first', 'second'):
+for label in labels:
     j = json.load(open(os.path.join(out, label + '.json')))
     wall, user, sys_ = (float(x) for x in open(os.path.join(out, label + '.time')).read().split())
     n = j['configurations']
