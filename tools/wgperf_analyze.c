@@ -217,15 +217,50 @@ static json_t *fallbacks_json(const wgp_kernel *k, const wgp_analysis *an) {
 }
 
 /* One line per fallback, LABEL in the report's first column. */
+/* Branches whose fallback reads alike (the same source line, outcome and
+ * hint state: a branch the compiler unrolled or inlined into many blocks)
+ * share one line that names every block. */
+static bool same_branch_fallback(const wgp_kernel *k, const wgp_fallback *a, const wgp_fallback *b) {
+  bool branch_a = a->loop < 0 && (a->kind == WGP_FALLBACK_DATA_BRANCH || a->kind == WGP_FALLBACK_UNKNOWN);
+  bool branch_b = b->loop < 0 && (b->kind == WGP_FALLBACK_DATA_BRANCH || b->kind == WGP_FALLBACK_UNKNOWN);
+  if (!branch_a || !branch_b || a->kind != b->kind || a->hinted != b->hinted)
+    return false;
+  char wa[256], wb[256], da[320], db[320], ha[64], hb[64];
+  const char *sa, *sb;
+  describe_fallback(k, a, wa, sizeof wa, &sa, da, sizeof da, ha, sizeof ha);
+  describe_fallback(k, b, wb, sizeof wb, &sb, db, sizeof db, hb, sizeof hb);
+  return sa && sb && strcmp(sa, sb) == 0 && strcmp(da, db) == 0;
+}
+
 static void fallbacks_text(FILE *out, const char *label, const wgp_kernel *k, const wgp_analysis *an) {
-  for (size_t i = 0; i < wgp_analysis_num_fallbacks(an); i++) {
+  size_t n = wgp_analysis_num_fallbacks(an);
+  bool *shown = calloc(n ? n : 1, sizeof *shown);
+  for (size_t i = 0; i < n; i++) {
+    if (shown && shown[i])
+      continue;
     const wgp_fallback *f = wgp_analysis_fallback(an, i);
     char where[256], did[320], hint[64];
     const char *src;
     describe_fallback(k, f, where, sizeof where, &src, did, sizeof did, hint, sizeof hint);
-    fprintf(out, "%s%s%s%s: %s%s%s%s\n", label, where, src ? " at " : "", src ? src : "", did,
-            *hint && !f->hinted ? " (hint: " : "", *hint && !f->hinted ? hint : "", *hint && !f->hinted ? ")" : "");
+    size_t alike = 1;
+    for (size_t j = i + 1; shown && j < n; j++)
+      if (!shown[j] && same_branch_fallback(k, f, wgp_analysis_fallback(an, j)))
+        alike++;
+    if (alike == 1) {
+      fprintf(out, "%s%s%s%s: %s%s%s%s\n", label, where, src ? " at " : "", src ? src : "", did,
+              *hint && !f->hinted ? " (hint: " : "", *hint && !f->hinted ? hint : "", *hint && !f->hinted ? ")" : "");
+      continue;
+    }
+    fprintf(out, "%s%zu branches at %s (%s", label, alike, src, where);
+    for (size_t j = i + 1; j < n; j++)
+      if (!shown[j] && same_branch_fallback(k, f, wgp_analysis_fallback(an, j))) {
+        shown[j] = true;
+        fprintf(out, ", B%zu", wgp_analysis_fallback(an, j)->block);
+      }
+    fprintf(out, "): %s%s%s%s\n", did, !f->hinted ? " (hint: " : "", !f->hinted ? hint : "",
+            !f->hinted ? ", one for each)" : "");
   }
+  free(shown);
 }
 
 static json_t *num_or_null(double v, bool ok) { return ok ? json_real(v) : json_null(); }
