@@ -118,8 +118,15 @@ static wgp_eval_status eval(evaluator *ev, const wgp_expr *e, int64_t *out) {
       return wgp_x_unknown(ev, "(load M%u) is a loaded value (data-dependent)", s.index);
     return eval_sym(ev, &s, out);
   }
-  case WGP_OP_FLOAT:
-    return wgp_x_unknown(ev, "floating-point operation '%s' (data-dependent)", e->info->name);
+  case WGP_OP_FLOAT: {
+    if (!wgp_x_float_exact_kind(e))
+      return wgp_x_unknown(ev, "floating-point operation '%s' (data-dependent)", e->info->name);
+    int64_t v[2] = {0, 0};
+    uint8_t s[2] = {WGP_EVAL_OK, WGP_EVAL_OK};
+    for (size_t j = 0; j < e->nops && j < 2; j++)
+      s[j] = (uint8_t)eval(ev, e->ops[j], &v[j]);
+    return wgp_x_float_exact(ev, e, v, s, out);
+  }
   case WGP_OP_ADD:
   case WGP_OP_MUL:
     return eval_nary(ev, e, out);

@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #if defined(__GNUC__)
 #define WGP_X_INLINE static inline __attribute__((always_inline))
@@ -278,6 +279,62 @@ WGP_X_INLINE wgp_eval_status wgp_x_unary(wgp_evaluator *ev, const wgp_expr *e, i
   default: break;
   }
   return wgp_x_unknown(ev, "internal: unexpected unary operation");
+}
+
+/* Floating-point operations evaluated exactly: where every operand is a
+ * whole number a float holds exactly (|v| <= 2^24: a float argument given
+ * as 1 or 1.0, a constant the plugin writes as (sitofp N)), the conversions
+ * from integers and the compares (no NaN can arise, so ordered and
+ * unordered predicates agree) have exact values.  So `if (beta == 0.0f)`
+ * with --arg beta=1 takes one path.  Any other floating-point operation,
+ * or an operand outside that range, stays unknown. */
+#define WGP_X_FLOAT_EXACT (INT64_C(1) << 24)
+
+WGP_X_INLINE int wgp_x_float_exact_kind(const wgp_expr *e) {
+  /* 0: not evaluated; 1: a conversion from an integer; 2: a compare */
+  const char *n = e->info ? e->info->name : NULL;
+  if (!n || n[0] == '\0')
+    return 0;
+  if (strcmp(n, "sitofp") == 0 || strcmp(n, "uitofp") == 0)
+    return 1;
+  if (n[0] == 'f' && e->nops == 2 && strcmp(n, "fadd") && strcmp(n, "fsub") && strcmp(n, "fmul") &&
+      strcmp(n, "fdiv") && strcmp(n, "frem") && strcmp(n, "fptosi") && strcmp(n, "fptoui"))
+    return 2;
+  return 0;
+}
+
+static inline wgp_eval_status wgp_x_float_exact(wgp_evaluator *ev, const wgp_expr *e, const int64_t *v,
+                                                const uint8_t *s, int64_t *out) {
+  int kind = wgp_x_float_exact_kind(e);
+  const char *n = e->info->name;
+  for (size_t j = 0; j < e->nops; j++) {
+    if (s[j] != WGP_EVAL_OK) /* a float argument without a value leaves the compare unknown, never an error */
+      return wgp_x_unknown(ev, "floating-point operation '%s' on a value known only at run time", n);
+    bool unsigned_src = kind == 1 && n[0] == 'u';
+    if (v[j] > WGP_X_FLOAT_EXACT || v[j] < (unsigned_src ? 0 : -WGP_X_FLOAT_EXACT))
+      return wgp_x_unknown(ev, "floating-point operation '%s' on %lld, beyond what a float holds exactly", n,
+                           (long long)v[j]);
+  }
+  if (kind == 1) {
+    *out = v[0];
+    return WGP_EVAL_OK;
+  }
+  const char *p = n + 1; /* the predicate: false, oeq, ..., une, true */
+  int64_t a = v[0], b = v[1];
+  if (strcmp(p, "false") == 0 || strcmp(p, "uno") == 0)
+    *out = 0;
+  else if (strcmp(p, "true") == 0 || strcmp(p, "ord") == 0)
+    *out = 1;
+  else {
+    const char *r = p + 1; /* after the o or u */
+    *out = strcmp(r, "eq") == 0   ? a == b
+           : strcmp(r, "ne") == 0 ? a != b
+           : strcmp(r, "gt") == 0 ? a > b
+           : strcmp(r, "ge") == 0 ? a >= b
+           : strcmp(r, "lt") == 0 ? a < b
+                                  : a <= b;
+  }
+  return WGP_EVAL_OK;
 }
 
 #endif

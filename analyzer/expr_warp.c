@@ -120,7 +120,9 @@ static wgp_eval_status apply1(wgp_evaluator *ev, const wgp_expr *e, size_t nops,
     if (s[0] != WGP_EVAL_OK)
       return (wgp_eval_status)s[0];
     return wgp_x_unary(ev, e, v[0], out);
-  case WGP_OP_FLOAT: { /* WGP_XPROG_FLOAT_AS_DATA only: a pseudo value */
+  case WGP_OP_FLOAT: { /* WGP_XPROG_FLOAT_AS_DATA: a pseudo value; else the exact ones */
+    if (!(ev->flags & WGP_XPROG_FLOAT_AS_DATA))
+      return wgp_x_float_exact(ev, e, v, s, out);
     const char *name = e->info->name;
     for (size_t j = 0; j < nops; j++)
       if (s[j] != WGP_EVAL_OK)
@@ -268,7 +270,7 @@ static uint32_t compile(compiler *c, const wgp_expr *e) {
   switch (e->op) {
   case WGP_OP_INT: return add_const(c, e, e->ival, WGP_EVAL_OK);
   case WGP_OP_FLOAT:
-    if (!(c->p->flags & WGP_XPROG_FLOAT_AS_DATA))
+    if (!(c->p->flags & WGP_XPROG_FLOAT_AS_DATA) && !wgp_x_float_exact_kind(e))
       return add_const(c, e, 0, WGP_EVAL_UNKNOWN);
     break; /* an operation like any other (apply1) */
   case WGP_OP_SYM: return compile_sym(c, e, &e->sym);

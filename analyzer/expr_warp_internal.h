@@ -85,7 +85,9 @@ typedef struct wgp_xsource {
  * constant (?fconst) is a constant.  So `in[lane + (int)(k * table[c])]`,
  * whose table entry every lane of a warp reads alike, reads a contiguous run
  * from one place of the warp's, not 32 scattered ones.  Elsewhere (branch
- * conditions, trip counts) floating-point values stay unknown. */
+ * conditions, trip counts) floating-point values stay unknown, but for the
+ * compares and conversions of whole numbers a float holds exactly
+ * (wgp_x_float_exact in expr_ops_internal.h). */
 #define WGP_XPROG_FLOAT_AS_DATA 0x100u
 
 /* Compiles E (keep: it must outlive the program) with WGP_EVAL_* FLAGS.

@@ -387,6 +387,10 @@ static bool load_arg(loader *ld, json_t *o, size_t i, wgp_arg *a) {
       return false;
     if (bytes == 0)
       return fail(ld, "scalar argument of 0 bytes");
+    json_t *fl = json_object_get(o, "floating"); /* optional: a floating-point IR type */
+    if (fl && !json_is_boolean(fl))
+      return fail(ld, "'floating' must be a boolean");
+    a->floating = fl && json_is_true(fl);
   }
   a->bytes = (uint64_t)bytes;
   return true;

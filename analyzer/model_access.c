@@ -362,7 +362,7 @@ static bool type_has_word(const char *type, const char *const *words, size_t n) 
 bool wgp_arg_is_floating(const wgp_arg *a) {
   static const char *const words[] = {"float",  "double",   "half",     "__half", "_Float16",
                                       "bfloat", "bfloat16", "__bf16",   "__nv_bfloat16"};
-  return a->kind == WGP_ARG_SCALAR && type_has_word(a->type, words, sizeof words / sizeof *words);
+  return a->kind == WGP_ARG_SCALAR && (a->floating || type_has_word(a->type, words, sizeof words / sizeof *words));
 }
 
 bool wgp_arg_is_unsigned(const wgp_arg *a) {

@@ -18,6 +18,7 @@ struct wgp_arg {
   wgp_space space;
   uint64_t bytes;
   bool is_const;
+  bool floating; /* a scalar of a floating-point IR type (the model's "floating") */
 };
 
 struct wgp_array {

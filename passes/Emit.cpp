@@ -88,6 +88,8 @@ void writeJSON(const ModuleModel &MM, raw_ostream &OS) {
                   J.attribute("elem_bytes_from", A.ElemBytesSource);
                   J.attribute("const", A.IsConst);
                 }
+                if (A.Floating)
+                  J.attribute("floating", true);
               });
           });
           J.attributeArray("arrays", [&] {

@@ -16,6 +16,8 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 
+#include <cmath>
+
 using namespace llvm;
 
 namespace wgperf {
@@ -280,8 +282,18 @@ std::string ExprBuilder::valueUncached(const Value *V) {
     return "0";
   if (isa<UndefValue>(V))
     return "?undef";
-  if (isa<ConstantFP>(V))
+  if (auto *CF = dyn_cast<ConstantFP>(V)) {
+    // A whole number a float holds exactly is written as the conversion of
+    // that integer, which the analyzer evaluates in compares (beta == 0.0f
+    // against a launch's --arg beta=1); any other stays an unknown constant.
+    APFloat F = CF->getValueAPF();
+    bool Lost = false;
+    F.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven, &Lost);
+    double D = F.convertToDouble();
+    if (!Lost && std::isfinite(D) && D == std::trunc(D) && std::fabs(D) <= 16777216.0)
+      return "(sitofp " + std::to_string(static_cast<long long>(D)) + ")";
     return "?fconst";
+  }
   if (auto *A = dyn_cast<Argument>(V)) {
     auto It = ArgNames.find(A);
     return "arg." + (It != ArgNames.end() ? It->second

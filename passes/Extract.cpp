@@ -1112,6 +1112,7 @@ static std::vector<ArgInfo> collectArgs(const Module &M, const Function &F, bool
       AI.Space = "private";
       AI.ElemBytes = DL.getTypeAllocSize(A.getType());
       AI.ElemBytesSource = "type";
+      AI.Floating = A.getType()->isFloatingPointTy();
     }
     if (AI.Type.empty()) {
       std::string S;
@@ -2851,6 +2852,7 @@ static Function *flattenByvalArgs(Module &M, Function &F, bool CL, std::vector<A
         AI.IsConst = false;
         AI.ElemBytes = Bytes;
         AI.ElemBytesSource = "type";
+        AI.Floating = Fd.Ty->isFloatingPointTy();
       }
       if (AI.Type.empty()) {
         raw_string_ostream OS(AI.Type);

@@ -29,6 +29,7 @@ struct ArgInfo {
   uint64_t ElemBytes = 0; // pointee size (pointers) or value size (scalars); 0 unknown
   std::string ElemBytesSource; // "type", "accesses" or "unknown"
   bool IsConst = false;
+  bool Floating = false; // a scalar whose IR type is floating point (whatever its typedef)
 };
 
 struct ArrayInfo {

@@ -477,6 +477,26 @@ static void test_eval_unknowns(void **state) {
   expect_eq("(mul 4 (load M7))", 44); /* a binding supplied by the environment */
   expect_unk("(fadd 1 2)", "floating-point");
   expect_unk("(fogt (load M0) ?fconst)", "floating-point");
+  /* compares and conversions of whole numbers a float holds exactly: a
+   * float argument given as 100 against the plugin's (sitofp N) constants */
+  expect_eq("(foeq arg.N (sitofp 100))", 1);
+  expect_eq("(fune arg.N (sitofp 100))", 0);
+  expect_eq("(fogt arg.N (sitofp 100))", 0);
+  expect_eq("(fuge arg.N (sitofp 100))", 1);
+  expect_eq("(folt (sitofp -3) (sitofp 2))", 1);
+  expect_eq("(fule (sitofp 2) (sitofp -3))", 0);
+  expect_eq("(ford arg.N (sitofp 1))", 1);
+  expect_eq("(funo arg.N (sitofp 1))", 0);
+  expect_eq("(ftrue arg.N (sitofp 1))", 1);
+  expect_eq("(ffalse arg.N (sitofp 1))", 0);
+  expect_eq("(uitofp 7)", 7);
+  expect_eq("(sitofp -16777216)", -16777216);
+  expect_unk("(sitofp 16777217)", "beyond what a float holds exactly");
+  expect_unk("(uitofp -1)", "beyond what a float holds exactly");
+  expect_unk("(foeq arg.big (sitofp 0))", "beyond what a float holds exactly");
+  expect_unk("(foeq arg.missing (sitofp 0))", "known only at run time"); /* never an error */
+  expect_unk("(foeq arg.N ?fconst)", "known only at run time");
+  expect_unk("(fptosi (sitofp 3))", "floating-point");
   expect_unk("laneid", "no value for laneid");
   assert_int_equal(eval_flags("(add 1 arg.missing)", 0, &r), WGP_EVAL_ERROR);
   assert_non_null(strstr(r.reason, "argument 'missing' has no value"));

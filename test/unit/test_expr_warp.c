@@ -559,6 +559,14 @@ static void test_fixed_cases(void **state) {
       "(add (load M7) lid.x)",
       "(add (load M3) lid.x)",
       "(fadd lid.x 1)",
+      "(foeq arg.N (sitofp 100))",
+      "(fogt (sitofp lid.x) (sitofp 3))",
+      "(fult lid.x arg.N)",
+      "(fune (load M3) (sitofp 0))",
+      "(foeq arg.bad (sitofp 0))",
+      "(sitofp 16777217)",
+      "(uitofp (add lid.x -2))",
+      "(select (foeq arg.N (sitofp 0)) lid.x lid.y)",
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
     check(cases[i], &e, ~UINT64_C(0), 0, false), check(cases[i], &e, ~UINT64_C(0), 0, true);

@@ -314,6 +314,30 @@ static void test_registers_from_ptxas(void **state) {
   wgp_model_free(m);
 }
 
+/* floating (optional, scalars): a floating-point IR type whatever the
+ * source type's name (CLBlast's real_arg) */
+static void test_floating_scalar(void **state) {
+  (void)state;
+  json_t *j = minimal_json();
+  json_object_set_new(item(j, "args", 1), "type", json_string("real_arg"));
+  char *text = json_dumps(j, 0);
+  wgp_model *m;
+  wgp_diag d;
+  assert_int_equal(wgp_model_load_string(text, strlen(text), "m.json", &m, &d), WGP_OK);
+  free(text);
+  assert_false(wgp_arg_is_floating(wgp_kernel_arg(wgp_model_kernel(m, 0), 1)));
+  wgp_model_free(m);
+  json_object_set_new(item(j, "args", 1), "floating", json_true());
+  text = json_dumps(j, 0);
+  assert_int_equal(wgp_model_load_string(text, strlen(text), "m.json", &m, &d), WGP_OK);
+  free(text);
+  assert_true(wgp_arg_is_floating(wgp_kernel_arg(wgp_model_kernel(m, 0), 1)));
+  assert_false(wgp_arg_is_unsigned(wgp_kernel_arg(wgp_model_kernel(m, 0), 1)));
+  wgp_model_free(m);
+  json_object_set_new(item(j, "args", 1), "floating", json_string("yes"));
+  expect_rejected(j, "arg 1: 'floating' must be a boolean");
+}
+
 /* resources (optional): one entry per architecture NVIDIA's compiler was
  * asked for; a GPU takes its own, else the nearest of its major version,
  * else the nearest; malformed entries are refused. */
@@ -635,6 +659,7 @@ int main(void) {
       cmocka_unit_test(test_reject_format_version),
       cmocka_unit_test(test_reject_missing_and_types),
       cmocka_unit_test(test_registers_from_ptxas),
+      cmocka_unit_test(test_floating_scalar),
       cmocka_unit_test(test_resources_per_architecture),
       cmocka_unit_test(test_launch_attributes),
       cmocka_unit_test(test_reject_ranges),
