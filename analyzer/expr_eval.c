@@ -119,7 +119,7 @@ static wgp_eval_status eval(evaluator *ev, const wgp_expr *e, int64_t *out) {
     return eval_sym(ev, &s, out);
   }
   case WGP_OP_FLOAT: {
-    if (!wgp_x_float_exact_kind(e))
+    if (!wgp_x_float_exact_op(e))
       return wgp_x_unknown(ev, "floating-point operation '%s' (data-dependent)", e->info->name);
     int64_t v[2] = {0, 0};
     uint8_t s[2] = {WGP_EVAL_OK, WGP_EVAL_OK};

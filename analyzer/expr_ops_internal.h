@@ -290,51 +290,68 @@ WGP_X_INLINE wgp_eval_status wgp_x_unary(wgp_evaluator *ev, const wgp_expr *e, i
  * or an operand outside that range, stays unknown. */
 #define WGP_X_FLOAT_EXACT (INT64_C(1) << 24)
 
-WGP_X_INLINE int wgp_x_float_exact_kind(const wgp_expr *e) {
-  /* 0: not evaluated; 1: a conversion from an integer; 2: a compare */
-  const char *n = e->info ? e->info->name : NULL;
-  if (!n || n[0] == '\0')
-    return 0;
-  if (strcmp(n, "sitofp") == 0 || strcmp(n, "uitofp") == 0)
-    return 1;
-  if (n[0] == 'f' && e->nops == 2 && strcmp(n, "fadd") && strcmp(n, "fsub") && strcmp(n, "fmul") &&
-      strcmp(n, "fdiv") && strcmp(n, "frem") && strcmp(n, "fptosi") && strcmp(n, "fptoui"))
-    return 2;
-  return 0;
+typedef enum {
+  WGP_FX_NONE, /* not evaluated */
+  WGP_FX_SITOFP,
+  WGP_FX_UITOFP,
+  WGP_FX_FALSE,
+  WGP_FX_TRUE,
+  WGP_FX_EQ,
+  WGP_FX_NE,
+  WGP_FX_GT,
+  WGP_FX_GE,
+  WGP_FX_LT,
+  WGP_FX_LE
+} wgp_fx;
+
+/* What E computes among the exact operations, by its name: the conversions
+ * from integers and LLVM's sixteen fcmp predicates (ordered and unordered
+ * alike, ord always true and uno always false: no NaN arises). */
+static inline wgp_fx wgp_x_float_exact_op(const wgp_expr *e) {
+  static const struct {
+    const char *name;
+    wgp_fx fx;
+  } ops[] = {{"sitofp", WGP_FX_SITOFP}, {"uitofp", WGP_FX_UITOFP}, {"ffalse", WGP_FX_FALSE}, {"ftrue", WGP_FX_TRUE},
+             {"ford", WGP_FX_TRUE},     {"funo", WGP_FX_FALSE},     {"foeq", WGP_FX_EQ},      {"fueq", WGP_FX_EQ},
+             {"fone", WGP_FX_NE},       {"fune", WGP_FX_NE},        {"fogt", WGP_FX_GT},      {"fugt", WGP_FX_GT},
+             {"foge", WGP_FX_GE},       {"fuge", WGP_FX_GE},        {"folt", WGP_FX_LT},      {"fult", WGP_FX_LT},
+             {"fole", WGP_FX_LE},       {"fule", WGP_FX_LE}};
+  if (e->op != WGP_OP_FLOAT || !e->info)
+    return WGP_FX_NONE;
+  for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+    if (strcmp(e->info->name, ops[i].name) == 0)
+      return ops[i].fx;
+  return WGP_FX_NONE;
 }
 
+/* E (an operation wgp_x_float_exact_op names) on operand values V with
+ * statuses S. */
 static inline wgp_eval_status wgp_x_float_exact(wgp_evaluator *ev, const wgp_expr *e, const int64_t *v,
                                                 const uint8_t *s, int64_t *out) {
-  int kind = wgp_x_float_exact_kind(e);
+  wgp_fx fx = wgp_x_float_exact_op(e);
   const char *n = e->info->name;
   for (size_t j = 0; j < e->nops; j++) {
     if (s[j] != WGP_EVAL_OK) /* a float argument without a value leaves the compare unknown, never an error */
       return wgp_x_unknown(ev, "floating-point operation '%s' on a value known only at run time", n);
-    bool unsigned_src = kind == 1 && n[0] == 'u';
-    if (v[j] > WGP_X_FLOAT_EXACT || v[j] < (unsigned_src ? 0 : -WGP_X_FLOAT_EXACT))
+    if (v[j] > WGP_X_FLOAT_EXACT || v[j] < (fx == WGP_FX_UITOFP ? 0 : -WGP_X_FLOAT_EXACT))
       return wgp_x_unknown(ev, "floating-point operation '%s' on %lld, beyond what a float holds exactly", n,
                            (long long)v[j]);
   }
-  if (kind == 1) {
-    *out = v[0];
-    return WGP_EVAL_OK;
+  int64_t a = v[0], b = e->nops > 1 ? v[1] : 0;
+  switch (fx) {
+  case WGP_FX_SITOFP:
+  case WGP_FX_UITOFP: *out = a; return WGP_EVAL_OK;
+  case WGP_FX_FALSE: *out = 0; return WGP_EVAL_OK;
+  case WGP_FX_TRUE: *out = 1; return WGP_EVAL_OK;
+  case WGP_FX_EQ: *out = a == b; return WGP_EVAL_OK;
+  case WGP_FX_NE: *out = a != b; return WGP_EVAL_OK;
+  case WGP_FX_GT: *out = a > b; return WGP_EVAL_OK;
+  case WGP_FX_GE: *out = a >= b; return WGP_EVAL_OK;
+  case WGP_FX_LT: *out = a < b; return WGP_EVAL_OK;
+  case WGP_FX_LE: *out = a <= b; return WGP_EVAL_OK;
+  case WGP_FX_NONE: break;
   }
-  const char *p = n + 1; /* the predicate: false, oeq, ..., une, true */
-  int64_t a = v[0], b = v[1];
-  if (strcmp(p, "false") == 0 || strcmp(p, "uno") == 0)
-    *out = 0;
-  else if (strcmp(p, "true") == 0 || strcmp(p, "ord") == 0)
-    *out = 1;
-  else {
-    const char *r = p + 1; /* after the o or u */
-    *out = strcmp(r, "eq") == 0   ? a == b
-           : strcmp(r, "ne") == 0 ? a != b
-           : strcmp(r, "gt") == 0 ? a > b
-           : strcmp(r, "ge") == 0 ? a >= b
-           : strcmp(r, "lt") == 0 ? a < b
-                                  : a <= b;
-  }
-  return WGP_EVAL_OK;
+  return wgp_x_unknown(ev, "floating-point operation '%s' (data-dependent)", n);
 }
 
 #endif

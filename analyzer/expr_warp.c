@@ -270,7 +270,7 @@ static uint32_t compile(compiler *c, const wgp_expr *e) {
   switch (e->op) {
   case WGP_OP_INT: return add_const(c, e, e->ival, WGP_EVAL_OK);
   case WGP_OP_FLOAT:
-    if (!(c->p->flags & WGP_XPROG_FLOAT_AS_DATA) && !wgp_x_float_exact_kind(e))
+    if (!(c->p->flags & WGP_XPROG_FLOAT_AS_DATA) && !wgp_x_float_exact_op(e))
       return add_const(c, e, 0, WGP_EVAL_UNKNOWN);
     break; /* an operation like any other (apply1) */
   case WGP_OP_SYM: return compile_sym(c, e, &e->sym);
