@@ -75,8 +75,9 @@ static json_t *flags_json(unsigned f) {
 }
 
 /* Where fallback F is ("B3", "L0", "call to 'f'"), where in the source, what
- * was done instead and the hint that replaces it (empty when none). */
-static void describe_fallback(const wgp_kernel *k, const wgp_fallback *f, char *where, size_t wn, const char **source,
+ * was done instead and the hint that replaces it (empty when none); true
+ * when F is a branch. */
+static bool describe_fallback(const wgp_kernel *k, const wgp_fallback *f, char *where, size_t wn, const char **source,
                               char *did, size_t dn, char *hint, size_t hn) {
   const wgp_block *blk = wgp_kernel_block(k, f->block);
   const wgp_branch *br = wgp_block_branch(blk);
@@ -131,7 +132,9 @@ static void describe_fallback(const wgp_kernel *k, const wgp_fallback *f, char *
                                                  : "branch condition cannot be computed",
              f->hinted ? "taken with the --taken fraction" : "both paths taken");
     snprintf(hint, hn, "--taken B%zu=FRACTION", f->block);
+    return true;
   }
+  return false;
 }
 
 /* Whether fallback F decides the time: a loop whose exit was never reached,
@@ -219,48 +222,48 @@ static json_t *fallbacks_json(const wgp_kernel *k, const wgp_analysis *an) {
 /* One line per fallback, LABEL in the report's first column. */
 /* Branches whose fallback reads alike (the same source line, outcome and
  * hint state: a branch the compiler unrolled or inlined into many blocks)
- * share one line that names every block. */
-static bool same_branch_fallback(const wgp_kernel *k, const wgp_fallback *a, const wgp_fallback *b) {
-  bool branch_a = a->loop < 0 && (a->kind == WGP_FALLBACK_DATA_BRANCH || a->kind == WGP_FALLBACK_UNKNOWN);
-  bool branch_b = b->loop < 0 && (b->kind == WGP_FALLBACK_DATA_BRANCH || b->kind == WGP_FALLBACK_UNKNOWN);
-  if (!branch_a || !branch_b || a->kind != b->kind || a->hinted != b->hinted)
-    return false;
-  char wa[256], wb[256], da[320], db[320], ha[64], hb[64];
-  const char *sa, *sb;
-  describe_fallback(k, a, wa, sizeof wa, &sa, da, sizeof da, ha, sizeof ha);
-  describe_fallback(k, b, wb, sizeof wb, &sb, db, sizeof db, hb, sizeof hb);
-  return sa && sb && strcmp(sa, sb) == 0 && strcmp(da, db) == 0;
+ * share one line that names every block.  Each fallback is described once. */
+typedef struct fallback_text {
+  char where[256], did[320], hint[64];
+  const char *src;
+  bool branch, shown;
+} fallback_text;
+
+static bool same_branch_text(const fallback_text *a, const fallback_text *b) {
+  return a->branch && b->branch && a->src && b->src && strcmp(a->src, b->src) == 0 && strcmp(a->did, b->did) == 0;
 }
 
 static void fallbacks_text(FILE *out, const char *label, const wgp_kernel *k, const wgp_analysis *an) {
   size_t n = wgp_analysis_num_fallbacks(an);
-  bool *shown = calloc(n ? n : 1, sizeof *shown);
+  fallback_text *t = calloc(n ? n : 1, sizeof *t), one;
+  for (size_t i = 0; t && i < n; i++)
+    t[i].branch = describe_fallback(k, wgp_analysis_fallback(an, i), t[i].where, sizeof t[i].where, &t[i].src,
+                                    t[i].did, sizeof t[i].did, t[i].hint, sizeof t[i].hint);
   for (size_t i = 0; i < n; i++) {
-    if (shown && shown[i])
-      continue;
     const wgp_fallback *f = wgp_analysis_fallback(an, i);
-    char where[256], did[320], hint[64];
-    const char *src;
-    describe_fallback(k, f, where, sizeof where, &src, did, sizeof did, hint, sizeof hint);
+    fallback_text *a = t ? &t[i] : &one; /* out of memory: a line each */
+    if (!t)
+      a->branch = describe_fallback(k, f, a->where, sizeof a->where, &a->src, a->did, sizeof a->did, a->hint,
+                                    sizeof a->hint);
+    else if (a->shown)
+      continue;
     size_t alike = 1;
-    for (size_t j = i + 1; shown && j < n; j++)
-      if (!shown[j] && same_branch_fallback(k, f, wgp_analysis_fallback(an, j)))
-        alike++;
+    for (size_t j = i + 1; t && j < n; j++)
+      if (!t[j].shown && same_branch_text(a, &t[j]))
+        alike++, t[j].shown = true;
+    bool hint = *a->hint && !f->hinted;
     if (alike == 1) {
-      fprintf(out, "%s%s%s%s: %s%s%s%s\n", label, where, src ? " at " : "", src ? src : "", did,
-              *hint && !f->hinted ? " (hint: " : "", *hint && !f->hinted ? hint : "", *hint && !f->hinted ? ")" : "");
+      fprintf(out, "%s%s%s%s: %s%s%s%s\n", label, a->where, a->src ? " at " : "", a->src ? a->src : "", a->did,
+              hint ? " (hint: " : "", hint ? a->hint : "", hint ? ")" : "");
       continue;
     }
-    fprintf(out, "%s%zu branches at %s (%s", label, alike, src, where);
+    fprintf(out, "%s%zu branches at %s (%s", label, alike, a->src, a->where);
     for (size_t j = i + 1; j < n; j++)
-      if (!shown[j] && same_branch_fallback(k, f, wgp_analysis_fallback(an, j))) {
-        shown[j] = true;
-        fprintf(out, ", B%zu", wgp_analysis_fallback(an, j)->block);
-      }
-    fprintf(out, "): %s%s%s%s\n", did, !f->hinted ? " (hint: " : "", !f->hinted ? hint : "",
-            !f->hinted ? ", one for each)" : "");
+      if (t[j].shown && same_branch_text(a, &t[j]))
+        fprintf(out, ", %s", t[j].where);
+    fprintf(out, "): %s%s%s%s\n", a->did, hint ? " (hint: " : "", hint ? a->hint : "", hint ? ", one for each)" : "");
   }
-  free(shown);
+  free(t);
 }
 
 static json_t *num_or_null(double v, bool ok) { return ok ? json_real(v) : json_null(); }
