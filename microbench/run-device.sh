@@ -112,6 +112,8 @@ if [ $build_ok = 1 ] && command -v cuobjdump >/dev/null 2>&1; then
     echo "### SASS opcodes of the chase and bandwidth kernels"
     timeout 60 cuobjdump -sass "$BUILD/bench_latency.o" "$BUILD/bench_bandwidth.o" 2>/dev/null |
       grep -oE '(Function : [^ ]+|LDG\.[A-Z0-9.]+|LDS[A-Z0-9.]*|LDC[A-Z0-9.]*)' | uniq -c
+    # bw_shared_conflict's constant=1 kernel: its weights should be FFMA operands c[0x3][...]
+    echo "FFMA with a constant-bank operand (c[0x3]) in bench_bandwidth: $(timeout 60 cuobjdump -sass "$BUILD/bench_bandwidth.o" 2>/dev/null | grep -cE 'FFMA[^;]*c\[0x3\]')"
   } >>"$LOG" 2>&1
 else
   log "run-device: cuobjdump not found or build failed: no SASS digest"

@@ -8,6 +8,10 @@
  *                            memory.l2_port_bytes_per_cycle), from its own clock64()
  *   bw_shared                conflict-free 32-bit LDS stream per thread, full occupancy;
  *                            bytes per cycle per SM from the blocks' own clock64()
+ *   bw_shared_conflict       SM cycles per warp-wide 32-bit LDS by conflict pattern
+ *                            (none, two-way between or within half-warps, 4- to
+ *                            32-way), alone and each feeding an FFMA with a
+ *                            __constant__ operand
  *   bw_dram_scatter          one 4-byte load per 32-byte sector, the sectors in random
  *                            order over a buffer >> L2: each opens a DRAM row, so the
  *                            rate (sectors/ns) is the memory's row activations per ns
@@ -25,6 +29,7 @@
 #include "common.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 typedef unsigned long long u64;
 
@@ -506,6 +511,168 @@ int bench_bw_shared(void)
   return 0;
 }
 
+/* ---- shared memory: conflicts by where they fall in the warp ---- */
+
+/* The word lane L of a warp reads under PATTERN (32 banks of 4 B).  Every
+ * pattern but "none" and "halves2" keeps its conflicting lanes evenly in both
+ * half-warps; "halves2" puts the two lanes of each bank in different halves
+ * (lane l and l + 16), "within2" in the same half (lanes 2i and 2i + 1). */
+#define SHC_PATTERNS 7
+static const char *const shc_name[SHC_PATTERNS] = {"none", "halves2", "within2", "way4", "way8", "way16", "way32"};
+/* the full-warp conflict (most distinct words in one bank) of each pattern */
+static const int shc_ways[SHC_PATTERNS] = {1, 2, 2, 4, 8, 16, 32};
+
+__device__ __forceinline__ unsigned shc_word(int pattern, unsigned l)
+{
+  switch (pattern) {
+  case 1: return (l & 15u) + 32u * (l >> 4);   /* bank l mod 16: lanes l, l + 16 */
+  case 2: return (l >> 1) + 32u * (l & 1u);    /* bank l / 2: lanes 2i, 2i + 1 */
+  case 3: return (l & 7u) + 32u * (l >> 3);    /* 8 banks, 4 lanes each (2 per half) */
+  case 4: return (l & 3u) + 32u * (l >> 2);    /* 4 banks, 8 lanes each */
+  case 5: return (l & 1u) + 32u * (l >> 1);    /* 2 banks, 16 lanes each */
+  case 6: return 32u * l;                      /* one bank */
+  default: return l;
+  }
+}
+
+#define SHC_WORDS 2048 /* 32 rows of 32 words for the pattern, 16 offsets of 64 words beyond */
+#define SHC_CONSTS 256 /* more weights than registers: ptxas leaves them in the constant bank */
+__constant__ float shc_weight[SHC_CONSTS];
+
+/* Each thread reads 16 words per iteration at its pattern's word plus k x 64
+ * (a multiple of 32 words: the same banks), through a volatile pointer so
+ * that each read is one LDS, and sums them as integers.  WITH_CONSTANT reads
+ * 256 per iteration, each multiplied into a float sum by its own __constant__
+ * weight at an index fixed at compile time, as the Kernel Tuner
+ * convolution's filter: more weights than ptxas keeps in registers (28
+ * registers for sm_86 with CUDA 13.0, no spills), so each FFMA takes its
+ * weight as a c[bank][offset] operand. */
+template <int WITH_CONSTANT>
+__global__ void shared_conflict_kernel(int pattern, int iters, unsigned *out, u64 *cycles)
+{
+  __shared__ unsigned s[SHC_WORDS];
+  for (int i = threadIdx.x; i < SHC_WORDS; i += blockDim.x)
+    s[i] = WITH_CONSTANT ? __float_as_uint((float)((i >> 6) & 7)) : (unsigned)i;
+  __syncthreads();
+  volatile const unsigned *p = s + shc_word(pattern, threadIdx.x & 31u);
+  long long t0 = clock64();
+  unsigned acc = 0;
+  float facc = 0.0f;
+  for (int it = 0; it < iters; ++it) {
+    if (WITH_CONSTANT) {
+#pragma unroll
+      for (int k = 0; k < SHC_CONSTS; ++k)
+        facc = fmaf(__uint_as_float(p[(k & 15) * 64]), shc_weight[k], facc);
+    } else {
+#pragma unroll
+      for (int k = 0; k < 16; ++k)
+        acc += p[k * 64];
+    }
+  }
+  __syncthreads();
+  long long t1 = clock64();
+  if (threadIdx.x == 0)
+    wgb_record_span(cycles, t0, t1);
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    out[0] = WITH_CONSTANT ? __float_as_uint(facc) : acc;
+}
+
+/* What thread 0 of block 0 computes, for the check. */
+static unsigned shc_expect(int pattern, int with_constant, int iters, const float *weight)
+{
+  unsigned w0 = 0; /* lane 0's word is 0 under every pattern */
+  (void)pattern;
+  unsigned acc = 0;
+  float facc = 0.0f;
+  for (int it = 0; it < iters; ++it) {
+    if (with_constant)
+      for (int k = 0; k < SHC_CONSTS; ++k)
+        facc = fmaf((float)(((w0 + (unsigned)(k & 15) * 64u) >> 6) & 7u), weight[k], facc);
+    else
+      for (int k = 0; k < 16; ++k)
+        acc += w0 + (unsigned)k * 64u;
+  }
+  unsigned bits;
+  memcpy(&bits, &facc, sizeof bits);
+  return with_constant ? bits : acc;
+}
+
+/* The question it answers (docs/accuracy.md, "Shared-memory conflicts on the
+ * RTX 3090"): whether a two-way conflict costs a wavefront when its lanes are
+ * in different half-warps, in the same half-warp, or neither, and whether a
+ * constant operand shares the shared-memory path. */
+int bench_bw_shared_conflict(void)
+{
+  int block = 256, per_sm[2] = {0, 0};
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm[0], shared_conflict_kernel<0>, block, 0));
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm[1], shared_conflict_kernel<1>, block, 0));
+  static float weight[SHC_CONSTS];
+  for (int k = 0; k < SHC_CONSTS; ++k)
+    weight[k] = 0.25f * (float)(k % 16 + 1); /* the host repeats the same fused multiply-adds in order */
+  CK(cudaMemcpyToSymbol(shc_weight, weight, sizeof weight));
+  int iters = g_quick ? 500 : 2000; /* (the constant variant reads 16x as many words per iteration) */
+  unsigned *out;
+  u64 *cyc;
+  int most = g_dev.sm_count * (per_sm[0] > per_sm[1] ? per_sm[0] : per_sm[1]);
+  if (most < g_dev.sm_count)
+    most = g_dev.sm_count;
+  if (dev_alloc((void **)&out, 16) || dev_alloc((void **)&cyc, most * 3 * sizeof(u64)))
+    return -1;
+  u64 *hc = (u64 *)malloc(most * 3 * sizeof(u64));
+  if (!hc) {
+    wgb_set_err("host out of memory");
+    return -1;
+  }
+  int rc = 0;
+  for (int wc = 0; wc < 2 && rc == 0; ++wc)
+    for (int pat = 0; pat < SHC_PATTERNS && rc == 0; ++pat) {
+      int nb = per_sm[wc] < 1 ? 1 : per_sm[wc], grid = g_dev.sm_count * nb, its = wc ? iters / 16 : iters;
+      double cpr[WGB_MAX_REPEATS];
+      int ok = 1;
+      unsigned expect = shc_expect(pat, wc, its, weight);
+      for (int r = -1; r < g_repeats; ++r) {
+        if (wc)
+          shared_conflict_kernel<1><<<grid, block>>>(pat, its, out, cyc);
+        else
+          shared_conflict_kernel<0><<<grid, block>>>(pat, its, out, cyc);
+        cudaError_t e = cudaGetLastError();
+        unsigned h = 0;
+        if (e == cudaSuccess)
+          e = cudaMemcpy(&h, out, sizeof h, cudaMemcpyDeviceToHost);
+        if (e == cudaSuccess)
+          e = cudaMemcpy(hc, cyc, grid * 3 * sizeof(u64), cudaMemcpyDeviceToHost);
+        if (e != cudaSuccess) {
+          wgb_set_err("shared conflicts: %s", cudaGetErrorString(e));
+          rc = -1;
+          break;
+        }
+        ok &= h == expect;
+        if (r < 0)
+          continue;
+        /* warp-wide LDS per SM cycle, inverted: SM cycles per warp LDS */
+        double rate = wgb_sm_rate(hc, grid, (double)(block / 32) * its * (wc ? SHC_CONSTS : 16));
+        cpr[r] = rate > 0 ? 1.0 / rate : 0;
+      }
+      if (rc)
+        break;
+      char param[96], note[200];
+      snprintf(param, sizeof param, "pattern=%s;ways=%d;constant=%d;block=%d;blocks_per_sm=%d", shc_name[pat],
+               shc_ways[pat], wc, block, nb);
+      if (!ok) {
+        wgb_error_row("bw_shared_conflict", param, "sum of shared words is wrong");
+        continue;
+      }
+      snprintf(note, sizeof note,
+               "SM cycles per warp-wide 32-bit LDS, 16 independent per thread%s; each SM's clock64() span",
+               wc ? ", each into an FFMA with a __constant__ operand" : "");
+      struct wgb_stats st;
+      wgb_stats_of(cpr, g_repeats, &st);
+      wgb_row("bw_shared_conflict", param, "cycles/LDS/SM", &st, note);
+    }
+  free(hc);
+  return rc;
+}
+
 int bench_bw_occupancy(void)
 {
   long bytes = g_quick ? (256L << 20) : (1L << 30);
@@ -677,7 +844,7 @@ int bench_bw_l1(void)
     wgb_set_err("host out of memory");
     return -1;
   }
-  int iters = g_quick ? 500 : 2000;
+  int iters = g_quick ? 500 : 2000; /* (the constant variant reads 16x as many words per iteration) */
   for (int uniform = 0; uniform < 2; ++uniform) {
     /* every word holds 0x01010101: the warm pass reads each word of the
      * region once per block, the timed loop 16 x iters words per thread */

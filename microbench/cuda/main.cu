@@ -40,6 +40,7 @@ static const struct bench g_benches[] = {
     {"bw_l2", "bandwidth", bench_bw_l2, "L2 read bandwidth"},
     {"bw_l2_port", "bandwidth", bench_bw_l2_port, "L2 bytes per cycle into one SM"},
     {"bw_shared", "bandwidth", bench_bw_shared, "shared memory bandwidth"},
+    {"bw_shared_conflict", "bandwidth", bench_bw_shared_conflict, "shared memory: cycles per LDS by conflict pattern, with and without a constant operand"},
     {"bw_l1", "bandwidth", bench_bw_l1, "global loads that hit L1: bytes and requests per cycle per SM"},
     {"bw_occupancy", "bandwidth", bench_bw_occupancy, "DRAM read vs warps per SM"},
     {"bw_dram_groups", "bandwidth", bench_bw_dram_groups, "one element per thread (c = a + b) vs group size"},
