@@ -413,6 +413,18 @@ int bench_bw_l2_port(void)
   return 0;
 }
 
+/* After a launch (E its status so far): the word thread 0 of block 0 left in
+ * OUT, and every block's SM and clock64() span (wgb_record_span) in HC. */
+static cudaError_t fetch_word_and_spans(cudaError_t e, unsigned *h, const unsigned *out, u64 *hc, const u64 *cyc,
+                                        int grid)
+{
+  if (e == cudaSuccess)
+    e = cudaMemcpy(h, out, sizeof *h, cudaMemcpyDeviceToHost);
+  if (e == cudaSuccess)
+    e = cudaMemcpy(hc, cyc, grid * 3 * sizeof(u64), cudaMemcpyDeviceToHost);
+  return e;
+}
+
 #define SH_BW_WORDS 4096
 __global__ void shared_bw_kernel(int iters, unsigned *out, u64 *cycles)
 {
@@ -476,10 +488,7 @@ int bench_bw_shared(void)
     if (e == cudaSuccess)
       e = cudaEventElapsedTime(&fm, g_ev0, g_ev1);
     unsigned h = 0;
-    if (e == cudaSuccess)
-      e = cudaMemcpy(&h, out, sizeof h, cudaMemcpyDeviceToHost);
-    if (e == cudaSuccess)
-      e = cudaMemcpy(hc, cyc, grid * 3 * sizeof(u64), cudaMemcpyDeviceToHost);
+    e = fetch_word_and_spans(e, &h, out, hc, cyc, grid);
     if (e != cudaSuccess) {
       wgb_set_err("shared bandwidth: %s", cudaGetErrorString(e));
       rc = -1;
@@ -635,12 +644,8 @@ int bench_bw_shared_conflict(void)
           shared_conflict_kernel<1><<<grid, block>>>(pat, its, out, cyc);
         else
           shared_conflict_kernel<0><<<grid, block>>>(pat, its, out, cyc);
-        cudaError_t e = cudaGetLastError();
         unsigned h = 0;
-        if (e == cudaSuccess)
-          e = cudaMemcpy(&h, out, sizeof h, cudaMemcpyDeviceToHost);
-        if (e == cudaSuccess)
-          e = cudaMemcpy(hc, cyc, grid * 3 * sizeof(u64), cudaMemcpyDeviceToHost);
+        cudaError_t e = fetch_word_and_spans(cudaGetLastError(), &h, out, hc, cyc, grid);
         if (e != cudaSuccess) {
           wgb_set_err("shared conflicts: %s", cudaGetErrorString(e));
           rc = -1;
