@@ -358,7 +358,7 @@ bool wgp_ids_contain(const size_t *v, size_t n, size_t x) {
 #define WGP_BYTES_LIMIT (UINT64_C(1) << 48)
 
 static bool load_arg(loader *ld, json_t *o, size_t i, wgp_arg *a) {
-  int kind, space;
+  int kind = 0, space = 0; /* set by get_enum; gcc -O3 cannot tell */
   int64_t index = 0, bytes = 0; /* set by get_uint; gcc -O3 cannot tell */
   snprintf(ld->item, sizeof ld->item, "arg %zu: ", i);
   if (!get_uint(ld, o, "index", false, SIZE_MAX / 4, &index) || !get_string(ld, o, "name", false, &a->name) ||
