@@ -96,6 +96,7 @@ typedef struct swarp {
   double mem_ready; /* when the loads issued back to back so far have all returned */
   double mem_far;   /* the largest share beyond L1 among those loads */
   uint64_t issued;  /* instructions this warp issued */
+  size_t slot;      /* its place in the scheduler's scan arrays (rdy, us) */
   wstate state;
 } swarp;
 
@@ -131,6 +132,8 @@ typedef struct round {
   double *sched_free;
   double *snext;            /* per scheduler: no warp of it can issue before this */
   size_t *last;             /* per scheduler: last issued warp (index into w) */
+  size_t *lastj;            /* per scheduler: the same as a place in its scan (last - s) / ns */
+  size_t *nper;             /* per scheduler: its warps (s, s + ns, ...) */
   double *unit_free;        /* [scheduler][unit]: the LSU is the SM's, at scheduler 0 */
   unsigned step;            /* rotates which scheduler picks first */
   /* what the schedulers' scan reads, per scheduler in round-robin order
@@ -236,9 +239,8 @@ static void set_next(round_t *r, swarp *w, const wgp_insn *i) {
 }
 
 static void sync(round_t *r, const swarp *w) {
-  size_t i = (size_t)(w - r->w), at = (i % r->ns) * r->per + i / r->ns;
-  r->rdy[at] = w->state == W_RUN ? w->ready : INFINITY;
-  r->us[at] = w->uslot;
+  r->rdy[w->slot] = w->state == W_RUN ? w->ready : INFINITY;
+  r->us[w->slot] = w->uslot;
 }
 
 /* Peeks W's next instruction into w->next (NULL at the end of its trace). */
@@ -712,6 +714,8 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   size_t size = 0, o_w = wgp_block_part(&size, r.nw, sizeof *r.w);
   size_t o_sched_free = wgp_block_part(&size, r.ns, sizeof *r.sched_free);
   size_t o_last = wgp_block_part(&size, r.ns, sizeof *r.last);
+  size_t o_lastj = wgp_block_part(&size, r.ns, sizeof *r.lastj);
+  size_t o_nper = wgp_block_part(&size, r.ns, sizeof *r.nper);
   size_t o_snext = wgp_block_part(&size, r.ns, sizeof *r.snext);
   size_t o_unit_free = wgp_block_part(&size, (size_t)r.ns * WGP_UNIT_COUNT, sizeof *r.unit_free);
   size_t o_arrived = wgp_block_part(&size, ng, sizeof *r.arrived);
@@ -736,6 +740,8 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   r.w = (void *)(block + o_w);
   r.sched_free = (void *)(block + o_sched_free);
   r.last = (void *)(block + o_last);
+  r.lastj = (void *)(block + o_lastj);
+  r.nper = (void *)(block + o_nper);
   r.snext = (void *)(block + o_snext);
   r.unit_free = (void *)(block + o_unit_free);
   r.arrived = (void *)(block + o_arrived);
@@ -757,6 +763,7 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
     w->cls = cls[i];
     w->group = (unsigned)(i / r.wpg);
     w->sched = sched[i] = (unsigned)(i % r.ns);
+    w->slot = (i % r.ns) * r.per + i / r.ns;
     w->trace = in->warps[cls[i]].trace;
     w->stack = frames + i * r.maxdepth;
     w->serials = serials + i * r.maxdepth;
@@ -770,8 +777,10 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
     out->warps = r.nw;
     goto out;
   }
-  for (unsigned s = 0; s < r.ns; s++)
+  for (unsigned s = 0; s < r.ns; s++) {
     r.last[s] = SIZE_MAX;
+    r.nper[s] = s < r.nw ? (r.nw - s + r.ns - 1) / r.ns : 0;
+  }
   for (size_t d = 0; d < r.maxdepth; d++)
     r.trk[d].it = its + d * (size_t)(HISTORY + 1) * r.nw, r.trk[d].id = ids + d * r.nw;
   r.active = r.nw;
@@ -791,6 +800,8 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   if (st != WGP_OK)
     goto out;
   bool gto = in->flags & WGP_SIM_GTO, full = in->flags & WGP_SIM_FULL;
+  /* the cycle modulo the schedulers without a division where they are a power of two */
+  uint64_t mask = (r.ns & (r.ns - 1)) == 0 ? r.ns - 1 : 0;
   double finish = 0;
   while (r.active > 0) {
     if (!full)
@@ -800,15 +811,15 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
     /* the scheduler that chooses first rotates with the cycle */
     /* (a round past 2^64 cycles, from extrapolated loops, rotates from 0:
      * converting it to an integer would be undefined) */
-    unsigned first = r.now < 0x1p63 ? (unsigned)((uint64_t)r.now % r.ns) : 0;
+    unsigned first = r.now < 0x1p63 ? (unsigned)(mask ? (uint64_t)r.now & mask : (uint64_t)r.now % r.ns) : 0;
     for (unsigned s0 = 0; s0 < r.ns && st == WGP_OK; s0++) {
-      unsigned s = (s0 + first) % r.ns;
+      unsigned s = s0 + first < r.ns ? s0 + first : s0 + first - r.ns; /* (s0 + first) mod ns: both below ns */
       if (r.sched_free[s] > r.now || r.snext[s] > r.now)
         continue;
       /* one pass over the scheduler's warps: the pick by policy, and the
        * earliest time any other could issue */
-      size_t per = s < r.nw ? (r.nw - s + r.ns - 1) / r.ns : 0, pick = SIZE_MAX;
-      size_t k0 = r.last[s] == SIZE_MAX ? per - 1 : (r.last[s] - s) / r.ns;
+      size_t per = r.nper[s], pick = SIZE_MAX, pickj = SIZE_MAX;
+      size_t k0 = r.last[s] == SIZE_MAX ? per - 1 : r.lastj[s];
       double soon = INFINITY, now = r.now;
       const double *rdy = r.rdy + (size_t)s * r.per;
       const double *const *us = r.us + (size_t)s * r.per;
@@ -833,16 +844,16 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
           pj = (size_t)__builtin_ctzll(after ? after : due);
         }
         if (pj != SIZE_MAX)
-          pick = s + pj * r.ns;
+          pick = s + pj * r.ns, pickj = pj;
         else
           soon = mn;
       } else {
         if (gto && r.last[s] != SIZE_MAX && eligible(&r, &r.w[r.last[s]]))
-          pick = r.last[s];
+          pick = r.last[s], pickj = r.lastj[s];
         /* round-robin from the warp after the last issued (GTO: in age order) */
         size_t j = gto || k0 + 1 >= per ? 0 : k0 + 1;
         for (size_t k = 0; k < per; k++) {
-          size_t i = s + j * r.ns;
+          size_t jj = j, i = s + j * r.ns;
           if (++j == per)
             j = 0;
           const swarp *w = &r.w[i];
@@ -850,7 +861,7 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
             continue;
           double e = dmax(w->ready, *w->uslot);
           if (pick == SIZE_MAX && e <= now)
-            pick = i;
+            pick = i, pickj = jj;
           else if (e < soon)
             soon = e;
         }
@@ -860,6 +871,7 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
       r.snext[s] = soon;
       if (pick != SIZE_MAX) {
         r.last[s] = pick;
+        r.lastj[s] = pickj;
         st = issue(&r, &r.w[pick], &finish);
         /* The issue made its unit busy for the scheduler's other warps (and
          * gave the pick its next instruction): the bound from before it is
