@@ -513,12 +513,14 @@ static bool lookup(const wgp_metrics *m, wgp_tracer *t, const wgp_access *a, mem
   *data = m->k == m->layout->k ? data_offsets(m->layout, t, a, lmask, ok, v) : 0;
   *known = fill_addresses(base, space, lanes, mask, v, ok | *data, addr);
   if (range) {
-    range[0] = UINT64_MAX, range[1] = 0;
+    /* in locals: through RANGE every lane's pair went to memory (it may alias ADDR) */
+    uint64_t lo = UINT64_MAX, hi = 0, kn = *known;
     for (unsigned l = 0; l < lanes; l++)
-      if (*known >> l & 1) {
-        range[0] = addr[l] < range[0] ? addr[l] : range[0];
-        range[1] = addr[l] > range[1] ? addr[l] : range[1];
+      if (kn >> l & 1) {
+        lo = addr[l] < lo ? addr[l] : lo;
+        hi = addr[l] > hi ? addr[l] : hi;
       }
+    range[0] = lo, range[1] = hi;
     mm->rlo = (int64_t)(range[0] - at);
     mm->rhi = (int64_t)(range[1] - at);
   }
