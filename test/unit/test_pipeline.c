@@ -470,15 +470,12 @@ static void test_bounds_on_other_gpus(void **state) {
  * by dots ("addr.instructions": the first "instructions" after "addr"). */
 /* The shipped description NAME with the value of KEY (a dotted path of keys
  * found in turn) changed from CURRENT to VALUE. */
-static wgp_gpu *shipped_with(const char *name, const char *key, const char *current, const char *value) {
-  wgp_diag d;
-  char *text, file[256];
-  size_t len;
+/* TEXT with the value of KEY (a dotted path of keys found in turn) changed
+ * from CURRENT to VALUE: a new string. */
+static char *edited(const char *text, const char *key, const char *current, const char *value) {
   char pat[64], path[64];
-  snprintf(file, sizeof file, "%s/gpus/%s.json", WGPERF_SOURCE_DIR, name);
-  assert_int_equal(wgp_read_file(file, &text, &len, &d), WGP_OK);
   snprintf(path, sizeof path, "%s", key);
-  char *at = text;
+  const char *at = text;
   for (char *part = strtok(path, "."); part; part = strtok(NULL, ".")) {
     snprintf(pat, sizeof pat, "\"%s\"", part);
     at = strstr(at, pat);
@@ -487,21 +484,89 @@ static wgp_gpu *shipped_with(const char *name, const char *key, const char *curr
   snprintf(pat, sizeof pat, "\"value\": %s,", current);
   at = strstr(at, pat);
   assert_non_null(at);
-  size_t head = (size_t)(at - text) + strlen("\"value\": "), tail = head + strlen(current);
+  size_t len = strlen(text), head = (size_t)(at - text) + strlen("\"value\": "), tail = head + strlen(current);
   char *out = malloc(len - strlen(current) + strlen(value) + 1);
   assert_non_null(out);
   memcpy(out, text, head);
   strcpy(out + head, value);
   strcpy(out + head + strlen(value), text + tail);
+  return out;
+}
+
+/* The shipped description NAME with N values changed (KEYS[i] from
+ * CURRENT[i] to VALUES[i], as edited() does). */
+static wgp_gpu *shipped_edited(const char *name, size_t n, const char *const *keys, const char *const *current,
+                               const char *const *values) {
+  wgp_diag d;
+  char *text, file[256];
+  size_t len;
+  snprintf(file, sizeof file, "%s/gpus/%s.json", WGPERF_SOURCE_DIR, name);
+  assert_int_equal(wgp_read_file(file, &text, &len, &d), WGP_OK);
+  for (size_t i = 0; i < n; i++) {
+    char *out = edited(text, keys[i], current[i], values[i]);
+    free(text);
+    text = out;
+  }
   wgp_gpu *g;
-  assert_int_equal(wgp_gpu_load_string(out, strlen(out), file, &g, &d), WGP_OK);
+  assert_int_equal(wgp_gpu_load_string(text, strlen(text), file, &g, &d), WGP_OK);
   free(text);
-  free(out);
   return g;
+}
+
+/* The shipped description NAME with the value of KEY changed from CURRENT to VALUE. */
+static wgp_gpu *shipped_with(const char *name, const char *key, const char *current, const char *value) {
+  return shipped_edited(name, 1, &key, &current, &value);
 }
 
 static wgp_gpu *k40_with(const char *key, const char *current, const char *value) {
   return shipped_with("tesla-k40", key, current, value);
+}
+
+/* The round's scheduler loop keeps each scheduler's warps and the cycle
+ * modulo the schedulers without dividing where their count is a power of
+ * two; other counts divide, and a scheduler with more than 64 warps scans
+ * them without the bit mask.  An SFU-heavy loop (sin, exp and sqrt) on a full
+ * H100 SM of 64 warps: with 4, 3 or 2 schedulers the SFU (the SM's
+ * throughput, shared among them) decides and the time hardly moves; one
+ * scheduler issues the whole SM's instructions, so its round is its warps'
+ * issue slots; and one scheduler holding 128 warps (an SM that holds 128,
+ * more than 64 on one scheduler) keeps it as busy: the same kernel time in
+ * half as many rounds. */
+static void test_scheduler_counts_and_many_warps(void **state) {
+  (void)state;
+  const char *keys[] = {"schedulers_per_sm", "max_warps_per_sm"};
+  const char *was[] = {"4", "64"};
+  struct {
+    const char *schedulers, *warps;
+    unsigned regs;
+  } sm[] = {{"4", "64", 32}, {"3", "64", 32}, {"2", "64", 32}, {"1", "64", 32}, {"1", "128", 16}};
+  wgp_sim_result r[5];
+  for (size_t i = 0; i < 5; i++) {
+    const char *vals[] = {sm[i].schedulers, sm[i].warps};
+    wgp_gpu *g = shipped_edited("h100-sxm", 2, keys, was, vals);
+    assert_int_equal(wgp_gpu_schedulers_per_sm(g), (unsigned)atoi(sm[i].schedulers));
+    launch l;
+    launch_make(&l, "sfu_heavy", 1 << 20, 256, 1000, coalesced);
+    l.in.gpu = g;
+    l.in.regs_per_thread = sm[i].regs;
+    r[i] = run_ok(&l.in);
+    wgp_sim_result again = run_ok(&l.in);
+    assert_true(r[i].cycles == again.cycles); /* deterministic */
+    assert_int_equal(r[i].active_warps_per_sm, (unsigned)atoi(sm[i].warps));
+    printf("%s schedulers, %3s warps: %g cycles, rounds of %g, %g issue slots a warp\n", sm[i].schedulers, sm[i].warps,
+           r[i].cycles, r[i].round_cycles, r[i].issue_cycles);
+    launch_free(&l);
+    wgp_gpu_free(g);
+  }
+  for (size_t i = 1; i < 3; i++)
+    assert_true(fabs(r[i].cycles / r[0].cycles - 1) < 0.05);
+  for (size_t i = 3; i < 5; i++) {
+    /* one scheduler issues every warp's instructions: never fewer cycles */
+    assert_true(r[i].round_cycles >= r[i].active_warps_per_sm * r[i].issue_cycles * 0.999);
+    assert_true(r[i].cycles > r[0].cycles * 1.05);
+  }
+  assert_true(fabs(r[4].cycles / r[3].cycles - 1) < 0.05);
+  assert_true(fabs(r[4].round_cycles / r[3].round_cycles - 2) < 0.1);
 }
 
 /* Uncoalesced requests hold the load/store path per distinct line they
@@ -971,6 +1036,7 @@ int main(void) {
       cmocka_unit_test(test_time_does_not_grow_with_trip_count),
       cmocka_unit_test(test_bounds_hold_at_huge_trip_counts),
       cmocka_unit_test(test_gto_and_partial_wave),
+      cmocka_unit_test(test_scheduler_counts_and_many_warps),
       cmocka_unit_test(test_bad_input),
       cmocka_unit_test(test_bounds_on_other_gpus),
       cmocka_unit_test(test_line_cycles_of_uncoalesced_requests),
