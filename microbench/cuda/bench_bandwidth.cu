@@ -413,6 +413,22 @@ int bench_bw_l2_port(void)
   return 0;
 }
 
+/* The buffers of a kernel that leaves one word (thread 0 of block 0) in OUT
+ * and each of BLOCKS blocks' SM and clock64() span in CYC, and the host's
+ * copy of the spans, HC (the caller frees it; the device buffers go with
+ * the benchmark, dev_alloc).  -1 with the error set when one is missing. */
+static int alloc_word_and_spans(unsigned **out, u64 **cyc, u64 **hc, int blocks)
+{
+  if (dev_alloc((void **)out, 16) || dev_alloc((void **)cyc, blocks * 3 * sizeof(u64)))
+    return -1;
+  *hc = (u64 *)malloc(blocks * 3 * sizeof(u64));
+  if (!*hc) {
+    wgb_set_err("host out of memory");
+    return -1;
+  }
+  return 0;
+}
+
 /* After a launch (E its status so far): the word thread 0 of block 0 left in
  * OUT, and every block's SM and clock64() span (wgb_record_span) in HC. */
 static cudaError_t fetch_word_and_spans(cudaError_t e, unsigned *h, const unsigned *out, u64 *hc, const u64 *cyc,
@@ -458,14 +474,9 @@ int bench_bw_shared(void)
     per_sm = 1;
   int grid = g_dev.sm_count * per_sm;
   unsigned *out;
-  u64 *cyc;
-  if (dev_alloc((void **)&out, 16) || dev_alloc((void **)&cyc, grid * 3 * sizeof(u64)))
+  u64 *cyc, *hc;
+  if (alloc_word_and_spans(&out, &cyc, &hc, grid))
     return -1;
-  u64 *hc = (u64 *)malloc(grid * 3 * sizeof(u64));
-  if (!hc) {
-    wgb_set_err("host out of memory");
-    return -1;
-  }
   int iters = g_quick ? 2000 : 8000;
   double gbs[WGB_MAX_REPEATS], bpc[WGB_MAX_REPEATS];
   int ok = 1, rc = 0;
@@ -620,17 +631,12 @@ int bench_bw_shared_conflict(void)
   CK(cudaMemcpyToSymbol(shc_weight, weight, sizeof weight));
   int iters = g_quick ? 500 : 2000; /* (the constant variant reads 16x as many words per iteration) */
   unsigned *out;
-  u64 *cyc;
+  u64 *cyc, *hc;
   int most = g_dev.sm_count * (per_sm[0] > per_sm[1] ? per_sm[0] : per_sm[1]);
   if (most < g_dev.sm_count)
     most = g_dev.sm_count;
-  if (dev_alloc((void **)&out, 16) || dev_alloc((void **)&cyc, most * 3 * sizeof(u64)))
+  if (alloc_word_and_spans(&out, &cyc, &hc, most))
     return -1;
-  u64 *hc = (u64 *)malloc(most * 3 * sizeof(u64));
-  if (!hc) {
-    wgb_set_err("host out of memory");
-    return -1;
-  }
   int rc = 0;
   for (int wc = 0; wc < 2 && rc == 0; ++wc)
     for (int pat = 0; pat < SHC_PATTERNS && rc == 0; ++pat) {
@@ -839,16 +845,12 @@ int bench_bw_l1(void)
   int grid = g_dev.sm_count * per_sm;
   size_t words = (size_t)grid * L1_BW_WORDS;
   unsigned *a, *out;
-  u64 *cyc;
-  if (dev_alloc((void **)&a, words * sizeof *a) || dev_alloc((void **)&out, 16) ||
-      dev_alloc((void **)&cyc, grid * 3 * sizeof(u64)))
+  u64 *cyc, *hc;
+  if (dev_alloc((void **)&a, words * sizeof *a))
     return -1;
   CK(cudaMemset(a, 1, words * sizeof *a));
-  u64 *hc = (u64 *)malloc(grid * 3 * sizeof(u64));
-  if (!hc) {
-    wgb_set_err("host out of memory");
+  if (alloc_word_and_spans(&out, &cyc, &hc, grid))
     return -1;
-  }
   int iters = g_quick ? 500 : 2000;
   for (int uniform = 0; uniform < 2; ++uniform) {
     /* every word holds 0x01010101: the warm pass reads each word of the
