@@ -465,13 +465,9 @@ static void test_bounds_on_other_gpus(void **state) {
   }
 }
 
-/* The shipped K40 description with KEY's value, written CURRENT there, set
- * to VALUE (as many characters). KEY names the keys to find in turn, joined
- * by dots ("addr.instructions": the first "instructions" after "addr"). */
-/* The shipped description NAME with the value of KEY (a dotted path of keys
- * found in turn) changed from CURRENT to VALUE. */
-/* TEXT with the value of KEY (a dotted path of keys found in turn) changed
- * from CURRENT to VALUE: a new string. */
+/* TEXT with the value of KEY changed from CURRENT to VALUE: a new string.
+ * KEY names the keys to find in turn, joined by dots ("addr.instructions":
+ * the first "instructions" after "addr"). */
 static char *edited(const char *text, const char *key, const char *current, const char *value) {
   char pat[64], path[64];
   snprintf(path, sizeof path, "%s", key);
@@ -518,6 +514,7 @@ static wgp_gpu *shipped_with(const char *name, const char *key, const char *curr
   return shipped_edited(name, 1, &key, &current, &value);
 }
 
+/* The shipped K40 description with KEY's value changed from CURRENT to VALUE. */
 static wgp_gpu *k40_with(const char *key, const char *current, const char *value) {
   return shipped_with("tesla-k40", key, current, value);
 }
@@ -526,12 +523,12 @@ static wgp_gpu *k40_with(const char *key, const char *current, const char *value
  * modulo the schedulers without dividing where their count is a power of
  * two; other counts divide, and a scheduler with more than 64 warps scans
  * them without the bit mask.  An SFU-heavy loop (sin, exp and sqrt) on a full
- * H100 SM of 64 warps: with 4, 3 or 2 schedulers the SFU (the SM's
- * throughput, shared among them) decides and the time hardly moves; one
- * scheduler issues the whole SM's instructions, so its round is its warps'
- * issue slots; and one scheduler holding 128 warps (an SM that holds 128,
- * more than 64 on one scheduler) keeps it as busy: the same kernel time in
- * half as many rounds. */
+ * H100 SM of 64 warps: with 4, 3 or 2 schedulers, which share the SM's units,
+ * the time moves by less than 5%; one scheduler issues the whole SM's
+ * instructions, so its round is never shorter than its warps' issue slots and
+ * the kernel more than 5% slower than with four; and one scheduler holding
+ * 128 warps (an SM that holds 128, more than 64 on one scheduler) gives the
+ * same kernel time within 5%, in rounds about twice as long. */
 static void test_scheduler_counts_and_many_warps(void **state) {
   (void)state;
   const char *keys[] = {"schedulers_per_sm", "max_warps_per_sm"};
