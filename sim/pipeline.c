@@ -131,8 +131,7 @@ typedef struct round {
   unsigned ns, ngroups, wpg;
   double *sched_free;
   double *snext;            /* per scheduler: no warp of it can issue before this */
-  size_t *last;             /* per scheduler: last issued warp (index into w) */
-  size_t *lastj;            /* per scheduler: the same as a place in its scan (last - s) / ns */
+  size_t *last;             /* per scheduler: the last issued warp's place in its scan (warp s + last x ns), SIZE_MAX: none yet */
   size_t *nper;             /* per scheduler: its warps (s, s + ns, ...) */
   double *unit_free;        /* [scheduler][unit]: the LSU is the SM's, at scheduler 0 */
   unsigned step;            /* rotates which scheduler picks first */
@@ -714,7 +713,6 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   size_t size = 0, o_w = wgp_block_part(&size, r.nw, sizeof *r.w);
   size_t o_sched_free = wgp_block_part(&size, r.ns, sizeof *r.sched_free);
   size_t o_last = wgp_block_part(&size, r.ns, sizeof *r.last);
-  size_t o_lastj = wgp_block_part(&size, r.ns, sizeof *r.lastj);
   size_t o_nper = wgp_block_part(&size, r.ns, sizeof *r.nper);
   size_t o_snext = wgp_block_part(&size, r.ns, sizeof *r.snext);
   size_t o_unit_free = wgp_block_part(&size, (size_t)r.ns * WGP_UNIT_COUNT, sizeof *r.unit_free);
@@ -740,7 +738,6 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   r.w = (void *)(block + o_w);
   r.sched_free = (void *)(block + o_sched_free);
   r.last = (void *)(block + o_last);
-  r.lastj = (void *)(block + o_lastj);
   r.nper = (void *)(block + o_nper);
   r.snext = (void *)(block + o_snext);
   r.unit_free = (void *)(block + o_unit_free);
@@ -819,7 +816,7 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
       /* one pass over the scheduler's warps: the pick by policy, and the
        * earliest time any other could issue */
       size_t per = r.nper[s], pick = SIZE_MAX, pickj = SIZE_MAX;
-      size_t k0 = r.last[s] == SIZE_MAX ? per - 1 : r.lastj[s];
+      size_t k0 = r.last[s] == SIZE_MAX ? per - 1 : r.last[s];
       double soon = INFINITY, now = r.now;
       const double *rdy = r.rdy + (size_t)s * r.per;
       const double *const *us = r.us + (size_t)s * r.per;
@@ -848,8 +845,8 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
         else
           soon = mn;
       } else {
-        if (gto && r.last[s] != SIZE_MAX && eligible(&r, &r.w[r.last[s]]))
-          pick = r.last[s], pickj = r.lastj[s];
+        if (gto && r.last[s] != SIZE_MAX && eligible(&r, &r.w[s + k0 * r.ns]))
+          pick = s + k0 * r.ns, pickj = k0;
         /* round-robin from the warp after the last issued (GTO: in age order) */
         size_t j = gto || k0 + 1 >= per ? 0 : k0 + 1;
         for (size_t k = 0; k < per; k++) {
@@ -870,8 +867,7 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
        * releases (in this issue or another scheduler's) lower it */
       r.snext[s] = soon;
       if (pick != SIZE_MAX) {
-        r.last[s] = pick;
-        r.lastj[s] = pickj;
+        r.last[s] = pickj;
         st = issue(&r, &r.w[pick], &finish);
         /* The issue made its unit busy for the scheduler's other warps (and
          * gave the pick its next instruction): the bound from before it is

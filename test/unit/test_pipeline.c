@@ -549,6 +549,8 @@ static void test_scheduler_counts_and_many_warps(void **state) {
     r[i] = run_ok(&l.in);
     wgp_sim_result again = run_ok(&l.in);
     assert_true(r[i].cycles == again.cycles); /* deterministic */
+    l.in.flags = WGP_SIM_GTO; /* greedy-then-oldest takes the scan's other branch: within the bounds too */
+    run_ok(&l.in);
     assert_int_equal(r[i].active_warps_per_sm, (unsigned)atoi(sm[i].warps));
     printf("%s schedulers, %3s warps: %g cycles, rounds of %g, %g issue slots a warp\n", sm[i].schedulers, sm[i].warps,
            r[i].cycles, r[i].round_cycles, r[i].issue_cycles);
