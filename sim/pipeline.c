@@ -613,8 +613,10 @@ static wgp_status issue_insn(round_t *r, swarp *w, double *finish) {
    * consumers come after them), so the next load of the same block issues
    * at once and the first other instruction waits for all of them (the
    * scoreboard); so does a load whose address needs an earlier one (the
-   * first of a later level, sim/stream.c). */
-  if (w->next && w->next->kind == WGP_INSN_LOAD && w->cur == block && !w->next->after_loads) {
+   * first of a later level, sim/stream.c).  The same block entered again (a
+   * loop of one block that holds only loads) is another block: its first
+   * load waits, as its chain (sim/stream.c) and so the round's bounds say. */
+  if (w->next && w->next->kind == WGP_INSN_LOAD && w->cur == block && w->pos > 0 && !w->next->after_loads) {
     w->ready = t + sc;
   } else {
     w->ready = w->mem_ready;
