@@ -817,7 +817,7 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
         continue;
       /* one pass over the scheduler's warps: the pick by policy, and the
        * earliest time any other could issue */
-      size_t per = r.nper[s], pick = SIZE_MAX, pickj = SIZE_MAX;
+      size_t per = r.nper[s], pick = SIZE_MAX; /* the pick's place in the scan: warp s + pick x ns */
       size_t k0 = r.last[s] == SIZE_MAX ? per - 1 : r.last[s];
       double soon = INFINITY, now = r.now;
       const double *rdy = r.rdy + (size_t)s * r.per;
@@ -833,34 +833,31 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
           due |= (uint64_t)(e[j] <= now) << j;
           mn = dmin(mn, e[j]);
         }
-        size_t pj = SIZE_MAX;
         if (gto && r.last[s] != SIZE_MAX && (due >> k0 & 1))
-          pj = k0;
+          pick = k0;
         else if (due) {
           /* round-robin from the warp after the last issued (GTO: in age order) */
           size_t from = gto || k0 + 1 >= per ? 0 : k0 + 1;
           uint64_t after = due & (~0ull << from);
-          pj = (size_t)__builtin_ctzll(after ? after : due);
+          pick = (size_t)__builtin_ctzll(after ? after : due);
         }
-        if (pj != SIZE_MAX)
-          pick = s + pj * r.ns, pickj = pj;
-        else
+        if (pick == SIZE_MAX)
           soon = mn;
       } else {
         if (gto && r.last[s] != SIZE_MAX && eligible(&r, &r.w[s + k0 * r.ns]))
-          pick = s + k0 * r.ns, pickj = k0;
+          pick = k0;
         /* round-robin from the warp after the last issued (GTO: in age order) */
         size_t j = gto || k0 + 1 >= per ? 0 : k0 + 1;
         for (size_t k = 0; k < per; k++) {
-          size_t jj = j, i = s + j * r.ns;
+          size_t jj = j;
           if (++j == per)
             j = 0;
-          const swarp *w = &r.w[i];
-          if (w->state != W_RUN || i == pick)
+          const swarp *w = &r.w[s + jj * r.ns];
+          if (w->state != W_RUN || jj == pick)
             continue;
           double e = dmax(w->ready, *w->uslot);
           if (pick == SIZE_MAX && e <= now)
-            pick = i, pickj = jj;
+            pick = jj;
           else if (e < soon)
             soon = e;
         }
@@ -869,8 +866,8 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
        * releases (in this issue or another scheduler's) lower it */
       r.snext[s] = soon;
       if (pick != SIZE_MAX) {
-        r.last[s] = pickj;
-        st = issue(&r, &r.w[pick], &finish);
+        r.last[s] = pick;
+        st = issue(&r, &r.w[s + pick * r.ns], &finish);
         /* The issue made its unit busy for the scheduler's other warps (and
          * gave the pick its next instruction): the bound from before it is
          * stale, and a scan at it would find nothing.  The exact earliest
