@@ -21,6 +21,8 @@ PKGS=(
   build-essential cmake pkg-config python3
   llvm-19-dev llvm-19-tools clang-19 libclang-rt-19-dev libclang-19-dev libclc-19 libclc-19-dev lld-19
   parallel
+  # a real single-node Slurm for the job-array test (scripts/slurm-local.sh, lit tune-slurm.test)
+  slurm-wlm munge
   libisl-dev libjansson-dev libcmocka-dev
   ocl-icd-opencl-dev ocl-icd-libopencl1 opencl-headers clinfo pocl-opencl-icd
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev libffi-dev
