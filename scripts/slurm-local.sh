@@ -80,6 +80,8 @@ done
 [ -e "$dir/runtime" ] && die "$dir: a cluster is running there already (scripts/slurm-local.sh stop $dir)"
 PATH=$PATH:/usr/sbin
 
+# a fresh cluster each start: no jobs recovered from a previous one
+rm -rf "$dir/state"
 mkdir -p "$dir/state" "$dir/log"
 dir=$(cd "$dir" && pwd)
 run=$(mktemp -d /tmp/wgslurm.XXXXXX)
