@@ -72,13 +72,13 @@ if [ "$cmd" = stop ]; then
   exit 0
 fi
 
+PATH=$PATH:/usr/sbin # the daemons, for a user whose PATH leaves it out
 for t in munged slurmctld slurmd sinfo; do
-  command -v "$t" > /dev/null 2>&1 || [ -x "/usr/sbin/$t" ] ||
+  command -v "$t" > /dev/null 2>&1 ||
     die "$t not found: install Debian's slurm-wlm and munge (scripts/install-deps.sh does)"
 done
 [ "$(id -u)" -eq 0 ] || die "needs root: slurmd starts each job as the user who submitted it"
 [ -e "$dir/runtime" ] && die "$dir: a cluster is running there already (scripts/slurm-local.sh stop $dir)"
-PATH=$PATH:/usr/sbin
 
 # a fresh cluster each start: no jobs recovered from a previous one
 rm -rf "$dir/state"
