@@ -451,3 +451,27 @@ bool wgp_estimate_registers_fitted(const wgp_estimate *e) { return e->regs_fitte
 wgp_status wgp_estimate_simulate(const wgp_estimate *e, unsigned flags, wgp_sim_result *out, wgp_diag *diag) {
   return wgp_simulate_analysis(e->in, e->an, e->regs, &e->cache, -1, flags, out, diag);
 }
+
+wgp_status wgp_estimate_bounds(const wgp_analysis_input *in, unsigned regs, double *best_us, double *worst_us,
+                               wgp_diag *diag) {
+  wgp_analysis *an;
+  wgp_status st = wgp_analyze(in, &an, diag);
+  if (st != WGP_OK)
+    return st;
+  /* the registers and the occupancy as from_analysis takes them */
+  uint64_t threads = threads_per_group(&in->launch);
+  unsigned r = wgp_kernel_registers_for_group(in->kernel, in->gpu, regs, threads, NULL, NULL, 0, NULL);
+  wgp_occupancy_request req =
+      wgp_estimate_shared_request(in->kernel, (unsigned)threads, r, wgp_analysis_local_bytes(an));
+  wgp_occupancy occ;
+  wgp_sim_result hit, miss;
+  st = wgp_occupancy_compute(in->gpu, &req, &occ, diag);
+  if (st == WGP_OK)
+    st = wgp_simulate_analysis(in, an, r, NULL, 1.0, WGP_SIM_BOUNDS_ONLY, &hit, diag);
+  if (st == WGP_OK)
+    st = wgp_simulate_analysis(in, an, r, NULL, 0.0, WGP_SIM_BOUNDS_ONLY, &miss, diag);
+  wgp_analysis_free(an);
+  if (st == WGP_OK)
+    *best_us = hit.best_us, *worst_us = miss.worst_us;
+  return st;
+}

@@ -107,6 +107,18 @@ uint64_t wgp_estimate_groups(const wgp_estimate *e);
 /* Simulates the estimate's launch with its cache hit rates (FLAGS: WGP_SIM_*). */
 wgp_status wgp_estimate_simulate(const wgp_estimate *e, unsigned flags, wgp_sim_result *out, wgp_diag *diag);
 
+/* Bounds on what wgp_estimate_new and wgp_estimate_simulate would give for
+ * IN with REGS (0: as they choose), without the cache analysis or the
+ * simulation: the analysis, the occupancy (failing as the estimate does for
+ * a group that cannot be resident), then the round's bounds for any hit
+ * rates, every global and constant access hitting (BEST_US) and every one
+ * missing (WORST_US).  Latencies and chip traffic only grow with misses and
+ * the estimate lies within its own bounds, so BEST_US <= time_us <= WORST_US
+ * (wgprune's level 1; wgtune --prune).  A few milliseconds where the
+ * estimate takes a tenth of a second or more. */
+wgp_status wgp_estimate_bounds(const wgp_analysis_input *in, unsigned regs, double *best_us, double *worst_us,
+                               wgp_diag *diag);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,7 +1,8 @@
 /* test_estimate.c - wgp_estimate runs the modules in the order the tools
  * expect: its result equals the steps done by hand, registers come from the
  * override, else the model, else the IR estimate, and a launch that cannot
- * run fails with a message naming what limits it. */
+ * run fails with a message naming what limits it; wgp_estimate_bounds holds
+ * the estimate. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -236,6 +237,48 @@ static void registers_never_refused_on_a_count_not_for_this_gpu(void **state) {
   }
 }
 
+/* wgp_estimate_bounds (wgtune --prune's level): the estimate lies within
+ * them for launches of every kind (memory-bound, barrier-bound, one wave or
+ * many, the registers from the model or given), the best case every access
+ * hitting, the worst every one missing; a launch the estimate refuses is
+ * refused with the same message. */
+static void bounds_hold_the_estimate(void **state) {
+  (void)state;
+  static const struct {
+    const char *global, *local, *n;
+    unsigned regs;
+  } cases[] = {
+      {"256,256", "16,16", "N=256", 0},  {"1024,1024", "16,16", "N=1024", 0}, {"1024,1024", "32,8", "N=1024", 0},
+      {"64,64", "8,8", "N=64", 0},       {"2048,2048", "32,32", "N=2048", 32}, {"512,512", "16,16", "N=512", 128},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    bound b;
+    bind(&b, cases[i].global, cases[i].local, cases[i].n);
+    wgp_diag d;
+    double lo = -1, hi = -1;
+    assert_int_equal(wgp_estimate_bounds(&b.in, cases[i].regs, &lo, &hi, &d), WGP_OK);
+    wgp_estimate *e;
+    wgp_sim_result res;
+    assert_int_equal(wgp_estimate_new(&b.in, cases[i].regs, &e, &d), WGP_OK);
+    assert_int_equal(wgp_estimate_simulate(e, 0, &res, &d), WGP_OK);
+    if (!(lo > 0 && lo <= res.best_us * (1 + 1e-12) && res.time_us <= hi * (1 + 1e-12) && res.worst_us <= hi * (1 + 1e-12)))
+      fail_msg("case %zu (%s / %s): bounds %g..%g, estimate %g (its own %g..%g)", i, cases[i].global, cases[i].local,
+               lo, hi, res.time_us, res.best_us, res.worst_us);
+    wgp_estimate_free(e);
+    wgp_launch_free(b.l);
+  }
+  bound b;
+  bind(&b, "256,256", "32,32", "N=256");
+  wgp_diag d, d2;
+  double lo = -1, hi = -1;
+  wgp_estimate *e;
+  assert_int_equal(wgp_estimate_bounds(&b.in, 255, &lo, &hi, &d), WGP_ERR_INPUT);
+  assert_int_equal(wgp_estimate_new(&b.in, 255, &e, &d2), WGP_ERR_INPUT);
+  assert_string_equal(d.message, d2.message);
+  assert_true(lo == -1 && hi == -1);
+  wgp_launch_free(b.l);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(same_as_by_hand),
@@ -243,6 +286,7 @@ int main(void) {
       cmocka_unit_test(impossible_launch_names_its_limit),
       cmocka_unit_test(registers_over_the_gpu_limit_are_capped),
       cmocka_unit_test(registers_never_refused_on_a_count_not_for_this_gpu),
+      cmocka_unit_test(bounds_hold_the_estimate),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
