@@ -8,10 +8,13 @@
 #
 #   scripts/bench-wgtune.sh convolution|gemm [--build DIR] [--gpu NAME] [--jobs N]
 #                           [--registers ptxas|estimate] [--sample N] [--out DIR] [--once]
+#                           [--prune K]
 #
 # --sample N ranks a seeded sample instead of the whole space (a quick look;
 # the figures then say so).  --once skips the second run (gemm's estimate,
 # not its compile, is most of the time: the cached run costs nearly as much).
+# --prune K ranks the K fastest exactly and estimates only what could be
+# among them (wgtune --prune --top K; the others are pruned).
 # The JSON of each run is kept in --out (default
 # a temporary folder, printed).
 set -euo pipefail
@@ -26,6 +29,7 @@ registers=estimate
 sample=
 out=
 once=
+prune=
 while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$2; shift 2 ;;
@@ -35,6 +39,7 @@ while [ $# -gt 0 ]; do
     --sample) sample=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --once) once=1; shift ;;
+    --prune) prune=$2; shift 2 ;;
     *) echo "bench-wgtune: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -56,6 +61,7 @@ cache=$out/cache
 rm -rf "$cache"
 extra=()
 [ -n "$sample" ] && extra+=(--sample "$sample")
+[ -n "$prune" ] && extra+=(--prune --top "$prune")
 
 run() { # label, json output
   local label=$1 json=$2
@@ -66,7 +72,7 @@ run() { # label, json output
 
 # the machine: figures differ by CPU (docs/wgtune.md, "Speed")
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
-echo "bench-wgtune: $space on $gpu, --registers $registers, --jobs $jobs, $(nproc) CPUs (${cpu:-CPU model unknown}), load average $(cut -d' ' -f1-3 /proc/loadavg) at the start, $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "bench-wgtune: $space on $gpu, --registers $registers, --jobs $jobs${prune:+, --prune --top $prune}, $(nproc) CPUs (${cpu:-CPU model unknown}), load average $(cut -d' ' -f1-3 /proc/loadavg) at the start, $(date -u +%Y-%m-%dT%H:%MZ)"
 run first "$out/first.json"
 load_mid=$(cut -d' ' -f1-3 /proc/loadavg)
 labels=first
@@ -88,7 +94,8 @@ for label in labels:
     n = j['configurations']
     print(f"{label} run{' (the same --cache: nothing to compile)' if label == 'second' else ' (an empty --cache)'}:")
     print(f"  configurations {n} of {j['configurations_total']}" + (f" (a sample)" if j.get('sample') else "") +
-          f", distinct codes {j['distinct']}, ranked {len(j['ranked'])}, cannot run {len(j['cannot_run'])}")
+          f", distinct codes {j['distinct']}, ranked {len(j['ranked'])}, cannot run {len(j['cannot_run'])}" +
+          (f", pruned {len(j['pruned'])} (--prune {j['prune_top']}: ranks 1 to {j['prune_top']} exact)" if j.get('prune_top') else ""))
     print(f"  compiled {j['compiled']}, from the cache {j['cached']}, preprocessed {j['preprocessed']}, estimates {j['estimates']}")
     print(f"  wall {wall:.1f} s, CPU {user + sys_:.1f} s (user {user:.1f}, system {sys_:.1f}; workers and compilers included), "
           f"{n / wall:.2f} configurations/s, {(user + sys_) / max(n, 1):.3f} CPU s per configuration")

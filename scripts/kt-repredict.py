@@ -64,6 +64,9 @@ def main():
         ranked, kernel = d["ranked"], d["kernel"]
     except (OSError, ValueError, KeyError, TypeError) as e:
         sys.exit(f"kt-repredict: {a.ranking}: not a wgtune --json ranking ({e})")
+    if d.get("prune_top"):
+        sys.exit(f"kt-repredict: {a.ranking}: made with wgtune --prune (its pruned configurations have no model "
+                 "estimate to redo): use a ranking without --prune")
     gpu = a.gpu or d.get("gpu")
     if not isinstance(gpu, str) or not isinstance(ranked, list) or not isinstance(d.get("cannot_run"), list):
         sys.exit(f"kt-repredict: {a.ranking}: not a wgtune --json ranking (gpu, ranked, cannot_run)")

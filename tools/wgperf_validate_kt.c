@@ -90,6 +90,17 @@ int cmd_kernel_tuner(int argc, char **argv) {
       fprintf(stderr, "wgperf-validate: the cache was measured on '%s': give --gpu NAME\n", vkt_device(kc));
     rc = EXIT_INPUT;
   }
+  if (rc == EXIT_OK && ranking) {
+    wgp_tune_counts n;
+    wgp_tune_get_counts(r, &n);
+    if (n.prune_top) {
+      fprintf(stderr,
+              "wgperf-validate: error: %s: made with wgtune --prune: only configurations that could be among the %zu "
+              "fastest were estimated (%zu pruned); the figures need every one (wgtune without --prune)\n",
+              ranking, n.prune_top, n.pruned);
+      rc = EXIT_INPUT;
+    }
+  }
   if (rc == EXIT_OK && ranking && *vkt_device(kc) && strcmp(wgp_tune_gpu(r), vkt_device(kc)) != 0)
     fprintf(stderr, "wgperf-validate: warning: %s ranks for %s, %s was measured on %s\n", ranking, wgp_tune_gpu(r),
             cache_file, vkt_device(kc));

@@ -23,7 +23,7 @@ static const char usage_text[] =
     "usage: wgtune KERNEL_FILE... --space SPACE.json [--kernel NAME] [--gpu NAME|FILE] [--jobs N]\n"
     "              [--top K] [--json | --csv] [--t4 OUT.json] [--emit-kernel-tuner OUT.json]\n"
     "              [--plot OUT.svg] [--cache DIR] [--shard K/N] [--sample N [--seed S]]\n"
-    "              [--registers ptxas|estimate]\n"
+    "              [--registers ptxas|estimate] [--prune]\n"
     "              [-O N] [-DNAME=V] [-UNAME] [-IDIR]\n"
     "       wgtune merge SHARD.json... [--top K] [--json | --csv] [--t4 OUT.json]\n"
     "              [--emit-kernel-tuner OUT.json] [--plot OUT.svg]\n"
@@ -51,6 +51,10 @@ static const char help_text[] =
     "  joins the --json of all N into the ranking one process gives\n"
     "  --sample N: rank N configurations drawn at random from the space (the same N for the same\n"
     "  --seed S, default 1), e.g. to look at a large space first\n"
+    "  --prune: rank exactly the --top K fastest (default 20) and estimate only what could be among\n"
+    "  them: each configuration's bounds first (milliseconds), then the estimates best-first by lower\n"
+    "  bound; a configuration whose best case is slower than rank K is listed as pruned, with its\n"
+    "  bounds (--json: pruned), not estimated\n"
     "  --registers ptxas: registers per thread from ptxas where a CUDA toolkit is found (the default,\n"
     "  as wgperf predict); estimate: the IR estimate for every configuration (no ptxas: faster)\n"
     "  -O N: the level sources are compiled at (default 3); -D, -U, -I: more compiler flags\n"
@@ -109,6 +113,11 @@ static int t4_adapter(const wgp_tune_result *r, FILE *f, size_t top) {
 /* Everything the options ask for, from R. */
 static int report(const wgp_tune_result *r, const outputs *o) {
   int rc = EXIT_OK;
+  wgp_tune_counts pc;
+  wgp_tune_get_counts(r, &pc);
+  if (pc.prune_top && o->top_given && (o->top == 0 || o->top > pc.prune_top))
+    fprintf(stderr, "wgtune: note: made with --prune %zu: ranks past %zu are not those of the whole space\n",
+            pc.prune_top, pc.prune_top);
   if (o->json)
     rc = wgp_tune_write_json(r, stdout) == 0 ? EXIT_OK : input_error("cannot write the output");
   else if (o->csv)
@@ -221,6 +230,7 @@ int main(int argc, char **argv) {
     return cmd_merge(argc, argv);
   const char *olevel = NULL;
   unsigned shard = 0, shards = 0;
+  bool prune = false;
   cli_tune_options t = {.gpu = "h100-sxm", .registers = "ptxas", .seed = 1, .short_jobs = true};
   outputs o = {0};
   int rc = cli_tune_options_alloc(&t, argc);
@@ -238,6 +248,8 @@ int main(int argc, char **argv) {
         rc = usage_error("'-O' needs a level (0, 1, 2, 3, s or z)");
       else if (!cli_olevel_ok(olevel = a[2] ? a + 2 : argv[++i]))
         rc = usage_error("bad optimization level '%s' (0, 1, 2, 3, s or z)", olevel);
+    } else if (strcmp(a, "--prune") == 0) {
+      prune = true;
     } else if (strcmp(a, "--shard") == 0 && i + 1 == argc) {
       rc = usage_error("'%s' needs a value", a);
     } else if (strcmp(a, "--shard") == 0) {
@@ -259,6 +271,9 @@ int main(int argc, char **argv) {
     rc = usage_error("give the tuning space with --space SPACE.json");
   if (rc == EXIT_OK && o.json && o.csv)
     rc = usage_error("--json and --csv: one or the other");
+  if (rc == EXIT_OK && prune && o.top_given && o.top == 0)
+    rc = usage_error("--prune ranks the --top K fastest exactly: give K >= 1 (without --prune every configuration "
+                     "is estimated)");
   if (rc != EXIT_OK) {
     cli_tune_options_free(&t);
     return rc;
@@ -276,6 +291,7 @@ int main(int argc, char **argv) {
     wgp_tune_options to = cli_tune_run_options(&t);
     to.olevel = olevel;
     to.shard = shard, to.shards = shards;
+    to.prune_top = prune ? (o.top_given ? o.top : 20) : 0;
     to.progress = isatty(2) ? progress : NULL;
     to.progress_user = &ps;
     wgp_status st = wgp_tune_run(s, gpu, &to, &r, &d);

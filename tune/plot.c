@@ -107,7 +107,10 @@ int wgp_tune_write_plot(const wgp_tune_result *r, FILE *f, size_t top) {
   wgp_svg_text(f, r->kernel);
   fprintf(f, " on ");
   wgp_svg_text(f, r->gpu);
-  fprintf(f, ": predicted time of %zu configurations (%zu cannot run)</text>\n", nr, r->nconfigs - nr);
+  fprintf(f, ": predicted time of %zu configurations (%zu cannot run", nr, r->counts.cannot_run);
+  if (r->counts.prune_top)
+    fprintf(f, "; %zu pruned, not drawn: best case slower than rank %zu", r->counts.pruned, r->counts.prune_top);
+  fprintf(f, ")</text>\n");
   fprintf(f, "<text x=\"10\" y=\"40\" fill=\"#555\">");
   wgp_svg_text(f, r->space);
   fprintf(f, "; red: the %zu predicted fastest; box: 25th to 75th percentile, whisker: fastest to slowest, tick: "
@@ -178,7 +181,7 @@ int wgp_tune_write_plot(const wgp_tune_result *r, FILE *f, size_t top) {
           continue;
         if (c->ok)
           times[n++] = c->time_us;
-        else
+        else if (!c->pruned)
           bad++;
       }
       double cx = x0 + slot * ((double)q + 0.5), bw = slot * 0.5 > 18 ? 18 : slot * 0.5;

@@ -87,7 +87,12 @@ int wgp_tune_write_table(const wgp_tune_result *r, FILE *f, size_t top) {
     fprintf(f, "; a sample of %zu", n->sample);
   if (n->shards)
     fprintf(f, "; shard %u of %u: %zu configurations", n->shard, n->shards, n->run);
-  fprintf(f, "\nranked %zu, cannot run %zu\n", n->ranked, n->cannot_run);
+  fprintf(f, "\nranked %zu, cannot run %zu", n->ranked, n->cannot_run);
+  if (n->prune_top)
+    fprintf(f, ", pruned %zu (--prune %zu: ranks 1 to %zu exact; a configuration whose best case is slower than rank "
+               "%zu's %.5g us is not estimated)",
+            n->pruned, n->prune_top, n->prune_top, n->prune_top, wgp_tune_prune_threshold(r));
+  fprintf(f, "\n");
   size_t nreg;
   const char *reg = common_registers(r, &nreg);
   if (reg) {
@@ -139,7 +144,8 @@ int wgp_tune_write_table(const wgp_tune_result *r, FILE *f, size_t top) {
     fprintf(f, "  %s\n", c->bottleneck);
   }
   if (rows < r->nranked)
-    fprintf(f, "(%zu more ranked: --top 0 shows all, --json and --csv list them)\n", r->nranked - rows);
+    fprintf(f, "(%zu more ranked%s: --top 0 shows all, --json and --csv list them)\n", r->nranked - rows,
+            n->prune_top && rows >= n->prune_top ? ", past the exact ranks" : "");
   /* ties at the top: why the first is first */
   size_t tied = 1;
   while (tied < r->nranked && r->configs[r->ranked[tied]].time_us == r->configs[r->ranked[0]].time_us)
@@ -151,7 +157,7 @@ int wgp_tune_write_table(const wgp_tune_result *r, FILE *f, size_t top) {
     size_t shown = 0;
     for (size_t i = 0; i < r->nconfigs && shown < 5; i++) {
       const wgp_tune_config *c = &r->configs[i];
-      if (c->ok)
+      if (c->ok || c->pruned)
         continue;
       fprintf(f, "  ");
       size_t np = 0;
@@ -166,7 +172,7 @@ int wgp_tune_write_table(const wgp_tune_result *r, FILE *f, size_t top) {
     size_t counts[8], nk = 0, other = 0;
     for (size_t i = 0; i < r->nconfigs; i++) {
       const wgp_tune_config *c = &r->configs[i];
-      if (c->ok)
+      if (c->ok || c->pruned)
         continue;
       size_t q = 0;
       while (q < nk && !same_kind(kinds[q], c->reason))
@@ -215,6 +221,23 @@ static void csv_field(FILE *f, const char *s) {
 }
 
 static void csv_row(const wgp_tune_result *r, FILE *f, const wgp_tune_config *c, size_t rank) {
+  if (c->pruned) {
+    /* its bounds in best_us and worst_us, no time: it was not estimated */
+    fprintf(f, ",%zu", c->index);
+    for (size_t p = 0; p < r->nparams; p++) {
+      fputc(',', f);
+      csv_field(f, c->values[p].text);
+    }
+    fprintf(f, ",,%.9g,%.9g,,,,,%llu,%llu,%llu,%llu,%llu,%llu,,,", c->lower_us, c->upper_us,
+            (unsigned long long)c->grid[0], (unsigned long long)c->grid[1], (unsigned long long)c->grid[2],
+            (unsigned long long)c->block[0], (unsigned long long)c->block[1], (unsigned long long)c->block[2]);
+    char why[160];
+    snprintf(why, sizeof why, "pruned: its best case, %.6g us, is slower than rank %zu (%.6g us)", c->lower_us,
+             r->counts.prune_top, wgp_tune_prune_threshold(r));
+    csv_field(f, why);
+    fputc('\n', f);
+    return;
+  }
   if (c->ok)
     fprintf(f, "%zu,%zu", rank, c->index);
   else
@@ -245,8 +268,9 @@ static void csv_row(const wgp_tune_result *r, FILE *f, const wgp_tune_config *c,
   fputc('\n', f);
 }
 
-/* The ranked configurations, then those that cannot run (in the space's
- * order, their reason in the last column). */
+/* The ranked configurations, then those that cannot run or were pruned (in
+ * the space's order, the reason in the last column; a pruned one's bounds
+ * as best_us and worst_us). */
 int wgp_tune_write_csv(const wgp_tune_result *r, FILE *f) {
   fprintf(f, "rank,index");
   for (size_t p = 0; p < r->nparams; p++)
@@ -299,6 +323,8 @@ int wgp_tune_write_t4(const wgp_tune_result *r, FILE *f) {
   json_object_set_new(j, "schema_version", json_string("1.0.0"));
   for (size_t i = 0; i < r->nconfigs; i++) {
     const wgp_tune_config *c = &r->configs[i];
+    if (c->pruned) /* not estimated: T4 has no invalidity for it (the note below counts them) */
+      continue;
     json_t *e = json_object(), *conf = json_object(), *times = json_object(), *ms = json_array();
     json_object_set_new(e, "timestamp", json_string(stamp));
     for (size_t p = 0; p < r->nparams; p++)
@@ -331,6 +357,14 @@ int wgp_tune_write_t4(const wgp_tune_result *r, FILE *f) {
   json_object_set_new(w, "kernel", json_string(r->kernel));
   json_object_set_new(w, "gpu", json_string(r->gpu));
   json_object_set_new(w, "space", json_string(r->space));
+  if (r->counts.prune_top) {
+    char note[256];
+    snprintf(note, sizeof note,
+             "wgtune --prune %zu: %zu configurations are not listed, each one's best case being slower than rank %zu "
+             "(%.6g ms)",
+             r->counts.prune_top, r->counts.pruned, r->counts.prune_top, wgp_tune_prune_threshold(r) / 1e3);
+    json_object_set_new(w, "pruned", json_string(note));
+  }
   json_object_set_new(j, "wgperf", w);
   int rc = json_dumpf(j, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
   json_decref(j);

@@ -94,13 +94,39 @@ bool tr_rank(wgp_tune_result *r) {
   if (!r->ranked)
     return false;
   r->nranked = 0;
+  size_t pruned = 0;
   for (size_t i = 0; i < r->nconfigs; i++)
     if (r->configs[i].ok)
       r->ranked[r->nranked++] = i;
+    else
+      pruned += r->configs[i].pruned;
   qsort_r(r->ranked, r->nranked, sizeof *r->ranked, by_time, r);
   r->counts.ranked = r->nranked;
-  r->counts.cannot_run = r->nconfigs - r->nranked;
+  r->counts.pruned = pruned;
+  r->counts.cannot_run = r->nconfigs - r->nranked - pruned;
   return true;
+}
+
+double wgp_tune_prune_threshold(const wgp_tune_result *r) {
+  size_t k = r->counts.prune_top;
+  if (!k)
+    return 0;
+  return r->nranked >= k ? r->configs[r->ranked[k - 1]].time_us : INFINITY;
+}
+
+bool tr_prune_trim(wgp_tune_result *r) {
+  double t = wgp_tune_prune_threshold(r);
+  if (!r->counts.prune_top || !(t < INFINITY))
+    return true;
+  bool moved = false;
+  for (size_t i = 0; i < r->nconfigs; i++) {
+    wgp_tune_config *c = &r->configs[i];
+    if (c->ok && c->lower_us > t) {
+      c->ok = false, c->pruned = true, moved = true;
+      c->limiter = c->bottleneck = c->bound = c->registers_from = NULL;
+    }
+  }
+  return !moved || tr_rank(r);
 }
 
 void wgp_tune_get_counts(const wgp_tune_result *r, wgp_tune_counts *out) { *out = r->counts; }
@@ -176,6 +202,11 @@ int wgp_tune_write_json(const wgp_tune_result *r, FILE *f) {
   json_object_set_new(j, "cached", json_integer((json_int_t)n->cached));
   json_object_set_new(j, "preprocessed", json_integer((json_int_t)n->preprocessed));
   json_object_set_new(j, "precompiled", json_integer((json_int_t)n->precompiled));
+  json_object_set_new(j, "prune_top", n->prune_top ? json_integer((json_int_t)n->prune_top) : json_null());
+  if (n->prune_top) {
+    double t = wgp_tune_prune_threshold(r);
+    json_object_set_new(j, "prune_threshold_us", isfinite(t) ? json_real(t) : json_null());
+  }
   json_t *rank = json_array();
   for (size_t k = 0; k < r->nranked; k++) {
     const wgp_tune_config *c = &r->configs[r->ranked[k]];
@@ -196,6 +227,10 @@ int wgp_tune_write_json(const wgp_tune_result *r, FILE *f) {
     json_object_set_new(e, "grid", dims_json(c->grid));
     json_object_set_new(e, "block", dims_json(c->block));
     json_object_set_new(e, "code", c->code ? json_string(c->code) : json_null());
+    if (n->prune_top) {
+      json_object_set_new(e, "lower_us", json_real(c->lower_us));
+      json_object_set_new(e, "upper_us", json_real(c->upper_us));
+    }
     if (isfinite(c->bsp_us) || isfinite(c->roofline_us)) {
       json_t *b = json_object();
       if (isfinite(c->bsp_us))
@@ -207,11 +242,23 @@ int wgp_tune_write_json(const wgp_tune_result *r, FILE *f) {
     json_array_append_new(rank, e);
   }
   json_object_set_new(j, "ranked", rank);
-  json_t *bad = json_array();
+  json_t *bad = json_array(), *pruned = json_array();
   for (size_t i = 0; i < r->nconfigs; i++) {
     const wgp_tune_config *c = &r->configs[i];
     if (c->ok)
       continue;
+    if (c->pruned) {
+      json_t *e = json_object();
+      json_object_set_new(e, "index", json_integer((json_int_t)c->index));
+      json_object_set_new(e, "params", params_json(r, c));
+      json_object_set_new(e, "lower_us", json_real(c->lower_us));
+      json_object_set_new(e, "upper_us", json_real(c->upper_us));
+      json_object_set_new(e, "grid", dims_json(c->grid));
+      json_object_set_new(e, "block", dims_json(c->block));
+      json_object_set_new(e, "code", c->code ? json_string(c->code) : json_null());
+      json_array_append_new(pruned, e);
+      continue;
+    }
     json_t *e = json_object();
     json_object_set_new(e, "index", json_integer((json_int_t)c->index));
     json_object_set_new(e, "params", params_json(r, c));
@@ -222,6 +269,10 @@ int wgp_tune_write_json(const wgp_tune_result *r, FILE *f) {
     json_array_append_new(bad, e);
   }
   json_object_set_new(j, "cannot_run", bad);
+  if (n->prune_top)
+    json_object_set_new(j, "pruned", pruned);
+  else
+    json_decref(pruned);
   json_object_set_new(j, "wall_ms", json_real(n->wall_ms));
   json_object_set_new(j, "cpu_ms", json_real(n->cpu_ms));
   json_t *ph = json_object();
@@ -262,7 +313,7 @@ static const char *str_or(json_t *o, const char *key) {
 }
 
 /* One configuration of the file into C. */
-static bool read_config(wgp_tune_result *r, json_t *e, size_t slot, bool ok, const char **why) {
+static bool read_config(wgp_tune_result *r, json_t *e, size_t slot, bool ok, bool pruned, const char **why) {
   wgp_tune_config *c = &r->configs[slot];
   c->values = &r->values[slot * r->nparams];
   json_t *idx = json_object_get(e, "index"), *ps = json_object_get(e, "params");
@@ -303,6 +354,18 @@ static bool read_config(wgp_tune_result *r, json_t *e, size_t slot, bool ok, con
   if (!read_dims(json_object_get(e, "grid"), c->grid) || !read_dims(json_object_get(e, "block"), c->block)) {
     *why = "an entry without grid or block";
     return false;
+  }
+  json_t *lo = json_object_get(e, "lower_us"), *hi = json_object_get(e, "upper_us");
+  if (r->counts.prune_top && (ok || pruned)) {
+    if (!json_is_number(lo) || !json_is_number(hi)) {
+      *why = "an entry of a pruned run without lower_us or upper_us";
+      return false;
+    }
+    c->lower_us = json_number_value(lo), c->upper_us = json_number_value(hi);
+  }
+  if (pruned) {
+    c->pruned = true;
+    return true;
   }
   if (!ok) {
     c->reason = tr_keep(r, str_or(e, "reason") ? str_or(e, "reason") : "");
@@ -347,15 +410,19 @@ wgp_status wgp_tune_read_json(const char *file, wgp_tune_result **out, wgp_diag 
                         je.line > 0 ? "malformed JSON: " : "", je.text, je.line > 0 ? "" : "");
   const char *why = NULL;
   json_t *ps = json_object_get(j, "parameters"), *ranked = json_object_get(j, "ranked"),
-         *bad = json_object_get(j, "cannot_run");
+         *bad = json_object_get(j, "cannot_run"), *pruned = json_object_get(j, "pruned"),
+         *ptop = json_object_get(j, "prune_top");
   if (!json_is_object(j) || !json_is_string(json_object_get(j, "tool")) ||
       strcmp(json_string_value(json_object_get(j, "tool")), "wgtune") != 0)
     why = "not the --json output of wgtune";
   else if (!json_is_array(ps) || !json_is_array(ranked) || !json_is_array(bad))
     why = "no parameters, ranked or cannot_run";
+  else if (ptop && !json_is_null(ptop) && (!json_is_integer(ptop) || json_integer_value(ptop) < 1 || !json_is_array(pruned)))
+    why = "prune_top without a number of ranks, or without pruned";
   wgp_tune_result *r = NULL;
   if (!why) {
-    size_t np = json_array_size(ps), n = json_array_size(ranked) + json_array_size(bad);
+    size_t ntop = json_is_integer(ptop) ? (size_t)json_integer_value(ptop) : 0;
+    size_t np = json_array_size(ps), n = json_array_size(ranked) + json_array_size(bad) + (ntop ? json_array_size(pruned) : 0);
     const char **names = calloc(np ? np : 1, sizeof *names);
     for (size_t p = 0; names && p < np; p++)
       names[p] = json_is_string(json_array_get(ps, p)) ? json_string_value(json_array_get(ps, p)) : "";
@@ -364,12 +431,17 @@ wgp_status wgp_tune_read_json(const char *file, wgp_tune_result **out, wgp_diag 
     free(names);
     if (!r)
       why = "out of memory";
+    else
+      r->counts.prune_top = ntop;
     size_t slot = 0;
     for (size_t i = 0; !why && i < json_array_size(ranked); i++)
-      if (read_config(r, json_array_get(ranked, i), slot++, true, &why))
+      if (read_config(r, json_array_get(ranked, i), slot++, true, false, &why))
         continue;
     for (size_t i = 0; !why && i < json_array_size(bad); i++)
-      if (read_config(r, json_array_get(bad, i), slot++, false, &why))
+      if (read_config(r, json_array_get(bad, i), slot++, false, false, &why))
+        continue;
+    for (size_t i = 0; !why && ntop && i < json_array_size(pruned); i++)
+      if (read_config(r, json_array_get(pruned, i), slot++, false, true, &why))
         continue;
     if (!why) {
       /* back to the space's order (values move with their configuration) */
@@ -421,7 +493,7 @@ wgp_status wgp_tune_read_json(const char *file, wgp_tune_result **out, wgp_diag 
       c->cpu_load_ms = json_number_value(json_object_get(pc, "load_models"));
       c->cpu_estimate_ms = json_number_value(json_object_get(pc, "estimate"));
       if (c->run != n)
-        why = "configurations does not count the entries of ranked and cannot_run";
+        why = "configurations does not count the entries of ranked, cannot_run and pruned";
     }
   }
   json_decref(j);
@@ -463,6 +535,8 @@ wgp_status wgp_tune_merge(wgp_tune_result *const *shards, size_t n, wgp_tune_res
       what = "a shard with other parameters";
     else if (s->counts.total != f->counts.total)
       what = "a shard of a space of another size";
+    else if (s->counts.prune_top != f->counts.prune_top)
+      what = "a shard made with another --prune (or without it)";
     else if (s->counts.shard < 1 || s->counts.shard > count)
       what = "a shard number out of range";
     else if (seen[s->counts.shard])
@@ -548,7 +622,11 @@ wgp_status wgp_tune_merge(wgp_tune_result *const *shards, size_t n, wgp_tune_res
   for (size_t i = 0; i < nc; i++)
     distinct += i == 0 || strcmp(codes[i], codes[i - 1]) != 0;
   free(codes);
-  if (!tr_rank(r)) {
+  /* pruned shards: each ranked what its own N-th fastest let through; the
+   * whole space's N-th fastest is among them, and what one process keeps is
+   * what that time lets through (tr_prune_trim) */
+  r->counts.prune_top = f->counts.prune_top;
+  if (!tr_rank(r) || !tr_prune_trim(r)) {
     wgp_tune_result_free(r);
     return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   }

@@ -32,6 +32,11 @@ wgp_tune_result *tr_new(const char *space, const char *kernel, const char *gpu, 
                         const char *const *params, size_t nconfigs);
 /* Sorts the predicted configurations into R->ranked: time, then index. */
 bool tr_rank(wgp_tune_result *r);
+/* With prune_top N: a ranked configuration whose lower bound is above the
+ * N-th fastest's time (wgp_tune_prune_threshold) is pruned, as one process
+ * pruning the whole space would have it (ranked again).  False when out of
+ * memory. */
+bool tr_prune_trim(wgp_tune_result *r);
 
 /* Text of a value for the reports: its #define text. */
 #define TR_VALUE(r, c, p) ((c)->values[p].text)

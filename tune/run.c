@@ -112,6 +112,8 @@ typedef struct cfg {
   wgp_tune_launch launch;
   /* results */
   bool done, ok;
+  bool bounded, pruned; /* --prune: LB and UB known; not estimated */
+  double lb, ub;
   char code[65];
   bool has_code;
   char *reason, *limiter, *bottleneck, *bound, *regs_from;
@@ -138,6 +140,12 @@ typedef struct run {
   /* phase counters */
   size_t preprocessed, compiled, cached, estimates, distinct, precompiled;
   double cpu_pp, cpu_compile, cpu_load, cpu_est; /* the workers' CPU per step, ms */
+  /* --prune's search (prune_search): the lower bound of each job from
+   * SEARCH_AT on, the N-th smallest upper bound when last looked at, and
+   * room to find it */
+  const double *search_lb;
+  double search_wk;
+  double *scratch;
 } run;
 
 /* -DNAME=VALUE for every parameter of C, after R's flags: *FLAGS (give). */
@@ -455,8 +463,10 @@ static void strip_error(const char *m, char *buf, size_t size) {
  * plugin's $WGPERF_SHARED_GATE), since no launch of it is estimated. */
 static unsigned long long shared_gate(const run *r) { return wgp_gpu_shared_per_block_bytes(r->gpu); }
 
-/* Estimates C (a configuration of model K): the fields of J. */
-static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refused, json_t *j) {
+/* Estimates C (a configuration of model K): the fields of J.  BOUNDS: only
+ * its bounds for any hit rates (wgp_estimate_bounds; "lb", "ub"), for
+ * --prune's search. */
+static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refused, bool bounds, json_t *j) {
   wgp_diag d;
   char why[WGP_DIAG_SIZE], text[256];
   const wgp_tune_launch *tl = &c->launch;
@@ -528,8 +538,30 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
     in.buffer_bytes = bytes;
     in.local_bytes = local;
     in.threads = 1;
+  }
+  if (ok && bounds) {
+    double lo, hi;
+    if (refused)
+      snprintf(why, sizeof why, "%s", refused);
+    else if (wgp_estimate_bounds(&in, 0, &lo, &hi, &d) != WGP_OK)
+      strip_error(d.message, why, sizeof why);
+    else {
+      json_object_set_new(j, "bounded", json_true());
+      json_object_set_new(j, "lb", json_real(lo));
+      json_object_set_new(j, "ub", json_real(hi));
+    }
+  } else if (ok) {
     if (wgp_estimate_new(&in, 0, &e, &d) != WGP_OK)
       ok = false, strip_error(d.message, why, sizeof why);
+  }
+  if (bounds) {
+    wgp_launch_free(l);
+    free(align);
+    free(bytes);
+    free(local);
+    if (!json_object_get(j, "bounded") && !json_object_get(j, "why"))
+      json_object_set_new(j, "why", json_string(why));
+    return;
   }
   wgp_sim_result res;
   if (ok && wgp_estimate_simulate(e, 0, &res, &d) != WGP_OK)
@@ -590,8 +622,8 @@ static bool same_launch(const wgp_tune_launch *a, const wgp_tune_launch *b) {
 }
 
 /* Compiles CODE (unless cached) for the configurations IDX[0..N-1] and
- * estimates each distinct launch. */
-static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE *out) {
+ * estimates each distinct launch (BOUNDS: only bounds it, for --prune). */
+static void job_code(run *r, const char *code, const size_t *idx, size_t n, bool bounds, FILE *out) {
   char dir[PATH_MAX + 16], model[PATH_MAX + 96], failf[PATH_MAX + 96], logf[PATH_MAX + 96];
   snprintf(dir, sizeof dir, "%s/models/%.2s", r->dir, code);
   wgp_make_dirs(dir);
@@ -720,8 +752,8 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, FILE
       if (*reason)
         json_object_set_new(j, "why", json_string(reason));
       else {
-        estimate(r, k, c, ref ? refused : NULL, j);
-        nest++;
+        estimate(r, k, c, ref ? refused : NULL, bounds, j);
+        nest += !bounds;
       }
     }
     json_object_set_new(j, "i", json_integer((json_int_t)idx[q]));
@@ -759,7 +791,7 @@ static void worker_main(run *r, int in, int out) {
     if (line[0] == 'P') {
       job_preprocess(r, strtoull(line + 2, NULL, 10), fo);
       fputs("{\"done\":true}\n", fo);
-    } else if (line[0] == 'C') {
+    } else if (line[0] == 'C' || line[0] == 'E') {
       char code[65];
       snprintf(code, sizeof code, "%.64s", line + 2);
       size_t n = 0, capi = 16;
@@ -778,7 +810,8 @@ static void worker_main(run *r, int in, int out) {
         idx[n++] = (size_t)v;
         p = end;
       }
-      job_code(r, code, idx, n, fo);
+      /* C: the code's configurations (bounded only with --prune); E: --prune's estimates */
+      job_code(r, code, idx, n, line[0] == 'C' && r->o->prune_top > 0, fo);
       free(idx);
     } else {
       break;
@@ -885,6 +918,10 @@ static void take_line(run *r, worker *w, const char *line, int phase, size_t *do
       if (json_is_true(json_object_get(j, "pp")))
         r->preprocessed++;
       r->cpu_pp += json_number_value(json_object_get(j, "cpu"));
+    } else if (json_is_true(json_object_get(j, "bounded"))) {
+      c->done = c->bounded = true; /* --prune: estimated later, or pruned */
+      c->lb = json_number_value(json_object_get(j, "lb"));
+      c->ub = json_number_value(json_object_get(j, "ub"));
     } else {
       c->done = true;
       c->ok = json_is_true(json_object_get(j, "ok"));
@@ -913,8 +950,10 @@ static void take_line(run *r, worker *w, const char *line, int phase, size_t *do
       r->compiled += json_is_true(json_object_get(j, "compiled"));
       r->cached += json_is_true(json_object_get(j, "cached"));
       r->precompiled += json_is_true(json_object_get(j, "precompiled"));
-      r->estimates += (size_t)json_integer_value(json_object_get(j, "estimates"));
       r->cpu_compile += json_number_value(json_object_get(j, "cpu_compile"));
+    }
+    if (phase >= 2) { /* phase 3: --prune's estimates, of models compiled in phase 2 */
+      r->estimates += (size_t)json_integer_value(json_object_get(j, "estimates"));
       r->cpu_load += json_number_value(json_object_get(j, "cpu_load"));
       r->cpu_est += json_number_value(json_object_get(j, "cpu_estimate"));
     }
@@ -925,9 +964,11 @@ static void take_line(run *r, worker *w, const char *line, int phase, size_t *do
 
 /* Runs the jobs JOBS[0..N-1] (lines without the newline; CFGS[k] the
  * configurations of job k) on the pool; returns false on a failure of the
- * pool itself.  PROGRESS counts configurations out of TOTAL. */
+ * pool itself.  PROGRESS counts configurations out of TOTAL.  GO (may be
+ * NULL) is asked before each job is given out: at its first no, no more are
+ * (the jobs given out still finish); *GIVEN (may be NULL) counts those given. */
 static bool run_jobs(pool *p, int phase, char **jobs, size_t **cfgs, size_t *ncfgs, size_t n, size_t total,
-                     const char *label, wgp_diag *diag) {
+                     const char *label, bool (*go)(run *, size_t), size_t *given, wgp_diag *diag) {
   run *r = p->r;
   size_t next = 0, done = 0;
   const wgp_tune_options *o = r->o;
@@ -937,6 +978,10 @@ static bool run_jobs(pool *p, int phase, char **jobs, size_t **cfgs, size_t *ncf
       worker *w = &p->w[k];
       if (w->busy || w->pid <= 0)
         continue;
+      if (go && !go(r, next)) {
+        n = next; /* the rest are not given out */
+        break;
+      }
       size_t l = strlen(jobs[next]);
       jobs[next][l] = '\n';
       ssize_t wr = write(w->to, jobs[next], l + 1);
@@ -957,8 +1002,11 @@ static bool run_jobs(pool *p, int phase, char **jobs, size_t **cfgs, size_t *ncf
       fds[k] = (struct pollfd){p->w[k].busy ? p->w[k].from : -1, POLLIN, 0};
       any = any || p->w[k].busy;
     }
-    if (!any && next == n)
+    if (!any && next == n) {
+      if (given)
+        *given = next;
       break;
+    }
     if (!any)
       return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: no worker process is left") == WGP_OK;
     if (poll(fds, p->n, -1) < 0) {
@@ -1009,7 +1057,7 @@ static bool run_jobs(pool *p, int phase, char **jobs, size_t **cfgs, size_t *ncf
                  WIFEXITED(st) ? WEXITSTATUS(st) : -1);
       for (size_t q = 0; q < w->njob; q++) {
         cfg *c = &r->cfgs[w->job[q]];
-        if (phase == 2 ? !c->done : !c->has_code && !c->done) {
+        if (phase == 3 ? !c->ok && !c->reason : phase == 2 ? !c->done : !c->has_code && !c->done) {
           c->done = true, c->ok = false;
           free(c->reason);
           c->reason = strdup(why);
@@ -1192,6 +1240,192 @@ static void merge_key(const run *r, const wgp_tune_space *s, char out[65]) {
   sha256_hex(&h, out);
 }
 
+/* ---- --prune: the best-first search ------------------------------------------------ */
+
+/* The K-th smallest of V[0..N-1] (1 <= K <= N; V is reordered). */
+static double kth_smallest(double *v, size_t n, size_t k) {
+  size_t lo = 0, hi = n - 1, want = k - 1;
+  while (lo < hi) {
+    double pivot = v[lo + (hi - lo) / 2];
+    size_t i = lo, j = hi;
+    while (i <= j) {
+      while (v[i] < pivot)
+        i++;
+      while (v[j] > pivot)
+        j--;
+      if (i <= j) {
+        double t = v[i];
+        v[i] = v[j], v[j] = t;
+        i++;
+        if (j == 0)
+          break;
+        j--;
+      }
+    }
+    if (want <= j)
+      hi = j;
+    else if (want >= i)
+      lo = i;
+    else
+      return v[want];
+  }
+  return v[want];
+}
+
+/* W_N: the N-th smallest, over the configurations that may run, of each
+ * one's tightest upper bound (its time once estimated, else its worst case);
+ * INFINITY while fewer than N may run.  Only falls as estimates come in. */
+static double upper_nth(run *r) {
+  size_t m = 0;
+  for (size_t i = 0; i < r->ncfg; i++) {
+    const cfg *c = &r->cfgs[i];
+    if (c->bounded && !c->reason)
+      r->scratch[m++] = c->ok ? c->t : c->ub;
+  }
+  return m >= r->o->prune_top ? kth_smallest(r->scratch, m, r->o->prune_top) : INFINITY;
+}
+
+/* The next job's configuration may be among the N fastest: its lower bound
+ * is not above W_N (looked at again only when the last look says yes). */
+static bool search_go(run *r, size_t job) {
+  double lb = r->search_lb[job];
+  if (lb <= r->search_wk)
+    r->search_wk = upper_nth(r);
+  return lb <= r->search_wk;
+}
+
+static int by_lb(const void *a, const void *b, void *ctx) {
+  const run *r = ctx;
+  const cfg *x = &r->cfgs[*(const size_t *)a], *y = &r->cfgs[*(const size_t *)b];
+  if (x->lb != y->lb)
+    return x->lb < y->lb ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+static int by_time_index(const void *a, const void *b, void *ctx) {
+  const run *r = ctx;
+  const cfg *x = &r->cfgs[*(const size_t *)a], *y = &r->cfgs[*(const size_t *)b];
+  if (x->t != y->t)
+    return x->t < y->t ? -1 : 1;
+  return (x->index > y->index) - (x->index < y->index);
+}
+
+/* --prune N (docs/wgtune.md, "Pruning"): every configuration that compiled
+ * has its bounds for any hit rates (phase 2).  Its distinct launches are
+ * estimated in the order of their lower bounds, while that bound is not
+ * above W_N (upper_nth): a launch past it is slower than N configurations
+ * (each of which is at most W_N), and so is every launch after it.  A
+ * configuration that fails its estimate leaves W_N and may raise it: the
+ * search then goes on.  At the end every configuration whose time is at most
+ * T_N, the N-th fastest time, was estimated (its lower bound is at most T_N,
+ * and W_N never falls below T_N), so the first N ranks are exact; what is
+ * kept ranked is exactly those whose lower bound is at most T_N (an estimate
+ * made past it is dropped, the configuration pruned), which makes the result
+ * the same whatever the workers' timing, and a merge of pruned shards the
+ * same as one process (tr_prune_trim). */
+static wgp_status prune_search(run *r, pool *p, wgp_diag *diag) {
+  size_t nb = 0;
+  size_t *b = malloc((r->ncfg ? r->ncfg : 1) * sizeof *b);
+  r->scratch = malloc((r->ncfg ? r->ncfg : 1) * sizeof *r->scratch);
+  if (!b || !r->scratch) {
+    free(b);
+    return nomem(diag);
+  }
+  for (size_t i = 0; i < r->ncfg; i++)
+    if (r->cfgs[i].bounded && !r->cfgs[i].reason)
+      b[nb++] = i;
+  /* units: the configurations of one code and one launch (one estimate), by lower bound */
+  qsort_r(b, nb, sizeof *b, by_lb, r);
+  size_t *member = malloc((nb ? nb : 1) * sizeof *member), *ustart = malloc((nb + 1) * sizeof *ustart);
+  size_t *ucount = malloc((nb ? nb : 1) * sizeof *ucount);
+  double *ulb = malloc((nb ? nb : 1) * sizeof *ulb);
+  char **jobs = calloc(nb ? nb : 1, sizeof *jobs);
+  size_t **jcfg = malloc((nb ? nb : 1) * sizeof *jcfg);
+  bool *taken = calloc(nb ? nb : 1, sizeof *taken);
+  wgp_status st = member && ustart && ucount && ulb && jobs && jcfg && taken ? WGP_OK : nomem(diag);
+  size_t nu = 0, nm = 0;
+  for (size_t x = 0; st == WGP_OK && x < nb; x++) {
+    if (taken[x])
+      continue;
+    const cfg *c = &r->cfgs[b[x]];
+    ustart[nu] = nm;
+    member[nm++] = b[x];
+    taken[x] = true;
+    /* the same code and launch: the same bounds, so next to it in this order */
+    for (size_t y = x + 1; y < nb && r->cfgs[b[y]].lb == c->lb; y++)
+      if (!taken[y] && strcmp(r->cfgs[b[y]].code, c->code) == 0 && same_launch(&r->cfgs[b[y]].launch, &c->launch))
+        member[nm++] = b[y], taken[y] = true;
+    ucount[nu] = nm - ustart[nu];
+    ulb[nu] = c->lb;
+    size_t len = 80 + ucount[nu] * 21;
+    if (!(jobs[nu] = malloc(len))) {
+      st = nomem(diag);
+      break;
+    }
+    size_t w = (size_t)snprintf(jobs[nu], len, "E %s", c->code);
+    for (size_t q = ustart[nu]; q < nm; q++)
+      w += (size_t)snprintf(jobs[nu] + w, len - w, " %zu", member[q]);
+    jcfg[nu] = &member[ustart[nu]];
+    nu++;
+  }
+  size_t at = 0;
+  r->search_wk = INFINITY;
+  while (st == WGP_OK && at < nu) {
+    size_t given = 0;
+    r->search_lb = ulb + at;
+    if (!run_jobs(p, 3, jobs + at, jcfg + at, ucount + at, nu - at, nb, "estimating (--prune)", search_go, &given,
+                  diag)) {
+      st = WGP_ERR_INPUT;
+      break;
+    }
+    at += given;
+    /* a failed estimate leaves W_N: it may have risen past the next bound */
+    r->search_wk = upper_nth(r);
+    if (given == 0 || (at < nu && ulb[at] > r->search_wk))
+      break;
+  }
+  for (size_t u = at; st == WGP_OK && u < nu; u++)
+    for (size_t q = 0; q < ucount[u]; q++)
+      r->cfgs[jcfg[u][q]].pruned = true;
+  /* T_N, and what it lets through */
+  if (st == WGP_OK) {
+    size_t nok = 0;
+    for (size_t x = 0; x < nb; x++)
+      if (r->cfgs[b[x]].ok)
+        member[nok++] = b[x];
+    qsort_r(member, nok, sizeof *member, by_time_index, r);
+    size_t below = 0;
+    for (size_t x = 0; x < nok; x++) {
+      const cfg *c = &r->cfgs[member[x]];
+      below += c->t < c->lb * (1 - 1e-12);
+    }
+    if (below)
+      message(r->o,
+              "wgperf: warning: %zu estimates are below their own lower bounds: the first %zu ranks of --prune may "
+              "not be exact (please report it)",
+              below, r->o->prune_top);
+    double tn = nok >= r->o->prune_top ? r->cfgs[member[r->o->prune_top - 1]].t : INFINITY;
+    for (size_t x = 0; x < nok; x++) {
+      cfg *c = &r->cfgs[member[x]];
+      if (c->lb > tn)
+        c->ok = false, c->pruned = true;
+    }
+  }
+  for (size_t u = 0; jobs && u < nu; u++)
+    free(jobs[u]);
+  free(jobs);
+  free(jcfg);
+  free(taken);
+  free(ulb);
+  free(ucount);
+  free(ustart);
+  free(member);
+  free(b);
+  free(r->scratch);
+  r->scratch = NULL;
+  return st;
+}
+
 static wgp_status build_result(run *r, const uint64_t raw, size_t total, wgp_tune_result **out, wgp_diag *diag) {
   const wgp_tune_space *s = r->s;
   char key[65];
@@ -1205,6 +1439,7 @@ static wgp_status build_result(run *r, const uint64_t raw, size_t total, wgp_tun
   free(names);
   if (!res)
     return nomem(diag);
+  res->counts.prune_top = r->o->prune_top;
   /* value texts kept once per parameter value */
   const char ***texts = calloc(s->nparams, sizeof *texts);
   bool ok = texts != NULL;
@@ -1225,6 +1460,8 @@ static wgp_status build_result(run *r, const uint64_t raw, size_t total, wgp_tun
       res->values[i * s->nparams + p] = v;
     }
     t->ok = c->ok;
+    t->pruned = c->pruned;
+    t->lower_us = c->bounded ? c->lb : 0, t->upper_us = c->bounded ? c->ub : 0;
     t->code = c->has_code ? tr_keep(res, c->code) : NULL;
     memcpy(t->grid, c->launch.grid, sizeof t->grid);
     memcpy(t->block, c->launch.block, sizeof t->block);
@@ -1237,7 +1474,7 @@ static wgp_status build_result(run *r, const uint64_t raw, size_t total, wgp_tun
       t->registers = c->regs;
       t->registers_from = tr_keep(res, c->regs_from ? c->regs_from : "");
       t->warps_per_sm = c->warps, t->groups_per_sm = c->groups;
-    } else {
+    } else if (!c->pruned) {
       t->reason = tr_keep(res, c->reason ? c->reason : "not analysed");
     }
   }
@@ -1259,8 +1496,6 @@ static wgp_status build_result(run *r, const uint64_t raw, size_t total, wgp_tun
   n->precompiled = r->precompiled;
   n->shard = r->o->shards ? r->o->shard : 0;
   n->shards = r->o->shards;
-  n->ranked = res->nranked;
-  n->cannot_run = r->ncfg - res->nranked;
   n->distinct = r->distinct;
   *out = res;
   return WGP_OK;
@@ -1381,7 +1616,7 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
       jobs_n[i] = 1;
       njobs = i + 1;
     }
-    if (st == WGP_OK && !run_jobs(&p, 1, jobs_txt, jobs_cfg, jobs_n, r.ncfg, r.ncfg, "preprocessing", diag))
+    if (st == WGP_OK && !run_jobs(&p, 1, jobs_txt, jobs_cfg, jobs_n, r.ncfg, r.ncfg, "preprocessing", NULL, NULL, diag))
       st = WGP_ERR_INPUT;
   }
   for (size_t i = 0; jobs_txt && i < njobs; i++)
@@ -1425,9 +1660,11 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
         size_t tn = jobs_n[y];
         jobs_n[y] = jobs_n[y - 1], jobs_n[y - 1] = tn;
       }
-    if (st == WGP_OK && !run_jobs(&p, 2, jobs_txt, jobs_cfg, jobs_n, njobs, nwith, "compiling and estimating", diag))
+    if (st == WGP_OK && !run_jobs(&p, 2, jobs_txt, jobs_cfg, jobs_n, njobs, nwith, o->prune_top ? "compiling and bounding" : "compiling and estimating", NULL, NULL, diag))
       st = WGP_ERR_INPUT;
   }
+  if (st == WGP_OK && o->prune_top)
+    st = prune_search(&r, &p, diag);
   double t3 = now_ms();
   for (size_t i = 0; jobs_txt && i < njobs; i++)
     free(jobs_txt[i]);

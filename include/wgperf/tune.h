@@ -139,6 +139,13 @@ typedef struct wgp_tune_options {
   size_t sample;
   uint64_t seed;
   unsigned shard, shards; /* rank only shard SHARD (1..SHARDS) of the configurations (of the sample); 0, 0: all */
+  /* 0: estimate every configuration.  N: rank exactly the N fastest, and
+   * estimate only what could be among them: each configuration's bounds
+   * first (wgp_estimate_bounds: milliseconds), then best-first by its lower
+   * bound, until that bound is above the N-th smallest of the upper bounds
+   * and estimates; the rest are pruned (wgp_tune_config.pruned), never
+   * dropped.  The first N ranks are those of the whole estimate. */
+  size_t prune_top;
   /* Called in the calling process as work completes (may be NULL): PHASE is
    * "preprocessing", "compiling" or "estimating". */
   void (*progress)(void *user, const char *phase, size_t done, size_t total);
@@ -163,8 +170,14 @@ void wgp_tune_result_free(wgp_tune_result *r);
 typedef struct wgp_tune_config {
   size_t index;                 /* in the space's order, after the conditions (0-based) */
   const wgp_tune_value *values; /* one per parameter */
-  bool ok;                      /* predicted; otherwise REASON says why it cannot run */
-  const char *reason;
+  bool ok;                      /* predicted; otherwise REASON says why it cannot run, or it was pruned */
+  const char *reason;           /* NULL when pruned */
+  /* with prune_top: not estimated, its best case being slower than the
+   * prune_top-th fastest (wgp_tune_prune_threshold); LOWER_US and UPPER_US
+   * are its bounds for any hit rates (wgp_estimate_bounds), which every
+   * configuration of such a run has, estimated or not */
+  bool pruned;
+  double lower_us, upper_us;
   const char *code;             /* hash of its preprocessed code and flags (hex), NULL when it did not preprocess */
   uint64_t grid[3], block[3];
   double time_us, best_us, worst_us;
@@ -191,6 +204,8 @@ typedef struct wgp_tune_counts {
   size_t preprocessed;   /* configurations clang preprocessed in this run */
   size_t precompiled;    /* of the codes compiled, those whose headers came precompiled (wgperf-cc) */
   size_t ranked, cannot_run;
+  size_t pruned;         /* configurations not estimated (prune_top) */
+  size_t prune_top;      /* the run's prune_top: 0 when every configuration was estimated */
   unsigned shard, shards;
   double wall_ms, cpu_ms; /* cpu: this process and every process it started (workers, compilers) */
   double preprocess_ms, compile_ms; /* wall time of the phases (compiling includes estimating) */
@@ -212,6 +227,9 @@ const wgp_tune_config *wgp_tune_config_at(const wgp_tune_result *r, size_t i);
 /* Predicted configurations, fastest first (ties: the earlier in the space). */
 size_t wgp_tune_num_ranked(const wgp_tune_result *r);
 const wgp_tune_config *wgp_tune_ranked(const wgp_tune_result *r, size_t rank);
+/* With prune_top N: the time of rank N, above which a configuration's lower
+ * bound had it pruned (INFINITY when fewer than N are ranked); 0 otherwise. */
+double wgp_tune_prune_threshold(const wgp_tune_result *r);
 
 /* ---- reports ------------------------------------------------------------------- */
 

@@ -11,6 +11,8 @@ tune.convolution_sample and tune.gemm_sample):
   - convolution: a configuration cannot run because of its static shared memory exactly when its
     shared array passes 48 KiB (the whole of Kernel Tuner's CompilationFailedConfig on both GPUs);
     configurations that differ only in use_padding where the kernel adds no padding share a code;
+  - wgtune --prune --top 3 from the same cache ranks the same first 3, every configuration's bounds
+    holding its estimate;
   - wgperf-validate --kernel-tuner compares the same sample with the measurements and accounts for
     every configuration.
 
@@ -71,6 +73,14 @@ def main():
     if rc != 0:
         fail(f"wgtune exited {rc}: {' '.join(cmd)}")
     check_json.ranking(out)
+    # --prune from the same cache: its first ranks are the whole ranking's, its bounds hold every estimate
+    pruned = os.path.join(a.work, "pruned.json")
+    with open(pruned, "w") as f:
+        rc = subprocess.run(cmd + ["--prune", "--top", "3"], stdout=f, env=env).returncode
+    if rc != 0:
+        fail(f"wgtune --prune exited {rc}")
+    check_json.ranking(pruned)
+    check_json.prefix(pruned, out)
     j = json.load(open(out))
     kt = json.load(gzip.open(os.path.join(data, "measurements", caches[0])))
     keys = list(kt["cache"])

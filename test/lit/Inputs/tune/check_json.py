@@ -12,6 +12,11 @@
   check_json.py list OUT.json        one line per configuration in the space's order: index, params,
                                      grid, block, and 'ranked' or the reason
   check_json.py code OUT.json INDEX  the code hash of configuration INDEX
+  check_json.py prefix PRUNED.json FULL.json
+                                     a --prune ranking against the whole one: its first prune_top ranks
+                                     are the whole ranking's, it ranks every configuration whose time is
+                                     at most the threshold, each configuration's bounds hold the whole
+                                     ranking's time, and each pruned one is slower than the threshold
 Exit status 1 with the reason when a check fails.
 """
 import json
@@ -58,12 +63,34 @@ def ranking(path):
         if e["index"] in seen:
             fail(f"{path}: configuration {e['index']} both ranked and cannot run")
         seen.add(e["index"])
-    if len(seen) != j["configurations"] or len(j["ranked"]) + len(j["cannot_run"]) != j["configurations"]:
+    pruned = j.get("pruned", [])
+    if j.get("prune_top"):
+        # --prune: the bounds of every configuration, the threshold between the ranked and the pruned
+        t = j["prune_threshold_us"]
+        t = float("inf") if t is None else t
+        if len(j["ranked"]) >= j["prune_top"] and t != j["ranked"][j["prune_top"] - 1]["time_us"]:
+            fail(f"{path}: prune_threshold_us {t} is not the time of rank {j['prune_top']}")
+        for e in j["ranked"]:
+            if not (e["lower_us"] <= e["time_us"] * (1 + 1e-9) and e["time_us"] <= e["upper_us"] * (1 + 1e-9)):
+                fail(f"{path}: entry {e['index']}: time {e['time_us']} outside {e['lower_us']}..{e['upper_us']}")
+            if e["lower_us"] > t:
+                fail(f"{path}: entry {e['index']} ranked with a lower bound {e['lower_us']} above {t}")
+        for e in pruned:
+            if not e["lower_us"] > t or not e["lower_us"] <= e["upper_us"]:
+                fail(f"{path}: pruned entry {e['index']}: bounds {e['lower_us']}..{e['upper_us']}, threshold {t}")
+            if e["index"] in seen:
+                fail(f"{path}: configuration {e['index']} pruned and listed elsewhere")
+            seen.add(e["index"])
+    elif pruned:
+        fail(f"{path}: pruned entries without prune_top")
+    n = len(j["ranked"]) + len(j["cannot_run"]) + len(pruned)
+    if len(seen) != j["configurations"] or n != j["configurations"]:
         fail(f"{path}: {len(seen)} configurations listed, 'configurations' says {j['configurations']}")
-    codes = {e["code"] for e in j["ranked"] + j["cannot_run"] if e["code"]}
+    codes = {e["code"] for e in j["ranked"] + j["cannot_run"] + pruned if e["code"]}
     if len(codes) != j["distinct"]:
         fail(f"{path}: {len(codes)} codes listed, 'distinct' says {j['distinct']}")
-    print(f"ranking ok: {len(j['ranked'])} ranked, {len(j['cannot_run'])} cannot run, {j['distinct']} distinct")
+    extra = f", {len(pruned)} pruned" if j.get("prune_top") else ""
+    print(f"ranking ok: {len(j['ranked'])} ranked, {len(j['cannot_run'])} cannot run{extra}, {j['distinct']} distinct")
 
 
 def same(pa, pb):
@@ -82,7 +109,38 @@ def same(pa, pb):
     cb = sorted((e["index"], e["reason"]) for e in b["cannot_run"])
     if ca != cb:
         fail(f"cannot_run differs: {ca[:3]}... and {cb[:3]}...")
-    print(f"same ranking: {len(a['ranked'])} ranked, {len(ca)} cannot run")
+    if a.get("prune_top") != b.get("prune_top") or a.get("prune_threshold_us") != b.get("prune_threshold_us"):
+        fail(f"prune_top or prune_threshold_us differ")
+    pa = sorted((e["index"], e["lower_us"], e["upper_us"]) for e in a.get("pruned", []))
+    pb = sorted((e["index"], e["lower_us"], e["upper_us"]) for e in b.get("pruned", []))
+    if pa != pb:
+        fail(f"pruned differs: {pa[:3]}... and {pb[:3]}...")
+    extra = f", {len(pa)} pruned" if a.get("prune_top") else ""
+    print(f"same ranking: {len(a['ranked'])} ranked, {len(ca)} cannot run{extra}")
+
+
+def prefix(pp, pf):
+    p, f = load(pp), load(pf)
+    k = p.get("prune_top")
+    if not k or f.get("prune_top"):
+        fail(f"{pp} must be made with --prune, {pf} without")
+    if len(p["ranked"]) < min(k, len(f["ranked"])):
+        fail(f"{len(p['ranked'])} ranked, fewer than the {k} asked for")
+    for x, y in zip(p["ranked"][:k], f["ranked"][:k]):
+        for key in RANKED_KEYS:
+            if x[key] != y[key]:
+                fail(f"rank {x['rank']}: '{key}' differs: {x[key]} and {y[key]}")
+    t = p["prune_threshold_us"]
+    t = float("inf") if t is None else t
+    ranked = {e["index"] for e in p["ranked"]}
+    bounds = {e["index"]: (e["lower_us"], e["upper_us"]) for e in p["ranked"] + p["pruned"]}
+    for e in f["ranked"]:
+        lo, hi = bounds[e["index"]]
+        if not (lo <= e["time_us"] * (1 + 1e-9) and e["time_us"] <= hi * (1 + 1e-9)):
+            fail(f"configuration {e['index']}: its time {e['time_us']} is outside its bounds {lo}..{hi}")
+        if e["time_us"] <= t and e["index"] not in ranked:
+            fail(f"configuration {e['index']} ({e['time_us']} us, at most {t}) is not ranked")
+    print(f"prefix ok: the first {min(k, len(f['ranked']))} ranks, {len(p['pruned'])} of {len(f['ranked'])} pruned")
 
 
 def t4(path, n=None):
@@ -131,7 +189,7 @@ def listing(path):
 
 def code(path, index):
     j = load(path)
-    for e in j["ranked"] + j["cannot_run"]:
+    for e in j["ranked"] + j["cannot_run"] + j.get("pruned", []):
         if e["index"] == int(index):
             print(e["code"])
             return
@@ -150,5 +208,7 @@ if __name__ == "__main__":
         listing(sys.argv[2])
     elif cmd == "code":
         code(sys.argv[2], sys.argv[3])
+    elif cmd == "prefix":
+        prefix(sys.argv[2], sys.argv[3])
     else:
         fail("unknown check " + cmd)
