@@ -307,6 +307,19 @@ wgp_status fuzz_estimate(const wgp_launch *l, const wgp_kernel *k, const wgp_gpu
       /* the bounds hold the prediction (pipeline.h), up to rounding */
       if (r.best_us > r.time_us * (1 + 1e-9) || r.time_us > r.worst_us * (1 + 1e-9))
         fuzz_fail("prediction %.17g us outside its bounds [%.17g, %.17g]", r.time_us, r.best_us, r.worst_us);
+      /* and so do the bounds for any hit rates, which wgtune --prune ranks by
+       * without estimating (estimate.h): its first K ranks are exact only if
+       * no estimate falls below its lower bound or above its upper one */
+      double lo, hi;
+      wgp_status sb = wgp_estimate_bounds(&in, h->regs, &lo, &hi, &d);
+      fuzz_check_diag(sb, &d, "", "wgp_estimate_bounds");
+      if (sb != WGP_OK)
+        fuzz_fail("wgp_estimate_bounds failed (status %d: %s) where the estimate gave %.17g us", (int)sb, d.message,
+                  r.time_us);
+      check_finite("bounds' best_us", lo);
+      check_finite("bounds' worst_us", hi);
+      if (lo > r.time_us * (1 + 1e-9) || r.time_us > hi * (1 + 1e-9))
+        fuzz_fail("prediction %.17g us outside the bounds for any hit rates [%.17g, %.17g]", r.time_us, lo, hi);
     }
   }
   wgp_estimate_free(e);

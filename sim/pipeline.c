@@ -1132,6 +1132,9 @@ wgp_status wgp_simulate(const wgp_sim_input *in, wgp_sim_result *out, wgp_diag *
     double longest = 0, idle = 0, all = 0;
     for (size_t i = 0; i < in->num_warps; i++)
       longest = dmax(longest, tot[i].chain);
+    out->longest_chain = longest;
+    if (in->idle_longest_chain > 0)
+      longest = in->idle_longest_chain;
     for (size_t i = 0; i < in->num_warps; i++) {
       all += in->warps[i].count;
       if (idle_class(&tot[i], longest))

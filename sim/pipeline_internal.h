@@ -44,7 +44,8 @@ typedef struct wgp_insn {
   double occupancy;
   double latency;
   double stall[4];
-  bool after_loads; /* a load whose address needs an earlier load of its block: it waits for them */
+  bool after_loads; /* a load that waits for the block's memory instructions before it: one whose address
+                     * needs an earlier load, an atomic or a private load among the arithmetic */
   double queue;        /* cycles in QUEUE_UNIT, served in turn; its latency runs from its turn */
   wgp_unit queue_unit; /* shared memory's own pipe (WGP_UNIT_SHARED) or the SM's L2 port (WGP_UNIT_L2_IN/OUT) */
 } wgp_insn;

@@ -120,7 +120,7 @@ typedef struct prepared {
   wgp_diag d, d2;
   wgp_analysis *an;      /* level 0 */
   uint64_t key;
-  wgp_sim_result hit, miss;
+  double best_us, worst_us; /* level 0: the bounds for any hit rates (wgp_analysis_bounds) */
   wgp_estimate *est;     /* level 1 */
   wgp_sim_result r;      /* level 1: exact bounds; level 2: the simulation */
 } prepared;
@@ -830,9 +830,7 @@ static void prepare(const wgp_prune *p, const cand *c, prepared *pr) {
     uint64_t threads = c->pub.local[0] * c->pub.local[1] * c->pub.local[2];
     unsigned wsz = wgp_gpu_warp_size(p->gpu);
     pr->key = round_key(c, pr->an, p->k, (unsigned)((threads + wsz - 1) / wsz));
-    pr->st2 = wgp_simulate_analysis(&c->in, pr->an, c->regs, NULL, 1.0, WGP_SIM_BOUNDS_ONLY, &pr->hit, &pr->d2);
-    if (pr->st2 == WGP_OK)
-      pr->st2 = wgp_simulate_analysis(&c->in, pr->an, c->regs, NULL, 0.0, WGP_SIM_BOUNDS_ONLY, &pr->miss, &pr->d2);
+    pr->st2 = wgp_analysis_bounds(&c->in, pr->an, c->regs, &pr->best_us, &pr->worst_us, &pr->d2);
   } else if (c->level == 1) {
     /* level 2: the cache analysis and the exact bounds */
     pr->st = wgp_estimate_with_analysis(&c->in, c->an, p->regs_override, &pr->est, &pr->d);
@@ -892,8 +890,8 @@ static wgp_status commit_analysis(wgp_prune *p, cand *c, prepared *pr, wgp_diag 
     }
   if (wgp_analysis_partial(c->an)) /* it ended at a warp outside an array: never without one */
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: internal: a partial analysis without its cause");
-  c->cheap_best = c->pub.best_us = c->lb = fmax(pr->hit.best_us, c->pub.best_us);
-  c->cheap_worst = c->pub.worst_us = pr->miss.worst_us;
+  c->cheap_best = c->pub.best_us = c->lb = fmax(pr->best_us, c->pub.best_us);
+  c->cheap_worst = c->pub.worst_us = pr->worst_us;
   c->level = 1;
   return WGP_OK;
 }

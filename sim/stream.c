@@ -469,6 +469,14 @@ static wgp_status build(wgp_sim_ctx *c, size_t cls, size_t bid, wgp_block_stream
       wgp_insn m;
       double dram, l2, acts;
       memory_insn(c, wgp_kernel_access(in->kernel, id), &costs[id], &m, &dram, &l2, &acts);
+      /* an atomic or a private load among the arithmetic waits for the memory
+       * instructions before it, as its latency in the chain (and so the
+       * round's best case) says: only the block's hoisted loads issue back to
+       * back.  Where no arithmetic came between, the next instruction after a
+       * load would otherwise go at once (pipeline.c), an atomic on x[idx[i]]
+       * before its index had arrived (fuzz/regress/estimate/atomic-after-its-load). */
+      if (m.kind == WGP_INSN_LOAD)
+        m.after_loads = true;
       if (constant_operand(wgp_kernel_access(in->kernel, id))) {
         /* its turn on the load/store path, and its instruction goes on */
         m.kind = WGP_INSN_ALU;

@@ -107,6 +107,15 @@ uint64_t wgp_estimate_groups(const wgp_estimate *e);
 /* Simulates the estimate's launch with its cache hit rates (FLAGS: WGP_SIM_*). */
 wgp_status wgp_estimate_simulate(const wgp_estimate *e, unsigned flags, wgp_sim_result *out, wgp_diag *diag);
 
+/* The bounds for any hit rates of AN (a launch of IN) with REGS registers
+ * per thread, from the round's bounds every global and constant access
+ * hitting (BEST_US) and every one missing (WORST_US), the groups that exit at
+ * once taken as many as the hit rates can make them (the best case) and as
+ * few (the worst).  Any estimate of AN with REGS lies within them
+ * (wgprune's level 1, wgp_estimate_bounds). */
+wgp_status wgp_analysis_bounds(const wgp_analysis_input *in, const wgp_analysis *an, unsigned regs, double *best_us,
+                               double *worst_us, wgp_diag *diag);
+
 /* Bounds on what wgp_estimate_new and wgp_estimate_simulate would give for
  * IN with REGS (0: as they choose), without the cache analysis or the
  * simulation: the analysis, the occupancy (failing as the estimate does for

@@ -87,6 +87,11 @@ typedef struct wgp_sim_input {
    * instruction of the trace (0: none known) */
   double stack_bytes;
   double spill_loads_per_insn, spill_stores_per_insn;
+  /* > 0: the longest chain of latencies the warps that exit at once are
+   * measured against (WGP_SIM_IDLE_SHARE) instead of the launch's own: a
+   * bound for any hit rates takes the most such warps with the shortest
+   * latencies, the fewest with the longest (wgp_estimate_bounds); 0: own */
+  double idle_longest_chain;
 } wgp_sim_input;
 
 /* Indices of wgp_sim_result.mem_stall_cycles. */
@@ -119,6 +124,8 @@ typedef struct wgp_sim_result {
                      * (atomic_hot_ops / wgp_gpu_atomic_same_address_per_cycle) */
   uint64_t groups_per_sm;                       /* groups the busiest SM runs: ceil(groups / SMs) */
   uint64_t idle_groups; /* groups whose warps exit at once, left out of the rounds (WGP_SIM_IDLE_SHARE) */
+  double longest_chain; /* the longest warp class's chain of latencies, cycles: what idle_groups measures against
+                         * (unless wgp_sim_input.idle_longest_chain says otherwise) */
   double l2_port_busy; /* share of a round the SM's port to or from L2 is busy, the busier direction (0 without
                         * memory.l2_port_bytes_per_cycle) */
   double instructions;           /* warp instructions of the launch's busiest SM (extrapolated ones included) */
