@@ -905,6 +905,13 @@ static wgp_status simulate_round(wgp_sim_ctx *c, const wgp_class_totals *tot, un
   for (size_t i = 0; i < r.nw; i++)
     if (r.w[i].ready > finish)
       finish = r.w[i].ready;
+  /* and the units with their last instruction: a wide store's turn on the
+   * load/store path (or a slow unit's issue latency) can outlast its warp,
+   * and the round's best case counts every unit's whole occupancy
+   * (fuzz/regress/estimate/round-ends-before-its-last-store) */
+  for (size_t u = 0; u < (size_t)r.ns * WGP_UNIT_COUNT; u++)
+    if (r.unit_free[u] > finish)
+      finish = r.unit_free[u];
   out->cycles = (double)(dmax(finish, r.now) + r.skipped);
   memcpy(out->acc, r.acc, sizeof r.acc);
   out->warps = r.nw;
