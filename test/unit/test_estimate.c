@@ -279,6 +279,24 @@ static void bounds_hold_the_estimate(void **state) {
   wgp_launch_free(b.l);
 }
 
+/* Binds L to K (ALIGN, LOCAL: room for its arguments and arrays), estimates
+ * it on the H100 into R and takes its bounds for any hit rates. */
+static void estimate_with_bounds(wgp_launch *l, const wgp_kernel *k, uint64_t *align, uint64_t *local,
+                                 wgp_sim_result *r, double *lo, double *hi) {
+  wgp_diag d;
+  wgp_analysis_input in = {0};
+  assert_int_equal(wgp_launch_bind(l, k, &in.launch, align, local, &d), WGP_OK);
+  in.kernel = k;
+  in.gpu = h100;
+  in.buffer_align = align;
+  in.local_bytes = local;
+  wgp_estimate *e;
+  assert_int_equal(wgp_estimate_new(&in, 0, &e, &d), WGP_OK);
+  assert_int_equal(wgp_estimate_simulate(e, 0, r, &d), WGP_OK);
+  assert_int_equal(wgp_estimate_bounds(&in, 0, lo, hi, &d), WGP_OK);
+  wgp_estimate_free(e);
+}
+
 /* An atomic whose address comes from a load (b[(int)(a[i] * k)] += 1, a
  * histogram) cannot go before that load returns, even with no arithmetic
  * between them in the block's counts: one warp takes the load's latency and
@@ -317,24 +335,14 @@ static void atomic_waits_for_its_index(void **state) {
   assert_int_equal(wgp_launch_set_option(l, "--global", "128", &d), WGP_OK);
   assert_int_equal(wgp_launch_set_option(l, "--local", "128", &d), WGP_OK);
   uint64_t align[2] = {0}, local[2] = {0};
-  wgp_analysis_input in = {0};
-  assert_int_equal(wgp_launch_bind(l, k, &in.launch, align, local, &d), WGP_OK);
-  in.kernel = k;
-  in.gpu = h100;
-  in.buffer_align = align;
-  in.local_bytes = local;
-  wgp_estimate *e;
   wgp_sim_result r;
-  assert_int_equal(wgp_estimate_new(&in, 0, &e, &d), WGP_OK);
-  assert_int_equal(wgp_estimate_simulate(e, 0, &r, &d), WGP_OK);
   double lo, hi;
-  assert_int_equal(wgp_estimate_bounds(&in, 0, &lo, &hi, &d), WGP_OK);
+  estimate_with_bounds(l, k, align, local, &r, &lo, &hi);
   double l2 = wgp_gpu_latency_l2_hit_cycles(h100);
   print_message("one group: round %.1f cycles (L2 latency %.0f), %.4f us within %.4f..%.4f (bounds %.4f..%.4f)\n",
                 r.round_cycles, l2, r.time_us, r.best_us, r.worst_us, lo, hi);
   assert_true(r.round_cycles >= 2 * l2);
   assert_true(r.best_us <= r.time_us * (1 + 1e-12) && lo <= r.time_us * (1 + 1e-12));
-  wgp_estimate_free(e);
   wgp_launch_free(l);
   wgp_model_free(m);
 }
@@ -365,23 +373,13 @@ static void bounds_take_groups_that_exit_at_once(void **state) {
   const wgp_kernel *k = wgp_model_kernel(m, 0);
   size_t na = wgp_kernel_num_args(k);
   uint64_t *align = calloc(na + 1, sizeof *align), *local = calloc(na + wgp_kernel_num_arrays(k) + 1, sizeof *local);
-  wgp_analysis_input in = {0};
-  assert_int_equal(wgp_launch_bind(l, k, &in.launch, align, local, &d), WGP_OK);
-  in.kernel = k;
-  in.gpu = h100;
-  in.buffer_align = align;
-  in.local_bytes = local;
-  wgp_estimate *e;
   wgp_sim_result r;
-  assert_int_equal(wgp_estimate_new(&in, 0, &e, &d), WGP_OK);
-  assert_int_equal(wgp_estimate_simulate(e, 0, &r, &d), WGP_OK);
   double lo, hi;
-  assert_int_equal(wgp_estimate_bounds(&in, 0, &lo, &hi, &d), WGP_OK);
+  estimate_with_bounds(l, k, align, local, &r, &lo, &hi);
   print_message("%llu idle groups: estimate %.1f us, its own %.1f..%.1f, for any hit rates %.1f..%.1f\n",
                 (unsigned long long)r.idle_groups, r.time_us, r.best_us, r.worst_us, lo, hi);
   assert_true(r.idle_groups > 0);
   assert_true(lo <= r.time_us * (1 + 1e-12) && r.time_us <= hi * (1 + 1e-12) && lo <= hi);
-  wgp_estimate_free(e);
   free(align);
   free(local);
   wgp_model_free(m);
