@@ -308,13 +308,16 @@ wgp_status fuzz_estimate(const wgp_launch *l, const wgp_kernel *k, const wgp_gpu
       if (r.best_us > r.time_us * (1 + 1e-9) || r.time_us > r.worst_us * (1 + 1e-9))
         fuzz_fail("prediction %.17g us outside its bounds [%.17g, %.17g]", r.time_us, r.best_us, r.worst_us);
       /* and so do the bounds for any hit rates, which wgtune --prune ranks by
-       * without estimating (estimate.h): its first K ranks are exact only if
-       * no estimate falls below its lower bound or above its upper one */
+       * without estimating (wgp_estimate_bounds: the same analysis and
+       * registers, then wgp_analysis_bounds; taken here from the estimate's
+       * analysis, which would otherwise be made twice): its first K ranks
+       * are exact only if no estimate falls below its lower bound or above
+       * its upper one */
       double lo, hi;
-      wgp_status sb = wgp_estimate_bounds(&in, h->regs, &lo, &hi, &d);
-      fuzz_check_diag(sb, &d, "", "wgp_estimate_bounds");
+      wgp_status sb = wgp_analysis_bounds(&in, an, wgp_estimate_registers(e, NULL), &lo, &hi, &d);
+      fuzz_check_diag(sb, &d, "", "wgp_analysis_bounds");
       if (sb != WGP_OK)
-        fuzz_fail("wgp_estimate_bounds failed (status %d: %s) where the estimate gave %.17g us", (int)sb, d.message,
+        fuzz_fail("wgp_analysis_bounds failed (status %d: %s) where the estimate gave %.17g us", (int)sb, d.message,
                   r.time_us);
       check_finite("bounds' best_us", lo);
       check_finite("bounds' worst_us", hi);
