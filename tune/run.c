@@ -539,39 +539,24 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
     in.local_bytes = local;
     in.threads = 1;
   }
-  if (ok && bounds) {
-    double lo, hi;
-    if (refused)
-      snprintf(why, sizeof why, "%s", refused);
-    else if (wgp_estimate_bounds(&in, 0, &lo, &hi, &d) != WGP_OK)
-      strip_error(d.message, why, sizeof why);
-    else {
-      json_object_set_new(j, "bounded", json_true());
-      json_object_set_new(j, "lb", json_real(lo));
-      json_object_set_new(j, "ub", json_real(hi));
-    }
-  } else if (ok) {
-    if (wgp_estimate_new(&in, 0, &e, &d) != WGP_OK)
-      ok = false, strip_error(d.message, why, sizeof why);
-  }
-  if (bounds) {
-    wgp_launch_free(l);
-    free(align);
-    free(bytes);
-    free(local);
-    if (!json_object_get(j, "bounded") && !json_object_get(j, "why"))
-      json_object_set_new(j, "why", json_string(why));
-    return;
-  }
+  double lo = 0, hi = 0;
   wgp_sim_result res;
-  if (ok && wgp_estimate_simulate(e, 0, &res, &d) != WGP_OK)
+  if (ok && bounds && !refused && wgp_estimate_bounds(&in, 0, &lo, &hi, &d) != WGP_OK)
+    ok = false, strip_error(d.message, why, sizeof why);
+  if (ok && !bounds && wgp_estimate_new(&in, 0, &e, &d) != WGP_OK)
+    ok = false, strip_error(d.message, why, sizeof why);
+  if (ok && !bounds && wgp_estimate_simulate(e, 0, &res, &d) != WGP_OK)
     ok = false, strip_error(d.message, why, sizeof why);
   if (refused) {
     /* the real compiler refuses the code: Kernel Tuner's CompilationFailedConfig */
     snprintf(why, sizeof why, "%s", refused);
     ok = false;
   }
-  if (ok) {
+  if (ok && bounds) {
+    json_object_set_new(j, "bounded", json_true());
+    json_object_set_new(j, "lb", json_real(lo));
+    json_object_set_new(j, "ub", json_real(hi));
+  } else if (ok) {
     char words[768];
     wgp_bottleneck_words(k, r->gpu, wgp_estimate_analysis(e), wgp_estimate_cache(e), &res, words, sizeof words);
     const char *src = "";
@@ -1302,14 +1287,6 @@ static int by_lb(const void *a, const void *b, void *ctx) {
   return (x->index > y->index) - (x->index < y->index);
 }
 
-static int by_time_index(const void *a, const void *b, void *ctx) {
-  const run *r = ctx;
-  const cfg *x = &r->cfgs[*(const size_t *)a], *y = &r->cfgs[*(const size_t *)b];
-  if (x->t != y->t)
-    return x->t < y->t ? -1 : 1;
-  return (x->index > y->index) - (x->index < y->index);
-}
-
 /* --prune N (docs/wgtune.md, "Pruning"): every configuration that compiled
  * has its bounds for any hit rates (phase 2).  Its distinct launches are
  * estimated in the order of their lower bounds, while that bound is not
@@ -1387,29 +1364,19 @@ static wgp_status prune_search(run *r, pool *p, wgp_diag *diag) {
   for (size_t u = at; st == WGP_OK && u < nu; u++)
     for (size_t q = 0; q < ucount[u]; q++)
       r->cfgs[jcfg[u][q]].pruned = true;
-  /* T_N, and what it lets through */
+  /* what T_N, the N-th fastest time, lets through is kept by build_result
+   * (tr_prune_trim, as wgtune merge does for pruned shards) */
   if (st == WGP_OK) {
-    size_t nok = 0;
-    for (size_t x = 0; x < nb; x++)
-      if (r->cfgs[b[x]].ok)
-        member[nok++] = b[x];
-    qsort_r(member, nok, sizeof *member, by_time_index, r);
     size_t below = 0;
-    for (size_t x = 0; x < nok; x++) {
-      const cfg *c = &r->cfgs[member[x]];
-      below += c->t < c->lb * (1 - 1e-12);
+    for (size_t x = 0; x < nb; x++) {
+      const cfg *c = &r->cfgs[b[x]];
+      below += c->ok && c->t < c->lb * (1 - 1e-12);
     }
     if (below)
       message(r->o,
               "wgperf: warning: %zu estimates are below their own lower bounds: the first %zu ranks of --prune may "
               "not be exact (please report it)",
               below, r->o->prune_top);
-    double tn = nok >= r->o->prune_top ? r->cfgs[member[r->o->prune_top - 1]].t : INFINITY;
-    for (size_t x = 0; x < nok; x++) {
-      cfg *c = &r->cfgs[member[x]];
-      if (c->lb > tn)
-        c->ok = false, c->pruned = true;
-    }
   }
   for (size_t u = 0; jobs && u < nu; u++)
     free(jobs[u]);
@@ -1481,7 +1448,7 @@ static wgp_status build_result(run *r, const uint64_t raw, size_t total, wgp_tun
   for (size_t p = 0; texts && p < s->nparams; p++)
     free(texts[p]);
   free(texts);
-  if (!ok || !tr_rank(res)) {
+  if (!ok || !tr_rank(res) || !tr_prune_trim(res)) {
     wgp_tune_result_free(res);
     return nomem(diag);
   }
