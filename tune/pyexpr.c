@@ -193,30 +193,45 @@ bool pyx_str(const pyx_value *v, char *buf, size_t size) {
   return n >= 0 && (size_t)n < size;
 }
 
-bool pyx_equal(const pyx_value *a, const pyx_value *b) {
+/* Python's == of A and B, a step of *LEFT spent on each pair of values
+ * compared; false with *LEFT 0 when the steps run out first (two lists of
+ * lists can take far more comparisons than they hold items). */
+static bool equal_within(const pyx_value *a, const pyx_value *b, uint64_t *left, bool *eq) {
+  if (*left == 0)
+    return false;
+  --*left;
+  *eq = false;
   if (is_number(a) && is_number(b)) {
-    if (is_intlike(a) && is_intlike(b))
-      return a->i == b->i;
-    double x, y;
-    pyx_as_number(a, &x);
-    pyx_as_number(b, &y);
-    return x == y;
+    if (is_intlike(a) && is_intlike(b)) {
+      *eq = a->i == b->i;
+    } else {
+      double x, y;
+      pyx_as_number(a, &x);
+      pyx_as_number(b, &y);
+      *eq = x == y;
+    }
+    return true;
   }
   if (a->kind != b->kind)
-    return false;
+    return true;
   if (a->kind == PYX_NONE)
-    return true;
-  if (a->kind == PYX_STR)
-    return strcmp(a->s, b->s) == 0;
-  if (a->kind == PYX_LIST) {
-    if (a->n != b->n)
-      return false;
-    for (size_t i = 0; i < a->n; i++)
-      if (!pyx_equal(&a->items[i], &b->items[i]))
+    *eq = true;
+  else if (a->kind == PYX_STR)
+    *eq = strcmp(a->s, b->s) == 0;
+  else if (a->kind == PYX_LIST && a->n == b->n) {
+    *eq = true;
+    for (size_t i = 0; i < a->n && *eq; i++)
+      if (!equal_within(&a->items[i], &b->items[i], left, eq))
         return false;
-    return true;
   }
-  return false;
+  return true;
+}
+
+bool pyx_equal(const pyx_value *a, const pyx_value *b) {
+  uint64_t left = UINT64_MAX;
+  bool eq = false;
+  equal_within(a, b, &left, &eq);
+  return eq;
 }
 
 /* ---- evaluation ------------------------------------------------------------ */
@@ -227,6 +242,8 @@ typedef struct evalctx {
   char *err;
   bool failed;
   int depth;
+  uint64_t *steps; /* left to spend (pyx_eval) */
+  uint64_t given;  /* what *steps held when the evaluation began */
 } evalctx;
 
 typedef struct binding {
@@ -250,6 +267,17 @@ static bool efail(evalctx *c, const node *n, const char *fmt, ...) {
 
 static bool eval(evalctx *c, const node *n, const binding *b, pyx_value *out);
 
+/* Spends K steps of the evaluation's budget: false, with the message, when
+ * fewer are left (then none are). */
+static bool spend(evalctx *c, const node *n, uint64_t k) {
+  if (*c->steps < k) {
+    *c->steps = 0;
+    return efail(c, n, "too much to evaluate (more than %llu steps)", (unsigned long long)c->given);
+  }
+  *c->steps -= k;
+  return true;
+}
+
 static pyx_value vint(int64_t i) { return (pyx_value){.kind = PYX_INT, .i = i}; }
 static pyx_value vfloat(double f) { return (pyx_value){.kind = PYX_FLOAT, .f = f}; }
 static pyx_value vbool(bool t) { return (pyx_value){.kind = PYX_BOOL, .i = t}; }
@@ -257,6 +285,8 @@ static pyx_value vbool(bool t) { return (pyx_value){.kind = PYX_BOOL, .i = t}; }
 static bool new_list(evalctx *c, const node *n, size_t count, pyx_value *out) {
   if (count > PYX_MAX_LIST)
     return efail(c, n, "a list of %zu items (at most %u)", count, PYX_MAX_LIST);
+  if (!spend(c, n, count))
+    return false;
   *out = (pyx_value){.kind = PYX_LIST, .n = count};
   if (count && !(out->items = arena_alloc(c->a, count * sizeof *out->items)))
     return efail(c, n, "out of memory");
@@ -413,14 +443,18 @@ static bool arith(evalctx *c, const node *n, op_kind op, const pyx_value *x, con
 
 static bool compare(evalctx *c, const node *n, op_kind op, const pyx_value *x, const pyx_value *y, bool *out) {
   if (op == O_EQ || op == O_NE) {
-    *out = pyx_equal(x, y) == (op == O_EQ);
+    bool eq;
+    if (!equal_within(x, y, c->steps, &eq))
+      return spend(c, n, 1);
+    *out = eq == (op == O_EQ);
     return true;
   }
   if (op == O_IN || op == O_NOTIN) {
     bool found = false;
     if (y->kind == PYX_LIST) {
       for (size_t i = 0; i < y->n && !found; i++)
-        found = pyx_equal(x, &y->items[i]);
+        if (!equal_within(x, &y->items[i], c->steps, &found))
+          return spend(c, n, 1);
     } else if (y->kind == PYX_STR && x->kind == PYX_STR) {
       found = strstr(y->s, x->s) != NULL;
     } else {
@@ -477,9 +511,11 @@ static bool eval_comp(evalctx *c, const node *n, size_t clause, const binding *b
     if (!eval(c, n->kids[0], b, &v))
       return false;
     if (*count == *cap) {
+      if (*count == PYX_MAX_LIST)
+        return efail(c, n, "a list of more than %u items", PYX_MAX_LIST);
       size_t ncap = *cap ? 2 * *cap : 16;
       if (ncap > PYX_MAX_LIST)
-        return efail(c, n, "a list of more than %u items", PYX_MAX_LIST);
+        ncap = PYX_MAX_LIST;
       pyx_value *nb = arena_alloc(c->a, ncap * sizeof *nb);
       if (!nb)
         return efail(c, n, "out of memory");
@@ -526,6 +562,8 @@ static bool call(evalctx *c, const node *n, const binding *b, pyx_value *out) {
       pyx_value args = all;
       if (args.kind != PYX_LIST || args.n == 0)
         return efail(c, n, "%s() of an empty parameter", f);
+      if (!spend(c, n, args.n))
+        return false;
       pyx_value best = args.items[0];
       for (size_t i = 1; i < args.n; i++) {
         bool better;
@@ -585,6 +623,8 @@ static bool call(evalctx *c, const node *n, const binding *b, pyx_value *out) {
     }
     if (cnt == 0)
       return efail(c, n, "%s() of an empty list", f);
+    if (!spend(c, n, cnt))
+      return false;
     pyx_value best = items[0];
     for (size_t i = 1; i < cnt; i++) {
       bool better;
@@ -675,6 +715,8 @@ static bool call(evalctx *c, const node *n, const binding *b, pyx_value *out) {
   /* sum */
   if (x->kind != PYX_LIST)
     return efail(c, n, "'%s' object is not iterable", pyx_kind_name(x->kind));
+  if (!spend(c, n, x->n))
+    return false;
   pyx_value acc = vint(0);
   for (size_t i = 0; i < x->n; i++)
     if (!arith(c, n, O_ADD, &acc, &x->items[i], &acc))
@@ -688,6 +730,8 @@ static bool eval(evalctx *c, const node *n, const binding *b, pyx_value *out) {
     return false;
   if (++c->depth > PYX_MAX_DEPTH)
     return efail(c, n, "evaluation nested too deeply");
+  if (!spend(c, n, 1))
+    return false;
   bool ok = true;
   switch (n->kind) {
   case N_INT: *out = vint(n->i); break;
@@ -803,8 +847,11 @@ static bool eval(evalctx *c, const node *n, const binding *b, pyx_value *out) {
   return ok && !c->failed;
 }
 
-bool pyx_eval(const pyx_expr *e, const pyx_env *env, pyx_arena *a, pyx_value *out, char err[PYX_ERR_SIZE]) {
-  evalctx c = {.env = env, .a = a, .err = err};
+bool pyx_eval(const pyx_expr *e, const pyx_env *env, pyx_arena *a, pyx_value *out, uint64_t *steps,
+              char err[PYX_ERR_SIZE]) {
+  uint64_t own = PYX_MAX_STEPS;
+  evalctx c = {.env = env, .a = a, .err = err, .steps = steps ? steps : &own};
+  c.given = *c.steps;
   err[0] = '\0';
   return eval(&c, e->root, NULL, out);
 }

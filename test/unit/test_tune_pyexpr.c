@@ -56,7 +56,7 @@ static void result(const char *text, char *buf, size_t size) {
   }
   pyx_arena *a = pyx_arena_new();
   pyx_value v;
-  if (!pyx_eval(e, &env, a, &v, err))
+  if (!pyx_eval(e, &env, a, &v, NULL, err))
     snprintf(buf, size, "ERR: %s", err);
   else if (!pyx_str(&v, buf, size))
     snprintf(buf, size, "ERR: too long");
@@ -190,6 +190,56 @@ static void errors(void **state) {
   EXPECT("[i for i in 5]", "ERR: 'int' object is not iterable at column 13");
 }
 
+/* TEXT evaluated with *STEPS left: true when it succeeded; ERR says why not */
+static bool within(const char *text, uint64_t *steps, char err[PYX_ERR_SIZE]) {
+  pyx_expr *e = pyx_parse(text, err);
+  assert_non_null(e);
+  pyx_arena *a = pyx_arena_new();
+  pyx_value v;
+  bool ok = pyx_eval(e, &env, a, &v, steps, err);
+  pyx_arena_free(a);
+  pyx_free(e);
+  return ok;
+}
+
+/* Every evaluation spends steps from a budget (the node, each list item made
+ * or walked, each pair of values compared) and stops, with a message, when it
+ * runs out: a tuning space's conditions are evaluated for every combination of
+ * values, so a heavy one must end with an error, not run for hours. */
+static void budget(void **state) {
+  (void)state;
+  char err[PYX_ERR_SIZE];
+  uint64_t steps = 1000;
+  assert_true(within("a * b - 1", &steps, err));
+  assert_int_equal(steps, 1000 - 5); /* BIN(BIN(a, b), 1): five nodes */
+  uint64_t after = steps;
+  assert_true(within("max(P) > 1", &steps, err));
+  assert_int_equal(steps, after - 3 - 3); /* three nodes (the call's argument is not evaluated) and P's three values */
+  /* a shared budget runs out over several evaluations, and stays spent */
+  steps = 60;
+  assert_true(within("[i for i in range(20)]", &steps, err)); /* 3 nodes, 20 items made, 20 evaluated */
+  assert_int_equal(steps, 17);
+  assert_false(within("[i for i in range(20)]", &steps, err));
+  assert_int_equal(steps, 0);
+  assert_string_equal(err, "too much to evaluate (more than 17 steps) at column 13");
+  assert_false(within("1", &steps, err));
+  /* comparisons of lists of lists pay for every pair compared: a million
+   * here, from lists of a few thousand items */
+  steps = 100000;
+  assert_false(within("[[0] * 1000] * 1000 == [[0] * 1000] * 1000", &steps, err));
+  assert_string_equal(err, "too much to evaluate (more than 100000 steps) at column 21");
+  steps = 100000;
+  assert_false(within("[0] * 999 + [1] in [[0] * 1000] * 1000", &steps, err));
+  assert_string_equal(err, "too much to evaluate (more than 100000 steps) at column 17");
+  steps = 10000000;
+  assert_true(within("[0] * 999 + [1] in [[0] * 1000] * 1000", &steps, err));
+  assert_true(steps < 10000000 - 1000000);
+  /* without a budget of its own an evaluation has PYX_MAX_STEPS: 36 million
+   * items filtered away */
+  EXPECT("[0 for x in [range(6000)] for i in x for j in x if 0]",
+         "ERR: too much to evaluate (more than 30000000 steps) at column 52");
+}
+
 /* free names: what a condition depends on, comprehension variables excluded */
 static bool collect(void *user, const char *name, size_t column) {
   char *buf = user;
@@ -212,6 +262,6 @@ static void names(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(arithmetic), cmocka_unit_test(logic_and_comparisons),
                                      cmocka_unit_test(lists_and_functions), cmocka_unit_test(errors),
-                                     cmocka_unit_test(names)};
+                                     cmocka_unit_test(budget), cmocka_unit_test(names)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
