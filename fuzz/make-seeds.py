@@ -64,7 +64,7 @@ def shrink_gpu(g):
     return g
 
 
-seeds = {t: {} for t in ("model", "gpu", "launch_json", "launch_cli", "expr", "estimate")}
+seeds = {t: {} for t in ("model", "gpu", "launch_json", "launch_cli", "expr", "estimate", "space")}
 
 
 def add(target, name, text):
@@ -233,6 +233,46 @@ for name in ("offset-div0", "offset-huge"):
 est("adv-cond-div0", "", small, adv["cond-div0"])
 est("adv-array-huge", "", small, adv["array-huge"])
 est("adv-regs-huge", "", small, adv["regs-huge"])
+
+# ---- space: T1 tuning spaces (fuzz_space.c) -------------------------------
+# the lit tests' own spaces (never the third-party ones in ../shared), compact
+TUNE = os.path.join(ROOT, "test", "lit", "Inputs", "tune")
+for sub in ("", "errors"):
+    d = os.path.join(TUNE, sub)
+    for f in sorted(os.listdir(d)):
+        if f.endswith(".json"):
+            with open(os.path.join(d, f)) as fh:
+                try:
+                    obj = json.load(fh)
+                except ValueError:
+                    continue  # malformed.json: a JSON seed of its own kind below
+            add("space", (sub + "-" if sub else "") + f[:-5], compact(obj))
+with open(os.path.join(TUNE, "scale.json")) as fh:
+    scale = json.load(fh)
+
+
+def space(name, params, conds, **spec):
+    t = copy.deepcopy(scale)
+    t["ConfigurationSpace"]["TuningParameters"] = params
+    t["ConfigurationSpace"]["Conditions"] = [{"Expression": c, "Parameters": []} for c in conds]
+    t["KernelSpecification"].update(spec)
+    add("space", "adv-" + name, compact(t))
+
+
+def par(name, values):
+    return {"Name": name, "Type": "int", "Values": values, "Default": 0}
+
+
+space("list-equality", [par("a", "[1, 2]")], ["[[0] * 100] * 100 == [[0] * 100] * 100"])
+space("late-reject", [par("a", "range(300)"), par("b", "range(300)"), par("c", "range(300)")], ["c < 0"])
+space("nested-comp", [par("a", "[x * y for x in range(1, 40) for y in range(1, 40) if x % y == 0]")],
+      ["a in [i ** 2 for i in range(30)] or a % 7 == 3"])
+space("grid-expr", [par("block_size_x", "[32, 64, 96]"), par("t", "[1, 3]")], ["block_size_x * t <= 192"],
+      LocalSize={"X": "block_size_x", "Y": "max(t)", "Z": "1"}, GridDivX=["block_size_x", "t"],
+      ProblemSize=["2 ** 20 + 1", 3])
+space("floats", [par("a", "[0.5, 1.5, 2.0]"), par("b", "[True, False, None]")], ["a * 2 > 1"])
+add("space", "adv-not-an-object", "[1, 2, 3]")
+add("space", "adv-truncated", compact(scale)[:200])
 
 # ---- write -----------------------------------------------------------------
 for target, files in seeds.items():

@@ -34,6 +34,10 @@
  * configuration. */
 #define SP_ENUM_STEPS 1000000000ull
 #define SP_COND_STEPS 10000000u
+/* Steps the Values lists of all parameters may take together (a parameter
+ * has at most 65,535 values: a list made from millions of candidates is
+ * already unusual). */
+#define SP_VALUES_STEPS 100000000ull
 /* Steps one launch expression may take for one configuration. */
 #define SP_LAUNCH_STEPS 1000000u
 
@@ -169,6 +173,7 @@ typedef struct reader {
   wgp_tune_space *s;
   wgp_diag *diag;
   wgp_status st;
+  uint64_t steps, steps_given; /* of evaluation left for the Values lists, and given (SP_VALUES_STEPS) */
 } reader;
 
 static bool rfail(reader *r, wgp_status st, const char *f, ...) {
@@ -273,6 +278,24 @@ static bool to_value(reader *r, const char *field, const pyx_value *v, wgp_tune_
   return true;
 }
 
+/* Whether TEXT is among the texts already in SET (open addressing over
+ * indices into VALUES, SIZE a power of two, UINT32_MAX: empty); adds it when
+ * not.  A parameter has at most 65,535 values: checking each against all
+ * before it took 11 s for two of 60,000 here. */
+static bool seen_before(uint32_t *set, size_t size, const wgp_tune_value *values, uint32_t k) {
+  uint64_t h = 14695981039346656037ull; /* FNV-1a */
+  for (const char *c = values[k].text; *c; c++)
+    h = (h ^ (unsigned char)*c) * 1099511628211ull;
+  for (size_t at = (size_t)h & (size - 1);; at = (at + 1) & (size - 1)) {
+    if (set[at] == UINT32_MAX) {
+      set[at] = k;
+      return false;
+    }
+    if (strcmp(values[set[at]].text, values[k].text) == 0)
+      return true;
+  }
+}
+
 static bool read_param(reader *r, json_t *j, size_t i) {
   char field[96];
   snprintf(field, sizeof field, "TuningParameters[%zu]", i);
@@ -303,12 +326,20 @@ static bool read_param(reader *r, json_t *j, size_t i) {
     char err[PYX_ERR_SIZE];
     const char *text = json_string_value(values);
     e = pyx_parse(text, err);
-    if (!e)
+    /* one list at most PYX_MAX_STEPS (its memory), all together r->steps */
+    uint64_t steps = r->steps < PYX_MAX_STEPS ? r->steps : PYX_MAX_STEPS, given = steps;
+    if (!e) {
       ok = rfail(r, WGP_ERR_INPUT, "%s '%s': %s", field, text, err);
-    else if (!pyx_eval(e, NULL, a, &list, NULL, err))
-      ok = rfail(r, WGP_ERR_INPUT, "%s '%s': %s", field, text, err);
-    else if (list.kind != PYX_LIST)
-      ok = rfail(r, WGP_ERR_INPUT, "%s '%s': expected a list, got '%s'", field, text, pyx_kind_name(list.kind));
+    } else if (!pyx_eval(e, NULL, a, &list, &steps, err)) {
+      r->steps -= given - steps;
+      ok = r->steps == 0 ? rfail(r, WGP_ERR_INPUT, "%s '%s': the Values lists take more than %llu steps of evaluation",
+                                 field, text, (unsigned long long)r->steps_given)
+                         : rfail(r, WGP_ERR_INPUT, "%s '%s': %s", field, text, err);
+    } else {
+      r->steps -= given - steps;
+      if (list.kind != PYX_LIST)
+        ok = rfail(r, WGP_ERR_INPUT, "%s '%s': expected a list, got '%s'", field, text, pyx_kind_name(list.kind));
+    }
   } else if (json_is_array(values)) {
     size_t n2 = json_array_size(values);
     tmp = calloc(n2 ? n2 : 1, sizeof *tmp);
@@ -335,20 +366,26 @@ static bool read_param(reader *r, json_t *j, size_t i) {
     ok = rfail(r, WGP_ERR_INPUT, "%s: the parameter has no values", field);
   if (ok && list.n > UINT16_MAX)
     ok = rfail(r, WGP_ERR_INPUT, "%s: %zu values (at most %u)", field, list.n, UINT16_MAX);
+  uint32_t *set = NULL;
+  size_t set_size = 16;
   if (ok) {
+    while (set_size < 2 * list.n)
+      set_size *= 2;
     p->values = calloc(list.n, sizeof *p->values);
     p->pyvalues = calloc(list.n, sizeof *p->pyvalues);
-    if (!p->values || !p->pyvalues)
+    set = malloc(set_size * sizeof *set);
+    if (!p->values || !p->pyvalues || !set)
       ok = rfail(r, WGP_ERR_NOMEM, "out of memory");
+    else
+      memset(set, 0xff, set_size * sizeof *set);
   }
   for (size_t k = 0; ok && k < list.n; k++) {
     ok = to_value(r, field, &list.items[k], &p->values[k]);
     p->nvalues = ok ? k + 1 : k;
     if (!ok)
       break;
-    for (size_t q = 0; q < k; q++)
-      if (strcmp(p->values[q].text, p->values[k].text) == 0)
-        ok = rfail(r, WGP_ERR_INPUT, "%s: value %s is listed twice", field, p->values[k].text);
+    if (seen_before(set, set_size, p->values, (uint32_t)k))
+      ok = rfail(r, WGP_ERR_INPUT, "%s: value %s is listed twice", field, p->values[k].text);
     const wgp_tune_value *v = &p->values[k];
     p->pyvalues[k] = v->kind == WGP_TUNE_INT     ? (pyx_value){.kind = list.items[k].kind == PYX_BOOL ? PYX_BOOL : PYX_INT,
                                                                 .i = v->i}
@@ -356,6 +393,7 @@ static bool read_param(reader *r, json_t *j, size_t i) {
                                                  : (pyx_value){.kind = PYX_STR, .s = v->text};
   }
   p->all = (pyx_value){.kind = PYX_LIST, .n = p->nvalues, .items = p->pyvalues};
+  free(set);
   free(tmp);
   pyx_free(e);
   pyx_arena_free(a);
@@ -610,7 +648,12 @@ static bool read_spec(reader *r, json_t *k) {
 }
 
 wgp_status wgp_tune_space_load_string(const char *text, size_t len, const char *name, const char *dir, wgp_tune_space **out,
-                                 wgp_diag *diag) {
+                                      wgp_diag *diag) {
+  return sp_load_string(text, len, name, dir, SP_VALUES_STEPS, out, diag);
+}
+
+wgp_status sp_load_string(const char *text, size_t len, const char *name, const char *dir, uint64_t steps,
+                          wgp_tune_space **out, wgp_diag *diag) {
   *out = NULL;
   wgp_tune_space *s = calloc(1, sizeof *s);
   if (!s)
@@ -621,7 +664,7 @@ wgp_status wgp_tune_space_load_string(const char *text, size_t len, const char *
     wgp_tune_space_free(s);
     return nomem(diag);
   }
-  reader r = {s, diag, WGP_OK};
+  reader r = {s, diag, WGP_OK, steps, steps};
   json_error_t je;
   json_t *root = json_loadb(text, len, 0, &je);
   if (!root) {
@@ -720,7 +763,8 @@ typedef struct enumerator {
   pyx_arena *a;
   env_ctx env;
   pyx_env penv;
-  uint64_t steps; /* left of SP_ENUM_STEPS */
+  uint64_t steps, steps_given; /* left, and given (SP_ENUM_STEPS) */
+  size_t max_configs;            /* SP_MAX_CONFIGS */
   wgp_diag *diag;
   wgp_status st;
 } enumerator;
@@ -753,7 +797,7 @@ static bool conds_hold(enumerator *e, size_t d) {
                              "wgperf: error: %s: checking the conditions takes more than %llu steps of evaluation "
                              "(%llu combinations of the values); a condition is checked as soon as the parameters "
                              "it reads are set, so list the parameters the conditions restrict most first",
-                             s->file, SP_ENUM_STEPS, (unsigned long long)product);
+                             s->file, (unsigned long long)e->steps_given, (unsigned long long)product);
         return false;
       }
       char cfg[512];
@@ -771,10 +815,10 @@ static bool conds_hold(enumerator *e, size_t d) {
 static bool descend(enumerator *e, size_t d) {
   const wgp_tune_space *s = e->s;
   if (d == s->nparams) {
-    if (e->count == SP_MAX_CONFIGS) {
-      e->st = wgp_diag_set(e->diag, WGP_ERR_INPUT, "wgperf: error: %s: more than %u configurations satisfy the "
+    if (e->count == e->max_configs) {
+      e->st = wgp_diag_set(e->diag, WGP_ERR_INPUT, "wgperf: error: %s: more than %zu configurations satisfy the "
                                                    "conditions",
-                           s->file, SP_MAX_CONFIGS);
+                           s->file, e->max_configs);
       return false;
     }
     if (e->count == e->cap) {
@@ -803,12 +847,17 @@ static bool descend(enumerator *e, size_t d) {
 }
 
 wgp_status wgp_tune_space_enumerate(const wgp_tune_space *s, uint16_t **idx, size_t *count, uint64_t *raw, wgp_diag *diag) {
+  return sp_enumerate(s, SP_ENUM_STEPS, SP_MAX_CONFIGS, idx, count, raw, diag);
+}
+
+wgp_status sp_enumerate(const wgp_tune_space *s, uint64_t steps, size_t max_configs, uint16_t **idx, size_t *count,
+                        uint64_t *raw, wgp_diag *diag) {
   *idx = NULL;
   *count = 0;
   uint64_t product = raw_product(s);
   if (raw)
     *raw = product;
-  enumerator e = {.s = s, .steps = SP_ENUM_STEPS, .diag = diag, .st = WGP_OK};
+  enumerator e = {.s = s, .steps = steps, .steps_given = steps, .max_configs = max_configs, .diag = diag, .st = WGP_OK};
   e.cur = calloc(s->nparams, sizeof *e.cur);
   e.a = pyx_arena_new();
   e.env = (env_ctx){.s = s, .config = e.cur};

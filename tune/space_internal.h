@@ -60,6 +60,17 @@ struct wgp_tune_space {
   sp_arg *args;
 };
 
+/* wgp_tune_space_load_string with a budget of STEPS of evaluation for all
+ * Values lists together (the public function's is 100 million). */
+wgp_status sp_load_string(const char *text, size_t len, const char *name, const char *dir, uint64_t steps,
+                          wgp_tune_space **out, wgp_diag *diag);
+
+/* wgp_tune_space_enumerate with a budget of STEPS of evaluation for the
+ * conditions and at most MAX_CONFIGS configurations (the public function's
+ * are a billion and 50 million; fuzz/fuzz_space.c gives less). */
+wgp_status sp_enumerate(const wgp_tune_space *s, uint64_t steps, size_t max_configs, uint16_t **idx, size_t *count,
+                        uint64_t *raw, wgp_diag *diag);
+
 /* The text of CONFIG: "name=value, ..." (for messages), into BUF. */
 void sp_config_text(const wgp_tune_space *s, const uint16_t *config, char *buf, size_t size);
 

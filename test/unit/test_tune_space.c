@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "space_internal.h"
 #include "wgperf/tune.h"
 
 #include <stdio.h>
@@ -134,6 +135,12 @@ static void errors(void **state) {
                "TuningParameters[0] (a).Values: the parameter has no values");
   EXPECT_ERROR("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", \"Values\": \"[1, 1]\"}]}}",
                "value 1 is listed twice");
+  /* the first value, in order, that repeats one before it; '1' and '1.0' are two values (two #defines) */
+  EXPECT_ERROR("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", \"Values\": \"[3, 1.0, 1, 2, 1, 3]\"}]}}",
+               "value 1 is listed twice");
+  EXPECT_ERROR("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", "
+               "\"Values\": \"list(range(60000)) + [59999]\"}]}}",
+               "value 59999 is listed twice");
   EXPECT_ERROR("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", \"Values\": \"4\"}]}}",
                "TuningParameters[0] (a).Values '4': expected a list, got 'int'");
   EXPECT_ERROR("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", \"Values\": \"[b]\"}]}}",
@@ -193,8 +200,53 @@ static void value_errors(void **state) {
   wgp_tune_space_free(s);
 }
 
+/* The budgets that keep a space from running for hours (tune/space.c): the
+ * Values lists share one, the enumeration's conditions another, and at most
+ * so many configurations may satisfy them; the public functions' budgets are
+ * large (lit tune-errors.test reaches the enumeration's), these small. */
+static void budgets(void **state) {
+  (void)state;
+  const char *two = "{\"ConfigurationSpace\": {\"TuningParameters\": ["
+                    "{\"Name\": \"a\", \"Values\": \"[i for i in range(10)]\"},"
+                    "{\"Name\": \"b\", \"Values\": \"[i for i in range(10)]\"}],"
+                    "\"Conditions\": [{\"Expression\": \"a + b < 0\", \"Parameters\": [\"a\", \"b\"]}]},"
+                    "\"KernelSpecification\": {\"Language\": \"OpenCL\", \"KernelName\": \"k\", \"GlobalSizeType\": \"OpenCL\","
+                    "\"LocalSize\": {\"X\": \"1\"}, \"GlobalSize\": {\"X\": \"64\"}}}";
+  wgp_tune_space *s;
+  wgp_diag d;
+  /* each list: the comprehension, range(10) and its argument, 10 items made, 10 evaluated: 23 */
+  assert_int_equal(sp_load_string(two, strlen(two), "t.json", NULL, 45, &s, &d), WGP_ERR_INPUT);
+  assert_string_equal(d.message, "wgperf: error: t.json: TuningParameters[1] (b).Values '[i for i in range(10)]': "
+                                 "the Values lists take more than 45 steps of evaluation");
+  assert_int_equal(sp_load_string(two, strlen(two), "t.json", NULL, 46, &s, &d), WGP_OK);
+  /* 100 evaluations of 'a + b < 0' (5 steps each): 500 steps, every one rejected */
+  uint16_t *idx;
+  size_t count;
+  uint64_t raw;
+  assert_int_equal(sp_enumerate(s, 500, 1000, &idx, &count, &raw, &d), WGP_ERR_INPUT);
+  assert_string_equal(d.message, "wgperf: error: t.json: no configuration satisfies the conditions (100 combinations "
+                                 "of the values, 1 condition)");
+  assert_int_equal(sp_enumerate(s, 499, 1000, &idx, &count, &raw, &d), WGP_ERR_INPUT);
+  assert_string_equal(d.message, "wgperf: error: t.json: checking the conditions takes more than 499 steps of "
+                                 "evaluation (100 combinations of the values); a condition is checked as soon as the "
+                                 "parameters it reads are set, so list the parameters the conditions restrict most "
+                                 "first");
+  wgp_tune_space_free(s);
+  const char *open = "{\"ConfigurationSpace\": {\"TuningParameters\": ["
+                     "{\"Name\": \"a\", \"Values\": \"range(10)\"}, {\"Name\": \"b\", \"Values\": \"range(10)\"}]},"
+                     "\"KernelSpecification\": {\"Language\": \"OpenCL\", \"KernelName\": \"k\", \"GlobalSizeType\": \"OpenCL\","
+                     "\"LocalSize\": {\"X\": \"1\"}, \"GlobalSize\": {\"X\": \"64\"}}}";
+  assert_int_equal(sp_load_string(open, strlen(open), "t.json", NULL, 1000, &s, &d), WGP_OK);
+  assert_int_equal(sp_enumerate(s, 1000, 100, &idx, &count, &raw, &d), WGP_OK);
+  assert_int_equal(count, 100);
+  free(idx);
+  assert_int_equal(sp_enumerate(s, 1000, 99, &idx, &count, &raw, &d), WGP_ERR_INPUT);
+  assert_string_equal(d.message, "wgperf: error: t.json: more than 99 configurations satisfy the conditions");
+  wgp_tune_space_free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(values_order_and_launch), cmocka_unit_test(defaults),
-                                     cmocka_unit_test(errors), cmocka_unit_test(value_errors)};
+                                     cmocka_unit_test(errors), cmocka_unit_test(budgets), cmocka_unit_test(value_errors)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
