@@ -278,9 +278,9 @@ static bool to_value(reader *r, const char *field, const pyx_value *v, wgp_tune_
   return true;
 }
 
-/* Whether TEXT is among the texts already in SET (open addressing over
- * indices into VALUES, SIZE a power of two, UINT32_MAX: empty); adds it when
- * not.  A parameter has at most 65,535 values: checking each against all
+/* Whether VALUES[K]'s text is among those already in SET (open addressing
+ * over indices into VALUES, SIZE a power of two, UINT32_MAX: empty); adds K
+ * when not.  A parameter has at most 65,535 values: checking each against all
  * before it took 11 s for two of 60,000 here. */
 static bool seen_before(uint32_t *set, size_t size, const wgp_tune_value *values, uint32_t k) {
   uint64_t h = 14695981039346656037ull; /* FNV-1a */
