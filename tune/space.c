@@ -241,7 +241,10 @@ static bool read_expr(reader *r, json_t *j, const char *field, sp_expr *out) {
     return true;
   }
   if (json_is_real(j) && json_real_value(j) == floor(json_real_value(j))) {
-    out->constant = (int64_t)json_real_value(j);
+    double x = json_real_value(j);
+    if (!(x >= -0x1p63 && x < 0x1p63)) /* beyond int64_t: converting it is undefined */
+      return rfail(r, WGP_ERR_INPUT, "%s: %g is out of the 64-bit integer range", field, x);
+    out->constant = (int64_t)x;
     return true;
   }
   if (!json_is_string(j))
@@ -994,8 +997,16 @@ wgp_status wgp_tune_space_launch(const wgp_tune_space *s, const uint16_t *config
       } else {
         div = (double)out->block[d];
       }
+      double g = ceil((double)problem[d] / div);
+      if (c.st == WGP_OK && !(g < 0x1p64)) { /* a divisor near 0: converting it would be undefined */
+        char cfg[512];
+        sp_config_text(s, config, cfg, sizeof cfg);
+        c.st = wgp_diag_set(diag, WGP_ERR_INPUT,
+                            "wgperf: error: %s: ProblemSize / GridDiv%c gives a grid of %.17g blocks (for %s)", s->file,
+                            "XYZ"[d], g, cfg);
+      }
       if (c.st == WGP_OK)
-        out->grid[d] = (uint64_t)ceil((double)problem[d] / div);
+        out->grid[d] = (uint64_t)g;
       if (out->grid[d] < 1)
         out->grid[d] = 1;
     } else {

@@ -245,8 +245,34 @@ static void budgets(void **state) {
   wgp_tune_space_free(s);
 }
 
+/* Numbers past what their integer can hold are errors, never an undefined
+ * conversion (found by fuzz-space: GridDivX [1e308]). */
+static void out_of_range(void **state) {
+  (void)state;
+  const char *spec = "{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"b\", \"Values\": \"[64]\"}]},"
+                     "\"KernelSpecification\": {\"Language\": \"OpenCL\", \"KernelName\": \"k\", "
+                     "\"GlobalSizeType\": \"OpenCL\", \"LocalSize\": {\"X\": \"b\"}, \"ProblemSize\": [1000], "
+                     "\"GridDivX\": [%s]}}";
+  char text[1024];
+  wgp_diag d;
+  snprintf(text, sizeof text, spec, "1e308");
+  assert_null(load(text, &d));
+  assert_string_equal(d.message, "wgperf: error: t.json: GridDivX[0]: 1e+308 is out of the 64-bit "
+                                 "integer range");
+  snprintf(text, sizeof text, spec, "\"1e-300\"");
+  wgp_tune_space *s = load(text, &d);
+  if (!s)
+    fail_msg("%s", d.message);
+  uint16_t c[1] = {0};
+  wgp_tune_launch l;
+  assert_int_equal(wgp_tune_space_launch(s, c, &l, &d), WGP_ERR_INPUT);
+  assert_string_equal(d.message, "wgperf: error: t.json: ProblemSize / GridDivX gives a grid of 1e+303 "
+                                 "blocks (for b=64)");
+  wgp_tune_space_free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(values_order_and_launch), cmocka_unit_test(defaults),
-                                     cmocka_unit_test(errors), cmocka_unit_test(budgets), cmocka_unit_test(value_errors)};
+                                     cmocka_unit_test(errors), cmocka_unit_test(budgets), cmocka_unit_test(out_of_range), cmocka_unit_test(value_errors)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
