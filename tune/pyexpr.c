@@ -227,13 +227,6 @@ static bool equal_within(const pyx_value *a, const pyx_value *b, uint64_t *left,
   return true;
 }
 
-bool pyx_equal(const pyx_value *a, const pyx_value *b) {
-  uint64_t left = UINT64_MAX;
-  bool eq = false;
-  equal_within(a, b, &left, &eq);
-  return eq;
-}
-
 /* ---- evaluation ------------------------------------------------------------ */
 
 typedef struct evalctx {

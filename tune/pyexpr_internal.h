@@ -87,8 +87,6 @@ bool pyx_as_number(const pyx_value *v, double *out);
 /* Python's str(V) for INT, BOOL, FLOAT and STR (repr for items of a list),
  * into BUF; false when it does not fit. */
 bool pyx_str(const pyx_value *v, char *buf, size_t size);
-/* Python's == of two values (1 == 1.0 == True). */
-bool pyx_equal(const pyx_value *a, const pyx_value *b);
 const char *pyx_kind_name(pyx_kind k);
 
 #endif
