@@ -1,9 +1,11 @@
-/* measure.h - wgperf-measure internals shared by its two files (tools/ only).
+/* measure.h - wgperf-measure internals shared by its files (tools/ only).
  *
  * wgperf_measure.c: command line, timing, CSV rows, user kernels from a launch spec.
  * measure_validation.c: the validation kernels of validation/kernels/NAME.cl: their
  * configurations (those of validation/measure/measure_cuda.cu), inputs and CPU
  * references.
+ * measure_plan.c: a tuning space's measurement plan (wgtune --plan) timed into a
+ * Kernel Tuner cache file.
  */
 #ifndef WGPERF_TOOLS_MEASURE_H
 #define WGPERF_TOOLS_MEASURE_H
@@ -74,5 +76,19 @@ typedef struct mx_val_opts {
 int mx_run_validation(mx_ctx *x, const mx_val_opts *o);
 /* Checks the --only list; prints and returns -1 on an unknown name. */
 int mx_check_only(const char *only);
+
+/* wgperf-measure --plan (measure_plan.c): a tuning space's configurations
+ * (wgtune --plan) timed and written as a Kernel Tuner cache file. */
+typedef struct mx_plan_opts {
+  const char *plan, *out, *kernel_dir;
+  int repeats;                /* timed launches after the warm-up */
+  double budget_s;            /* stop starting configurations after this (0: none) */
+  double max_launch_s;        /* a warm-up longer than this: one timed launch */
+} mx_plan_opts;
+
+/* Checks the plan O->plan (a message on stderr when it is bad): 0 or -1. */
+int mx_check_plan(const char *file);
+/* Times the plan's configurations on X's device: 0, or 1 with the message printed. */
+int mx_run_plan(mx_ctx *x, const mx_plan_opts *o);
 
 #endif

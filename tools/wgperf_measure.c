@@ -3,6 +3,8 @@
  *   wgperf-measure [-o OUT.csv] [--quick] [--only K1,K2] [--budget-s S] [--max-launch-s S]
  *                  [--config-cap-s S] [--kernels DIR] [--gpu-name NAME] [--skipped FILE]
  *   wgperf-measure --list [--quick] [--only K1,K2]
+ *   wgperf-measure --plan PLAN.tsv [-o CACHE.json] [--repeats N] [--budget-s S] [--max-launch-s S]
+ *                  [--kernel-dir DIR]
  *   wgperf-measure KERNEL.cl [--kernel NAME] (--launch FILE.json | --global X[,Y[,Z]] --local ...
  *                  [--arg N=V] [--buffer N=SIZE] [--local-mem N=SIZE]) [--build-options OPTS]
  *                  [--fill random|zero] [--repeats N] [--input-size N] [-o OUT.csv]
@@ -13,7 +15,9 @@
  * With one: the user's kernel with the launch of include/wgperf/launch.h; buffers are
  * filled (uniform (0, 1] floats, integers 0..99, or zeros) and restored before every
  * launch, and every timed launch must leave the same results as the warm-up launch
- * (the only check possible without a reference). Durations come from OpenCL profiling
+ * (the only check possible without a reference). With --plan: the configurations of a
+ * tuning space (wgtune --plan) timed into a Kernel Tuner cache file (measure_plan.c).
+ * Durations come from OpenCL profiling
  * events: the kernel alone. Rows of a CPU device (PoCL) say not_a_gpu in notes: they
  * show that the harness works, and are never a GPU's timings.
  *
@@ -44,6 +48,10 @@ static void usage(FILE *f) {
           "usage: wgperf-measure [-o OUT.csv] [--quick] [--only K1,K2] [--budget-s S] [--max-launch-s S]\n"
           "                      [--config-cap-s S] [--kernels DIR] [--gpu-name NAME] [--skipped FILE]\n"
           "       wgperf-measure --list [--quick] [--only K1,K2]\n"
+          "       wgperf-measure --plan PLAN.tsv [-o CACHE.json] [--repeats N] [--budget-s S]\n"
+          "                      [--max-launch-s S] [--kernel-dir DIR]\n"
+          "       (a tuning space's configurations from wgtune's plan, timed into a Kernel Tuner cache\n"
+          "       file that wgperf-validate compares with wgtune's ranking)\n"
 #ifndef WGP_MEASURE_STANDALONE
           "       wgperf-measure KERNEL.cl [--kernel NAME] (--launch FILE.json | --global X[,Y[,Z]] --local ...\n"
           "                      [--arg N=V] [--buffer N=SIZE] [--local-mem N=SIZE]) [--build-options OPTS]\n"
@@ -498,6 +506,8 @@ static int measure_main(int argc, char **argv) {
 #endif
   const char *out = NULL, *gpu_name = NULL, *skipped = NULL;
   mx_val_opts vo = {NULL, false, false, 200, 2.5, 2, NULL};
+  mx_plan_opts po = {NULL, NULL, NULL, 7, 0, 2.5};
+  bool budget_given = false, launch_given = false;
   int platform = -1, device = -1;
 #ifndef WGP_MEASURE_STANDALONE
   user_opts uo = {NULL, NULL, NULL, "random", 0, 0};
@@ -531,6 +541,19 @@ static int measure_main(int argc, char **argv) {
         return fail(X_USAGE, "%s takes positive seconds, got '%s'", a, argv[i]);
       *(!strcmp(a, "--budget-s") ? &vo.budget_s : !strcmp(a, "--max-launch-s") ? &vo.max_launch_s : &vo.config_cap_s) =
           v;
+      budget_given |= !strcmp(a, "--budget-s");
+      launch_given |= !strcmp(a, "--max-launch-s");
+    } else if (!strcmp(a, "--plan") && more)
+      po.plan = argv[++i];
+    else if (!strcmp(a, "--kernel-dir") && more)
+      po.kernel_dir = argv[++i];
+    else if (!strcmp(a, "--repeats") && more) {
+      if (parse_num(argv[++i], 1, 64, &v) || v != floor(v))
+        return fail(X_USAGE, "--repeats takes a number from 1 to 64, got '%s'", argv[i]);
+      po.repeats = (int)v;
+#ifndef WGP_MEASURE_STANDALONE
+      uo.repeats = (int)v;
+#endif
     } else if ((!strcmp(a, "--platform") || !strcmp(a, "--device")) && more) {
       if (parse_num(argv[++i], 0, 15, &v) || v != floor(v))
         return fail(X_USAGE, "%s takes a number from 0 to 15, got '%s'", a, argv[i]);
@@ -545,10 +568,6 @@ static int measure_main(int argc, char **argv) {
       uo.fill = argv[++i];
       if (strcmp(uo.fill, "random") && strcmp(uo.fill, "zero"))
         return fail(X_USAGE, "--fill takes random or zero, got '%s'", uo.fill);
-    } else if (!strcmp(a, "--repeats") && more) {
-      if (parse_num(argv[++i], 1, 64, &v) || v != floor(v))
-        return fail(X_USAGE, "--repeats takes a number from 1 to 64, got '%s'", argv[i]);
-      uo.repeats = (int)v;
     } else if (!strcmp(a, "--input-size") && more) {
       if (parse_num(argv[++i], 1, 9e18, &v) || v != floor(v))
         return fail(X_USAGE, "--input-size takes a positive integer, got '%s'", argv[i]);
@@ -581,6 +600,23 @@ static int measure_main(int argc, char **argv) {
     snprintf(kdir, sizeof kdir, "%s", env ? env : WGPERF_SOURCE_DIR "/validation/kernels");
     vo.kernels_dir = kdir;
   }
+  if (po.plan) {
+    if (vo.list || vo.quick || vo.only || gpu_name || skipped
+#ifndef WGP_MEASURE_STANDALONE
+        || uo.file || uo.kernel || launch_file || launch_opts
+#endif
+    )
+      return fail(X_USAGE, "--plan times the plan's configurations: no kernel file, launch, --list, --quick, --only, "
+                           "--gpu-name or --skipped with it");
+    if (po.kernel_dir && !*po.kernel_dir)
+      return fail(X_USAGE, "--kernel-dir needs a folder");
+    if (mx_check_plan(po.plan)) /* a bad plan is named before any device is opened */
+      return X_INPUT;
+    po.out = out;
+    po.budget_s = budget_given ? vo.budget_s : 0;
+    po.max_launch_s = launch_given ? vo.max_launch_s : po.max_launch_s;
+  } else if (po.kernel_dir)
+    return fail(X_USAGE, "--kernel-dir goes with --plan");
   mx_ctx x;
   memset(&x, 0, sizeof x);
   if (vo.list) /* configurations only: no device */
@@ -618,6 +654,12 @@ static int measure_main(int argc, char **argv) {
     fprintf(stderr, "wgperf-measure: warning: %s is not a GPU: its timings show that the harness works and must "
                     "never stand for a GPU's (rows say not_a_gpu)\n",
             x.dev.name);
+  if (po.plan) {
+    int prc = mx_run_plan(&x, &po);
+    wgb_table_free(&dummy);
+    wgb_dev_close(&x.dev);
+    return prc ? X_INPUT : X_OK;
+  }
   x.csv = out ? fopen(out, "w") : stdout;
   if (!x.csv)
     return fail(X_INPUT, "%s: cannot write: %s", out, strerror(errno));

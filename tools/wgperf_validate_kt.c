@@ -82,6 +82,10 @@ int cmd_kernel_tuner(int argc, char **argv) {
     cli_print_diag(d.message);
     rc = EXIT_INPUT;
   }
+  if (rc == EXIT_OK && vkt_not_a_gpu(kc))
+    fprintf(stderr, "wgperf-validate: warning: %s was timed on %s, which is not a GPU (wgperf-measure --plan says "
+                    "not_a_gpu): the figures below show that the tools work together, never a GPU's accuracy\n",
+            cache_file, *vkt_device(kc) ? vkt_device(kc) : "a CPU");
   /* the GPU: --gpu, else the one the cache was measured on */
   if (rc == EXIT_OK && space_file &&
       wgp_gpu_open(gpu_name ? gpu_name : *vkt_device(kc) ? vkt_device(kc) : NULL, &gpu, &d) != WGP_OK) {

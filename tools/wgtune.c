@@ -25,6 +25,8 @@ static const char usage_text[] =
     "              [--plot OUT.svg] [--cache DIR] [--shard K/N] [--sample N [--seed S]]\n"
     "              [--registers ptxas|estimate] [--prune]\n"
     "              [-O N] [-DNAME=V] [-UNAME] [-IDIR]\n"
+    "       wgtune KERNEL_FILE... --space SPACE.json --plan OUT.tsv [--kernel NAME] [--shard K/N]\n"
+    "              [--sample N [--seed S]] [-DNAME=V] [-UNAME] [-IDIR]\n"
     "       wgtune merge SHARD.json... [--top K] [--json | --csv] [--t4 OUT.json]\n"
     "              [--emit-kernel-tuner OUT.json] [--plot OUT.svg]\n"
     "       wgtune --help (-h)\n";
@@ -58,6 +60,9 @@ static const char help_text[] =
     "  --registers ptxas: registers per thread from ptxas where a CUDA toolkit is found (the default,\n"
     "  as wgperf predict); estimate: the IR estimate for every configuration (no ptxas: faster)\n"
     "  -O N: the level sources are compiled at (default 3); -D, -U, -I: more compiler flags\n"
+    "  --plan OUT.tsv: rank nothing: write the configurations (of --sample and --shard) as a\n"
+    "  measurement plan, each with its #defines, grid, block and buffer sizes, for\n"
+    "  'wgperf-measure --plan' on a GPU machine (which needs no T1 reader); compiles nothing\n"
     "  a configuration that does not preprocess or compile, or cannot run on the GPU, is listed\n"
     "  with its reason (cannot_run), never dropped\n";
 
@@ -218,6 +223,37 @@ static int cmd_merge(int argc, char **argv) {
   return rc;
 }
 
+/* wgtune --plan: the measurement plan of the configurations, nothing ranked. */
+static int write_plan(cli_tune_options *t, const char *file, unsigned shard, unsigned shards) {
+  wgp_diag d;
+  wgp_tune_space *s = NULL;
+  int rc = EXIT_OK;
+  if (wgp_tune_space_load_file(t->space, &s, &d) != WGP_OK) {
+    cli_print_diag(d.message);
+    cli_tune_options_free(t);
+    return EXIT_INPUT;
+  }
+  FILE *f = strcmp(file, "-") == 0 ? stdout : fopen(file, "w");
+  if (!f)
+    rc = input_error("%s: cannot write: %s", file, strerror(errno));
+  size_t n = 0;
+  if (rc == EXIT_OK) {
+    wgp_tune_options to = cli_tune_run_options(t);
+    to.shard = shard, to.shards = shards;
+    if (wgp_tune_write_plan(s, &to, f, file, &n, &d) != WGP_OK) {
+      cli_print_diag(d.message);
+      rc = EXIT_INPUT;
+    }
+  }
+  if (f && f != stdout && fclose(f) != 0 && rc == EXIT_OK)
+    rc = input_error("%s: cannot write: %s", file, strerror(errno));
+  if (rc == EXIT_OK && f != stdout)
+    fprintf(stderr, "wgtune: %s: a plan of %zu configurations\n", file, n);
+  wgp_tune_space_free(s);
+  cli_tune_options_free(t);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   wgp_tune_allocator();
   cli_prog = cli_command = "wgtune";
@@ -231,6 +267,7 @@ int main(int argc, char **argv) {
   const char *olevel = NULL;
   unsigned shard = 0, shards = 0;
   bool prune = false;
+  const char *plan = NULL;
   cli_tune_options t = {.gpu = "h100-sxm", .registers = "ptxas", .seed = 1, .short_jobs = true};
   outputs o = {0};
   int rc = cli_tune_options_alloc(&t, argc);
@@ -250,6 +287,10 @@ int main(int argc, char **argv) {
         rc = usage_error("bad optimization level '%s' (0, 1, 2, 3, s or z)", olevel);
     } else if (strcmp(a, "--prune") == 0) {
       prune = true;
+    } else if (strcmp(a, "--plan") == 0 && i + 1 == argc) {
+      rc = usage_error("'%s' needs a value", a);
+    } else if (strcmp(a, "--plan") == 0) {
+      plan = argv[++i];
     } else if (strcmp(a, "--shard") == 0 && i + 1 == argc) {
       rc = usage_error("'%s' needs a value", a);
     } else if (strcmp(a, "--shard") == 0) {
@@ -274,10 +315,15 @@ int main(int argc, char **argv) {
   if (rc == EXIT_OK && prune && o.top_given && o.top == 0)
     rc = usage_error("--prune ranks the --top K fastest exactly: give K >= 1 (without --prune every configuration "
                      "is estimated)");
+  if (rc == EXIT_OK && plan && (prune || o.json || o.csv || o.t4 || o.kt || o.plot))
+    rc = usage_error("--plan writes a measurement plan and ranks nothing: no --prune, --json, --csv, --t4, "
+                     "--emit-kernel-tuner or --plot with it");
   if (rc != EXIT_OK) {
     cli_tune_options_free(&t);
     return rc;
   }
+  if (plan)
+    return write_plan(&t, plan, shard, shards);
   wgp_diag d;
   wgp_tune_space *s = NULL;
   wgp_gpu *gpu = NULL;

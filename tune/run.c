@@ -1189,6 +1189,33 @@ static size_t *sample_indices(size_t n, size_t k, uint64_t seed) {
   return out;
 }
 
+bool wgp_tune_pick(size_t total, const wgp_tune_options *o, size_t **at, size_t *count) {
+  size_t *pick = NULL, npick = total;
+  *at = NULL;
+  *count = 0;
+  if (o->sample && o->sample < total) {
+    if (!(pick = sample_indices(total, o->sample, o->seed)))
+      return false;
+    npick = o->sample;
+  }
+  size_t lo = 0, hi = npick;
+  if (o->shards && o->shard >= 1 && o->shard <= o->shards) {
+    lo = (size_t)((unsigned long long)npick * (o->shard - 1) / o->shards);
+    hi = (size_t)((unsigned long long)npick * o->shard / o->shards);
+  }
+  size_t *out = malloc((hi - lo ? hi - lo : 1) * sizeof *out);
+  if (!out) {
+    free(pick);
+    return false;
+  }
+  for (size_t i = lo; i < hi; i++)
+    out[i - lo] = pick ? pick[i] : i;
+  free(pick);
+  *at = out;
+  *count = hi - lo;
+  return true;
+}
+
 static int by_code(const void *a, const void *b, void *ctx) {
   const run *r = ctx;
   const cfg *x = &r->cfgs[*(const size_t *)a], *y = &r->cfgs[*(const size_t *)b];
@@ -1501,30 +1528,21 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
     return st;
   }
   /* the sample (indices into the space, ascending), then the shard of it */
-  size_t *pick = NULL, npick = total;
-  if (o->sample && o->sample < total) {
-    pick = sample_indices(total, o->sample, o->seed);
-    if (!pick) {
-      free(idx);
-      free(r.flags);
-      return nomem(diag);
-    }
-    npick = o->sample;
+  size_t *pick = NULL;
+  if (!wgp_tune_pick(total, o, &pick, &r.ncfg)) {
+    free(idx);
+    free(r.flags);
+    return nomem(diag);
   }
-  size_t lo = 0, hi = npick;
-  if (o->shards) {
-    lo = (size_t)((unsigned long long)npick * (o->shard - 1) / o->shards);
-    hi = (size_t)((unsigned long long)npick * o->shard / o->shards);
-  }
-  r.ncfg = hi - lo;
   r.cfgs = calloc(r.ncfg ? r.ncfg : 1, sizeof *r.cfgs);
   if (!r.cfgs) {
+    free(pick);
     free(idx);
     free(r.flags);
     return nomem(diag);
   }
   for (size_t i = 0; i < r.ncfg && st == WGP_OK; i++) {
-    size_t at = pick ? pick[lo + i] : lo + i;
+    size_t at = pick[i];
     r.cfgs[i].index = at;
     r.cfgs[i].v = idx + at * s->nparams;
     st = wgp_tune_space_launch(s, r.cfgs[i].v, &r.cfgs[i].launch, diag);
@@ -1655,7 +1673,7 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
     n->cpu_ms = cpu_ms() - c0;
   }
   if (st == WGP_OK)
-    (*out)->counts.sample = pick ? npick : 0;
+    (*out)->counts.sample = o->sample && o->sample < total ? o->sample : 0;
   free(pick);
   if (r.temp_dir)
     wgp_remove_tree(r.dir); /* a temporary cache */

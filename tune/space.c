@@ -506,6 +506,16 @@ static bool read_args(reader *r, json_t *args) {
       snprintf(sf, sizeof sf, "%s.Size", field);
       if (!read_expr(r, size, sf, &x->size))
         return false;
+      json_t *ft = json_object_get(a, "FillType"), *fv = json_object_get(a, "FillValue");
+      const char *fill = json_is_string(ft) ? json_string_value(ft) : "Constant";
+      if (x->kind == WGP_TUNE_ARG_BUFFER && strcasecmp(fill, "Random") && strcasecmp(fill, "Constant"))
+        return rfail(r, WGP_ERR_INPUT, "%s.FillType: '%s' is not Random or Constant", field, fill);
+      if (fv && !json_is_number(fv))
+        return rfail(r, WGP_ERR_INPUT, "%s.FillValue: expected a number", field);
+      x->random = strcasecmp(fill, "Random") == 0;
+      json_t *mt = json_object_get(a, "MemType");
+      x->constant = json_is_string(mt) && strcasecmp(json_string_value(mt), "Constant") == 0;
+      x->value = fv ? json_number_value(fv) : x->random ? 1 : 0;
     } else if (strcasecmp(m, "Scalar") == 0) {
       x->kind = WGP_TUNE_ARG_SCALAR;
       json_t *v = json_object_get(a, "FillValue");
@@ -1036,9 +1046,11 @@ wgp_status wgp_tune_space_launch(const wgp_tune_space *s, const uint16_t *config
     wgp_tune_arg *o = &out->args[i];
     o->kind = a->kind;
     o->name = a->name;
-    if (a->kind == WGP_TUNE_ARG_SCALAR) {
-      o->value = a->value;
-    } else {
+    o->type = a->type;
+    o->value = a->value;
+    o->random = a->random;
+    o->constant = a->constant;
+    if (a->kind != WGP_TUNE_ARG_SCALAR) {
       uint64_t n;
       if (positive(&c, &a->size, &n)) {
         if (n > UINT64_MAX / a->elem_bytes)

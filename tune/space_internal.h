@@ -31,7 +31,9 @@ typedef struct sp_arg {
   wgp_tune_arg_kind kind;
   uint64_t elem_bytes;
   sp_expr size;    /* BUFFER, LOCAL: elements */
-  double value;    /* SCALAR */
+  double value;    /* SCALAR; BUFFER: FillValue */
+  bool random;     /* BUFFER: FillType Random */
+  bool constant;   /* BUFFER: MemType Constant */
 } sp_arg;
 
 struct wgp_tune_space {

@@ -105,6 +105,9 @@ const char *vkt_device(const vkt_cache *c) {
   json_t *d = json_object_get(c->root, "device_name");
   return json_is_string(d) ? json_string_value(d) : "";
 }
+bool vkt_not_a_gpu(const vkt_cache *c) {
+  return json_is_true(json_object_get(json_object_get(c->root, "wgperf"), "not_a_gpu"));
+}
 size_t vkt_num_entries(const vkt_cache *c) { return json_object_size(c->cache); }
 double vkt_brute_force_ms(const vkt_cache *c) { return c->brute_ms; }
 

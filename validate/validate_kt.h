@@ -22,6 +22,8 @@ typedef struct vkt_cache vkt_cache;
 wgp_status vkt_load(const char *file, vkt_cache **out, wgp_diag *diag);
 void vkt_free(vkt_cache *c);
 const char *vkt_device(const vkt_cache *c); /* device_name, "" when absent */
+/* The cache says wgperf.not_a_gpu (wgperf-measure --plan timed it on a CPU device). */
+bool vkt_not_a_gpu(const vkt_cache *c);
 size_t vkt_num_entries(const vkt_cache *c);
 /* The sum of compile_time + benchmark_time + framework_time over every
  * entry, ms: what the brute force cost on the GPU machine. */

@@ -100,8 +100,11 @@ typedef enum wgp_tune_arg_kind { WGP_TUNE_ARG_BUFFER, WGP_TUNE_ARG_SCALAR, WGP_T
 typedef struct wgp_tune_arg {
   wgp_tune_arg_kind kind;
   const char *name; /* as Arguments names it (the kernel's own name may differ: bound by position) */
+  const char *type; /* as Arguments writes its Type (float, int32, float4, ...) */
   uint64_t bytes;   /* BUFFER, LOCAL: Size x the element size of Type */
-  double value;     /* SCALAR: FillValue */
+  double value;     /* SCALAR: FillValue; BUFFER: FillValue, every element's unless RANDOM */
+  bool random;      /* BUFFER: FillType Random (values up to FillValue) */
+  bool constant;    /* BUFFER: MemType Constant (CUDA: also copied to the __constant__ array of its name) */
 } wgp_tune_arg;
 
 /* The launch of one configuration. */
@@ -155,6 +158,19 @@ typedef struct wgp_tune_options {
 } wgp_tune_options;
 
 typedef struct wgp_tune_result wgp_tune_result;
+
+/* The configurations a run of O takes from a space of TOTAL: their indices in
+ * the space's order (O's sample, then its shard of that), *COUNT of them in
+ * *AT (give: free()).  False when out of memory. */
+bool wgp_tune_pick(size_t total, const wgp_tune_options *o, size_t **at, size_t *count);
+
+/* Writes the measurement plan of S for O's configurations (its sample and
+ * shard; O's kernel files, kernel and flags) to OUT, named NAME in messages:
+ * what a harness on a GPU needs to compile, launch and time each of them
+ * without a T1 reader (docs/cli/wgperf-measure.md, "Plans").  *WRITTEN: the
+ * configurations written.  Fails on a space whose launches cannot be made. */
+wgp_status wgp_tune_write_plan(const wgp_tune_space *s, const wgp_tune_options *o, FILE *out, const char *name,
+                               size_t *written, wgp_diag *diag);
 
 /* Runs the search for space S on GPU.  Fails (WGP_ERR_INPUT) on a bad space
  * or options, a kernel not found in every model, or a space with no

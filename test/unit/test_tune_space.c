@@ -271,8 +271,108 @@ static void out_of_range(void **state) {
   wgp_tune_space_free(s);
 }
 
+/* Arguments: FillType, FillValue and MemType reach the launch (the plan's
+ * harnesses fill buffers by them); an unknown FillType is an error. */
+static void arguments_fill(void **state) {
+  (void)state;
+  const char *spec =
+      "{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"b\", \"Values\": \"[64]\"}]},"
+      "\"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"ProblemSize\": [1000], "
+      "\"LocalSize\": {\"X\": \"b\"}, \"Arguments\": ["
+      "{\"Name\": \"x\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 10, \"FillType\": \"%s\", "
+      "\"FillValue\": 2.5},"
+      "{\"Name\": \"y\", \"Type\": \"int32\", \"MemoryType\": \"Vector\", \"Size\": 4, \"MemType\": \"Constant\"},"
+      "{\"Name\": \"n\", \"Type\": \"int32\", \"MemoryType\": \"Scalar\", \"FillValue\": 7}]}}";
+  char text[2048];
+  wgp_diag d;
+  snprintf(text, sizeof text, spec, "Random");
+  wgp_tune_space *s = load(text, &d);
+  if (!s)
+    fail_msg("%s", d.message);
+  uint16_t c[1] = {0};
+  wgp_tune_launch l;
+  assert_int_equal(wgp_tune_space_launch(s, c, &l, &d), WGP_OK);
+  assert_int_equal(l.num_args, 3);
+  assert_string_equal(l.args[0].type, "float");
+  assert_true(l.args[0].random);
+  assert_false(l.args[0].constant);
+  assert_true(l.args[0].value == 2.5);
+  assert_int_equal(l.args[0].bytes, 40);
+  assert_false(l.args[1].random); /* no FillType: Constant, FillValue 0 */
+  assert_true(l.args[1].value == 0);
+  assert_true(l.args[1].constant);
+  assert_string_equal(l.args[2].type, "int32");
+  assert_true(l.args[2].value == 7);
+  wgp_tune_space_free(s);
+  snprintf(text, sizeof text, spec, "Gaussian");
+  assert_null(load(text, &d));
+  assert_string_equal(d.message, "wgperf: error: t.json: Arguments[0] (x).FillType: 'Gaussian' is not Random or "
+                                 "Constant");
+}
+
+/* wgp_tune_pick: the sample is the same for the same seed, ascending and
+ * distinct; the shards of it, in order, are the sample. */
+static void pick(void **state) {
+  (void)state;
+  wgp_tune_options o = {0};
+  size_t *a = NULL, *b = NULL, n = 0, m = 0;
+  assert_true(wgp_tune_pick(100, &o, &a, &n));
+  assert_int_equal(n, 100);
+  assert_int_equal(a[0], 0);
+  assert_int_equal(a[99], 99);
+  free(a);
+  o.sample = 10, o.seed = 7;
+  assert_true(wgp_tune_pick(100, &o, &a, &n));
+  assert_true(wgp_tune_pick(100, &o, &b, &m));
+  assert_int_equal(n, 10);
+  assert_memory_equal(a, b, 10 * sizeof *a);
+  for (size_t i = 1; i < n; i++)
+    assert_true(a[i - 1] < a[i] && a[i] < 100);
+  free(b);
+  size_t got = 0;
+  for (unsigned k = 1; k <= 3; k++) {
+    o.shard = k, o.shards = 3;
+    assert_true(wgp_tune_pick(100, &o, &b, &m));
+    assert_memory_equal(b, a + got, m * sizeof *b);
+    got += m;
+    free(b);
+  }
+  assert_int_equal(got, 10);
+  free(a);
+  o.shard = o.shards = 0;
+  o.sample = 500; /* a sample of more than the space: the whole space */
+  assert_true(wgp_tune_pick(100, &o, &a, &n));
+  assert_int_equal(n, 100);
+  free(a);
+}
+
+/* A plan's fields are tab-separated: a value holding a tab is refused. */
+static void plan_refuses_tabs(void **state) {
+  (void)state;
+  const char *text =
+      "{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"m\", \"Values\": [\"a\\tb\", \"c\"]}]},"
+      "\"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"KernelFile\": \"/dev/null\", "
+      "\"ProblemSize\": [1000], \"LocalSize\": {\"X\": \"64\"}}}";
+  wgp_diag d;
+  wgp_tune_space *s = load(text, &d);
+  if (!s)
+    fail_msg("%s", d.message);
+  wgp_tune_options o = {0};
+  size_t n = 9;
+  FILE *f = tmpfile();
+  assert_non_null(f);
+  assert_int_equal(wgp_tune_write_plan(s, &o, f, "p.tsv", &n, &d), WGP_ERR_INPUT);
+  assert_int_equal(n, 0);
+  assert_string_equal(d.message, "wgperf: error: t.json: a value of 'm' holds a tab or a line break, which a plan "
+                                 "cannot");
+  fclose(f);
+  wgp_tune_space_free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {cmocka_unit_test(values_order_and_launch), cmocka_unit_test(defaults),
-                                     cmocka_unit_test(errors), cmocka_unit_test(budgets), cmocka_unit_test(out_of_range), cmocka_unit_test(value_errors)};
+                                     cmocka_unit_test(errors), cmocka_unit_test(budgets), cmocka_unit_test(out_of_range), cmocka_unit_test(value_errors),
+                                     cmocka_unit_test(arguments_fill), cmocka_unit_test(pick),
+                                     cmocka_unit_test(plan_refuses_tabs)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,201 @@
+/* measure_plan.c - wgperf-measure --plan: time the configurations of a
+ * tuning space's measurement plan (wgtune --plan; tune/plan.c has the format)
+ * through OpenCL and write them as a Kernel Tuner cache file, the format of
+ * ../shared/data/kernel-tuner/measurements, which wgperf-validate
+ * --kernel-tuner compares with a ranking of the same space.
+ *
+ * Each configuration is built from the plan's files (concatenated in order)
+ * with its -DNAME=VALUE options and the plan's flags, launched once to warm up
+ * and then --repeats times, each launch timed by OpenCL profiling events (the
+ * kernel alone).  As in Kernel Tuner's files, "time" is the mean of "times" in
+ * milliseconds, and a configuration the compiler refuses is
+ * "CompilationFailedConfig", one the driver will not launch
+ * "RuntimeFailedConfig" (with the reason beside it in "wgperf_reason").  The
+ * output is rewritten after every configuration (plan_write_cache), so a run
+ * stopped by its budget or a timeout leaves every finished one.  The plan and
+ * the cache file: plan_file.c, shared with the CUDA harness.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "measure.h"
+#include "plan_file.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mx_check_plan(const char *file) {
+  plan p;
+  int rc = plan_read("wgperf-measure", file, &p);
+  plan_free(&p);
+  return rc;
+}
+
+int mx_run_plan(mx_ctx *x, const mx_plan_opts *o) {
+  plan p;
+  if (plan_read("wgperf-measure", o->plan, &p)) {
+    plan_free(&p);
+    return 1;
+  }
+  if (strcmp(p.language, "opencl")) {
+    fprintf(stderr, "wgperf-measure: error: %s: a CUDA plan: wgperf-measure times OpenCL kernels; time it with "
+                    "microbench/cuda/measure-plan-cuda (docs/cli/wgperf-measure.md, \"Plans\")\n", o->plan);
+    plan_free(&p);
+    return 1;
+  }
+  char *src = plan_sources("wgperf-measure", &p, o->kernel_dir);
+  plan_result *res = calloc(p.ncfgs ? p.ncfgs : 1, sizeof *res);
+  cl_mem mem[PLAN_MAX_ARGS] = {0};
+  size_t membytes[PLAN_MAX_ARGS] = {0};
+  int rc = src && res ? 0 : 1;
+  if (!res)
+    fprintf(stderr, "wgperf-measure: error: out of memory\n");
+  plan_device dev = {x->dev.name, x->dev.platform_name, x->dev.driver, "wgperf-measure --plan (OpenCL)", "", x->cpu};
+  if (x->dev.nv && x->dev.cc_major)
+    snprintf(dev.cc, sizeof dev.cc, "%u.%u", x->dev.cc_major, x->dev.cc_minor);
+  char started[40];
+  plan_stamp(started, sizeof started);
+  double t_start = plan_now();
+  size_t measured = 0, failed = 0;
+  size_t optcap = 4096;
+  for (size_t k = 0; k < p.nflags; k++)
+    optcap += strlen(p.flags[k]) + 2;
+  for (size_t k = 0; k < p.nparams; k++)
+    optcap += strlen(p.pname[k]) + 64;
+  char *opts = malloc(optcap);
+  if (!opts)
+    rc = 1;
+  if (rc == 0 && !o->out)
+    fprintf(stderr, "wgperf-measure: note: no -o: the cache file goes to %s.cache.json\n", o->plan);
+  char outbuf[4200];
+  const char *out = o->out;
+  if (!out) {
+    snprintf(outbuf, sizeof outbuf, "%s.cache.json", o->plan);
+    out = outbuf;
+  }
+  for (size_t i = 0; i < p.ncfgs && rc == 0; i++) {
+    if (o->budget_s > 0 && plan_now() - t_start > o->budget_s) {
+      fprintf(stderr, "wgperf-measure: --budget-s %g reached: %zu of %zu configurations timed\n", o->budget_s, i,
+              p.ncfgs);
+      break;
+    }
+    plan_cfg *c = &p.cfgs[i];
+    plan_result *r = &res[i];
+    double t0 = plan_now();
+    size_t ol = 0;
+    for (size_t k = 0; k < p.nflags; k++)
+      ol += (size_t)snprintf(opts + ol, optcap - ol, "%s ", p.flags[k]);
+    for (size_t k = 0; k < p.nparams; k++)
+      ol += (size_t)snprintf(opts + ol, optcap - ol, "-D%s=%s ", p.pname[k], c->values[k]);
+    char err[1024] = "";
+    cl_program prog = wgb_build(&x->dev, src, opts, err, sizeof err);
+    r->compile_ms = (plan_now() - t0) * 1e3;
+    cl_kernel k = NULL;
+    cl_int e = CL_SUCCESS;
+    if (!prog) {
+      r->failure = "CompilationFailedConfig";
+      snprintf(r->reason, sizeof r->reason, "%s", err);
+    } else if (!(k = clCreateKernel(prog, p.kernel, &e))) {
+      r->failure = "CompilationFailedConfig";
+      snprintf(r->reason, sizeof r->reason, "no kernel '%s' in the program: %s", p.kernel, wgb_cl_error(e));
+    }
+    /* the arguments */
+    for (size_t a = 0; a < p.nargs && k && !r->failure; a++) {
+      const plan_arg *g = &p.args[a];
+      if (!strcmp(g->kind, "scalar")) {
+        unsigned char buf[8];
+        size_t sz = 0;
+        if (plan_scalar(g, buf, &sz, r->reason, sizeof r->reason)) {
+          r->failure = "RuntimeFailedConfig";
+        } else if ((e = clSetKernelArg(k, (cl_uint)a, sz, buf)) != CL_SUCCESS) {
+          r->failure = "RuntimeFailedConfig";
+          snprintf(r->reason, sizeof r->reason, "argument '%s': clSetKernelArg: %s", g->name, wgb_cl_error(e));
+        }
+        continue;
+      }
+      if (!strcmp(g->kind, "local")) {
+        if ((e = clSetKernelArg(k, (cl_uint)a, (size_t)c->bytes[a], NULL)) != CL_SUCCESS) {
+          r->failure = "RuntimeFailedConfig";
+          snprintf(r->reason, sizeof r->reason, "__local '%s' of %llu bytes: %s", g->name, c->bytes[a],
+                   wgb_cl_error(e));
+        }
+        continue;
+      }
+      if (membytes[a] != c->bytes[a]) { /* a buffer of this size, filled once */
+        if (mem[a])
+          clReleaseMemObject(mem[a]);
+        mem[a] = NULL, membytes[a] = 0;
+        void *host = malloc((size_t)c->bytes[a]);
+        if (host) {
+          plan_fill(host, (size_t)c->bytes[a], g, 0x9e3779b97f4a7c15ULL + a);
+          mem[a] = wgb_buffer(&x->b, (size_t)c->bytes[a], host);
+        }
+        free(host);
+        if (!mem[a]) {
+          r->failure = "RuntimeFailedConfig";
+          snprintf(r->reason, sizeof r->reason, "buffer '%s' of %llu bytes: %s", g->name, c->bytes[a],
+                   host ? x->b.err : "out of host memory");
+          continue;
+        }
+        membytes[a] = (size_t)c->bytes[a];
+      }
+      if ((e = clSetKernelArg(k, (cl_uint)a, sizeof(cl_mem), &mem[a])) != CL_SUCCESS) {
+        r->failure = "RuntimeFailedConfig";
+        snprintf(r->reason, sizeof r->reason, "buffer '%s': %s", g->name, wgb_cl_error(e));
+      }
+    }
+    /* warm-up, then the timed launches */
+    double tb = plan_now();
+    if (k && !r->failure) {
+      size_t global[3], local[3];
+      for (int d = 0; d < 3; d++)
+        global[d] = c->grid[d] * c->block[d], local[d] = c->block[d];
+      double ns = 0;
+      int reps = o->repeats;
+      for (int rep = -1; rep < reps; rep++) {
+        if (wgb_run(&x->b, k, 3, global, local, &ns)) {
+          r->failure = "RuntimeFailedConfig";
+          snprintf(r->reason, sizeof r->reason, "%s", x->b.err);
+          break;
+        }
+        if (rep < 0 && ns * 1e-9 > o->max_launch_s)
+          reps = 1; /* a slow launch: timed once more */
+        if (rep >= 0)
+          r->times[r->n++] = ns * 1e-6;
+      }
+    }
+    r->bench_ms = (plan_now() - tb) * 1e3;
+    r->frame_ms = fmax(0, (plan_now() - t0) * 1e3 - r->compile_ms - r->bench_ms);
+    if (k)
+      clReleaseKernel(k);
+    if (prog)
+      clReleaseProgram(prog);
+    plan_one_line(r->reason);
+    r->done = true;
+    plan_stamp(r->stamp, sizeof r->stamp);
+    measured++;
+    if (r->failure)
+      failed++;
+    fprintf(stderr, "wgperf-measure: %zu/%zu %s", i + 1, p.ncfgs, p.kernel);
+    for (size_t q = 0; q < p.nparams; q++)
+      fprintf(stderr, " %s=%s", p.pname[q], c->values[q]);
+    if (r->failure)
+      fprintf(stderr, ": %s (%.200s)\n", r->failure, r->reason);
+    else
+      fprintf(stderr, ": %.4g ms (mean of %d)\n", plan_mean(r), r->n);
+    if (plan_write_cache("wgperf-measure", &dev, &p, res, out, o->repeats, started, measured))
+      rc = 1;
+  }
+  if (rc == 0 && measured == 0 && plan_write_cache("wgperf-measure", &dev, &p, res, out, o->repeats, started, 0))
+    rc = 1;
+  if (rc == 0)
+    fprintf(stderr, "wgperf-measure: %s: %zu configurations (%zu failed on the device) in %.0f s%s\n", out, measured,
+            failed, plan_now() - t_start, x->cpu ? "; not a GPU: these times show that the harness works, never a GPU's" : "");
+  for (size_t a = 0; a < PLAN_MAX_ARGS; a++)
+    if (mem[a])
+      clReleaseMemObject(mem[a]);
+  free(opts);
+  free(res);
+  free(src);
+  plan_free(&p);
+  return rc;
+}
