@@ -84,6 +84,7 @@ typedef struct mx_plan_opts {
   int repeats;                /* timed launches after the warm-up */
   double budget_s;            /* stop starting configurations after this (0: none) */
   double max_launch_s;        /* a warm-up longer than this: one timed launch */
+  int jobs;                   /* threads building programs ahead of the timing (0: the CPUs but one) */
 } mx_plan_opts;
 
 /* Checks the plan O->plan (a message on stderr when it is bad): 0 or -1. */

@@ -20,8 +20,73 @@
 #include "plan_file.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* Programs built on threads ahead of the timing (the NVIDIA driver takes a
+ * good part of a second per CLBlast configuration; OpenCL's calls are
+ * thread-safe but for setting one kernel's arguments, done on the timing
+ * thread only). */
+typedef struct built {
+  bool ready;
+  cl_program prog; /* NULL: the build failed, the log in err */
+  double ms;
+  char err[1024];
+} built;
+
+typedef struct builder {
+  const plan *p;
+  const char *src;
+  const wgb_dev *dev;
+  built *out;
+  size_t next, limit;
+  bool stop;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+} builder;
+
+static void build_one(builder *b, size_t i) {
+  const plan *p = b->p;
+  size_t cap = 64, ol = 0;
+  for (size_t k = 0; k < p->nflags; k++)
+    cap += strlen(p->flags[k]) + 2;
+  for (size_t k = 0; k < p->nparams; k++)
+    cap += strlen(p->pname[k]) + strlen(p->cfgs[i].values[k]) + 5;
+  char *opts = malloc(cap);
+  double t0 = plan_now();
+  if (!opts) {
+    snprintf(b->out[i].err, sizeof b->out[i].err, "out of memory");
+    return;
+  }
+  for (size_t k = 0; k < p->nflags; k++)
+    ol += (size_t)snprintf(opts + ol, cap - ol, "%s ", p->flags[k]);
+  for (size_t k = 0; k < p->nparams; k++)
+    ol += (size_t)snprintf(opts + ol, cap - ol, "-D%s=%s ", p->pname[k], p->cfgs[i].values[k]);
+  b->out[i].prog = wgb_build(b->dev, b->src, opts, b->out[i].err, sizeof b->out[i].err);
+  b->out[i].ms = (plan_now() - t0) * 1e3;
+  free(opts);
+}
+
+static void *build_worker(void *arg) {
+  builder *b = arg;
+  pthread_mutex_lock(&b->mu);
+  for (;;) {
+    while (!b->stop && b->next < b->p->ncfgs && b->next >= b->limit)
+      pthread_cond_wait(&b->cv, &b->mu);
+    if (b->stop || b->next >= b->p->ncfgs)
+      break;
+    size_t i = b->next++;
+    pthread_mutex_unlock(&b->mu);
+    build_one(b, i);
+    pthread_mutex_lock(&b->mu);
+    b->out[i].ready = true;
+    pthread_cond_broadcast(&b->cv);
+  }
+  pthread_mutex_unlock(&b->mu);
+  return NULL;
+}
 
 int mx_check_plan(const char *file) {
   plan p;
@@ -56,14 +121,25 @@ int mx_run_plan(mx_ctx *x, const mx_plan_opts *o) {
   plan_stamp(started, sizeof started);
   double t_start = plan_now();
   size_t measured = 0, failed = 0;
-  size_t optcap = 4096;
-  for (size_t k = 0; k < p.nflags; k++)
-    optcap += strlen(p.flags[k]) + 2;
-  for (size_t k = 0; k < p.nparams; k++)
-    optcap += strlen(p.pname[k]) + 64;
-  char *opts = malloc(optcap);
-  if (!opts)
+  builder bl = {.p = &p, .src = src, .dev = &x->dev, .out = calloc(p.ncfgs ? p.ncfgs : 1, sizeof(built))};
+  int jobs = o->jobs;
+  if (jobs <= 0) { /* the CPUs but one (the timing's), at least one */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    jobs = ncpu > 2 ? (int)(ncpu - 1 > 16 ? 16 : ncpu - 1) : 1;
+  }
+  pthread_t th[64];
+  int nth = 0;
+  pthread_mutex_init(&bl.mu, NULL);
+  pthread_cond_init(&bl.cv, NULL);
+  bl.limit = (size_t)jobs * 4;
+  if (!bl.out)
     rc = 1;
+  for (int t = 0; rc == 0 && src && t < jobs && t < 64; t++)
+    nth += pthread_create(&th[nth], NULL, build_worker, &bl) == 0;
+  if (rc == 0 && nth == 0) {
+    fprintf(stderr, "wgperf-measure: error: cannot start a building thread\n");
+    rc = 1;
+  }
   if (rc == 0 && !o->out)
     fprintf(stderr, "wgperf-measure: note: no -o: the cache file goes to %s.cache.json\n", o->plan);
   char outbuf[4200];
@@ -80,20 +156,22 @@ int mx_run_plan(mx_ctx *x, const mx_plan_opts *o) {
     }
     plan_cfg *c = &p.cfgs[i];
     plan_result *r = &res[i];
+    /* its program: let the builders run ahead, then wait for this one */
+    pthread_mutex_lock(&bl.mu);
+    bl.limit = i + (size_t)jobs * 4;
+    pthread_cond_broadcast(&bl.cv);
+    while (!bl.out[i].ready)
+      pthread_cond_wait(&bl.cv, &bl.mu);
+    pthread_mutex_unlock(&bl.mu);
     double t0 = plan_now();
-    size_t ol = 0;
-    for (size_t k = 0; k < p.nflags; k++)
-      ol += (size_t)snprintf(opts + ol, optcap - ol, "%s ", p.flags[k]);
-    for (size_t k = 0; k < p.nparams; k++)
-      ol += (size_t)snprintf(opts + ol, optcap - ol, "-D%s=%s ", p.pname[k], c->values[k]);
-    char err[1024] = "";
-    cl_program prog = wgb_build(&x->dev, src, opts, err, sizeof err);
-    r->compile_ms = (plan_now() - t0) * 1e3;
+    cl_program prog = bl.out[i].prog;
+    bl.out[i].prog = NULL;
+    r->compile_ms = bl.out[i].ms;
     cl_kernel k = NULL;
     cl_int e = CL_SUCCESS;
     if (!prog) {
       r->failure = "CompilationFailedConfig";
-      snprintf(r->reason, sizeof r->reason, "%s", err);
+      snprintf(r->reason, sizeof r->reason, "%s", bl.out[i].err);
     } else if (!(k = clCreateKernel(prog, p.kernel, &e))) {
       r->failure = "CompilationFailedConfig";
       snprintf(r->reason, sizeof r->reason, "no kernel '%s' in the program: %s", p.kernel, wgb_cl_error(e));
@@ -164,7 +242,7 @@ int mx_run_plan(mx_ctx *x, const mx_plan_opts *o) {
       }
     }
     r->bench_ms = (plan_now() - tb) * 1e3;
-    r->frame_ms = fmax(0, (plan_now() - t0) * 1e3 - r->compile_ms - r->bench_ms);
+    r->frame_ms = fmax(0, (plan_now() - t0) * 1e3 - r->bench_ms);
     if (k)
       clReleaseKernel(k);
     if (prog)
@@ -193,7 +271,16 @@ int mx_run_plan(mx_ctx *x, const mx_plan_opts *o) {
   for (size_t a = 0; a < PLAN_MAX_ARGS; a++)
     if (mem[a])
       clReleaseMemObject(mem[a]);
-  free(opts);
+  pthread_mutex_lock(&bl.mu);
+  bl.stop = true;
+  pthread_cond_broadcast(&bl.cv);
+  pthread_mutex_unlock(&bl.mu);
+  for (int t = 0; t < nth; t++)
+    pthread_join(th[t], NULL);
+  for (size_t i = 0; bl.out && i < p.ncfgs; i++)
+    if (bl.out[i].prog)
+      clReleaseProgram(bl.out[i].prog);
+  free(bl.out);
   free(res);
   free(src);
   plan_free(&p);

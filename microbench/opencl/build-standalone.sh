@@ -59,5 +59,5 @@ echo "build-standalone: $CC ${flags[*]} ... ${ocl[*]} -lm"
 "$CC" "${flags[@]}" -o "$OUT/wgbench-ocl" "$HERE/main.c" "${common[@]}" "${ocl[@]}" -lm || exit 1
 "$CC" "${flags[@]}" -I"$ROOT/tools" -DWGP_MEASURE_STANDALONE -DWGPERF_SOURCE_DIR="\"$ROOT\"" \
   -o "$OUT/wgperf-measure" "$ROOT/tools/wgperf_measure.c" "$ROOT/tools/measure_validation.c" "$ROOT/tools/measure_plan.c" "$ROOT/tools/plan_file.c" "${common[@]}" \
-  "${ocl[@]}" -lm || exit 1
+  "${ocl[@]}" -lpthread -lm || exit 1
 echo "build-standalone: built $OUT/wgbench-ocl and $OUT/wgperf-measure"
