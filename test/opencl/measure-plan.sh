@@ -93,4 +93,10 @@ PY
 grep -q 'budget-s 0.001 reached' "$work/b.err" || fail "--budget-s: no note"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['wgperf']['planned'] == 8 and len(d['cache']) == d['wgperf']['measured'] < 8" \
   "$work/budget.json" || fail "--budget-s: the cache file"
+# the kernel files looked for elsewhere (a plan made on another machine): found by base name, or named
+"$bin/wgperf-measure" --plan "$work/p.tsv" -o "$work/kd.json" --repeats 1 --kernel-dir "$in" --jobs 1 2>"$work/kd.err" ||
+  fail "--kernel-dir: $(cat "$work/kd.err")"
+"$bin/wgperf-measure" --plan "$work/p.tsv" -o "$work/kd2.json" --kernel-dir "$work/nowhere" 2>"$work/kd2.err" &&
+  fail "--kernel-dir without the files was taken"
+grep -q "nowhere/scale.cl: cannot open (a kernel file of $work/p.tsv" "$work/kd2.err" || fail "--kernel-dir: $(cat "$work/kd2.err")"
 echo "PASS"
