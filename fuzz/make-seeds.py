@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerates fuzz/data/probe.json and the seed corpora in fuzz/corpus/.
 
-    python3 fuzz/make-seeds.py [BUILD_DIR]      (default: build)
+    python3 fuzz/make-seeds.py [BUILD_DIR] [--only T1,T2]     (default: build; every target)
 
 Seeds are compact JSON made from the project's own models, kernels and GPU
 descriptions, plus hand-made adversarial inputs (huge and negative sizes, a
@@ -18,7 +18,13 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build")
+ARGS = sys.argv[1:]
+ONLY = None
+if "--only" in ARGS:
+    i = ARGS.index("--only")
+    ONLY = set(ARGS[i + 1].split(","))
+    del ARGS[i:i + 2]
+BUILD = ARGS[0] if ARGS else os.path.join(ROOT, "build")
 WGPERF = os.path.join(BUILD, "bin", "wgperf")
 CORPUS = os.path.join(ROOT, "fuzz", "corpus")
 
@@ -64,7 +70,7 @@ def shrink_gpu(g):
     return g
 
 
-seeds = {t: {} for t in ("model", "gpu", "launch_json", "launch_cli", "expr", "estimate", "space")}
+seeds = {t: {} for t in ("model", "gpu", "launch_json", "launch_cli", "expr", "estimate", "space", "plan")}
 
 
 def add(target, name, text):
@@ -75,7 +81,7 @@ def add(target, name, text):
 
 # ---- models ----------------------------------------------------------------
 probe = extract("fuzz/data/probe.cl")
-with open(os.path.join(ROOT, "fuzz", "data", "probe.json"), "w") as f:
+with open(os.path.join(ROOT, "fuzz", "data", "probe.json") if ONLY is None else os.devnull, "w") as f:
     json.dump(probe, f, indent=1)
     f.write("\n")
 models = {"probe": probe}
@@ -274,8 +280,38 @@ space("floats", [par("a", "[0.5, 1.5, 2.0]"), par("b", "[True, False, None]")], 
 add("space", "adv-not-an-object", "[1, 2, 3]")
 add("space", "adv-truncated", compact(scale)[:200])
 
+# ---- plan: measurement plans (fuzz_plan.c) --------------------------------
+# wgtune --plan of the lit tests' own spaces (file paths relative to the
+# repository), and plans broken the ways a hand edit or a cut transfer breaks them
+def plan_of(space, *opts):
+    out = subprocess.run([os.path.join(BUILD, "bin", "wgtune"), "--space", space, "--plan", "-"] + list(opts),
+                         check=True, capture_output=True, cwd=ROOT).stdout.decode()
+    shared = os.path.realpath(os.path.join(ROOT, "..", "shared"))
+    return out.replace(shared + "/", "../shared/").replace(ROOT + "/", "")
+
+
+tune = os.path.join(ROOT, "test", "lit", "Inputs", "tune")
+p_cl = plan_of(os.path.join(tune, "scale_cl.json"), "--sample", "6", "--seed", "3")
+p_cu = plan_of(os.path.join(tune, "scale.json"), "--sample", "3")
+p_gemm = plan_of(os.path.join(tune, "gemm.json"), "--sample", "4")
+add("plan", "scale-cl", p_cl)
+add("plan", "scale-cu", p_cu)
+add("plan", "gemm", p_gemm)
+lines = p_cl.split("\n")
+add("plan", "adv-cut", "\n".join(lines[:-3]))
+add("plan", "adv-crlf", p_cl.replace("\n", "\r\n"))
+add("plan", "adv-fields", p_cl.replace("\t0,0\t", "\t0\t", 1))
+add("plan", "adv-zero-grid", p_cl.replace("config\t", "config\t", 1).replace(",1,1\t", ",0,1\t", 1))
+add("plan", "adv-huge", p_cl.replace("4194304", "18446744073709551615"))
+add("plan", "adv-types", p_cl.replace("\tfloat\t", "\thalf3\t").replace("\tint32\t", "\tbfloat16\t"))
+add("plan", "adv-many-params", "wgperf-plan\t1\nkernel\tk\nlanguage\tcuda\nfile\tk.cu\n" +
+    "".join("param\tp%d\t1\n" % i for i in range(70)) + "configurations\t0\t0\n")
+add("plan", "adv-version", p_cu.replace("wgperf-plan\t1", "wgperf-plan\t9"))
+
 # ---- write -----------------------------------------------------------------
 for target, files in seeds.items():
+    if ONLY is not None and target not in ONLY:
+        continue
     d = os.path.join(CORPUS, target)
     if os.path.isdir(d):
         shutil.rmtree(d)

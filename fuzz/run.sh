@@ -4,7 +4,7 @@
 #   fuzz/run.sh FUZZ_BUILD TARGET SECONDS [WORKDIR] [-- LIBFUZZER_FLAGS...]
 #
 # FUZZ_BUILD is a build configured with -DWGPERF_FUZZ=ON (clang), TARGET one
-# of model gpu launch_json launch_cli expr estimate space.  New inputs go to
+# of model gpu launch_json launch_cli expr estimate space plan.  New inputs go to
 # WORKDIR/TARGET/corpus (default: FUZZ_BUILD/fuzz-work), never into
 # fuzz/corpus; a crash, hang (an input over -timeout, 20 s by default),
 # memory blow-up (-rss_limit_mb, 2048) or contract violation (fuzz/fuzz.h)
@@ -21,7 +21,7 @@ BIN=$B/bin/fuzz-$T
 [ -x "$BIN" ] || { echo "fuzz/run.sh: $BIN not built (configure $B with -DWGPERF_FUZZ=ON)"; exit 2; }
 case $T in
   model) D=model ;; gpu) D=gpu ;; launch_json|launch_cli) D=launch ;; expr) D=expr ;;
-  estimate) D="model launch" ;; space) D=space ;; *) echo "fuzz/run.sh: unknown target $T"; exit 2 ;;
+  estimate) D="model launch" ;; space) D=space ;; plan) D=plan ;; *) echo "fuzz/run.sh: unknown target $T"; exit 2 ;;
 esac
 mkdir -p "$W/$T/corpus"
 DICT=$W/$T/dict

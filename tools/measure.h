@@ -85,6 +85,7 @@ typedef struct mx_plan_opts {
   double budget_s;            /* stop starting configurations after this (0: none) */
   double max_launch_s;        /* a warm-up longer than this: one timed launch */
   int jobs;                   /* threads building programs ahead of the timing (0: the CPUs but one) */
+  bool in_order;              /* time in the plan's order, not shuffled (plan_shuffle) */
 } mx_plan_opts;
 
 /* Checks the plan O->plan (a message on stderr when it is bad): 0 or -1. */

@@ -107,6 +107,8 @@ int mx_run_plan(mx_ctx *x, const mx_plan_opts *o) {
     plan_free(&p);
     return 1;
   }
+  if (!o->in_order)
+    plan_shuffle(&p);
   char *src = plan_sources("wgperf-measure", &p, o->kernel_dir);
   plan_result *res = calloc(p.ncfgs ? p.ncfgs : 1, sizeof *res);
   cl_mem mem[PLAN_MAX_ARGS] = {0};

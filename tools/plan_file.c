@@ -4,6 +4,7 @@
 #include "plan_file.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +15,8 @@
 static const char *g_prefix = "wgperf-measure";
 
 static int plan_error(const char *file, size_t line, const char *fmt, ...) {
+  if (!g_prefix) /* quiet (the fuzz target) */
+    return -1;
   va_list ap;
   va_start(ap, fmt);
   fprintf(stderr, "%s: error: %s", g_prefix, file);
@@ -77,6 +80,46 @@ static int parse_xyz(const char *s, size_t out[3]) {
   return 0;
 }
 
+/* Whether V fits the element E of EB bytes (plan_element). */
+static bool fits(const char *e, size_t eb, double v) {
+  if (!strcmp(e, "double"))
+    return true;
+  if (!strcmp(e, "float"))
+    return fabs(v) <= FLT_MAX;
+  if (!strcmp(e, "half"))
+    return fabs(v) <= 65504;
+  double top = ldexp(1, (int)(8 * eb)); /* 2^bits */
+  return e[0] == 'u' ? v >= 0 && v < top : v >= -top / 2 && v < top / 2;
+}
+
+/* V (in E's range: fits()) as EB bytes of the integer element E at P. */
+static void store_int(const char *e, size_t eb, double v, unsigned char *p) {
+  unsigned long long u = e[0] == 'u' ? (unsigned long long)v : (unsigned long long)(long long)v;
+  if (eb == 1) {
+    unsigned char y = (unsigned char)u;
+    memcpy(p, &y, 1);
+  } else if (eb == 2) {
+    unsigned short y = (unsigned short)u;
+    memcpy(p, &y, 2);
+  } else if (eb == 4) {
+    unsigned int y = (unsigned int)u;
+    memcpy(p, &y, 4);
+  } else {
+    memcpy(p, &u, 8);
+  }
+}
+
+void plan_shuffle(plan *p) {
+  uint64_t st = 0x6a09e667f3bcc909ULL;
+  for (size_t i = p->ncfgs; i > 1; i--) {
+    st ^= st >> 12, st ^= st << 25, st ^= st >> 27;
+    size_t j = (size_t)((st * 0x2545F4914F6CDD1DULL) % i);
+    plan_cfg t = p->cfgs[i - 1];
+    p->cfgs[i - 1] = p->cfgs[j];
+    p->cfgs[j] = t;
+  }
+}
+
 void plan_free(plan *p) {
   for (size_t i = 0; i < p->nparams; i++)
     free(p->pvalues[i]);
@@ -94,20 +137,30 @@ int plan_read(const char *prefix, const char *file, plan *p) {
   if (!f)
     return plan_error(file, 0, "cannot open: %s", strerror(errno));
   size_t cap = 1 << 16, len = 0;
-  p->text = malloc(cap);
-  for (size_t k; p->text && (k = fread(p->text + len, 1, cap - len - 1, f)) > 0;) {
+  char *text = malloc(cap);
+  for (size_t k; text && (k = fread(text + len, 1, cap - len - 1, f)) > 0;) {
     len += k;
     if (len + 1 == cap) {
-      char *g = realloc(p->text, cap *= 2);
+      char *g = realloc(text, cap *= 2);
       if (!g)
-        free(p->text);
-      p->text = g;
+        free(text);
+      text = g;
     }
   }
   bool bad = ferror(f);
   fclose(f);
-  if (!p->text || bad)
+  if (!text || bad) {
+    free(text);
     return plan_error(file, 0, bad ? "cannot read" : "out of memory");
+  }
+  return plan_parse(prefix, file, text, len, p);
+}
+
+int plan_parse(const char *prefix, const char *file, char *text, size_t len, plan *p) {
+  g_prefix = prefix;
+  memset(p, 0, sizeof *p);
+  p->file = file;
+  p->text = text;
   p->text[len] = 0;
   if (memchr(p->text, 0, len))
     return plan_error(file, 0, "not a plan: it holds a NUL byte (write one with wgtune --plan)");
@@ -182,6 +235,10 @@ int plan_read(const char *prefix, const char *file, plan *p) {
       a->value = strtod(fld[5], &end);
       if (*end || !*fld[5] || !isfinite(a->value))
         return plan_error(file, line, "argument '%s': value '%s' is not a number", a->name, fld[5]);
+      size_t eb = 0;
+      const char *el = plan_element(a->type, &eb);
+      if (el && !fits(el, eb, a->value))
+        return plan_error(file, line, "argument '%s': value %s does not fit its type %s", a->name, fld[5], a->type);
       if (strcmp(a->kind, "buffer") && strcmp(a->kind, "constant") && strcmp(a->kind, "scalar") &&
           strcmp(a->kind, "local"))
         return plan_error(file, line, "argument '%s': kind '%s' is not buffer, constant, scalar or local", a->name,
@@ -331,7 +388,7 @@ void plan_stamp(char *out, size_t len) {
 
 int plan_write_cache(const char *prefix, const plan_device *d, const plan *p, const plan_result *res, const char *out,
                      int repeats, const char *started, size_t measured) {
-  g_prefix = prefix;
+  g_prefix = prefix ? prefix : "wgperf";
   char tmp[4200];
   snprintf(tmp, sizeof tmp, "%s.tmp", out);
   FILE *f = fopen(tmp, "w");
@@ -453,16 +510,21 @@ static uint64_t next_random(uint64_t *s) {
 
 /* BYTES of arguments A's elements: its value, or random ones up to it. */
 void plan_fill(void *host, size_t bytes, const plan_arg *a, uint64_t seed) {
-  size_t eb = 4;
+  size_t eb = 1;
   const char *e = plan_element(a->type, &eb);
   bool random = !strcmp(a->fill, "random");
   uint64_t s = seed | 1;
+  if (!e || !fits(e, eb, a->value)) { /* a type the harness does not know: bytes */
+    for (size_t i = 0; i < bytes; i++)
+      ((unsigned char *)host)[i] = random ? (unsigned char)(next_random(&s) >> 56) : 0;
+    return;
+  }
   double top = a->value > 0 ? a->value : 1;
   for (size_t i = 0; i + eb <= bytes; i += eb) {
     double v = random ? (double)((next_random(&s) >> 40) + 1) / 16777216.0 * top : a->value;
     unsigned char *p = (unsigned char *)host + i;
-    if (!e || !strcmp(e, "float")) {
-      float x = (float)v;
+    if (!strcmp(e, "float")) {
+      float x = (float)fmin(v, FLT_MAX);
       memcpy(p, &x, 4);
     } else if (!strcmp(e, "double")) {
       memcpy(p, &v, 8);
@@ -470,19 +532,10 @@ void plan_fill(void *host, size_t bytes, const plan_arg *a, uint64_t seed) {
       unsigned short h = random ? (unsigned short)(0x3c00 | (next_random(&s) >> 54)) : (v == 0 ? 0 : 0x3c00);
       memcpy(p, &h, 2);
     } else {
-      long long x = random ? (long long)floor(v) : (long long)v;
-      if (eb == 1) {
-        unsigned char y = (unsigned char)x;
-        memcpy(p, &y, 1);
-      } else if (eb == 2) {
-        unsigned short y = (unsigned short)x;
-        memcpy(p, &y, 2);
-      } else if (eb == 4) {
-        unsigned int y = (unsigned int)x;
-        memcpy(p, &y, 4);
-      } else {
-        memcpy(p, &x, 8);
-      }
+      double x = random ? floor(v) : trunc(v);
+      if (!fits(e, eb, x)) /* top rounded up to the type's bound */
+        x = a->value;
+      store_int(e, eb, x, p);
     }
   }
 }
@@ -490,7 +543,7 @@ void plan_fill(void *host, size_t bytes, const plan_arg *a, uint64_t seed) {
 /* The source: the plan's files in order, each found where the plan says or,
  * with KDIR, under that folder by its base name. */
 char *plan_sources(const char *prefix, const plan *p, const char *kdir) {
-  g_prefix = prefix;
+  g_prefix = prefix ? prefix : "wgperf";
   size_t cap = 1 << 16, len = 0;
   char *src = malloc(cap);
   for (size_t i = 0; src && i < p->nfiles; i++) {
@@ -542,6 +595,10 @@ int plan_scalar(const plan_arg *a, unsigned char buf[8], size_t *size, char *why
     snprintf(why, wl, "argument '%s': type '%s' cannot be set", a->name, a->type);
     return -1;
   }
+  if (!fits(e, eb, v)) {
+    snprintf(why, wl, "argument '%s': value %g does not fit its type %s", a->name, v, a->type);
+    return -1;
+  }
   if (!strcmp(e, "float")) {
     float x = (float)v;
     memcpy(buf, &x, 4);
@@ -552,19 +609,7 @@ int plan_scalar(const plan_arg *a, unsigned char buf[8], size_t *size, char *why
       snprintf(why, wl, "argument '%s' is %s, its value %g is not an integer", a->name, a->type, v);
       return -1;
     }
-    long long x = (long long)v;
-    if (eb == 1) {
-      unsigned char y = (unsigned char)x;
-      memcpy(buf, &y, 1);
-    } else if (eb == 2) {
-      unsigned short y = (unsigned short)x;
-      memcpy(buf, &y, 2);
-    } else if (eb == 4) {
-      unsigned int y = (unsigned int)x;
-      memcpy(buf, &y, 4);
-    } else {
-      memcpy(buf, &x, 8);
-    }
+    store_int(e, eb, v, buf);
   }
   *size = eb;
   return 0;

@@ -48,10 +48,17 @@ typedef struct plan {
   bool declared_seen;
 } plan;
 
-/* Reads FILE; 0, or -1 with "wgperf-measure: error: FILE:LINE: ..." on stderr
- * (PREFIX instead of wgperf-measure).  plan_free() either way. */
+/* Reads FILE; 0, or -1 with "PREFIX: error: FILE:LINE: ..." on stderr (none
+ * when PREFIX is NULL).  plan_free() either way. */
 int plan_read(const char *prefix, const char *file, plan *p);
+/* The same on TEXT, LEN bytes in a buffer of at least LEN + 1 (the plan takes
+ * it: plan_free() frees it), named FILE in messages. */
+int plan_parse(const char *prefix, const char *file, char *text, size_t len, plan *p);
 void plan_free(plan *p);
+/* Puts the configurations in a fixed pseudo-random order (the same for the same
+ * plan), so that a run stopped by its budget has timed a uniform share of them,
+ * not the first part of the space's order. */
+void plan_shuffle(plan *p);
 /* The plan's files in order, each followed by a line break, each found where
  * the plan says or, with KDIR, in KDIR by its base name; NULL (message
  * printed) when one cannot be read.  give: free(). */

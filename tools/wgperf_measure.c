@@ -4,7 +4,7 @@
  *                  [--config-cap-s S] [--kernels DIR] [--gpu-name NAME] [--skipped FILE]
  *   wgperf-measure --list [--quick] [--only K1,K2]
  *   wgperf-measure --plan PLAN.tsv [-o CACHE.json] [--repeats N] [--budget-s S] [--max-launch-s S]
- *                  [--kernel-dir DIR] [--jobs N]
+ *                  [--kernel-dir DIR] [--jobs N] [--in-order]
  *   wgperf-measure KERNEL.cl [--kernel NAME] (--launch FILE.json | --global X[,Y[,Z]] --local ...
  *                  [--arg N=V] [--buffer N=SIZE] [--local-mem N=SIZE]) [--build-options OPTS]
  *                  [--fill random|zero] [--repeats N] [--input-size N] [-o OUT.csv]
@@ -49,7 +49,7 @@ static void usage(FILE *f) {
           "                      [--config-cap-s S] [--kernels DIR] [--gpu-name NAME] [--skipped FILE]\n"
           "       wgperf-measure --list [--quick] [--only K1,K2]\n"
           "       wgperf-measure --plan PLAN.tsv [-o CACHE.json] [--repeats N] [--budget-s S]\n"
-          "                      [--max-launch-s S] [--kernel-dir DIR] [--jobs N]\n"
+          "                      [--max-launch-s S] [--kernel-dir DIR] [--jobs N] [--in-order]\n"
           "       (a tuning space's configurations from wgtune's plan, timed into a Kernel Tuner cache\n"
           "       file that wgperf-validate compares with wgtune's ranking)\n"
 #ifndef WGP_MEASURE_STANDALONE
@@ -506,7 +506,7 @@ static int measure_main(int argc, char **argv) {
 #endif
   const char *out = NULL, *gpu_name = NULL, *skipped = NULL;
   mx_val_opts vo = {NULL, false, false, 200, 2.5, 2, NULL};
-  mx_plan_opts po = {NULL, NULL, NULL, 7, 0, 2.5, 0};
+  mx_plan_opts po = {NULL, NULL, NULL, 7, 0, 2.5, 0, false};
   bool budget_given = false, launch_given = false;
   int platform = -1, device = -1;
 #ifndef WGP_MEASURE_STANDALONE
@@ -547,6 +547,8 @@ static int measure_main(int argc, char **argv) {
       po.plan = argv[++i];
     else if (!strcmp(a, "--kernel-dir") && more)
       po.kernel_dir = argv[++i];
+    else if (!strcmp(a, "--in-order"))
+      po.in_order = true;
     else if (!strcmp(a, "--jobs") && more) {
       if (parse_num(argv[++i], 1, 64, &v) || v != floor(v))
         return fail(X_USAGE, "--jobs takes a number from 1 to 64, got '%s'", argv[i]);
@@ -620,8 +622,8 @@ static int measure_main(int argc, char **argv) {
     po.out = out;
     po.budget_s = budget_given ? vo.budget_s : 0;
     po.max_launch_s = launch_given ? vo.max_launch_s : po.max_launch_s;
-  } else if (po.kernel_dir || po.jobs)
-    return fail(X_USAGE, "--kernel-dir and --jobs go with --plan");
+  } else if (po.kernel_dir || po.jobs || po.in_order)
+    return fail(X_USAGE, "--kernel-dir, --jobs and --in-order go with --plan");
   mx_ctx x;
   memset(&x, 0, sizeof x);
   if (vo.list) /* configurations only: no device */

@@ -6,7 +6,7 @@
  * and write through tools/plan_file.c.
  *
  *   measure-plan-cuda PLAN.tsv [-o CACHE.json] [--repeats N] [--budget-s S]
- *                     [--max-launch-s S] [--kernel-dir DIR] [--device N] [--jobs N]
+ *                     [--max-launch-s S] [--kernel-dir DIR] [--device N] [--jobs N] [--in-order]
  *
  * Each configuration is compiled by NVRTC for the GPU's own architecture
  * (a cubin, -arch=sm_XY) from the plan's files with the plan's flags and its
@@ -171,12 +171,13 @@ static void *compile_worker(void *arg) {
 typedef struct opts {
   const char *plan, *out, *kernel_dir, *compile_only;
   int repeats, device, jobs;
+  bool in_order;
   double budget_s, max_launch_s;
 } opts;
 
 static void usage(FILE *f) {
   fprintf(f, "usage: " PROG " PLAN.tsv [-o CACHE.json] [--repeats N] [--budget-s S] [--max-launch-s S]\n"
-             "                         [--kernel-dir DIR] [--device N] [--jobs N]\n"
+             "                         [--kernel-dir DIR] [--device N] [--jobs N] [--in-order]\n"
              "       " PROG " PLAN.tsv --compile-only sm_XY [--jobs N] [--kernel-dir DIR]\n"
              "Times the configurations of a CUDA plan (wgtune --plan) into a Kernel Tuner cache file\n"
              "(docs/cli/wgperf-measure.md, \"Plans\").\n");
@@ -194,6 +195,8 @@ static int parse_args(int argc, char **argv, opts *o) {
       o->out = argv[++i];
     } else if (!strcmp(a, "--kernel-dir") && more) {
       o->kernel_dir = argv[++i];
+    } else if (!strcmp(a, "--in-order")) {
+      o->in_order = true;
     } else if (!strcmp(a, "--compile-only") && more) {
       o->compile_only = argv[++i];
       if (strncmp(o->compile_only, "sm_", 3) || strlen(o->compile_only) < 5 ||
@@ -274,7 +277,7 @@ static int compile_only(const plan *p, const char *src, const char *arch, int jo
 }
 
 int main(int argc, char **argv) {
-  opts o = {NULL, NULL, NULL, NULL, 7, 0, 0, 0, 2.5};
+  opts o = {NULL, NULL, NULL, NULL, 7, 0, 0, false, 0, 2.5};
   if (parse_args(argc, argv, &o))
     return 2;
   plan p;
@@ -293,6 +296,8 @@ int main(int argc, char **argv) {
                   "dynamic shared memory)",
                   o.plan, p.args[a].name);
     }
+  if (!o.in_order && !o.compile_only)
+    plan_shuffle(&p);
   char *src = plan_sources(PROG, &p, o.kernel_dir);
   if (!src) {
     plan_free(&p);
