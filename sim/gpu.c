@@ -927,8 +927,11 @@ static void normalize_name(const char *name, char *out, size_t size) {
 
 /* Whether description G, whose file is STEM.json, goes by NORM (a
  * normalized name): its file name, its identity.name with or without the
- * leading "NVIDIA", or one of its aliases. */
+ * leading "NVIDIA", or one of its aliases; NORM with a leading "NVIDIA" (the
+ * name CUDA and OpenCL report, "NVIDIA H200") also as it is without it. */
 static bool goes_by(const wgp_gpu *g, const char *stem, const char *norm) {
+  if (strncmp(norm, "nvidia", 6) == 0 && norm[6] && goes_by(g, stem, norm + 6))
+    return true;
   char buf[256];
   normalize_name(stem, buf, sizeof buf);
   if (strcmp(buf, norm) == 0)
