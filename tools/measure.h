@@ -10,6 +10,7 @@
 #ifndef WGPERF_TOOLS_MEASURE_H
 #define WGPERF_TOOLS_MEASURE_H
 
+#include "plan_file.h"
 #include "wgb.h"
 
 #include <stdbool.h>
@@ -88,9 +89,9 @@ typedef struct mx_plan_opts {
   bool in_order;              /* time in the plan's order, not shuffled (plan_shuffle) */
 } mx_plan_opts;
 
-/* Checks the plan O->plan (a message on stderr when it is bad): 0 or -1. */
-int mx_check_plan(const char *file);
-/* Times the plan's configurations on X's device: 0, or 1 with the message printed. */
-int mx_run_plan(mx_ctx *x, const mx_plan_opts *o);
+/* Times the configurations of P, read from O->plan (an OpenCL plan: the caller
+ * checks), on X's device: 0, or 1 with the message printed.  P stays the
+ * caller's to free; its configurations may come back in another order. */
+int mx_run_plan(mx_ctx *x, plan *p, const mx_plan_opts *o);
 
 #endif

@@ -20,17 +20,14 @@
 #include "plan_file.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-/* Programs built on threads ahead of the timing (the NVIDIA driver takes a
- * good part of a second per CLBlast configuration; OpenCL's calls are
- * thread-safe but for setting one kernel's arguments, done on the timing
- * thread only). */
+/* Programs built on threads ahead of the timing (plan_ahead; the NVIDIA
+ * driver takes a good part of a second per CLBlast configuration; OpenCL's
+ * calls are thread-safe but for setting one kernel's arguments, done on the
+ * timing thread only). */
 typedef struct built {
-  bool ready;
   cl_program prog; /* NULL: the build failed, the log in err */
   double ms;
   char err[1024];
@@ -41,13 +38,10 @@ typedef struct builder {
   const char *src;
   const wgb_dev *dev;
   built *out;
-  size_t next, limit;
-  bool stop;
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
 } builder;
 
-static void build_one(builder *b, size_t i) {
+static void build_one(void *ctx, size_t i) {
+  builder *b = ctx;
   const plan *p = b->p;
   size_t cap = 64, ol = 0;
   for (size_t k = 0; k < p->nflags; k++)
@@ -69,44 +63,8 @@ static void build_one(builder *b, size_t i) {
   free(opts);
 }
 
-static void *build_worker(void *arg) {
-  builder *b = arg;
-  pthread_mutex_lock(&b->mu);
-  for (;;) {
-    while (!b->stop && b->next < b->p->ncfgs && b->next >= b->limit)
-      pthread_cond_wait(&b->cv, &b->mu);
-    if (b->stop || b->next >= b->p->ncfgs)
-      break;
-    size_t i = b->next++;
-    pthread_mutex_unlock(&b->mu);
-    build_one(b, i);
-    pthread_mutex_lock(&b->mu);
-    b->out[i].ready = true;
-    pthread_cond_broadcast(&b->cv);
-  }
-  pthread_mutex_unlock(&b->mu);
-  return NULL;
-}
-
-int mx_check_plan(const char *file) {
-  plan p;
-  int rc = plan_read("wgperf-measure", file, &p);
-  plan_free(&p);
-  return rc;
-}
-
-int mx_run_plan(mx_ctx *x, const mx_plan_opts *o) {
-  plan p;
-  if (plan_read("wgperf-measure", o->plan, &p)) {
-    plan_free(&p);
-    return 1;
-  }
-  if (strcmp(p.language, "opencl")) {
-    fprintf(stderr, "wgperf-measure: error: %s: a CUDA plan: wgperf-measure times OpenCL kernels; time it with "
-                    "microbench/cuda/measure-plan-cuda (docs/cli/wgperf-measure.md, \"Plans\")\n", o->plan);
-    plan_free(&p);
-    return 1;
-  }
+int mx_run_plan(mx_ctx *x, plan *pp, const mx_plan_opts *o) {
+  plan p = *pp; /* the same arrays: the caller frees them */
   if (!o->in_order)
     plan_shuffle(&p);
   char *src = plan_sources("wgperf-measure", &p, o->kernel_dir);
@@ -124,23 +82,17 @@ int mx_run_plan(mx_ctx *x, const mx_plan_opts *o) {
   double t_start = plan_now();
   size_t measured = 0, failed = 0;
   builder bl = {.p = &p, .src = src, .dev = &x->dev, .out = calloc(p.ncfgs ? p.ncfgs : 1, sizeof(built))};
-  int jobs = o->jobs;
-  if (jobs <= 0) { /* the CPUs but one (the timing's), at least one */
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    jobs = ncpu > 2 ? (int)(ncpu - 1 > 16 ? 16 : ncpu - 1) : 1;
-  }
-  pthread_t th[64];
-  int nth = 0;
-  pthread_mutex_init(&bl.mu, NULL);
-  pthread_cond_init(&bl.cv, NULL);
-  bl.limit = (size_t)jobs * 4;
+  int jobs = plan_jobs(o->jobs, 16);
+  plan_ahead ahead;
+  bool ahead_on = false;
   if (!bl.out)
     rc = 1;
-  for (int t = 0; rc == 0 && src && t < jobs && t < 64; t++)
-    nth += pthread_create(&th[nth], NULL, build_worker, &bl) == 0;
-  if (rc == 0 && nth == 0) {
-    fprintf(stderr, "wgperf-measure: error: cannot start a building thread\n");
-    rc = 1;
+  if (rc == 0) {
+    ahead_on = true;
+    if (!plan_ahead_start(&ahead, p.ncfgs, jobs, (size_t)jobs * 4, build_one, &bl)) {
+      fprintf(stderr, "wgperf-measure: error: cannot start a building thread\n");
+      rc = 1;
+    }
   }
   if (rc == 0 && !o->out)
     fprintf(stderr, "wgperf-measure: note: no -o: the cache file goes to %s.cache.json\n", o->plan);
@@ -158,13 +110,7 @@ int mx_run_plan(mx_ctx *x, const mx_plan_opts *o) {
     }
     plan_cfg *c = &p.cfgs[i];
     plan_result *r = &res[i];
-    /* its program: let the builders run ahead, then wait for this one */
-    pthread_mutex_lock(&bl.mu);
-    bl.limit = i + (size_t)jobs * 4;
-    pthread_cond_broadcast(&bl.cv);
-    while (!bl.out[i].ready)
-      pthread_cond_wait(&bl.cv, &bl.mu);
-    pthread_mutex_unlock(&bl.mu);
+    plan_ahead_wait(&ahead, i); /* its program, the builders running ahead */
     double t0 = plan_now();
     cl_program prog = bl.out[i].prog;
     bl.out[i].prog = NULL;
@@ -205,6 +151,7 @@ int mx_run_plan(mx_ctx *x, const mx_plan_opts *o) {
           clReleaseMemObject(mem[a]);
         mem[a] = NULL, membytes[a] = 0;
         void *host = malloc((size_t)c->bytes[a]);
+        bool got_host = host != NULL;
         if (host) {
           plan_fill(host, (size_t)c->bytes[a], g, 0x9e3779b97f4a7c15ULL + a);
           mem[a] = wgb_buffer(&x->b, (size_t)c->bytes[a], host);
@@ -213,7 +160,7 @@ int mx_run_plan(mx_ctx *x, const mx_plan_opts *o) {
         if (!mem[a]) {
           r->failure = "RuntimeFailedConfig";
           snprintf(r->reason, sizeof r->reason, "buffer '%s' of %llu bytes: %s", g->name, c->bytes[a],
-                   host ? x->b.err : "out of host memory");
+                   got_host ? x->b.err : "out of host memory");
           continue;
         }
         membytes[a] = (size_t)c->bytes[a];
@@ -273,18 +220,13 @@ int mx_run_plan(mx_ctx *x, const mx_plan_opts *o) {
   for (size_t a = 0; a < PLAN_MAX_ARGS; a++)
     if (mem[a])
       clReleaseMemObject(mem[a]);
-  pthread_mutex_lock(&bl.mu);
-  bl.stop = true;
-  pthread_cond_broadcast(&bl.cv);
-  pthread_mutex_unlock(&bl.mu);
-  for (int t = 0; t < nth; t++)
-    pthread_join(th[t], NULL);
+  if (ahead_on)
+    plan_ahead_finish(&ahead);
   for (size_t i = 0; bl.out && i < p.ncfgs; i++)
     if (bl.out[i].prog)
       clReleaseProgram(bl.out[i].prog);
   free(bl.out);
   free(res);
   free(src);
-  plan_free(&p);
   return rc;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char *g_prefix = "wgperf-measure";
 
@@ -613,4 +614,66 @@ int plan_scalar(const plan_arg *a, unsigned char buf[8], size_t *size, char *why
   }
   *size = eb;
   return 0;
+}
+
+int plan_jobs(int asked, int cap) {
+  if (asked > 0)
+    return asked > 256 ? 256 : asked;
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  return ncpu > 2 ? (int)(ncpu - 1 > cap ? cap : ncpu - 1) : 1;
+}
+
+static void *ahead_worker(void *arg) {
+  plan_ahead *a = arg;
+  pthread_mutex_lock(&a->mu);
+  for (;;) {
+    while (!a->stop && a->next < a->n && a->next >= a->limit)
+      pthread_cond_wait(&a->cv, &a->mu);
+    if (a->stop || a->next >= a->n)
+      break;
+    size_t i = a->next++;
+    pthread_mutex_unlock(&a->mu);
+    a->work(a->ctx, i);
+    pthread_mutex_lock(&a->mu);
+    a->done[i] = true;
+    pthread_cond_broadcast(&a->cv);
+  }
+  pthread_mutex_unlock(&a->mu);
+  return NULL;
+}
+
+int plan_ahead_start(plan_ahead *a, size_t n, int jobs, size_t window, void (*work)(void *, size_t), void *ctx) {
+  memset(a, 0, sizeof *a);
+  a->work = work, a->ctx = ctx, a->n = n, a->window = window, a->limit = window;
+  pthread_mutex_init(&a->mu, NULL);
+  pthread_cond_init(&a->cv, NULL);
+  if (!(a->done = calloc(n ? n : 1, sizeof *a->done)))
+    return 0;
+  for (int t = 0; t < jobs && t < 256; t++)
+    a->nth += pthread_create(&a->th[a->nth], NULL, ahead_worker, a) == 0;
+  return a->nth;
+}
+
+void plan_ahead_wait(plan_ahead *a, size_t i) {
+  pthread_mutex_lock(&a->mu);
+  if (i + a->window > a->limit)
+    a->limit = i + a->window;
+  pthread_cond_broadcast(&a->cv);
+  while (!a->done[i])
+    pthread_cond_wait(&a->cv, &a->mu);
+  pthread_mutex_unlock(&a->mu);
+}
+
+void plan_ahead_finish(plan_ahead *a) {
+  pthread_mutex_lock(&a->mu);
+  a->stop = true;
+  pthread_cond_broadcast(&a->cv);
+  pthread_mutex_unlock(&a->mu);
+  for (int t = 0; t < a->nth; t++)
+    pthread_join(a->th[t], NULL);
+  a->nth = 0;
+  free(a->done);
+  a->done = NULL;
+  pthread_cond_destroy(&a->cv);
+  pthread_mutex_destroy(&a->mu);
 }

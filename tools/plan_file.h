@@ -8,6 +8,7 @@
 #ifndef WGPERF_TOOLS_PLAN_FILE_H
 #define WGPERF_TOOLS_PLAN_FILE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -99,6 +100,32 @@ int plan_write_cache(const char *prefix, const plan_device *d, const plan *p, co
 double plan_mean(const plan_result *r);
 void plan_stamp(char *out, size_t len); /* UTC, ISO 8601 */
 void plan_one_line(char *s);            /* a compiler's log as one line: breaks as spaces, no trailing blanks */
+
+/* Work done on threads ahead of the timing (both harnesses compile each
+ * configuration there): WORK(CTX, I) for I = 0 .. N - 1, taken in order, never
+ * more than WINDOW past the configuration the caller last waited for. */
+typedef struct plan_ahead {
+  void (*work)(void *ctx, size_t i);
+  void *ctx;
+  size_t n, next, limit, window;
+  bool *done;
+  bool stop;
+  pthread_t th[256];
+  int nth;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+} plan_ahead;
+
+/* ASKED threads (at most 256), or for ASKED <= 0 the CPUs but one (the
+ * timing's), at most CAP, at least one. */
+int plan_jobs(int asked, int cap);
+/* Starts JOBS threads (at most 256); the number started (0: none, or out of
+ * memory).  plan_ahead_finish() either way. */
+int plan_ahead_start(plan_ahead *a, size_t n, int jobs, size_t window, void (*work)(void *, size_t), void *ctx);
+/* Lets the threads go up to I + WINDOW and waits until I is done. */
+void plan_ahead_wait(plan_ahead *a, size_t i);
+/* Stops the threads (what one has begun it finishes) and joins them. */
+void plan_ahead_finish(plan_ahead *a);
 double plan_now(void);                  /* seconds, monotonic */
 
 #endif

@@ -507,7 +507,8 @@ static int measure_main(int argc, char **argv) {
   const char *out = NULL, *gpu_name = NULL, *skipped = NULL;
   mx_val_opts vo = {NULL, false, false, 200, 2.5, 2, NULL};
   mx_plan_opts po = {NULL, NULL, NULL, 7, 0, 2.5, 0, false};
-  bool budget_given = false, launch_given = false;
+  bool budget_given = false, launch_given = false, have_plan = false;
+  plan pl;
   int platform = -1, device = -1;
 #ifndef WGP_MEASURE_STANDALONE
   user_opts uo = {NULL, NULL, NULL, "random", 0, 0};
@@ -617,8 +618,17 @@ static int measure_main(int argc, char **argv) {
                            "--gpu-name or --skipped with it");
     if (po.kernel_dir && !*po.kernel_dir)
       return fail(X_USAGE, "--kernel-dir needs a folder");
-    if (mx_check_plan(po.plan)) /* a bad plan is named before any device is opened */
+    /* a bad plan is named before any device is opened */
+    if (plan_read("wgperf-measure", po.plan, &pl)) {
+      plan_free(&pl);
       return X_INPUT;
+    }
+    have_plan = true;
+    if (strcmp(pl.language, "opencl")) {
+      plan_free(&pl);
+      return fail(X_INPUT, "%s: a CUDA plan: wgperf-measure times OpenCL kernels; time it with "
+                           "microbench/cuda/measure-plan-cuda (docs/cli/wgperf-measure.md, \"Plans\")", po.plan);
+    }
     po.out = out;
     po.budget_s = budget_given ? vo.budget_s : 0;
     po.max_launch_s = launch_given ? vo.max_launch_s : po.max_launch_s;
@@ -645,8 +655,11 @@ static int measure_main(int argc, char **argv) {
   }
 #endif
   char err[1024];
-  if (wgb_dev_open(&x.dev, platform, device, err, sizeof err))
+  if (wgb_dev_open(&x.dev, platform, device, err, sizeof err)) {
+    if (have_plan)
+      plan_free(&pl);
     return fail(X_INPUT, "%s", err);
+  }
   wgb_table dummy;
   wgb_table_init(&dummy);
   wgb_init(&x.b, &x.dev, &dummy, true, 1);
@@ -661,8 +674,9 @@ static int measure_main(int argc, char **argv) {
     fprintf(stderr, "wgperf-measure: warning: %s is not a GPU: its timings show that the harness works and must "
                     "never stand for a GPU's (rows say not_a_gpu)\n",
             x.dev.name);
-  if (po.plan) {
-    int prc = mx_run_plan(&x, &po);
+  if (have_plan) {
+    int prc = mx_run_plan(&x, &pl, &po);
+    plan_free(&pl);
     wgb_table_free(&dummy);
     wgb_dev_close(&x.dev);
     return prc ? X_INPUT : X_OK;

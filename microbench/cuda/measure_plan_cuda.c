@@ -32,12 +32,10 @@
 #include <errno.h>
 #include <math.h>
 #include <nvrtc.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define PROG "measure-plan-cuda"
 
@@ -66,7 +64,6 @@ static const char *cu_error(CUresult e) {
 /* ---- compiling ahead -------------------------------------------------------------- */
 
 typedef struct compiled {
-  bool ready;
   char *cubin; /* NULL: failed, the log in reason */
   size_t cubin_size;
   char *lowered; /* the kernel's name in the cubin */
@@ -79,14 +76,11 @@ typedef struct compiler {
   const char *src;
   char arch[32];
   compiled *out;
-  size_t next;  /* the next configuration to compile */
-  size_t limit; /* compile no further than this (the timing's position + window) */
-  bool stop;
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
 } compiler;
 
-static void compile_one(compiler *c, size_t i) {
+/* Configuration I through NVRTC (plan_ahead's work). */
+static void compile_one(void *ctx, size_t i) {
+  compiler *c = ctx;
   const plan *p = c->p;
   compiled *o = &c->out[i];
   double t0 = plan_now();
@@ -145,25 +139,6 @@ static void compile_one(compiler *c, size_t i) {
     free(opts[k]);
   free(opts);
   o->ms = (plan_now() - t0) * 1e3;
-}
-
-static void *compile_worker(void *arg) {
-  compiler *c = arg;
-  pthread_mutex_lock(&c->mu);
-  for (;;) {
-    while (!c->stop && c->next < c->p->ncfgs && c->next >= c->limit)
-      pthread_cond_wait(&c->cv, &c->mu);
-    if (c->stop || c->next >= c->p->ncfgs)
-      break;
-    size_t i = c->next++;
-    pthread_mutex_unlock(&c->mu);
-    compile_one(c, i);
-    pthread_mutex_lock(&c->mu);
-    c->out[i].ready = true;
-    pthread_cond_broadcast(&c->cv);
-  }
-  pthread_mutex_unlock(&c->mu);
-  return NULL;
 }
 
 /* ---- timing ------------------------------------------------------------------------- */
@@ -236,24 +211,21 @@ static int parse_args(int argc, char **argv, opts *o) {
 /* --compile-only: every configuration through NVRTC for ARCH, no device: which ones
  * compile, and how long each takes (a check of a plan before a GPU's time is spent). */
 static int compile_only(const plan *p, const char *src, const char *arch, int jobs) {
-  compiler comp = {.p = p, .src = src, .out = calloc(p->ncfgs ? p->ncfgs : 1, sizeof(compiled)), .limit = p->ncfgs};
-  pthread_t *th = calloc((size_t)jobs, sizeof *th);
-  if (!comp.out || !th) {
-    free(comp.out);
-    free(th);
+  compiler comp = {.p = p, .src = src, .out = calloc(p->ncfgs ? p->ncfgs : 1, sizeof(compiled))};
+  if (!comp.out)
     return fail("out of memory");
-  }
   snprintf(comp.arch, sizeof comp.arch, "%s", arch);
-  pthread_mutex_init(&comp.mu, NULL);
-  pthread_cond_init(&comp.cv, NULL);
-  int n = 0;
   double t0 = plan_now();
-  for (int t = 0; t < jobs; t++)
-    n += pthread_create(&th[t], NULL, compile_worker, &comp) == 0;
-  if (n == 0)
-    compile_worker(&comp);
-  for (int t = 0; t < n; t++)
-    pthread_join(th[t], NULL);
+  plan_ahead ahead; /* every configuration at once: no window */
+  int n = plan_ahead_start(&ahead, p->ncfgs, jobs, p->ncfgs, compile_one, &comp);
+  if (n == 0) {
+    plan_ahead_finish(&ahead);
+    free(comp.out);
+    return fail("cannot start a compiling thread");
+  }
+  for (size_t i = 0; i < p->ncfgs; i++)
+    plan_ahead_wait(&ahead, i);
+  plan_ahead_finish(&ahead);
   size_t bad = 0;
   double total = 0;
   for (size_t i = 0; i < p->ncfgs; i++) {
@@ -270,9 +242,8 @@ static int compile_only(const plan *p, const char *src, const char *arch, int jo
     free(c->lowered);
   }
   fprintf(stderr, PROG ": %zu of %zu configurations compile for %s (NVRTC %.0f s of compiling, %.0f s on %d threads)\n",
-          p->ncfgs - bad, p->ncfgs, arch, total / 1e3, plan_now() - t0, n ? n : 1);
+          p->ncfgs - bad, p->ncfgs, arch, total / 1e3, plan_now() - t0, n);
   free(comp.out);
-  free(th);
   return 0;
 }
 
@@ -303,11 +274,7 @@ int main(int argc, char **argv) {
     plan_free(&p);
     return 1;
   }
-  int jobs = o.jobs;
-  if (jobs <= 0) {
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    jobs = ncpu > 1 ? (int)(ncpu - 1 > 32 ? 32 : ncpu - 1) : 1;
-  }
+  int jobs = plan_jobs(o.jobs, 32);
   if (o.compile_only) {
     int crc = compile_only(&p, src, o.compile_only, jobs);
     free(src);
@@ -345,21 +312,20 @@ int main(int argc, char **argv) {
   snprintf(pd.cc, sizeof pd.cc, "%d.%d", cc[0], cc[1]);
   compiler comp = {.p = &p, .src = src, .out = calloc(p.ncfgs ? p.ncfgs : 1, sizeof(compiled))};
   snprintf(comp.arch, sizeof comp.arch, "sm_%d%d", cc[0], cc[1]);
-  comp.limit = (size_t)jobs * 4;
-  pthread_mutex_init(&comp.mu, NULL);
-  pthread_cond_init(&comp.cv, NULL);
   plan_result *res = calloc(p.ncfgs ? p.ncfgs : 1, sizeof *res);
-  pthread_t *th = calloc((size_t)jobs, sizeof *th);
-  int started_threads = 0;
-  if (!comp.out || !res || !th) {
+  if (!comp.out || !res) {
+    free(comp.out);
+    free(res);
     free(src);
     plan_free(&p);
     return fail("out of memory");
   }
-  for (int t = 0; t < jobs; t++)
-    if (pthread_create(&th[t], NULL, compile_worker, &comp) == 0)
-      started_threads++;
+  plan_ahead ahead;
+  int started_threads = plan_ahead_start(&ahead, p.ncfgs, jobs, (size_t)jobs * 4, compile_one, &comp);
   if (!started_threads) {
+    plan_ahead_finish(&ahead);
+    free(comp.out);
+    free(res);
     free(src);
     plan_free(&p);
     return fail("cannot start a compiling thread");
@@ -390,13 +356,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, PROG ": --budget-s %g reached: %zu of %zu configurations timed\n", o.budget_s, i, p.ncfgs);
       break;
     }
-    /* its cubin: let the compilers run ahead, then wait for this one */
-    pthread_mutex_lock(&comp.mu);
-    comp.limit = i + (size_t)jobs * 4;
-    pthread_cond_broadcast(&comp.cv);
-    while (!comp.out[i].ready)
-      pthread_cond_wait(&comp.cv, &comp.mu);
-    pthread_mutex_unlock(&comp.mu);
+    plan_ahead_wait(&ahead, i); /* its cubin, the compilers running ahead */
     compiled *cp = &comp.out[i];
     plan_result *r = &res[i];
     const plan_cfg *c = &p.cfgs[i];
@@ -515,12 +475,7 @@ int main(int argc, char **argv) {
             measured);
   if (rc == 0 && measured == 0 && plan_write_cache(PROG, &pd, &p, res, out, o.repeats, started, 0))
     rc = 1;
-  pthread_mutex_lock(&comp.mu);
-  comp.stop = true;
-  pthread_cond_broadcast(&comp.cv);
-  pthread_mutex_unlock(&comp.mu);
-  for (int t = 0; t < started_threads; t++)
-    pthread_join(th[t], NULL);
+  plan_ahead_finish(&ahead);
   if (rc == 0)
     fprintf(stderr, PROG ": %s: %zu configurations (%zu failed on the device) in %.0f s\n", out, measured, failed,
             plan_now() - t_start);
@@ -536,7 +491,6 @@ int main(int argc, char **argv) {
   if (!broken)
     cuDevicePrimaryCtxRelease(dev);
   free(comp.out);
-  free(th);
   free(res);
   free(src);
   plan_free(&p);
