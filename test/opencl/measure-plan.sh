@@ -93,6 +93,16 @@ PY
 grep -q 'budget-s 0.001 reached' "$work/b.err" || fail "--budget-s: no note"
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['wgperf']['planned'] == 8 and len(d['cache']) == d['wgperf']['measured'] < 8" \
   "$work/budget.json" || fail "--budget-s: the cache file"
+# the order: the plan's with --in-order, else a fixed shuffle of it (the same every run)
+order() { sed -n 's/^wgperf-measure: [0-9]*\/8 scale \(.*\): .*/\1/p' "$1"; }
+planned=$(awk -F'\t' '$1 == "config" { print "block_size_x=" $7 " elems=" $8 " variant=" $9 }' "$work/p.tsv")
+"$bin/wgperf-measure" --plan "$work/p.tsv" -o "$work/o1.json" --repeats 1 --in-order 2>"$work/o1.err" || fail "--in-order"
+[ "$(order "$work/o1.err")" = "$planned" ] || fail "--in-order did not keep the plan's order"
+[ "$(order "$work/m.err")" != "$planned" ] || fail "the default order is the plan's, not shuffled"
+[ "$(order "$work/m.err" | sort)" = "$(echo "$planned" | sort)" ] || fail "the shuffled order is not the same configurations"
+"$bin/wgperf-measure" --plan "$work/p.tsv" -o "$work/o2.json" --repeats 1 2>"$work/o2.err" || fail "a second run"
+[ "$(order "$work/o2.err")" = "$(order "$work/m.err")" ] || fail "the shuffle differs between runs"
+
 # the kernel files looked for elsewhere (a plan made on another machine): found by base name, or named
 "$bin/wgperf-measure" --plan "$work/p.tsv" -o "$work/kd.json" --repeats 1 --kernel-dir "$in" --jobs 1 2>"$work/kd.err" ||
   fail "--kernel-dir: $(cat "$work/kd.err")"
