@@ -20,7 +20,8 @@ unsigned wgp_kernel_choose_registers(const wgp_kernel *k, unsigned override, con
     regs = wgp_kernel_registers(k, &src);
   if (!regs) {
     regs = wgp_kernel_register_pressure(k);
-    src = "the IR estimate (no count from ptxas: no CUDA toolkit, or ptxas failed when the model was extracted)";
+    src = "the IR estimate (the model has no count from NVIDIA's compiler: no CUDA toolkit, --registers estimate or "
+          "an empty WGPERF_PTXAS, or the compiler failed)";
   }
   if (source)
     *source = src;
