@@ -1134,7 +1134,8 @@ int cmd_predict(int argc, char **argv) {
                stack, spill_ld, spill_st, regs_from);
       if (r.stopped)
         printf("assumed     the simulation of a round stopped after %.0f instructions without a steady state to "
-               "extrapolate from (warps of a group waiting at different barriers?); the rest of the round is taken at "
+               "extrapolate from (no loop's time per iteration settled: warps drifting apart, or warps of a group "
+               "waiting at different barriers); the rest of the round is taken at "
                "the rate so far, within the bounds\n",
                WGP_SIM_MAX_ISSUED);
       printf("per warp    issue %.4g, compute %.4g, shared/L1 %.4g, L2 %.4g, DRAM %.4g, constant %.4g, "
