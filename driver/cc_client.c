@@ -32,7 +32,7 @@ struct wgp_ccs {
   pid_t pid;
   FILE *to, *from;
   bool dead;
-  char tmpdir[64];
+  char tmpdir[PATH_MAX - 64]; /* room for its files' names in PATH_MAX */
   unsigned serial;
   unsigned precompiled; /* jobs of the last request that loaded a precompiled header */
 };
@@ -54,8 +54,7 @@ wgp_status wgp_ccs_start(wgp_ccs **out, wgp_diag *diag) {
   wgp_ccs *s = calloc(1, sizeof *s);
   if (!s)
     return no_memory(diag);
-  snprintf(s->tmpdir, sizeof s->tmpdir, "/tmp/wgperf-cc-XXXXXX");
-  if (!mkdtemp(s->tmpdir)) {
+  if (!wgp_temp_template(s->tmpdir, sizeof s->tmpdir, "wgperf-cc", "") || !mkdtemp(s->tmpdir)) {
     free(s);
     return wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: cannot create a temporary folder: %s", strerror(errno));
   }

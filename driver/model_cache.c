@@ -549,3 +549,19 @@ const char *wgp_model_cache_dir(char *buf, size_t size) {
     return snprintf(buf, size, "%s/.cache/wgperf/models", home) < (int)size ? buf : NULL;
   return NULL;
 }
+
+bool wgp_temp_template(char *buf, size_t size, const char *prefix, const char *suffix) {
+  const char *t = getenv("TMPDIR");
+  struct stat st;
+  size_t n = t ? strlen(t) : 0;
+  if (n == 0 || n >= PATH_MAX || stat(t, &st) != 0 || !S_ISDIR(st.st_mode) || access(t, W_OK | X_OK) != 0)
+    t = "/tmp", n = 4;
+  while (n > 1 && t[n - 1] == '/')
+    n--;
+  for (int pass = 0; pass < 2; pass++, t = "/tmp", n = 4) { /* a $TMPDIR too long for BUF: /tmp */
+    int w = snprintf(buf, size, "%.*s%s%s-XXXXXX%s", (int)n, t, n == 1 ? "" : "/", prefix, suffix);
+    if (w > 0 && (size_t)w < size)
+      return true;
+  }
+  return false;
+}

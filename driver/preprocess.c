@@ -317,8 +317,8 @@ wgp_status wgp_preprocess(const char *file, wgp_source_kind kind, const wgp_extr
   if (!probe)
     return wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: %s", file, strerror(errno));
   fclose(probe);
-  char depfile[] = "/tmp/wgperf-deps-XXXXXX";
-  int fd = mkstemp(depfile);
+  char depfile[PATH_MAX];
+  int fd = wgp_temp_template(depfile, sizeof depfile, "wgperf-deps", "") ? mkstemp(depfile) : -1;
   if (fd < 0)
     return wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: cannot make a temporary file: %s", strerror(errno));
   close(fd);

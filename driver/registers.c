@@ -881,10 +881,10 @@ int wgp_add_nvcc_resources(const wgp_resource_request *r, bool done[WGP_MAX_ARCH
       oldest = archs[a];
   if (!oldest)
     return 0;
-  char base[] = "/tmp/wgperf-nvcc-XXXXXX";
-  if (!mkdtemp(base))
+  char base[PATH_MAX];
+  if (!wgp_temp_template(base, sizeof base, "wgperf-nvcc", "") || !mkdtemp(base))
     return 0;
-  char log[64], cubin[64], ptx[64];
+  char log[PATH_MAX + 16], cubin[PATH_MAX + 16], ptx[PATH_MAX + 16];
   snprintf(log, sizeof log, "%s/log", base);
   snprintf(cubin, sizeof cubin, "%s/k.cubin", base);
   snprintf(ptx, sizeof ptx, "%s/k.ptx", base);
@@ -965,17 +965,17 @@ int wgp_add_ptxas_registers(const wgp_resource_request *r, bool done[WGP_MAX_ARC
   bool opencl = r->opencl;
   const char *archs[WGP_MAX_ARCHS];
   size_t na = request_archs(r, archs);
-  char base[] = "/tmp/wgperf-ptx-XXXXXX";
-  if (!mkdtemp(base))
+  char base[PATH_MAX];
+  if (!wgp_temp_template(base, sizeof base, "wgperf-ptx", "") || !mkdtemp(base))
     return 0;
-  char linked[64], ptx[64], log[64], cubin[64];
+  char linked[PATH_MAX + 16], ptx[PATH_MAX + 16], log[PATH_MAX + 16], cubin[PATH_MAX + 16];
   snprintf(linked, sizeof linked, "%s/k.bc", base);
   snprintf(ptx, sizeof ptx, "%s/k.ptx", base);
   snprintf(log, sizeof log, "%s/log", base);
   snprintf(cubin, sizeof cubin, "%s/k.cubin", base);
   char *link = sibling(clang, "llvm-link"), *llc = sibling(clang, "llc"), *opt = sibling(clang, "opt");
   char *dis = opencl ? sibling(clang, "llvm-dis") : NULL; /* OpenCL's patches read the textual IR */
-  char clean[64];
+  char clean[PATH_MAX + 16];
   snprintf(clean, sizeof clean, "%s/clean.bc", base);
   const char *from = bitcode, *step = "llvm-link";
   int patched = 0;
@@ -983,7 +983,7 @@ int wgp_add_ptxas_registers(const wgp_resource_request *r, bool done[WGP_MAX_ARC
   char libdevice[PATH_MAX + 64];
   if (ok && opencl && *WGPERF_DEFAULT_LIBCLC != '\0') {
     /* the native_ and half_ functions as NVIDIA's compiler makes them, not libclc's */
-    char user[64], native[64], defs[64];
+    char user[PATH_MAX + 16], native[PATH_MAX + 16], defs[PATH_MAX + 16];
     snprintf(user, sizeof user, "%s/u.ll", base);
     snprintf(native, sizeof native, "%s/n.ll", base);
     snprintf(defs, sizeof defs, "%s/d.ll", base);
@@ -1021,7 +1021,7 @@ int wgp_add_ptxas_registers(const wgp_resource_request *r, bool done[WGP_MAX_ARC
   }
   /* OpenCL: libclc's math intrinsics to libdevice calls, where a toolkit has it, and the
    * work-item functions libclc lacks defined */
-  char text[64], renamed[64], relinked[64];
+  char text[PATH_MAX + 16], renamed[PATH_MAX + 16], relinked[PATH_MAX + 16];
   snprintf(text, sizeof text, "%s/k.ll", base);
   snprintf(renamed, sizeof renamed, "%s/r.ll", base);
   snprintf(relinked, sizeof relinked, "%s/r.bc", base);

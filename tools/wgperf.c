@@ -94,7 +94,8 @@ static const char help_text[] =
     "  WGPERF_CACHE_DIR: the model cache of compiled sources (empty: none; default\n"
     "  $XDG_CACHE_HOME/wgperf/models, else ~/.cache/wgperf/models), bounded by WGPERF_CACHE_MAX_MB\n"
     "  (default 1024); a hit copies the model and shows the compile's messages again\n"
-    "  (wgperf --version)\n";
+    "  (wgperf --version)\n"
+    "  TMPDIR: where temporary files go (when it is a folder the tools may write in; else /tmp)\n";
 
 /* No command, or one wgperf does not have: the usage is the answer. */
 static int usage_text_error(const char *fmt, ...) {

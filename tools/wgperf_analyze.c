@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -726,7 +727,7 @@ typedef struct session {
   wgp_gpu *gpu;
   const wgp_kernel *k;
   uint64_t *align, *local, *bytes;
-  char tmpl[64];
+  char tmpl[PATH_MAX];
   bool made;
   wgp_analysis_input in;
   wgp_estimate *est;
@@ -875,8 +876,9 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
     wgp_source_kind kind = wgp_source_kind_of(op->input);
     if (kind == WGP_SOURCE_UNKNOWN)
       return usage_error("%s: unknown input kind (expected .json, .cl, .cu, .bc or .ll)", op->input);
-    snprintf(S->tmpl, sizeof S->tmpl, "/tmp/wgperf-%s-XXXXXX.json", cmd);
-    int fd = mkstemps(S->tmpl, 5);
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "wgperf-%s", cmd);
+    int fd = wgp_temp_template(S->tmpl, sizeof S->tmpl, prefix, ".json") ? mkstemps(S->tmpl, 5) : -1;
     if (fd < 0)
       return input_error("cannot make a temporary file: %s", strerror(errno));
     close(fd);

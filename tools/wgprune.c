@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1012,7 +1013,9 @@ int main(int argc, char **argv) {
     return rc;
   }
   /* the model */
-  char tmpl[] = "/tmp/wgprune-XXXXXX.json";
+  char tmpl[PATH_MAX];
+  if (!wgp_temp_template(tmpl, sizeof tmpl, "wgprune", ".json"))
+    tmpl[0] = '\0'; /* mkstemps refuses it: "cannot make a temporary file" */
   const char *model_path = input;
   bool made = false;
   size_t n = strlen(input);

@@ -1555,8 +1555,7 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
         st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot create the cache folder: %s", r.dir,
                           strerror(errno));
     } else {
-      snprintf(r.dir, sizeof r.dir, "/tmp/wgtune-XXXXXX");
-      if (!mkdtemp(r.dir))
+      if (!wgp_temp_template(r.dir, sizeof r.dir, "wgtune", "") || !mkdtemp(r.dir))
         st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: cannot create a temporary folder: %s", strerror(errno));
       r.temp_dir = st == WGP_OK;
     }

@@ -18,6 +18,7 @@
 #include "wgperf/launch.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -207,8 +208,8 @@ wgp_status vpredictor_new(const vpredict_opts *o, vpredictor **out, wgp_diag *di
     }
     p->dir = o->cache_dir;
   } else {
-    char tmpl[] = "/tmp/wgperf-validate-XXXXXX";
-    char *d = mkdtemp(tmpl);
+    char tmpl[PATH_MAX];
+    char *d = wgp_temp_template(tmpl, sizeof tmpl, "wgperf-validate", "") ? mkdtemp(tmpl) : NULL;
     if (!d || !(p->tmpdir = strdup(d))) {
       free(p);
       return wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: cannot create a temporary folder: %s", strerror(errno));

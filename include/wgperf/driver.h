@@ -41,6 +41,7 @@
 
 #include "wgperf/diag.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -108,6 +109,14 @@ typedef struct wgp_extract_options {
  * when set (empty: none), else $XDG_CACHE_HOME/wgperf/models, else
  * $HOME/.cache/wgperf/models; NULL when none (or it does not fit). */
 const char *wgp_model_cache_dir(char *buf, size_t size);
+
+/* A template for mkdtemp, mkstemp ("" SUFFIX) or mkstemps into BUF,
+ * "DIR/PREFIX-XXXXXX" SUFFIX: DIR is $TMPDIR when it names a folder this
+ * process may write in (a Slurm job's or a shared machine's scratch, as
+ * mktemp and LLVM's tools take it; trailing slashes dropped), else (or when
+ * it makes a template too long for SIZE) /tmp.  Every temporary file and
+ * folder of the tools is made through it.  False when not even /tmp's fits. */
+bool wgp_temp_template(char *buf, size_t size, const char *prefix, const char *suffix);
 
 /* Compiles FILE as KIND (OPTS may be NULL: the defaults) and writes
  * its kernel model to OUT, through a temporary file beside it that is renamed
