@@ -55,7 +55,7 @@ case $space in
   *) echo "usage: bench-wgtune.sh convolution|gemm [options]" >&2; exit 2 ;;
 esac
 [ -d "$data" ] || { echo "bench-wgtune: $data not found (../shared beside the clone)" >&2; exit 1; }
-out=${out:-$(mktemp -d /tmp/bench-wgtune-XXXXXX)}
+out=${out:-$(mktemp -d -t bench-wgtune-XXXXXX)}
 mkdir -p "$out"
 cache=$out/cache
 rm -rf "$cache"
