@@ -13,6 +13,7 @@
 #include "wgperf/tune.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,7 +234,16 @@ static int write_plan(cli_tune_options *t, const char *file, unsigned shard, uns
     cli_tune_options_free(t);
     return EXIT_INPUT;
   }
-  FILE *f = strcmp(file, "-") == 0 ? stdout : fopen(file, "w");
+  /* written beside FILE and renamed into place when whole: a plan that fails
+   * half-way leaves FILE as it was */
+  char tmp[PATH_MAX];
+  bool to_stdout = strcmp(file, "-") == 0;
+  if (!to_stdout && snprintf(tmp, sizeof tmp, "%s.tmp%ld", file, (long)getpid()) >= (int)sizeof tmp) {
+    wgp_tune_space_free(s);
+    cli_tune_options_free(t);
+    return input_error("%s: the path is too long", file);
+  }
+  FILE *f = to_stdout ? stdout : fopen(tmp, "w");
   if (!f)
     rc = input_error("%s: cannot write: %s", file, strerror(errno));
   size_t n = 0;
@@ -247,6 +257,10 @@ static int write_plan(cli_tune_options *t, const char *file, unsigned shard, uns
   }
   if (f && f != stdout && fclose(f) != 0 && rc == EXIT_OK)
     rc = input_error("%s: cannot write: %s", file, strerror(errno));
+  if (f && f != stdout && rc == EXIT_OK && rename(tmp, file) != 0)
+    rc = input_error("%s: cannot write: %s", file, strerror(errno));
+  if (f && f != stdout && rc != EXIT_OK)
+    unlink(tmp);
   if (rc == EXIT_OK && f != stdout)
     fprintf(stderr, "wgtune: %s: a plan of %zu configurations\n", file, n);
   wgp_tune_space_free(s);

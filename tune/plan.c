@@ -37,6 +37,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A field may hold no tab or line break: the plan's separators. */
 static bool plain(const char *s) { return s && !strpbrk(s, "\t\r\n"); }
@@ -126,6 +127,14 @@ wgp_status wgp_tune_write_plan(const wgp_tune_space *s, const wgp_tune_options *
         const wgp_tune_arg *g = &l.args[a];
         if (!plain(g->name) || !plain(g->type))
           st = bad_text(diag, s, "the argument", g->name);
+        else if (g->fill_from || strcasecmp(g->type, "custom") == 0)
+          /* the harnesses make a buffer's data themselves, by its type: random or one value */
+          st = wgp_diag_set(diag, WGP_ERR_INPUT,
+                            "wgperf: error: %s: argument '%s': %s%s%s: a plan's harnesses fill buffers only with "
+                            "Random or Constant values of a named type (float, int32, ...); wgtune ranks the space "
+                            "without a plan",
+                            wgp_tune_space_name(s), g->name, g->fill_from ? "FillType " : "Type custom",
+                            g->fill_from ? g->fill_from : "", g->fill_from ? " (data from elsewhere)" : "");
         else
           fprintf(out, "arg\t%s\t%s\t%s\t%s\t%.17g\n", *g->name ? g->name : "-", kind_word(g),
                   *g->type ? g->type : "-", g->random ? "random" : "constant", g->value);

@@ -91,6 +91,7 @@ void wgp_tune_space_free(wgp_tune_space *s) {
   for (size_t a = 0; a < s->nargs; a++) {
     free(s->args[a].name);
     free(s->args[a].type);
+    free(s->args[a].fill_from);
     expr_free(&s->args[a].size);
   }
   free(s->args);
@@ -495,6 +496,14 @@ static bool read_args(reader *r, json_t *args) {
     if (strcasecmp(m, "Vector") == 0 || strcasecmp(m, "Local") == 0) {
       x->kind = strcasecmp(m, "Local") == 0 ? WGP_TUNE_ARG_LOCAL : WGP_TUNE_ARG_BUFFER;
       x->elem_bytes = type_bytes(x->type);
+      json_t *ts = json_object_get(a, "TypeSize");
+      if (strcasecmp(x->type, "custom") == 0) {
+        /* KTT's T1 schema: a type of the user's own, TypeSize bytes each */
+        if (!json_is_integer(ts) || json_integer_value(ts) < 1 || json_integer_value(ts) > 1 << 20)
+          return rfail(r, WGP_ERR_INPUT, "%s: a custom Type needs a TypeSize (bytes per element, 1 to 1048576)",
+                       field);
+        x->elem_bytes = (uint64_t)json_integer_value(ts);
+      }
       if (!x->elem_bytes)
         return rfail(r, WGP_ERR_INPUT, "%s.Type: unknown type '%s' (float, double, half, int32, int64, uint8, ... or "
                                        "a vector such as float4)",
@@ -508,8 +517,16 @@ static bool read_args(reader *r, json_t *args) {
         return false;
       json_t *ft = json_object_get(a, "FillType"), *fv = json_object_get(a, "FillValue");
       const char *fill = json_is_string(ft) ? json_string_value(ft) : "Constant";
-      if (x->kind == WGP_TUNE_ARG_BUFFER && strcasecmp(fill, "Random") && strcasecmp(fill, "Constant"))
-        return rfail(r, WGP_ERR_INPUT, "%s.FillType: '%s' is not Random or Constant", field, fill);
+      /* data from elsewhere (KTT's T1 schema: a generator, a script, a raw or HDF5 file): the contents do not
+       * reach a prediction (loaded values are unknown to the model whatever they are); plans refuse them */
+      static const char *const elsewhere[] = {"Generator", "Script", "BinaryRaw", "BinaryHDF"};
+      for (size_t q = 0; x->kind == WGP_TUNE_ARG_BUFFER && q < sizeof elsewhere / sizeof *elsewhere; q++)
+        if (strcasecmp(fill, elsewhere[q]) == 0 && !(x->fill_from = strdup(elsewhere[q])))
+          return rfail(r, WGP_ERR_NOMEM, "out of memory");
+      if (x->kind == WGP_TUNE_ARG_BUFFER && !x->fill_from && strcasecmp(fill, "Random") && strcasecmp(fill, "Constant"))
+        return rfail(r, WGP_ERR_INPUT,
+                     "%s.FillType: '%s' is not Random, Constant, Generator, Script, BinaryRaw or BinaryHDF", field,
+                     fill);
       if (fv && !json_is_number(fv))
         return rfail(r, WGP_ERR_INPUT, "%s.FillValue: expected a number", field);
       x->random = strcasecmp(fill, "Random") == 0;
@@ -525,7 +542,9 @@ static bool read_args(reader *r, json_t *args) {
         return rfail(r, WGP_ERR_INPUT, "%s: a Scalar argument needs a FillValue (a number)", field);
       x->value = json_number_value(v);
     } else {
-      return rfail(r, WGP_ERR_INPUT, "%s.MemoryType: '%s' is not Vector, Scalar or Local", field, m);
+      return rfail(r, WGP_ERR_INPUT, "%s.MemoryType: '%s' is not Vector, Scalar or Local%s", field, m,
+                   strcasecmp(m, "Symbol") == 0 ? " (a global symbol set by name, not a kernel argument: not supported)"
+                                                : "");
     }
   }
   return true;
@@ -1050,6 +1069,7 @@ wgp_status wgp_tune_space_launch(const wgp_tune_space *s, const uint16_t *config
     o->value = a->value;
     o->random = a->random;
     o->constant = a->constant;
+    o->fill_from = a->fill_from;
     if (a->kind != WGP_TUNE_ARG_SCALAR) {
       uint64_t n;
       if (positive(&c, &a->size, &n)) {

@@ -105,6 +105,8 @@ typedef struct wgp_tune_arg {
   double value;     /* SCALAR: FillValue; BUFFER: FillValue, every element's unless RANDOM */
   bool random;      /* BUFFER: FillType Random (values up to FillValue) */
   bool constant;    /* BUFFER: MemType Constant (CUDA: also copied to the __constant__ array of its name) */
+  const char *fill_from; /* BUFFER: the FillType when its data come from elsewhere (Generator, Script, BinaryRaw,
+                          * BinaryHDF, as KTT's T1 schema has them): ranked as any data, refused by plans; else NULL */
 } wgp_tune_arg;
 
 /* The launch of one configuration. */

@@ -272,7 +272,8 @@ static void out_of_range(void **state) {
 }
 
 /* Arguments: FillType, FillValue and MemType reach the launch (the plan's
- * harnesses fill buffers by them); an unknown FillType is an error. */
+ * harnesses fill buffers by them); KTT's fills of data from elsewhere are
+ * kept as such; an unknown FillType is an error. */
 static void arguments_fill(void **state) {
   (void)state;
   const char *spec =
@@ -306,8 +307,15 @@ static void arguments_fill(void **state) {
   wgp_tune_space_free(s);
   snprintf(text, sizeof text, spec, "Gaussian");
   assert_null(load(text, &d));
-  assert_string_equal(d.message, "wgperf: error: t.json: Arguments[0] (x).FillType: 'Gaussian' is not Random or "
-                                 "Constant");
+  assert_string_equal(d.message, "wgperf: error: t.json: Arguments[0] (x).FillType: 'Gaussian' is not Random, "
+                                 "Constant, Generator, Script, BinaryRaw or BinaryHDF");
+  /* KTT's data from elsewhere: ranked (fill_from), a plan refuses it */
+  snprintf(text, sizeof text, spec, "BinaryRaw");
+  assert_non_null(s = load(text, &d));
+  assert_int_equal(wgp_tune_space_launch(s, c, &l, &d), WGP_OK);
+  assert_string_equal(l.args[0].fill_from, "BinaryRaw");
+  assert_null(l.args[1].fill_from);
+  wgp_tune_space_free(s);
 }
 
 /* wgp_tune_pick: the sample is the same for the same seed, ascending and
