@@ -277,6 +277,10 @@ space("grid-expr", [par("block_size_x", "[32, 64, 96]"), par("t", "[1, 3]")], ["
       LocalSize={"X": "block_size_x", "Y": "max(t)", "Z": "1"}, GridDivX=["block_size_x", "t"],
       ProblemSize=["2 ** 20 + 1", 3])
 space("floats", [par("a", "[0.5, 1.5, 2.0]"), par("b", "[True, False, None]")], ["a * 2 > 1"])
+ktt = copy.deepcopy(scale["KernelSpecification"]["Arguments"])  # KTT's schema: custom types, data from elsewhere
+ktt[0].update({"Type": "custom", "TypeSize": 12})
+ktt[1].update({"FillType": "BinaryRaw", "DataSource": "in.bin"})
+space("ktt-args", [par("block_size_x", "[32, 64]")], [], Arguments=ktt)
 add("space", "adv-not-an-object", "[1, 2, 3]")
 add("space", "adv-truncated", compact(scale)[:200])
 
