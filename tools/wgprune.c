@@ -1014,8 +1014,6 @@ int main(int argc, char **argv) {
   }
   /* the model */
   char tmpl[PATH_MAX];
-  if (!wgp_temp_template(tmpl, sizeof tmpl, "wgprune", ".json"))
-    tmpl[0] = '\0'; /* mkstemps refuses it: "cannot make a temporary file" */
   const char *model_path = input;
   bool made = false;
   size_t n = strlen(input);
@@ -1023,7 +1021,7 @@ int main(int argc, char **argv) {
     wgp_source_kind kind = wgp_source_kind_of(input);
     if (kind == WGP_SOURCE_UNKNOWN)
       rc = usage_error("%s: unknown input kind (expected .json, .cl, .cu, .bc or .ll)", input);
-    int fd = rc == EXIT_OK ? mkstemps(tmpl, 5) : -1;
+    int fd = rc == EXIT_OK && wgp_temp_template(tmpl, sizeof tmpl, "wgprune", ".json") ? mkstemps(tmpl, 5) : -1;
     if (rc == EXIT_OK && fd < 0)
       rc = input_error("cannot make a temporary file: %s", strerror(errno));
     if (rc == EXIT_OK) {

@@ -255,13 +255,14 @@ static int write_plan(cli_tune_options *t, const char *file, unsigned shard, uns
       rc = EXIT_INPUT;
     }
   }
-  if (f && f != stdout && fclose(f) != 0 && rc == EXIT_OK)
-    rc = input_error("%s: cannot write: %s", file, strerror(errno));
-  if (f && f != stdout && rc == EXIT_OK && rename(tmp, file) != 0)
-    rc = input_error("%s: cannot write: %s", file, strerror(errno));
-  if (f && f != stdout && rc != EXIT_OK)
-    unlink(tmp);
-  if (rc == EXIT_OK && f != stdout)
+  if (f && !to_stdout) {
+    bool closed = fclose(f) == 0; /* renamed only when the whole plan was written */
+    if (rc == EXIT_OK && (!closed || rename(tmp, file) != 0))
+      rc = input_error("%s: cannot write: %s", file, strerror(errno));
+    if (rc != EXIT_OK)
+      unlink(tmp);
+  }
+  if (rc == EXIT_OK && !to_stdout)
     fprintf(stderr, "wgtune: %s: a plan of %zu configurations\n", file, n);
   wgp_tune_space_free(s);
   cli_tune_options_free(t);

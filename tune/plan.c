@@ -48,6 +48,20 @@ static const char *kind_word(const wgp_tune_arg *a) {
                                           : "local";
 }
 
+/* An argument whose data a plan's harnesses cannot make: they fill a buffer
+ * themselves, by its named type, with random values or one value. */
+static wgp_status unfillable(wgp_diag *diag, const wgp_tune_space *s, const wgp_tune_arg *g) {
+  char what[64];
+  if (g->fill_from)
+    snprintf(what, sizeof what, "FillType %s (data from elsewhere)", g->fill_from);
+  else
+    snprintf(what, sizeof what, "Type %s", g->type);
+  return wgp_diag_set(diag, WGP_ERR_INPUT,
+                      "wgperf: error: %s: argument '%s': %s: a plan's harnesses fill buffers only with Random or "
+                      "Constant values of a named type (float, int32, ...); wgtune ranks the space without a plan",
+                      wgp_tune_space_name(s), g->name, what);
+}
+
 static wgp_status bad_text(wgp_diag *diag, const wgp_tune_space *s, const char *what, const char *text) {
   return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: %s '%s' holds a tab or a line break, which a plan cannot",
                       wgp_tune_space_name(s), what, text ? text : "");
@@ -128,13 +142,7 @@ wgp_status wgp_tune_write_plan(const wgp_tune_space *s, const wgp_tune_options *
         if (!plain(g->name) || !plain(g->type))
           st = bad_text(diag, s, "the argument", g->name);
         else if (g->fill_from || strcasecmp(g->type, "custom") == 0)
-          /* the harnesses make a buffer's data themselves, by its type: random or one value */
-          st = wgp_diag_set(diag, WGP_ERR_INPUT,
-                            "wgperf: error: %s: argument '%s': %s%s%s: a plan's harnesses fill buffers only with "
-                            "Random or Constant values of a named type (float, int32, ...); wgtune ranks the space "
-                            "without a plan",
-                            wgp_tune_space_name(s), g->name, g->fill_from ? "FillType " : "Type custom",
-                            g->fill_from ? g->fill_from : "", g->fill_from ? " (data from elsewhere)" : "");
+          st = unfillable(diag, s, g);
         else
           fprintf(out, "arg\t%s\t%s\t%s\t%s\t%.17g\n", *g->name ? g->name : "-", kind_word(g),
                   *g->type ? g->type : "-", g->random ? "random" : "constant", g->value);

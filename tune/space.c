@@ -91,7 +91,6 @@ void wgp_tune_space_free(wgp_tune_space *s) {
   for (size_t a = 0; a < s->nargs; a++) {
     free(s->args[a].name);
     free(s->args[a].type);
-    free(s->args[a].fill_from);
     expr_free(&s->args[a].size);
   }
   free(s->args);
@@ -496,8 +495,8 @@ static bool read_args(reader *r, json_t *args) {
     if (strcasecmp(m, "Vector") == 0 || strcasecmp(m, "Local") == 0) {
       x->kind = strcasecmp(m, "Local") == 0 ? WGP_TUNE_ARG_LOCAL : WGP_TUNE_ARG_BUFFER;
       x->elem_bytes = type_bytes(x->type);
-      json_t *ts = json_object_get(a, "TypeSize");
       if (strcasecmp(x->type, "custom") == 0) {
+        json_t *ts = json_object_get(a, "TypeSize");
         /* KTT's T1 schema: a type of the user's own, TypeSize bytes each */
         if (!json_is_integer(ts) || json_integer_value(ts) < 1 || json_integer_value(ts) > 1 << 20)
           return rfail(r, WGP_ERR_INPUT, "%s: a custom Type needs a TypeSize (bytes per element, 1 to 1048576)",
@@ -521,8 +520,8 @@ static bool read_args(reader *r, json_t *args) {
        * reach a prediction (loaded values are unknown to the model whatever they are); plans refuse them */
       static const char *const elsewhere[] = {"Generator", "Script", "BinaryRaw", "BinaryHDF"};
       for (size_t q = 0; x->kind == WGP_TUNE_ARG_BUFFER && q < sizeof elsewhere / sizeof *elsewhere; q++)
-        if (strcasecmp(fill, elsewhere[q]) == 0 && !(x->fill_from = strdup(elsewhere[q])))
-          return rfail(r, WGP_ERR_NOMEM, "out of memory");
+        if (strcasecmp(fill, elsewhere[q]) == 0)
+          x->fill_from = elsewhere[q];
       if (x->kind == WGP_TUNE_ARG_BUFFER && !x->fill_from && strcasecmp(fill, "Random") && strcasecmp(fill, "Constant"))
         return rfail(r, WGP_ERR_INPUT,
                      "%s.FillType: '%s' is not Random, Constant, Generator, Script, BinaryRaw or BinaryHDF", field,

@@ -34,7 +34,7 @@ typedef struct sp_arg {
   double value;    /* SCALAR; BUFFER: FillValue */
   bool random;     /* BUFFER: FillType Random */
   bool constant;   /* BUFFER: MemType Constant */
-  char *fill_from; /* BUFFER: a FillType of data from elsewhere (wgp_tune_arg), else NULL */
+  const char *fill_from; /* BUFFER: a FillType of data from elsewhere (wgp_tune_arg; static), else NULL */
 } sp_arg;
 
 struct wgp_tune_space {
