@@ -4,6 +4,8 @@
 #define _DEFAULT_SOURCE
 #include "cli.h"
 
+#include "files_internal.h"
+
 #include "wgperf/analyze.h"
 #include "wgperf/gpu.h"
 #include "wgperf/model.h"
@@ -49,13 +51,15 @@ static void print_message(void *user, const char *message) {
   cli_print_diag(message);
 }
 
-int cli_extract(const char *file, wgp_source_kind kind, const char *olevel, const cli_flags *flags, const char *out) {
+/* The compile of FILE (with INSTANCE: the source wgp_instance_source made
+ * from USER_FILE, whose name the error then gives). */
+static int extract_one(const char *file, wgp_source_kind kind, const char *olevel, const cli_flags *flags,
+                       const char *cache, const char *out, const char *user_file, const char *instance) {
   const char *archs[sizeof flags->arch_text / sizeof flags->arch_text[0]];
   for (size_t i = 0; flags && i < flags->narchs; i++)
     archs[i] = flags->arch_text[i];
-  char cache[4096];
   wgp_extract_options o = {.olevel = olevel,
-                           .cache_dir = flags && flags->no_cache ? NULL : wgp_model_cache_dir(cache, sizeof cache),
+                           .cache_dir = cache,
                            .flags = flags ? flags->v : NULL,
                            .num_flags = flags ? (size_t)flags->n : 0,
                            .message = print_message,
@@ -63,10 +67,46 @@ int cli_extract(const char *file, wgp_source_kind kind, const char *olevel, cons
                            .num_archs = flags ? flags->narchs : 0};
   wgp_diag d;
   if (wgp_extract(file, kind, &o, out, &d) != WGP_OK) {
-    cli_print_diag(d.message);
+    char prefix[4200];
+    snprintf(prefix, sizeof prefix, "wgperf: error: %s: ", file);
+    if (instance && strncmp(d.message, prefix, strlen(prefix)) == 0)
+      fprintf(stderr, "%s: error: %s, with kernel '%s' instantiated: %s\n", cli_prog, user_file, instance,
+              d.message + strlen(prefix));
+    else
+      cli_print_diag(d.message);
     return EXIT_INPUT;
   }
   return EXIT_OK;
+}
+
+int cli_extract(const char *file, wgp_source_kind kind, const char *olevel, const cli_flags *flags,
+                const char *kernel, const char *out) {
+  char cache[4096];
+  const char *dir = flags && flags->no_cache ? NULL : wgp_model_cache_dir(cache, sizeof cache);
+  if (kind != WGP_SOURCE_CUDA || !wgp_is_instance_name(kernel))
+    return extract_one(file, kind, olevel, flags, dir, out, NULL, NULL);
+  /* a template's instance: compiled from a source that instantiates it, kept
+   * beside the model cache (the same request, the same source: its entries
+   * hit), else in a temporary folder */
+  char where[4096 + 16], src[4096 + 64];
+  bool made = false;
+  if (!dir || snprintf(where, sizeof where, "%s/instances", dir) >= (int)sizeof where) {
+    if (!wgp_temp_template(where, sizeof where, "wgperf-instances", "") || !mkdtemp(where))
+      return input_error("cannot make a temporary folder: %s", strerror(errno));
+    made = true;
+  }
+  wgp_diag d;
+  const char *names[1] = {kernel};
+  int rc = EXIT_OK;
+  if (wgp_instance_source(file, names, 1, where, src, sizeof src, &d) != WGP_OK) {
+    cli_print_diag(d.message);
+    rc = EXIT_INPUT;
+  } else {
+    rc = extract_one(src, kind, olevel, flags, dir, out, file, kernel);
+  }
+  if (made)
+    wgp_remove_tree(where);
+  return rc;
 }
 
 int cli_flags_add_gpu(cli_flags *flags, const char *spec) {

@@ -59,8 +59,12 @@ int cli_flags_add_gpu(cli_flags *flags, const char *spec);
 /* Compiles FILE (of KIND) with the compiler flags FLAGS (may be NULL) into the
  * kernel model OUT (wgp_extract); the driver's warnings and error are printed
  * as cli_prog's.  The model cache is wgp_model_cache_dir's, none with
- * FLAGS->no_cache.  Returns the exit code. */
-int cli_extract(const char *file, wgp_source_kind kind, const char *olevel, const cli_flags *flags, const char *out);
+ * FLAGS->no_cache.  KERNEL (may be NULL): the kernel the tool is asked for;
+ * a CUDA template's instance ("scale<float, 256>") is instantiated
+ * (wgp_instance_source) whether or not the file does it.  Returns the exit
+ * code. */
+int cli_extract(const char *file, wgp_source_kind kind, const char *olevel, const cli_flags *flags,
+                const char *kernel, const char *out);
 
 /* The error for a --kernel NAME the model lacks (NULL: the model has several and none was
  * picked), listing its kernels; returns the exit status. */

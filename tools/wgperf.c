@@ -57,7 +57,8 @@ static const char help_text[] =
     "  --gpu G     (extract, repeatable) ask NVIDIA's compiler for registers, spills and local memory\n"
     "              for G's architecture (default sm_80); analyze/predict of a source ask for their --gpu's\n"
     "  --kernel K  the kernel to show, analyze or predict (name or IR symbol; needed when the file has\n"
-    "              several)\n"
+    "              several); a CUDA template's instance, 'scale<float, 256>', is instantiated from a .cu\n"
+    "              source that does not instantiate it\n"
     "  -DNAME[=VALUE], -UNAME, -IDIR  preprocessor flags for a .cl/.cu source (extract, analyze,\n"
     "              predict), as for nvcc or clang: -DTW=16, -D TW=16\n"
     "  -- FLAGS    pass the remaining arguments to clang (to opt for .bc/.ll)\n"
@@ -540,7 +541,7 @@ static int extract_checked(const char *file, const char *olevel, const cli_flags
   if (rc != EXIT_OK)
     return rc;
   char *output = out ? xstrdup(out) : default_output(file);
-  rc = cli_extract(file, kind, olevel, fl, output);
+  rc = cli_extract(file, kind, olevel, fl, NULL, output);
   if (rc == EXIT_OK)
     rc = show_model(output, NULL, full);
   free(output);

@@ -885,7 +885,7 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
     S->made = true;
     rc = cli_flags_add_gpu(&op->flags, op->gpu);
     if (rc == EXIT_OK)
-      rc = cli_extract(op->input, kind, op->olevel, &op->flags, S->tmpl);
+      rc = cli_extract(op->input, kind, op->olevel, &op->flags, op->kernel, S->tmpl);
     model_path = S->tmpl;
   }
   if (rc == EXIT_OK && wgp_model_load_file(model_path, &S->m, &d) != WGP_OK)

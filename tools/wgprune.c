@@ -1029,7 +1029,7 @@ int main(int argc, char **argv) {
       made = true;
       rc = cli_flags_add_gpu(&flags, gname);
       if (rc == EXIT_OK)
-        rc = cli_extract(input, kind, olevel, &flags, tmpl);
+        rc = cli_extract(input, kind, olevel, &flags, kname, tmpl);
       model_path = tmpl;
     }
   }

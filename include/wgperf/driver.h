@@ -130,6 +130,20 @@ bool wgp_temp_template(char *buf, size_t size, const char *prefix, const char *s
 wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract_options *opts, const char *out,
                        wgp_diag *diag);
 
+/* Whether kernel NAME names a template's instance ("scale<float, 256>"). */
+bool wgp_is_instance_name(const char *name);
+
+/* A CUDA source that compiles FILE and instantiates the template kernels
+ * NAMES ("scale<float, 256>": what Kernel Tuner and KTT compile by name,
+ * where the file holds the template alone) by taking their addresses after
+ * it: DIR/wgperf-instances-DIGEST.cu, its path into OUT.  The same FILE and
+ * NAMES make the same file (not written again when it is there), so model
+ * caches keyed by it hit.  Errors: FILE not found, a name that is not
+ * NAME<ARGUMENTS> of the characters template arguments are written with
+ * (WGP_ERR_INPUT, naming it), DIR not writable. */
+wgp_status wgp_instance_source(const char *file, const char *const *names, size_t num_names, const char *dir,
+                               char *out, size_t size, wgp_diag *diag);
+
 #define WGP_CUDA_PATH_SIZE 4096
 
 /* A CUDA toolkit (see above). */
