@@ -1150,6 +1150,17 @@ static wgp_status setup_source(run *r, wgp_diag *diag) {
   for (size_t i = 0; i < n; i++)
     free(abs[i]);
   free(abs);
+  /* a template's instance (KTT's KernelTypeNames, Kernel Tuner's
+   * "name<float>"): a source of CACHE/src that instantiates it, as their
+   * NVRTC name expressions do */
+  if (st == WGP_OK && r->kind == WGP_SOURCE_CUDA && wgp_is_instance_name(r->kernel)) {
+    char dir[PATH_MAX + 8], inst[sizeof r->source];
+    snprintf(dir, sizeof dir, "%s/src", r->dir);
+    const char *names[1] = {r->kernel};
+    st = wgp_instance_source(r->source, names, 1, dir, inst, sizeof inst, diag);
+    if (st == WGP_OK)
+      snprintf(r->source, sizeof r->source, "%s", inst);
+  }
   return st;
 }
 

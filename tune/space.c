@@ -596,6 +596,33 @@ static bool read_spec(reader *r, json_t *k) {
   json_t *kn = json_object_get(k, "KernelName");
   if (json_is_string(kn) && !(s->kernel_name = strdup(json_string_value(kn))))
     return rfail(r, WGP_ERR_NOMEM, "out of memory");
+  /* KTT's template arguments: the kernel is the instance KernelName<T1, T2, ...> */
+  json_t *tn = json_object_get(k, "KernelTypeNames");
+  if (tn && !json_is_null(tn) && !(json_is_array(tn) && (json_array_size(tn) == 0 || s->kernel_name)))
+    return rfail(r, WGP_ERR_INPUT,
+                 "KernelSpecification.KernelTypeNames: expected a list of template arguments (strings) of KernelName");
+  if (json_is_array(tn) && json_array_size(tn) > 0) {
+    if (s->language != WGP_SOURCE_CUDA)
+      return rfail(r, WGP_ERR_INPUT,
+                   "KernelSpecification.KernelTypeNames: template kernels are CUDA's, the Language is OpenCL");
+    size_t len = strlen(s->kernel_name) + 3;
+    for (size_t i = 0; i < json_array_size(tn); i++) {
+      json_t *x = json_array_get(tn, i);
+      if (!json_is_string(x) || !*json_string_value(x))
+        return rfail(r, WGP_ERR_INPUT,
+                     "KernelSpecification.KernelTypeNames[%zu]: expected a template argument (a non-empty string)", i);
+      len += strlen(json_string_value(x)) + 2;
+    }
+    char *name = malloc(len);
+    if (!name)
+      return rfail(r, WGP_ERR_NOMEM, "out of memory");
+    size_t at = (size_t)snprintf(name, len, "%s<", s->kernel_name);
+    for (size_t i = 0; i < json_array_size(tn); i++)
+      at += (size_t)snprintf(name + at, len - at, "%s%s", i ? ", " : "", json_string_value(json_array_get(tn, i)));
+    snprintf(name + at, len - at, ">");
+    free(s->kernel_name);
+    s->kernel_name = name;
+  }
   json_t *kf = json_object_get(k, "KernelFile");
   if (json_is_string(kf) || json_is_array(kf)) {
     size_t n = json_is_string(kf) ? 1 : json_array_size(kf);

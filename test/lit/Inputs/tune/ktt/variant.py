@@ -1,10 +1,12 @@
 """Writes a variant of scale.json (argv[1]) to argv[3]: argv[2] names the change
-to its Arguments, as KTT's T1 schema allows them (tune-ktt-args.test)."""
+to its Arguments or its kernel, as KTT's T1 schema allows them
+(tune-ktt-args.test, tune-templates.test)."""
 import json
 import sys
 
 space = json.load(open(sys.argv[1]))
-args = space["KernelSpecification"]["Arguments"]
+spec = space["KernelSpecification"]
+args = spec["Arguments"]
 change = sys.argv[2]
 if change == "binaryraw":   # the input read from a file
     args[1].update({"FillType": "BinaryRaw", "DataSource": "in.bin"})
@@ -19,6 +21,20 @@ elif change == "unknown-fill":
 elif change == "symbol":
     args.append({"Name": "coeffs", "Type": "float", "MemoryType": "Symbol", "Size": 16, "FillType": "Constant",
                  "FillValue": 1.0})
+elif change == "typenames":  # the kernel as a template over its element type, instantiated by KTT
+    spec.update({"KernelFile": "scale_template.cu", "KernelTypeNames": ["float"]})
+elif change == "typenames-double":
+    spec.update({"KernelFile": "scale_template.cu", "KernelTypeNames": ["double"]})
+    for a in args:
+        a["Type"] = "double" if a["Type"] == "float" else a["Type"]
+elif change == "instance-name":  # Kernel Tuner's way: the instance as the kernel's name
+    spec.update({"KernelFile": "scale_template.cu", "KernelName": "scale<float>"})
+elif change == "typenames-opencl":
+    spec.update({"Language": "OpenCL", "KernelFile": "scale.cl", "KernelTypeNames": ["float"]})
+elif change == "typenames-string":
+    spec.update({"KernelFile": "scale_template.cu", "KernelTypeNames": "float"})
+elif change == "typenames-bad":
+    spec.update({"KernelFile": "scale_template.cu", "KernelTypeNames": ["float; int x"]})
 else:
     sys.exit("unknown change " + change)
 json.dump(space, open(sys.argv[3], "w"), indent=1)
