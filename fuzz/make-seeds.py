@@ -281,6 +281,7 @@ ktt = copy.deepcopy(scale["KernelSpecification"]["Arguments"])  # KTT's schema: 
 ktt[0].update({"Type": "custom", "TypeSize": 12})
 ktt[1].update({"FillType": "BinaryRaw", "DataSource": "in.bin"})
 space("ktt-args", [par("block_size_x", "[32, 64]")], [], Arguments=ktt)
+space("ktt-typenames", [par("block_size_x", "[32, 64]")], [], KernelTypeNames=["float", "4", "unsigned int"])
 add("space", "adv-not-an-object", "[1, 2, 3]")
 add("space", "adv-truncated", compact(scale)[:200])
 
