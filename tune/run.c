@@ -46,6 +46,7 @@
 #include "wgperf/model.h"
 #include "wgperf/preprocess.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -172,6 +173,37 @@ static char **config_flags(const run *r, const cfg *c, size_t *n) {
   }
   *n = total;
   return f;
+}
+
+/* The kernel's name with C's configuration values in place of the parameters
+ * it names, into OUT: a template's arguments may be parameters
+ * ("scale<float, block_size_x>"), which the instance's source gets as macros
+ * (Kernel Tuner's way), so the compiled instance is "scale<float, 64>".
+ * False when it does not fit. */
+static bool instance_name(const run *r, const cfg *c, char *out, size_t size) {
+  const wgp_tune_space *s = r->s;
+  size_t at = 0;
+  for (const char *p = r->kernel; *p;) {
+    const char *text = p;
+    size_t len = 1;
+    if (isalpha((unsigned char)*p) || *p == '_') {
+      while (isalnum((unsigned char)p[len]) || p[len] == '_')
+        len++;
+      for (size_t q = 0; q < s->nparams; q++)
+        if (strlen(s->params[q].name) == len && strncmp(s->params[q].name, p, len) == 0) {
+          text = s->params[q].values[c->v[q]].text;
+          break;
+        }
+    }
+    size_t n = text == p ? len : strlen(text);
+    if (at + n >= size)
+      return false;
+    memcpy(out + at, text, n);
+    at += n;
+    p += len;
+  }
+  out[at] = 0;
+  return true;
 }
 
 static void free_config_flags(const run *r, char **f) {
@@ -710,11 +742,14 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, bool
   unlink(ppi); /* compiled, or cached: the text is not needed again */
   wgp_model *m = NULL;
   const wgp_kernel *k = NULL;
+  char inst[1024];
   double c1 = rusage_ms(RUSAGE_SELF);
   if (!*reason) {
     if (wgp_model_load_file(model, &m, &d) != WGP_OK) {
       strip_error(d.message, reason, sizeof reason);
-    } else if (!(k = wgp_model_find_kernel(m, r->kernel))) {
+    } else if (!(k = wgp_model_find_kernel(m, r->kernel)) &&
+               !(wgp_is_instance_name(r->kernel) && instance_name(r, &r->cfgs[idx[0]], inst, sizeof inst) &&
+                 (k = wgp_model_find_kernel(m, inst)))) {
       int w = snprintf(reason, sizeof reason, "no kernel '%s' in the compiled code; kernels:", r->kernel);
       for (size_t q = 0; q < wgp_model_num_kernels(m) && w > 0 && (size_t)w < sizeof reason; q++)
         w += snprintf(reason + w, sizeof reason - (size_t)w, " %s", wgp_kernel_name(wgp_model_kernel(m, q)));

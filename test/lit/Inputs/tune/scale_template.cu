@@ -37,3 +37,31 @@ __global__ void scale(T *out, const T *in, int n, T a) {
       out[i] = a * stage[(e * block_size_x + threadIdx.x) * 32];
   }
 }
+
+// The block size as a template argument: Kernel Tuner's spaces name the
+// instance with the parameter, scale_bs<float, block_size_x>, which the
+// parameter's #define makes scale_bs<float, 64>, ...
+template <typename T, int BS>
+__global__ void scale_bs(T *out, const T *in, int n, T a) {
+  __shared__ T stage[BS * elems * 32];
+#pragma unroll
+  for (int e = 0; e < elems; e++) {
+#if variant == 2
+    int i = (blockIdx.x * BS + threadIdx.x) * elems + e;
+#else
+    int i = blockIdx.x * BS * elems + e * BS + threadIdx.x;
+#endif
+    stage[(e * BS + threadIdx.x) * 32] = i < n ? in[i] : T(0);
+  }
+  __syncthreads();
+#pragma unroll
+  for (int e = 0; e < elems; e++) {
+#if variant == 2
+    int i = (blockIdx.x * BS + threadIdx.x) * elems + e;
+#else
+    int i = blockIdx.x * BS * elems + e * BS + threadIdx.x;
+#endif
+    if (i < n)
+      out[i] = a * stage[(e * BS + threadIdx.x) * 32];
+  }
+}

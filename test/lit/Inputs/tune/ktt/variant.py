@@ -29,6 +29,8 @@ elif change == "typenames-double":
         a["Type"] = "double" if a["Type"] == "float" else a["Type"]
 elif change == "instance-name":  # Kernel Tuner's way: the instance as the kernel's name
     spec.update({"KernelFile": "scale_template.cu", "KernelName": "scale<float>"})
+elif change == "param-instance":  # a template argument that is a parameter (its #define)
+    spec.update({"KernelFile": "scale_template.cu", "KernelName": "scale_bs<float, block_size_x>"})
 elif change == "typenames-opencl":
     spec.update({"Language": "OpenCL", "KernelFile": "scale.cl", "KernelTypeNames": ["float"]})
 elif change == "typenames-string":
