@@ -10,6 +10,7 @@
 #include "wgperf/gpu.h"
 #include "wgperf/model.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -107,6 +108,48 @@ int cli_extract(const char *file, wgp_source_kind kind, const char *olevel, cons
   if (made)
     wgp_remove_tree(where);
   return rc;
+}
+
+/* The value of macro NAME (LEN bytes) the flags define last (-DNAME=V,
+ * -D NAME=V; -DNAME is 1), NULL when none or an -UNAME came after. */
+static const char *macro_value(const cli_flags *flags, const char *name, size_t len) {
+  const char *v = NULL;
+  for (int i = 0; flags && i < flags->n; i++) {
+    const char *f = flags->v[i];
+    if (f[0] != '-' || (f[1] != 'D' && f[1] != 'U'))
+      continue;
+    const char *d = f[2] ? f + 2 : i + 1 < flags->n ? flags->v[++i] : "";
+    if (strncmp(d, name, len) != 0 || (d[len] && d[len] != '='))
+      continue;
+    v = f[1] == 'U' ? NULL : d[len] == '=' ? d + len + 1 : "1";
+  }
+  return v;
+}
+
+const char *cli_instance_name(const char *kernel, const cli_flags *flags, char *out, size_t size) {
+  if (!kernel || !strchr(kernel, '<'))
+    return NULL;
+  size_t at = 0;
+  bool changed = false;
+  for (const char *p = kernel; *p;) {
+    const char *text = p;
+    size_t len = 1;
+    if (isalpha((unsigned char)*p) || *p == '_') {
+      while (isalnum((unsigned char)p[len]) || p[len] == '_')
+        len++;
+      const char *v = p > kernel && strchr(kernel, '<') < p ? macro_value(flags, p, len) : NULL;
+      if (v)
+        text = v, changed = true;
+    }
+    size_t n = text == p ? len : strlen(text);
+    if (at + n >= size)
+      return NULL;
+    memcpy(out + at, text, n);
+    at += n;
+    p += len;
+  }
+  out[at] = 0;
+  return changed ? out : NULL;
 }
 
 int cli_flags_add_gpu(cli_flags *flags, const char *spec) {

@@ -66,6 +66,12 @@ int cli_flags_add_gpu(cli_flags *flags, const char *spec);
 int cli_extract(const char *file, wgp_source_kind kind, const char *olevel, const cli_flags *flags,
                 const char *kernel, const char *out);
 
+/* KERNEL, a template's instance whose arguments name macros FLAGS defines
+ * ('scale<float, BS>' with -DBS=64), with their values in their place
+ * ('scale<float, 64>', what the compile made of it) into OUT; NULL when it
+ * names none (or OUT is too small). */
+const char *cli_instance_name(const char *kernel, const cli_flags *flags, char *out, size_t size);
+
 /* The error for a --kernel NAME the model lacks (NULL: the model has several and none was
  * picked), listing its kernels; returns the exit status. */
 struct wgp_model;
