@@ -25,6 +25,33 @@
 
 bool wgp_is_instance_name(const char *name) { return name && strchr(name, '<'); }
 
+bool wgp_instance_expand(const char *name, wgp_macro_value_fn value, void *user, char *out, size_t size) {
+  const char *args = name ? strchr(name, '<') : NULL;
+  if (!args)
+    return false;
+  size_t at = 0;
+  bool changed = false;
+  for (const char *p = name; *p;) {
+    const char *text = p;
+    size_t len = 1;
+    if (isalpha((unsigned char)*p) || *p == '_') {
+      while (isalnum((unsigned char)p[len]) || p[len] == '_')
+        len++;
+      const char *v = p > args ? value(user, p, len) : NULL;
+      if (v)
+        text = v, changed = true;
+    }
+    size_t n = text == p ? len : strlen(text);
+    if (at + n >= size)
+      return false;
+    memcpy(out + at, text, n);
+    at += n;
+    p += len;
+  }
+  out[at] = 0;
+  return changed;
+}
+
 /* NAME is a template's name with its arguments: a (qualified) identifier,
  * then '<' ... '>' balanced, holding only what template arguments of types and
  * constants are written with; nothing after the last '>'.  Returns NULL when

@@ -10,7 +10,6 @@
 #include "wgperf/gpu.h"
 #include "wgperf/model.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -126,30 +125,10 @@ static const char *macro_value(const cli_flags *flags, const char *name, size_t 
   return v;
 }
 
+static const char *flag_macro(void *user, const char *name, size_t len) { return macro_value(user, name, len); }
+
 const char *cli_instance_name(const char *kernel, const cli_flags *flags, char *out, size_t size) {
-  if (!kernel || !strchr(kernel, '<'))
-    return NULL;
-  size_t at = 0;
-  bool changed = false;
-  for (const char *p = kernel; *p;) {
-    const char *text = p;
-    size_t len = 1;
-    if (isalpha((unsigned char)*p) || *p == '_') {
-      while (isalnum((unsigned char)p[len]) || p[len] == '_')
-        len++;
-      const char *v = p > kernel && strchr(kernel, '<') < p ? macro_value(flags, p, len) : NULL;
-      if (v)
-        text = v, changed = true;
-    }
-    size_t n = text == p ? len : strlen(text);
-    if (at + n >= size)
-      return NULL;
-    memcpy(out + at, text, n);
-    at += n;
-    p += len;
-  }
-  out[at] = 0;
-  return changed ? out : NULL;
+  return wgp_instance_expand(kernel, flag_macro, (void *)flags, out, size) ? out : NULL;
 }
 
 int cli_flags_add_gpu(cli_flags *flags, const char *spec) {

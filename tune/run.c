@@ -46,7 +46,6 @@
 #include "wgperf/model.h"
 #include "wgperf/preprocess.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -175,35 +174,20 @@ static char **config_flags(const run *r, const cfg *c, size_t *n) {
   return f;
 }
 
-/* The kernel's name with C's configuration values in place of the parameters
- * it names, into OUT: a template's arguments may be parameters
- * ("scale<float, block_size_x>"), which the instance's source gets as macros
- * (Kernel Tuner's way), so the compiled instance is "scale<float, 64>".
- * False when it does not fit. */
-static bool instance_name(const run *r, const cfg *c, char *out, size_t size) {
-  const wgp_tune_space *s = r->s;
-  size_t at = 0;
-  for (const char *p = r->kernel; *p;) {
-    const char *text = p;
-    size_t len = 1;
-    if (isalpha((unsigned char)*p) || *p == '_') {
-      while (isalnum((unsigned char)p[len]) || p[len] == '_')
-        len++;
-      for (size_t q = 0; q < s->nparams; q++)
-        if (strlen(s->params[q].name) == len && strncmp(s->params[q].name, p, len) == 0) {
-          text = s->params[q].values[c->v[q]].text;
-          break;
-        }
-    }
-    size_t n = text == p ? len : strlen(text);
-    if (at + n >= size)
-      return false;
-    memcpy(out + at, text, n);
-    at += n;
-    p += len;
-  }
-  out[at] = 0;
-  return true;
+/* A parameter's value in configuration USER (a const cfg_of) as its #define
+ * gives it, NULL when NAME is no parameter. */
+typedef struct cfg_of {
+  const run *r;
+  const cfg *c;
+} cfg_of;
+
+static const char *param_macro(void *user, const char *name, size_t len) {
+  const cfg_of *o = user;
+  const wgp_tune_space *s = o->r->s;
+  for (size_t q = 0; q < s->nparams; q++)
+    if (strlen(s->params[q].name) == len && strncmp(s->params[q].name, name, len) == 0)
+      return s->params[q].values[o->c->v[q]].text;
+  return NULL;
 }
 
 static void free_config_flags(const run *r, char **f) {
@@ -748,7 +732,7 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, bool
     if (wgp_model_load_file(model, &m, &d) != WGP_OK) {
       strip_error(d.message, reason, sizeof reason);
     } else if (!(k = wgp_model_find_kernel(m, r->kernel)) &&
-               !(wgp_is_instance_name(r->kernel) && instance_name(r, &r->cfgs[idx[0]], inst, sizeof inst) &&
+               !(wgp_instance_expand(r->kernel, param_macro, &(cfg_of){r, &r->cfgs[idx[0]]}, inst, sizeof inst) &&
                  (k = wgp_model_find_kernel(m, inst)))) {
       int w = snprintf(reason, sizeof reason, "no kernel '%s' in the compiled code; kernels:", r->kernel);
       for (size_t q = 0; q < wgp_model_num_kernels(m) && w > 0 && (size_t)w < sizeof reason; q++)

@@ -133,6 +133,16 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
 /* Whether kernel NAME names a template's instance ("scale<float, 256>"). */
 bool wgp_is_instance_name(const char *name);
 
+/* The value of macro NAME (LEN bytes, not terminated) as the caller's compile
+ * defines it, NULL when it does not. */
+typedef const char *(*wgp_macro_value_fn)(void *user, const char *name, size_t len);
+
+/* Template instance NAME ("scale<float, BS>") with VALUE's macro values in
+ * place of the identifiers among its arguments that are macros ("scale<float,
+ * 64>", what a compile with -DBS=64 instantiates) into OUT: true when one
+ * was replaced and it fits. */
+bool wgp_instance_expand(const char *name, wgp_macro_value_fn value, void *user, char *out, size_t size);
+
 /* A CUDA source that compiles FILE and instantiates the template kernels
  * NAMES ("scale<float, 256>": what Kernel Tuner and KTT compile by name,
  * where the file holds the template alone) by taking their addresses after

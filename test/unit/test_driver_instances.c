@@ -1,7 +1,7 @@
 /* test_driver_instances.c - the source that instantiates a template kernel
  * by name (wgp_instance_source, include/wgperf/driver.h): what it holds, the
- * same file for the same request (not written again), and the names it
- * refuses. */
+ * same file for the same request (not written again), the names it
+ * refuses, and an instance's name with the compile's macros expanded. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -116,6 +116,29 @@ static void test_names_refused(void **state) {
     assert_int_equal(wgp_instance_source(kernel, &ok[i], 1, dir, out, sizeof out, &d), WGP_OK);
 }
 
+static const char *macros(void *user, const char *name, size_t len) {
+  (void)user;
+  if (len == 2 && strncmp(name, "BS", 2) == 0)
+    return "64";
+  if (len == 1 && strncmp(name, "T", 1) == 0)
+    return "float";
+  return NULL;
+}
+
+static void test_expand_macros(void **state) {
+  (void)state;
+  char out[64];
+  assert_true(wgp_instance_expand("scale<T, BS>", macros, NULL, out, sizeof out));
+  assert_string_equal(out, "scale<float, 64>");
+  /* only the arguments: a template named like a macro stays; BSX is no BS */
+  assert_true(wgp_instance_expand("BS<BS, BSX>", macros, NULL, out, sizeof out));
+  assert_string_equal(out, "BS<64, BSX>");
+  assert_false(wgp_instance_expand("scale<float, 4>", macros, NULL, out, sizeof out));
+  assert_false(wgp_instance_expand("scale", macros, NULL, out, sizeof out));
+  char small[8];
+  assert_false(wgp_instance_expand("scale<T, BS>", macros, NULL, small, sizeof small));
+}
+
 static void test_missing_file(void **state) {
   (void)state;
   const char *names[1] = {"k<float>"};
@@ -131,6 +154,7 @@ int main(void) {
       cmocka_unit_test(test_source_includes_and_instantiates),
       cmocka_unit_test(test_same_request_same_file),
       cmocka_unit_test(test_names_refused),
+      cmocka_unit_test(test_expand_macros),
       cmocka_unit_test(test_missing_file),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
