@@ -32,6 +32,8 @@ static void walk(const wgp_tune_space *s) {
     sink += wgp_tune_space_compiler_flag(s, i)[0];
   for (size_t i = 0; i < wgp_tune_space_num_ignored_options(s); i++)
     sink += wgp_tune_space_ignored_option(s, i)[0];
+  for (size_t i = 0; i < wgp_tune_space_num_symbols(s); i++)
+    sink += wgp_tune_space_symbol(s, i)[0];
   for (size_t p = 0; p < wgp_tune_space_num_params(s); p++) {
     const char *name = wgp_tune_space_param(s, p);
     if (wgp_tune_space_find_param(s, name) != p)

@@ -280,6 +280,7 @@ space("floats", [par("a", "[0.5, 1.5, 2.0]"), par("b", "[True, False, None]")], 
 ktt = copy.deepcopy(scale["KernelSpecification"]["Arguments"])  # KTT's schema: custom types, data from elsewhere
 ktt[0].update({"Type": "custom", "TypeSize": 12})
 ktt[1].update({"FillType": "BinaryRaw", "DataSource": "in.bin"})
+ktt.insert(2, {"Name": "coeffs", "Type": "float", "MemoryType": "Symbol", "Size": 16, "FillType": "Random"})
 space("ktt-args", [par("block_size_x", "[32, 64]")], [], Arguments=ktt)
 space("ktt-typenames", [par("block_size_x", "[32, 64]")], [], KernelTypeNames=["float", "4", "unsigned int"])
 add("space", "adv-not-an-object", "[1, 2, 3]")

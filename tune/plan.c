@@ -89,6 +89,12 @@ wgp_status wgp_tune_write_plan(const wgp_tune_space *s, const wgp_tune_options *
       if (!plain(wgp_tune_space_value(s, p, v)->text))
         return bad_text(diag, s, "a value of", wgp_tune_space_param(s, p));
   }
+  if (wgp_tune_space_num_symbols(s) > 0)
+    return wgp_diag_set(diag, WGP_ERR_INPUT,
+                        "wgperf: error: %s: argument '%s': MemoryType Symbol (a global the host sets by name): a plan's "
+                        "harnesses set kernel arguments (and Kernel Tuner's MemType Constant buffers) only; wgtune "
+                        "ranks the space without a plan",
+                        wgp_tune_space_name(s), wgp_tune_space_symbol(s, 0));
   uint16_t *idx = NULL;
   size_t total = 0, *at = NULL, n = 0;
   uint64_t raw = 0;

@@ -94,6 +94,9 @@ void wgp_tune_space_free(wgp_tune_space *s) {
     expr_free(&s->args[a].size);
   }
   free(s->args);
+  for (size_t i = 0; i < s->nsymbols; i++)
+    free(s->symbols[i]);
+  free(s->symbols);
   for (size_t i = 0; i < s->nfiles; i++)
     free(s->files[i]);
   free(s->files);
@@ -464,6 +467,8 @@ static uint64_t type_bytes(const char *t) {
   return 0;
 }
 
+static bool add_string(reader *r, char ***v, size_t *n, const char *s);
+
 static bool read_args(reader *r, json_t *args) {
   if (!args)
     return true;
@@ -477,14 +482,22 @@ static bool read_args(reader *r, json_t *args) {
     return rfail(r, WGP_ERR_NOMEM, "out of memory");
   for (size_t i = 0; i < n; i++) {
     json_t *a = json_array_get(args, i);
-    sp_arg *x = &r->s->args[i];
-    r->s->nargs = i + 1;
     char field[96];
     snprintf(field, sizeof field, "Arguments[%zu]", i);
     if (!json_is_object(a))
       return rfail(r, WGP_ERR_INPUT, "%s: expected an object", field);
     json_t *name = json_object_get(a, "Name"), *type = json_object_get(a, "Type"),
            *mem = json_object_get(a, "MemoryType");
+    if (json_is_string(mem) && strcasecmp(json_string_value(mem), "Symbol") == 0) {
+      /* KTT: a global the host sets by name (cudaMemcpyToSymbol), not a kernel
+       * argument; its data reach no prediction (loaded values are unknown) */
+      if (!json_is_string(name) || !*json_string_value(name))
+        return rfail(r, WGP_ERR_INPUT, "%s: a Symbol argument needs the Name of the global it sets", field);
+      if (!add_string(r, &r->s->symbols, &r->s->nsymbols, json_string_value(name)))
+        return false;
+      continue;
+    }
+    sp_arg *x = &r->s->args[r->s->nargs++];
     x->name = strdup(json_is_string(name) ? json_string_value(name) : "");
     x->type = strdup(json_is_string(type) ? json_string_value(type) : "");
     if (!x->name || !x->type)
@@ -541,9 +554,7 @@ static bool read_args(reader *r, json_t *args) {
         return rfail(r, WGP_ERR_INPUT, "%s: a Scalar argument needs a FillValue (a number)", field);
       x->value = json_number_value(v);
     } else {
-      return rfail(r, WGP_ERR_INPUT, "%s.MemoryType: '%s' is not Vector, Scalar or Local%s", field, m,
-                   strcasecmp(m, "Symbol") == 0 ? " (a global symbol set by name, not a kernel argument: not supported)"
-                                                : "");
+      return rfail(r, WGP_ERR_INPUT, "%s.MemoryType: '%s' is not Vector, Scalar, Local or Symbol", field, m);
     }
   }
   return true;
@@ -807,6 +818,8 @@ wgp_source_kind wgp_tune_space_language(const wgp_tune_space *s) { return s->lan
 size_t wgp_tune_space_num_kernel_files(const wgp_tune_space *s) { return s->nfiles; }
 const char *wgp_tune_space_kernel_file(const wgp_tune_space *s, size_t i) { return s->files[i]; }
 size_t wgp_tune_space_num_compiler_flags(const wgp_tune_space *s) { return s->nflags; }
+size_t wgp_tune_space_num_symbols(const wgp_tune_space *s) { return s->nsymbols; }
+const char *wgp_tune_space_symbol(const wgp_tune_space *s, size_t i) { return s->symbols[i]; }
 const char *wgp_tune_space_compiler_flag(const wgp_tune_space *s, size_t i) { return s->flags[i]; }
 size_t wgp_tune_space_num_ignored_options(const wgp_tune_space *s) { return s->nignored; }
 const char *wgp_tune_space_ignored_option(const wgp_tune_space *s, size_t i) { return s->ignored[i]; }

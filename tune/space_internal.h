@@ -61,6 +61,10 @@ struct wgp_tune_space {
   sp_expr shared;
   size_t nargs;
   sp_arg *args;
+  /* KTT's Symbol arguments: globals the host sets by name (a __constant__
+   * array), not kernel arguments */
+  size_t nsymbols;
+  char **symbols;
 };
 
 /* wgp_tune_space_load_string with a budget of STEPS of evaluation for all

@@ -81,6 +81,11 @@ size_t wgp_tune_space_num_kernel_files(const wgp_tune_space *s);
 const char *wgp_tune_space_kernel_file(const wgp_tune_space *s, size_t i);
 /* CompilerOptions that are clang's too (-D, -U, -I, -std=): passed on. */
 size_t wgp_tune_space_num_compiler_flags(const wgp_tune_space *s);
+/* KTT's Symbol arguments by name: globals the host sets (a __constant__
+ * array), which the kernel reads by their declarations; not among the
+ * launch's arguments. */
+size_t wgp_tune_space_num_symbols(const wgp_tune_space *s);
+const char *wgp_tune_space_symbol(const wgp_tune_space *s, size_t i);
 const char *wgp_tune_space_compiler_flag(const wgp_tune_space *s, size_t i);
 /* CompilerOptions left out (nvcc's or NVRTC's own); the caller may say so. */
 size_t wgp_tune_space_num_ignored_options(const wgp_tune_space *s);

@@ -157,7 +157,7 @@ static void errors(void **state) {
   EXPECT_ERROR("{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"a\", \"Values\": \"[1]\"}]},"
                "\"KernelSpecification\": {\"Language\": \"CUDA\", \"ProblemSize\": [8],"
                "\"Arguments\": [{\"Name\": \"x\", \"MemoryType\": \"Image\"}]}}",
-               "Arguments[0] (x).MemoryType: 'Image' is not Vector, Scalar or Local");
+               "Arguments[0] (x).MemoryType: 'Image' is not Vector, Scalar, Local or Symbol");
 }
 
 /* a condition or a size that fails for some values names them; a space the
@@ -315,6 +315,23 @@ static void arguments_fill(void **state) {
   assert_int_equal(wgp_tune_space_launch(s, c, &l, &d), WGP_OK);
   assert_string_equal(l.args[0].fill_from, "BinaryRaw");
   assert_null(l.args[1].fill_from);
+  wgp_tune_space_free(s);
+  /* KTT's Symbol: a global set by name, not among the launch's arguments */
+  const char *sym =
+      "{\"ConfigurationSpace\": {\"TuningParameters\": [{\"Name\": \"b\", \"Values\": \"[64]\"}]},"
+      "\"KernelSpecification\": {\"Language\": \"CUDA\", \"KernelName\": \"k\", \"ProblemSize\": [1000], "
+      "\"LocalSize\": {\"X\": \"b\"}, \"Arguments\": ["
+      "{\"Name\": \"x\", \"Type\": \"float\", \"MemoryType\": \"Vector\", \"Size\": 10},"
+      "{\"Name\": \"coeffs\", \"Type\": \"float\", \"MemoryType\": \"Symbol\", \"Size\": 16},"
+      "{\"Name\": \"n\", \"Type\": \"int32\", \"MemoryType\": \"Scalar\", \"FillValue\": 7}]}}";
+  assert_non_null(s = load(sym, &d));
+  assert_int_equal(wgp_tune_space_num_symbols(s), 1);
+  assert_string_equal(wgp_tune_space_symbol(s, 0), "coeffs");
+  assert_int_equal(wgp_tune_space_launch(s, c, &l, &d), WGP_OK);
+  assert_int_equal(l.num_args, 2);
+  assert_string_equal(l.args[0].name, "x");
+  assert_string_equal(l.args[1].name, "n");
+  assert_int_equal(l.args[1].kind, WGP_TUNE_ARG_SCALAR);
   wgp_tune_space_free(s);
 }
 

@@ -18,6 +18,8 @@ elif change == "custom-nosize":
     args[1].update({"Type": "custom"})
 elif change == "unknown-fill":
     args[1].update({"FillType": "Sequence"})
+elif change == "symbol-noname":
+    args.append({"Type": "float", "MemoryType": "Symbol", "Size": 16, "FillType": "Constant", "FillValue": 1.0})
 elif change == "symbol":
     args.append({"Name": "coeffs", "Type": "float", "MemoryType": "Symbol", "Size": 16, "FillType": "Constant",
                  "FillValue": 1.0})
