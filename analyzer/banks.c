@@ -102,8 +102,37 @@ static unsigned phase_conflict(const wgp_bank_rule *r, const uint64_t *addr, uin
   return worst;
 }
 
+static wgp_status one_request(const wgp_bank_rule *rule, const uint64_t *addr, unsigned lanes, uint64_t mask,
+                              unsigned width, wgp_bank_result *out, wgp_diag *diag);
+
+/* A lane's bytes go in pieces of at most WGP_BANKS_PIECE_BYTES, one request
+ * each (the widest shared access an instruction makes): a 32 B float8 is two
+ * LDS.128 of 16 B, whose quarter-warps each read half of their lanes' bytes,
+ * as the coalescing rule's pieces for global loads (wgp_coalesce_wavefronts). */
 wgp_status wgp_banks(const wgp_bank_rule *rule, const uint64_t *addr, unsigned lanes, uint64_t mask, unsigned width,
                      wgp_bank_result *out, wgp_diag *diag) {
+  if (width <= WGP_BANKS_PIECE_BYTES || lanes == 0 || lanes > WGP_BANKS_MAX_LANES || width > MAX_WIDTH)
+    return one_request(rule, addr, lanes, mask, width, out, diag);
+  *out = (wgp_bank_result){0, 0, 0};
+  uint64_t a[WGP_BANKS_MAX_LANES];
+  for (unsigned off = 0; off < width; off += WGP_BANKS_PIECE_BYTES) {
+    for (unsigned i = 0; i < lanes; i++)
+      a[i] = addr[i] + off;
+    wgp_bank_result p;
+    unsigned w = width - off < WGP_BANKS_PIECE_BYTES ? width - off : WGP_BANKS_PIECE_BYTES;
+    wgp_status st = one_request(rule, a, lanes, mask, w, &p, diag);
+    if (st != WGP_OK)
+      return st;
+    out->wavefronts += p.wavefronts;
+    out->phases += p.phases;
+    if (p.degree > out->degree)
+      out->degree = p.degree;
+  }
+  return WGP_OK;
+}
+
+static wgp_status one_request(const wgp_bank_rule *rule, const uint64_t *addr, unsigned lanes, uint64_t mask,
+                              unsigned width, wgp_bank_result *out, wgp_diag *diag) {
   *out = (wgp_bank_result){0, 0, 0};
   if (rule->banks == 0 || rule->banks > WGP_BANKS_MAX_BANKS || !is_pow2(rule->bank_bytes))
     return wgp_diag_set(diag, WGP_ERR_INPUT,

@@ -8,7 +8,10 @@
  * bytes hold at WIDTH (rounded up to a power of two), at most the warp: with
  * 32 x 4 B, accesses of up to 4 B are one phase of the whole warp, 8 B ones
  * phases of 16 lanes (half-warps), 16 B ones phases of 8 lanes
- * (quarter-warps).  Conflicts are counted within each phase.
+ * (quarter-warps).  Conflicts are counted within each phase.  A lane's
+ * bytes beyond WGP_BANKS_PIECE_BYTES (16: PTX's widest shared access,
+ * ld.shared.v4.b32) are further requests of 16 B each, at the next 16 B of
+ * every lane (a 32 B float8: two LDS.128), their counts summed.
  * Sources: docs/analyzer-rules.md.
  */
 #ifndef WGPERF_BANKS_H
@@ -23,6 +26,7 @@ extern "C" {
 
 #define WGP_BANKS_MAX_LANES 64u
 #define WGP_BANKS_MAX_BANKS 256u
+#define WGP_BANKS_PIECE_BYTES 16u
 
 typedef struct wgp_bank_rule {
   unsigned banks;      /* 1..256 */

@@ -116,6 +116,16 @@ static void test_wide(void **state) {
   expect(a, 0xffffull, 16, 1, 2, 2);
   affine(a, 0, 32); /* float4 stride 2: 2-way in every phase */
   expect(a, FULL, 16, 2, 8, 4);
+  /* a 32 B float8 is two LDS.128, each a quarter-warp at a time: a coalesced
+   * one reads 16 B at a 32 B stride in each, 2-way (not 8 conflict-free
+   * phases of 4 lanes) */
+  affine(a, 0, 32);
+  expect(a, FULL, 32, 2, 16, 8);
+  for (unsigned i = 0; i < 32; i++) /* CLBlast's Xgemm A tile, MDIMC=8 and two float8 a thread: 64 B apart */
+    a[i] = 64 * (i % 8);
+  expect(a, FULL, 32, 4, 32, 8);
+  affine(a, 64, 0); /* float8 broadcast: each half pairs as a float4 broadcast */
+  expect(a, FULL, 32, 1, 4, 4);
   wgp_bank_rule r = wgp_bank_rule_default();
   assert_int_equal(wgp_banks_phase_lanes(&r, 32, 4), 32);
   assert_int_equal(wgp_banks_phase_lanes(&r, 32, 8), 16);
