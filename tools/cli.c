@@ -87,18 +87,23 @@ int cli_extract(const char *file, wgp_source_kind kind, const char *olevel, cons
     return extract_one(file, kind, olevel, flags, dir, out, NULL, NULL);
   /* a template's instance: compiled from a source that instantiates it, kept
    * beside the model cache (the same request, the same source: its entries
-   * hit), else in a temporary folder */
+   * hit), else (no cache, or one that cannot be written: no cache, never an
+   * error) in a temporary folder */
   char where[4096 + 16], src[4096 + 64];
+  wgp_diag d;
+  const char *names[1] = {kernel};
+  wgp_status st = WGP_ERR_IO;
+  if (dir && snprintf(where, sizeof where, "%s/instances", dir) < (int)sizeof where)
+    st = wgp_instance_source(file, names, 1, where, src, sizeof src, &d);
   bool made = false;
-  if (!dir || snprintf(where, sizeof where, "%s/instances", dir) >= (int)sizeof where) {
+  if (st == WGP_ERR_IO) {
     if (!wgp_temp_template(where, sizeof where, "wgperf-instances", "") || !mkdtemp(where))
       return input_error("cannot make a temporary folder: %s", strerror(errno));
     made = true;
+    st = wgp_instance_source(file, names, 1, where, src, sizeof src, &d);
   }
-  wgp_diag d;
-  const char *names[1] = {kernel};
   int rc = EXIT_OK;
-  if (wgp_instance_source(file, names, 1, where, src, sizeof src, &d) != WGP_OK) {
+  if (st != WGP_OK) {
     cli_print_diag(d.message);
     rc = EXIT_INPUT;
   } else {
