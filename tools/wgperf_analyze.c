@@ -893,12 +893,13 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
   if (rc == EXIT_OK) {
     char inst[1024];
     const char *expanded = cli_instance_name(op->kernel, &op->flags, inst, sizeof inst);
-    if (op->kernel)
+    if (op->kernel) {
       S->k = wgp_model_find_kernel(S->m, op->kernel);
-    if (!S->k && expanded)
-      S->k = wgp_model_find_kernel(S->m, expanded);
-    else if (wgp_model_num_kernels(S->m) == 1)
+      if (!S->k && expanded)
+        S->k = wgp_model_find_kernel(S->m, expanded);
+    } else if (wgp_model_num_kernels(S->m) == 1) {
       S->k = wgp_model_kernel(S->m, 0);
+    }
     if (!S->k)
       rc = cli_no_kernel(op->input, op->kernel, S->m);
   }
