@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 bool wgp_is_instance_name(const char *name) { return name && strchr(name, '<'); }
 
@@ -85,21 +86,20 @@ static const char *check_name(const char *name) {
   return NULL;
 }
 
-/* Whether PATH holds TEXT already (it is not written again: wgtune's
- * preprocessing cache stamps the files it read by their times). */
-static bool same_text(const char *path, const char *text, size_t len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return false;
-  char buf[4096];
-  size_t at = 0, n;
-  bool same = true;
-  while (same && (n = fread(buf, 1, sizeof buf, f)) > 0) {
-    same = at + n <= len && memcmp(buf, text + at, n) == 0;
-    at += n;
-  }
-  fclose(f);
-  return same && at == len;
+wgp_status wgp_source_by_digest(const char *dir, const char *prefix, const char *suffix, const char *text, size_t len,
+                                char *out, size_t size, wgp_diag *diag) {
+  sha256 h;
+  char hex[65];
+  sha256_init(&h);
+  sha256_update(&h, text, len);
+  sha256_hex(&h, hex);
+  int w = snprintf(out, size, "%s/%s%.16s%s", dir, prefix, hex, suffix);
+  if (w < 0 || (size_t)w >= size)
+    return wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: the folder's name is too long", dir);
+  /* named by its text: one there already holds it (written whole, renamed into place) */
+  if (access(out, F_OK) != 0 && (!wgp_make_dirs(dir) || !wgp_write_atomic(out, text, len)))
+    return wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot write: %s", out, strerror(errno));
+  return WGP_OK;
 }
 
 wgp_status wgp_instance_source(const char *file, const char *const *names, size_t num_names, const char *dir,
@@ -134,17 +134,7 @@ wgp_status wgp_instance_source(const char *file, const char *const *names, size_
   for (size_t i = 0; i < num_names; i++)
     len += (size_t)snprintf(text + len, cap - len, "static void *const __wgperf_instance_%zu = (void *)&%s;\n", i,
                             names[i]);
-  sha256 h;
-  char hex[65];
-  sha256_init(&h);
-  sha256_update(&h, text, len);
-  sha256_hex(&h, hex);
-  int w = snprintf(out, size, "%s/wgperf-instances-%.16s.cu", dir, hex);
-  wgp_status st = WGP_OK;
-  if (w < 0 || (size_t)w >= size)
-    st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: the folder's name is too long", dir);
-  else if (!same_text(out, text, len) && (!wgp_make_dirs(dir) || !wgp_write_atomic(out, text, len)))
-    st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: cannot write %s: %s", out, strerror(errno));
+  wgp_status st = wgp_source_by_digest(dir, "wgperf-instances-", ".cu", text, len, out, size, diag);
   free(text);
   return st;
 }

@@ -132,8 +132,14 @@ static const char *macro_value(const cli_flags *flags, const char *name, size_t 
 
 static const char *flag_macro(void *user, const char *name, size_t len) { return macro_value(user, name, len); }
 
-const char *cli_instance_name(const char *kernel, const cli_flags *flags, char *out, size_t size) {
-  return wgp_instance_expand(kernel, flag_macro, (void *)flags, out, size) ? out : NULL;
+const wgp_kernel *cli_find_kernel(const wgp_model *m, const char *kernel, const cli_flags *flags) {
+  if (!kernel)
+    return wgp_model_num_kernels(m) == 1 ? wgp_model_kernel(m, 0) : NULL;
+  const wgp_kernel *k = wgp_model_find_kernel(m, kernel);
+  char inst[1024];
+  if (!k && wgp_instance_expand(kernel, flag_macro, (void *)flags, inst, sizeof inst))
+    k = wgp_model_find_kernel(m, inst);
+  return k;
 }
 
 int cli_flags_add_gpu(cli_flags *flags, const char *spec) {

@@ -66,15 +66,16 @@ int cli_flags_add_gpu(cli_flags *flags, const char *spec);
 int cli_extract(const char *file, wgp_source_kind kind, const char *olevel, const cli_flags *flags,
                 const char *kernel, const char *out);
 
-/* KERNEL, a template's instance whose arguments name macros FLAGS defines
- * ('scale<float, BS>' with -DBS=64), with their values in their place
- * ('scale<float, 64>', what the compile made of it) into OUT; NULL when it
- * names none (or OUT is too small). */
-const char *cli_instance_name(const char *kernel, const cli_flags *flags, char *out, size_t size);
+/* The kernel --kernel KERNEL names in M (wgp_model_find_kernel), also a
+ * template's instance whose arguments name macros FLAGS defines ('scale<float,
+ * BS>' with -DBS=64 is the compiled 'scale<float, 64>'); without KERNEL, M's
+ * only kernel.  NULL when none: cli_no_kernel says why. */
+struct wgp_model;
+struct wgp_kernel;
+const struct wgp_kernel *cli_find_kernel(const struct wgp_model *m, const char *kernel, const cli_flags *flags);
 
 /* The error for a --kernel NAME the model lacks (NULL: the model has several and none was
  * picked), listing its kernels; returns the exit status. */
-struct wgp_model;
 int cli_no_kernel(const char *input, const char *name, const struct wgp_model *m);
 
 /* "--jobs N": threads, 1 to WGP_MAX_THREADS; 0, or -1 when malformed. */

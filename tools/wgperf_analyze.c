@@ -891,15 +891,7 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
   if (rc == EXIT_OK && wgp_model_load_file(model_path, &S->m, &d) != WGP_OK)
     rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
   if (rc == EXIT_OK) {
-    char inst[1024];
-    const char *expanded = cli_instance_name(op->kernel, &op->flags, inst, sizeof inst);
-    if (op->kernel) {
-      S->k = wgp_model_find_kernel(S->m, op->kernel);
-      if (!S->k && expanded)
-        S->k = wgp_model_find_kernel(S->m, expanded);
-    } else if (wgp_model_num_kernels(S->m) == 1) {
-      S->k = wgp_model_kernel(S->m, 0);
-    }
+    S->k = cli_find_kernel(S->m, op->kernel, &op->flags);
     if (!S->k)
       rc = cli_no_kernel(op->input, op->kernel, S->m);
   }

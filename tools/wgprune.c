@@ -1044,11 +1044,7 @@ int main(int argc, char **argv) {
   if (made)
     unlink(tmpl);
   if (rc == EXIT_OK) {
-    k = kname ? wgp_model_find_kernel(m, kname) : wgp_model_num_kernels(m) == 1 ? wgp_model_kernel(m, 0) : NULL;
-    char inst[1024];
-    const char *expanded = cli_instance_name(kname, &flags, inst, sizeof inst);
-    if (!k && expanded)
-      k = wgp_model_find_kernel(m, expanded);
+    k = cli_find_kernel(m, kname, &flags);
     if (!k)
       rc = cli_no_kernel(input, kname, m);
   }

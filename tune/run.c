@@ -1154,15 +1154,9 @@ static wgp_status setup_source(run *r, wgp_diag *diag) {
     for (size_t i = 0; text && i < n; i++)
       len += (size_t)snprintf(text + len, cap - len, "#include \"%s\"\n", abs[i]);
     if (text) {
-      sha256 h;
-      char hex[65], dir[PATH_MAX + 8];
-      sha256_init(&h);
-      sha256_update(&h, text, len);
-      sha256_hex(&h, hex);
+      char dir[PATH_MAX + 8];
       snprintf(dir, sizeof dir, "%s/src", r->dir);
-      snprintf(r->source, sizeof r->source, "%s/%.16s%s", dir, hex, want);
-      if (!exists(r->source) && (!wgp_make_dirs(dir) || !wgp_write_atomic(r->source, text, len)))
-        st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot write: %s", r->source, strerror(errno));
+      st = wgp_source_by_digest(dir, "", want, text, len, r->source, sizeof r->source, diag);
       free(text);
     }
   }

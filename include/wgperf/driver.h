@@ -143,6 +143,15 @@ typedef const char *(*wgp_macro_value_fn)(void *user, const char *name, size_t l
  * was replaced and it fits. */
 bool wgp_instance_expand(const char *name, wgp_macro_value_fn value, void *user, char *out, size_t size);
 
+/* TEXT (LEN bytes) as the file DIR/PREFIX DIGEST SUFFIX, DIGEST the first 16
+ * hex digits of its SHA-256, its path into OUT: written (made whole, then
+ * renamed into place) only when no such file is there, so the same text is
+ * the same file with the same time, and caches keyed by it hit.  The
+ * sources the tools make (one that includes a kernel split over files, one
+ * that instantiates a template) are written so. */
+wgp_status wgp_source_by_digest(const char *dir, const char *prefix, const char *suffix, const char *text, size_t len,
+                                char *out, size_t size, wgp_diag *diag);
+
 /* A CUDA source that compiles FILE and instantiates the template kernels
  * NAMES ("scale<float, 256>": what Kernel Tuner and KTT compile by name,
  * where the file holds the template alone) by taking their addresses after
