@@ -904,14 +904,16 @@ int wgp_add_nvcc_resources(const wgp_resource_request *r, bool done[WGP_MAX_ARCH
     argv[n++] = "-w";
     argv[n++] = "-o";
     argv[n++] = ptx;
-    /* the user's preprocessor flags (-DX=1, -D X=1, -U, -I); clang's own flags stay clang's */
+    /* the user's preprocessor flags (-DX=1, -D X=1, -U, -I, -include FILE: nvcc's
+     * --pre-include, after its own headers as clang's); clang's own flags stay clang's */
     for (size_t i = 0; i < r->num_flags && i < r->num_preprocessor_flags; i++) {
       const char *f = r->flags[i];
-      bool pp = f[0] == '-' && (f[1] == 'D' || f[1] == 'U' || f[1] == 'I');
+      bool include = strcmp(f, "-include") == 0;
+      bool pp = include || (f[0] == '-' && (f[1] == 'D' || f[1] == 'U' || f[1] == 'I'));
       if (!pp)
         continue;
       argv[n++] = (char *)f;
-      if (!f[2] && i + 1 < r->num_flags && i + 1 < r->num_preprocessor_flags)
+      if ((include || !f[2]) && i + 1 < r->num_flags && i + 1 < r->num_preprocessor_flags)
         argv[n++] = (char *)r->flags[++i];
     }
     argv[n++] = (char *)r->input;

@@ -5,7 +5,9 @@
  * --kernel-tuner compares with a ranking of the same space.
  *
  * Each configuration is built from the plan's files (concatenated in order)
- * with its -DNAME=VALUE options and the plan's flags, launched once to warm up
+ * after Kernel Tuner's prefix of #defines (its parameters, grid_size_x/y/z,
+ * block_size_x/y/z, kernel_tuner: common/kt_source.c) with the plan's flags,
+ * launched once to warm up
  * and then --repeats times, each launch timed by OpenCL profiling events (the
  * kernel alone).  As in Kernel Tuner's files, "time" is the mean of "times" in
  * milliseconds, and a configuration the compiler refuses is
@@ -16,6 +18,7 @@
  * the cache file: plan_file.c, shared with the CUDA harness.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "kt_source_internal.h"
 #include "measure.h"
 #include "plan_file.h"
 
@@ -43,24 +46,26 @@ typedef struct builder {
 static void build_one(void *ctx, size_t i) {
   builder *b = ctx;
   const plan *p = b->p;
+  const plan_cfg *c = &p->cfgs[i];
   size_t cap = 64, ol = 0;
   for (size_t k = 0; k < p->nflags; k++)
     cap += strlen(p->flags[k]) + 2;
-  for (size_t k = 0; k < p->nparams; k++)
-    cap += strlen(p->pname[k]) + strlen(p->cfgs[i].values[k]) + 5;
   char *opts = malloc(cap);
+  char *src = kt_source(b->src, p->pname, (const char *const *)c->values, p->nparams, c->grid, c->block, false);
   double t0 = plan_now();
-  if (!opts) {
+  if (!opts || !src) {
     snprintf(b->out[i].err, sizeof b->out[i].err, "out of memory");
+    free(opts);
+    free(src);
     return;
   }
+  opts[0] = '\0';
   for (size_t k = 0; k < p->nflags; k++)
     ol += (size_t)snprintf(opts + ol, cap - ol, "%s ", p->flags[k]);
-  for (size_t k = 0; k < p->nparams; k++)
-    ol += (size_t)snprintf(opts + ol, cap - ol, "-D%s=%s ", p->pname[k], p->cfgs[i].values[k]);
-  b->out[i].prog = wgb_build(b->dev, b->src, opts, b->out[i].err, sizeof b->out[i].err);
+  b->out[i].prog = wgb_build(b->dev, src, opts, b->out[i].err, sizeof b->out[i].err);
   b->out[i].ms = (plan_now() - t0) * 1e3;
   free(opts);
+  free(src);
 }
 
 int mx_run_plan(mx_ctx *x, plan *pp, const mx_plan_opts *o) {

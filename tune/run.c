@@ -30,9 +30,13 @@
  *                              0.15 MB for a convolution code), which wgperf-cc compiles in place
  *                              of the source; removed once the code is compiled
  *   CACHE/src/HASH.cu|.cl    the source that includes a kernel split over several files
+ *   CACHE/src/kernel-tuner-HASH.h  the space's definitions, included after the compiler's
+ *                              own headers (defines.c), and HASH.cu: a kernel file without
+ *                              the `#pragma unroll` of its loop_unroll_factor parameters at 0
  */
 #define _GNU_SOURCE /* getline, dprintf, strdup */
 #include "result_internal.h"
+#include "defines_internal.h"
 #include "files_internal.h"
 #include "sha256_internal.h"
 #include "space_internal.h"
@@ -111,6 +115,7 @@ typedef struct cfg {
   const uint16_t *v; /* value indices */
   wgp_tune_launch launch;
   /* results */
+  size_t source; /* run.sources: what it compiles */
   bool done, ok;
   bool bounded, pruned; /* --prune: LB and UB known; not estimated */
   double lb, ub;
@@ -122,12 +127,24 @@ typedef struct cfg {
   unsigned regs, warps, groups;
 } cfg;
 
+/* What a configuration compiles: the kernel (with KT's loop_unroll_factor
+ * parameters of ZEROS at 0: a copy without their pragmas) and the folders a
+ * copy's includes are looked for in (-I, the originals' folders). */
+typedef struct src_variant {
+  uint32_t zeros;
+  char path[PATH_MAX + 64];
+  char **idirs; /* "-IDIR" */
+  size_t nidirs;
+} src_variant;
+
 typedef struct run {
   const wgp_tune_space *s;
   const wgp_gpu *gpu;
   const wgp_tune_options *o;
   const char *kernel;
-  char source[PATH_MAX + 64];
+  src_variant *sources; /* [0]: the kernel as it is */
+  size_t nsources;
+  char header[PATH_MAX + 64]; /* the space's definitions (defines.c) */
   wgp_source_kind kind;
   char dir[PATH_MAX];
   bool temp_dir;
@@ -148,27 +165,29 @@ typedef struct run {
   double *scratch;
 } run;
 
-/* -DNAME=VALUE for every parameter of C, after R's flags: *FLAGS (give). */
+/* The compile's flags for C, NULL-terminated: R's flags, then the stand-ins'
+ * values of Kernel Tuner's definitions, the header that defines them after
+ * the compiler's own headers, and the folders of C's source copy (defines.c):
+ * *FLAGS (give). */
 static char **config_flags(const run *r, const cfg *c, size_t *n) {
   const wgp_tune_space *s = r->s;
-  size_t total = r->nflags + s->nparams;
+  const src_variant *src = &r->sources[c->source];
+  size_t nd = kt_num_defines(s), total = r->nflags + nd + 2 + src->nidirs;
   char **f = calloc(total + 1, sizeof *f);
   if (!f)
     return NULL;
   for (size_t i = 0; i < r->nflags; i++)
     f[i] = r->flags[i];
-  for (size_t p = 0; p < s->nparams; p++) {
-    const wgp_tune_value *v = &s->params[p].values[c->v[p]];
-    size_t len = strlen(s->params[p].name) + strlen(v->text) + 4;
-    char *d = malloc(len);
-    if (!d) {
-      for (size_t q = 0; q < p; q++)
-        free(f[r->nflags + q]);
-      free(f);
-      return NULL;
-    }
-    snprintf(d, len, "-D%s=%s", s->params[p].name, v->text);
-    f[r->nflags + p] = d;
+  bool ok = kt_defines(s, c->v, &c->launch, f + r->nflags);
+  size_t k = r->nflags + nd;
+  ok = ok && (f[k++] = strdup("-include")) && (f[k++] = strdup(r->header));
+  for (size_t i = 0; ok && i < src->nidirs; i++)
+    ok = (f[k++] = strdup(src->idirs[i])) != NULL;
+  if (!ok) {
+    for (size_t i = r->nflags; i < total; i++)
+      free(f[i]);
+    free(f);
+    return NULL;
   }
   *n = total;
   return f;
@@ -193,8 +212,8 @@ static const char *param_macro(void *user, const char *name, size_t len) {
 static void free_config_flags(const run *r, char **f) {
   if (!f)
     return;
-  for (size_t p = 0; p < r->s->nparams; p++)
-    free(f[r->nflags + p]);
+  for (size_t i = r->nflags; f[i]; i++)
+    free(f[i]);
   free(f);
 }
 
@@ -321,8 +340,27 @@ static void pp_store(const char *entry, const char *head, const wgp_preprocessed
   free(buf);
 }
 
+/* TEXT (LEN bytes) into H with the cache's own folder of sources (the
+ * definitions' header, a copy without pragmas, a file that includes others,
+ * named in line markers) as "CACHE/src/": the same code in every cache. */
+static void hash_text(sha256 *h, const run *r, const char *text, size_t len) {
+  char src[PATH_MAX + 8];
+  int n = snprintf(src, sizeof src, "%s/src/", r->dir);
+  const char *at = text, *end = text + len;
+  while (n > 0 && at < end) {
+    const char *hit = memmem(at, (size_t)(end - at), src, (size_t)n);
+    if (!hit)
+      break;
+    sha256_update(h, at, (size_t)(hit - at));
+    sha256_update(h, "CACHE/src/", 10);
+    at = hit + n;
+  }
+  sha256_update(h, at, (size_t)(end - at));
+}
+
 static void job_preprocess(run *r, size_t i, FILE *out) {
   cfg *c = &r->cfgs[i];
+  const char *source = r->sources[c->source].path;
   size_t nf;
   char **flags = config_flags(r, c, &nf);
   json_t *j = json_object();
@@ -336,7 +374,7 @@ static void job_preprocess(run *r, size_t i, FILE *out) {
   sha256_init(&h);
   sha256_string(&h, r->identity_hash);
   sha256_string(&h, "preprocess");
-  sha256_string(&h, r->source);
+  sha256_string(&h, source);
   for (size_t k = 0; k < nf; k++)
     sha256_string(&h, flags[k]);
   char key[65], entry[PATH_MAX + 160], code[65], fail[512];
@@ -355,10 +393,10 @@ static void job_preprocess(run *r, size_t i, FILE *out) {
   wgp_preprocessed p;
   wgp_diag d;
   double c0 = step_cpu_ms();
-  wgp_status st = ccs() ? wgp_ccs_preprocess(ccs(), r->source, r->kind, &eo, &p, &d) : WGP_ERR_IO;
+  wgp_status st = ccs() ? wgp_ccs_preprocess(ccs(), source, r->kind, &eo, &p, &d) : WGP_ERR_IO;
   if (st == WGP_ERR_IO && (!ccs() || !wgp_ccs_alive(ccs()))) {
     wgp_preprocessed_free(&p);
-    st = wgp_preprocess(r->source, r->kind, &eo, &p, &d);
+    st = wgp_preprocess(source, r->kind, &eo, &p, &d);
   }
   json_object_set_new(j, "pp", json_true());
   json_object_set_new(j, "cpu", json_real(step_cpu_ms() - c0));
@@ -376,7 +414,7 @@ static void job_preprocess(run *r, size_t i, FILE *out) {
     if (st == WGP_ERR_INPUT && p.ndeps == 0) {
       /* clang names the files it read only on success: keep the failure
        * with the source's own stamp, enough to try again after an edit */
-      char *deps[1] = {r->source};
+      char *deps[1] = {(char *)source};
       wgp_preprocessed q = {.deps = deps, .ndeps = 1};
       pp_store(entry, head, &q);
     } else if (st == WGP_ERR_INPUT) {
@@ -386,7 +424,11 @@ static void job_preprocess(run *r, size_t i, FILE *out) {
     sha256_init(&h);
     sha256_string(&h, r->identity_hash);
     sha256_string(&h, "code");
-    sha256_update(&h, p.text, p.len);
+    hash_text(&h, r, p.text, p.len);
+    /* what its loop pragmas read, which -E leaves unexpanded (defines.c) */
+    char *pragmas = kt_pragma_key(r->s, c->v, &c->launch, p.text, p.len);
+    sha256_string(&h, pragmas ? pragmas : "(out of memory)");
+    free(pragmas);
     sha256_hex(&h, code);
     json_object_set_new(j, "code", json_string(code));
     char head[80];
@@ -639,6 +681,7 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, bool
   double cpu_compile = 0, cpu_load = 0, cpu_est = 0;
   char ppi[PATH_MAX + 96];
   ppi_path(r, code, ppi, sizeof ppi);
+  const char *source = r->sources[r->cfgs[idx[0]].source].path;
   if (wgp_read_file(failf, &log, &len, &d) == WGP_OK) {
     snprintf(reason, sizeof reason, "%.*s", (int)strcspn(log, "\n"), log);
     free(log);
@@ -667,7 +710,7 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, bool
       eo.shared_gate = shared_gate(r), eo.gate_kernel = r->kernel;
       if (exists(ppi) && gz_unpack(ppi, pre)) {
         eo.preprocessed = pre;
-        st = wgp_ccs_extract(ccs(), r->source, r->kind, &eo, model, &errtext, &d);
+        st = wgp_ccs_extract(ccs(), source, r->kind, &eo, model, &errtext, &d);
         precompiled = st == WGP_OK && wgp_ccs_precompiled(ccs());
         eo.preprocessed = NULL;
         unlink(pre);
@@ -681,7 +724,7 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, bool
         }
       }
       if (st != WGP_OK && ccs()) {
-        st = wgp_ccs_extract(ccs(), r->source, r->kind, &eo, model, &errtext, &d);
+        st = wgp_ccs_extract(ccs(), source, r->kind, &eo, model, &errtext, &d);
         if (st == WGP_ERR_IO && !wgp_ccs_alive(ccs())) {
           free(errtext);
           errtext = NULL;
@@ -696,7 +739,7 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, bool
       int saved = dup(2), fd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC, 0644);
       if (fd >= 0)
         dup2(fd, 2);
-      st = flags ? wgp_extract(r->source, r->kind, &eo, model, &d) : nomem(&d);
+      st = flags ? wgp_extract(source, r->kind, &eo, model, &d) : nomem(&d);
       fflush(stderr);
       if (saved >= 0)
         dup2(saved, 2), close(saved);
@@ -1119,9 +1162,38 @@ static bool ends_with(const char *s, const char *suffix) {
   return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* The source to compile: the one kernel file, or a file of CACHE/src that
- * includes every file in order (Kernel Tuner concatenates them). */
-static wgp_status setup_source(run *r, wgp_diag *diag) {
+/* FILE (absolute) without the `#pragma unroll` of the loop_unroll_factor
+ * parameters of ZEROS: a copy in DIR (its #line names FILE, so messages and
+ * the model name FILE and its lines), its path into OUT. */
+static wgp_status strip_copy(const run *r, const char *file, uint32_t zeros, const char *dir, const char *suffix,
+                             char *out, size_t size, wgp_diag *diag) {
+  char *text;
+  size_t len;
+  wgp_status st = wgp_read_file(file, &text, &len, diag);
+  if (st != WGP_OK)
+    return st;
+  size_t slen;
+  char *stripped = kt_strip_unroll(r->s, zeros, text, len, &slen);
+  free(text);
+  size_t cap = slen + strlen(file) + 32;
+  char *copy = stripped ? malloc(cap) : NULL;
+  if (!copy) {
+    free(stripped);
+    return nomem(diag);
+  }
+  int head = snprintf(copy, cap, "#line 1 \"%s\"\n", file);
+  memcpy(copy + head, stripped, slen);
+  free(stripped);
+  st = wgp_source_by_digest(dir, "", suffix, copy, (size_t)head + slen, out, size, diag);
+  free(copy);
+  return st;
+}
+
+/* What configurations of OUT->zeros compile: the one kernel file, or a file
+ * of CACHE/src that includes every file in order (Kernel Tuner concatenates
+ * them); with zeros, copies of the files without those pragmas
+ * (strip_copy), their folders in OUT->idirs. */
+static wgp_status make_source(run *r, src_variant *out, wgp_diag *diag) {
   const wgp_tune_options *o = r->o;
   const wgp_tune_space *s = r->s;
   size_t n = o->num_kernel_files ? o->num_kernel_files : wgp_tune_space_num_kernel_files(s);
@@ -1129,6 +1201,8 @@ static wgp_status setup_source(run *r, wgp_diag *diag) {
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: no kernel file (give one, or KernelFile in the space)",
                         wgp_tune_space_name(s));
   const char *want = r->kind == WGP_SOURCE_CUDA ? ".cu" : ".cl", *other = r->kind == WGP_SOURCE_CUDA ? ".cl" : ".cu";
+  char dir[PATH_MAX + 8];
+  snprintf(dir, sizeof dir, "%s/src", r->dir);
   char **abs = calloc(n, sizeof *abs);
   if (!abs)
     return nomem(diag);
@@ -1141,8 +1215,40 @@ static wgp_status setup_source(run *r, wgp_diag *diag) {
     else if (!(abs[i] = realpath(f, NULL)))
       st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: %s", f, strerror(errno));
   }
+  if (st == WGP_OK && out->zeros) {
+    out->idirs = calloc(n, sizeof *out->idirs);
+    if (!out->idirs)
+      st = nomem(diag);
+    for (size_t i = 0; i < n && st == WGP_OK; i++) {
+      /* -I the original's folder (once), for the includes the copy makes */
+      const char *slash = strrchr(abs[i], '/');
+      size_t dl = slash && slash != abs[i] ? (size_t)(slash - abs[i]) : 1;
+      char *flag = malloc(dl + 3);
+      if (!flag) {
+        st = nomem(diag);
+        break;
+      }
+      snprintf(flag, dl + 3, "-I%.*s", (int)dl, abs[i]);
+      bool seen = false;
+      for (size_t k = 0; k < out->nidirs && !seen; k++)
+        seen = strcmp(out->idirs[k], flag) == 0;
+      if (seen)
+        free(flag);
+      else
+        out->idirs[out->nidirs++] = flag;
+      char copy[PATH_MAX + 64];
+      st = strip_copy(r, abs[i], out->zeros, dir, want, copy, sizeof copy, diag);
+      if (st == WGP_OK) {
+        char *c = strdup(copy);
+        if (!c)
+          st = nomem(diag);
+        else
+          free(abs[i]), abs[i] = c;
+      }
+    }
+  }
   if (st == WGP_OK && n == 1 && ends_with(abs[0], want)) {
-    snprintf(r->source, sizeof r->source, "%s", abs[0]);
+    snprintf(out->path, sizeof out->path, "%s", abs[0]);
   } else if (st == WGP_OK) {
     size_t cap = 64;
     for (size_t i = 0; i < n; i++)
@@ -1154,9 +1260,7 @@ static wgp_status setup_source(run *r, wgp_diag *diag) {
     for (size_t i = 0; text && i < n; i++)
       len += (size_t)snprintf(text + len, cap - len, "#include \"%s\"\n", abs[i]);
     if (text) {
-      char dir[PATH_MAX + 8];
-      snprintf(dir, sizeof dir, "%s/src", r->dir);
-      st = wgp_source_by_digest(dir, "", want, text, len, r->source, sizeof r->source, diag);
+      st = wgp_source_by_digest(dir, "", want, text, len, out->path, sizeof out->path, diag);
       free(text);
     }
   }
@@ -1167,12 +1271,52 @@ static wgp_status setup_source(run *r, wgp_diag *diag) {
    * "name<float>"): a source of CACHE/src that instantiates it, as their
    * NVRTC name expressions do */
   if (st == WGP_OK && r->kind == WGP_SOURCE_CUDA && wgp_is_instance_name(r->kernel)) {
-    char dir[PATH_MAX + 8], inst[sizeof r->source];
-    snprintf(dir, sizeof dir, "%s/src", r->dir);
+    char inst[sizeof out->path];
     const char *names[1] = {r->kernel};
-    st = wgp_instance_source(r->source, names, 1, dir, inst, sizeof inst, diag);
+    st = wgp_instance_source(out->path, names, 1, dir, inst, sizeof inst, diag);
     if (st == WGP_OK)
-      snprintf(r->source, sizeof r->source, "%s", inst);
+      snprintf(out->path, sizeof out->path, "%s", inst);
+  }
+  return st;
+}
+
+static void free_sources(run *r) {
+  for (size_t i = 0; i < r->nsources; i++) {
+    for (size_t k = 0; k < r->sources[i].nidirs; k++)
+      free(r->sources[i].idirs[k]);
+    free(r->sources[i].idirs);
+  }
+  free(r->sources);
+  r->sources = NULL, r->nsources = 0;
+}
+
+/* The space's definitions (defines.c) and what each configuration compiles:
+ * the kernel, or for Kernel Tuner's loop_unroll_factor parameters at 0 a copy
+ * without their pragmas, one per set of such zeros. */
+static wgp_status setup_sources(run *r, wgp_diag *diag) {
+  char dir[PATH_MAX + 8];
+  snprintf(dir, sizeof dir, "%s/src", r->dir);
+  wgp_status st = kt_header(r->s, dir, r->header, sizeof r->header, diag);
+  if (st != WGP_OK)
+    return st;
+  /* [0]: the kernel as it is (what wgtune names in its messages) */
+  for (size_t i = 0; i <= r->ncfg && st == WGP_OK; i++) {
+    uint32_t zeros = i ? kt_unroll_zeros(r->s, r->cfgs[i - 1].v) : 0;
+    size_t k = 0;
+    while (k < r->nsources && r->sources[k].zeros != zeros)
+      k++;
+    if (k == r->nsources) {
+      src_variant *grown = realloc(r->sources, (k + 1) * sizeof *grown);
+      if (!grown)
+        return nomem(diag);
+      r->sources = grown;
+      memset(&grown[k], 0, sizeof grown[k]);
+      grown[k].zeros = zeros;
+      r->nsources = k + 1;
+      st = make_source(r, &grown[k], diag);
+    }
+    if (i)
+      r->cfgs[i - 1].source = k;
   }
   return st;
 }
@@ -1584,8 +1728,13 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
       r.temp_dir = st == WGP_OK;
     }
   }
+  /* the sources the cache holds are named by an absolute path, which the
+   * codes' texts show only as CACHE/src/ (hash_text) */
+  char absdir[PATH_MAX];
+  if (st == WGP_OK && realpath(r.dir, absdir) && strlen(absdir) < sizeof r.dir)
+    snprintf(r.dir, sizeof r.dir, "%s", absdir);
   if (st == WGP_OK)
-    st = setup_source(&r, diag);
+    st = setup_sources(&r, diag);
   if (st == WGP_OK && !identity(&r, diag))
     st = WGP_ERR_INPUT;
   pool p = {.r = &r};
@@ -1711,5 +1860,6 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
   free(r.cfgs);
   free(idx);
   free(r.flags);
+  free_sources(&r);
   return st;
 }

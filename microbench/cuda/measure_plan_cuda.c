@@ -9,8 +9,10 @@
  *                     [--max-launch-s S] [--kernel-dir DIR] [--device N] [--jobs N] [--in-order]
  *
  * Each configuration is compiled by NVRTC for the GPU's own architecture
- * (a cubin, -arch=sm_XY) from the plan's files with the plan's flags and its
- * -DNAME=VALUE options, on --jobs threads ahead of the timing (a convolution
+ * (a cubin, -arch=sm_XY) from the plan's files after Kernel Tuner's prefix of
+ * #defines (its parameters, grid_size_x/y/z, block_size_x/y/z, kernel_tuner,
+ * loop_unroll_factor parameters as constexpr ints: common/kt_source.c) with
+ * the plan's flags, on --jobs threads ahead of the timing (a convolution
  * configuration takes seconds to compile, a tenth of that to time); the kernel
  * is found by its name (extern "C", or a C++ name through NVRTC's lowered
  * names).  Buffers are filled once per size (plan_fill); a "constant"
@@ -26,6 +28,7 @@
  * compiler, the toolkit's cuda.h, nvrtc.h, libnvrtc and the driver's libcuda).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "kt_source_internal.h"
 #include "plan_file.h"
 
 #include <cuda.h>
@@ -84,22 +87,18 @@ static void compile_one(void *ctx, size_t i) {
   const plan *p = c->p;
   compiled *o = &c->out[i];
   double t0 = plan_now();
-  size_t nopt = p->nflags + p->nparams + 1;
+  size_t nopt = p->nflags + 1;
   char **opts = calloc(nopt, sizeof *opts);
   size_t n = 0;
-  bool ok = opts != NULL;
+  const plan_cfg *cfg = &p->cfgs[i];
+  char *src = kt_source(c->src, p->pname, (const char *const *)cfg->values, p->nparams, cfg->grid, cfg->block, true);
+  bool ok = opts != NULL && src != NULL;
   if (ok && (opts[n] = malloc(48)) != NULL)
     snprintf(opts[n++], 48, "-arch=%s", c->arch);
   for (size_t k = 0; ok && k < p->nflags; k++)
     ok = (opts[n++] = strdup(p->flags[k])) != NULL;
-  for (size_t k = 0; ok && k < p->nparams; k++) {
-    size_t len = strlen(p->pname[k]) + strlen(p->cfgs[i].values[k]) + 4;
-    ok = (opts[n] = malloc(len)) != NULL;
-    if (ok)
-      snprintf(opts[n++], len, "-D%s=%s", p->pname[k], p->cfgs[i].values[k]);
-  }
   nvrtcProgram prog = NULL;
-  nvrtcResult r = ok ? nvrtcCreateProgram(&prog, c->src, "plan_kernel.cu", 0, NULL, NULL) : NVRTC_ERROR_OUT_OF_MEMORY;
+  nvrtcResult r = ok ? nvrtcCreateProgram(&prog, src, "plan_kernel.cu", 0, NULL, NULL) : NVRTC_ERROR_OUT_OF_MEMORY;
   if (r == NVRTC_SUCCESS)
     r = nvrtcAddNameExpression(prog, p->kernel);
   if (r == NVRTC_SUCCESS) {
@@ -138,6 +137,7 @@ static void compile_one(void *ctx, size_t i) {
   for (size_t k = 0; opts && k < n; k++)
     free(opts[k]);
   free(opts);
+  free(src);
   o->ms = (plan_now() - t0) * 1e3;
 }
 
