@@ -63,6 +63,42 @@ struct wgp_xprog {
 
 /* ---- one lane, any operation but select ----------------------------------- */
 
+/* What apply1 makes of a float operation's name under
+ * WGP_XPROG_FLOAT_AS_DATA: a conversion, which keeps its operand, else a
+ * pseudo value from the name's FNV-1a hash (one bit for a comparison).  Found
+ * once per operation in a small table of this thread's, not by comparing the
+ * name for every lane (a fifth of an estimate's time on kernels whose
+ * addresses go through float arithmetic). */
+enum { FLOAT_CONVERT = 1, FLOAT_ARITH, FLOAT_COMPARE };
+
+typedef struct float_kind {
+  const op_info *info;
+  uint64_t hash;
+  unsigned char kind;
+} float_kind;
+
+static const float_kind *float_kind_of(const op_info *info) {
+  static _Thread_local float_kind memo[32];
+  float_kind *m = &memo[((uintptr_t)info >> 4) & 31];
+  if (m->info == info)
+    return m;
+  const char *name = info->name;
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (const char *c = name; *c; c++)
+    h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+  m->hash = h;
+  if (strcmp(name, "fptosi") == 0 || strcmp(name, "fptoui") == 0 || strcmp(name, "sitofp") == 0 ||
+      strcmp(name, "uitofp") == 0)
+    m->kind = FLOAT_CONVERT;
+  else if (strcmp(name, "fadd") == 0 || strcmp(name, "fsub") == 0 || strcmp(name, "fmul") == 0 ||
+           strcmp(name, "fdiv") == 0 || strcmp(name, "frem") == 0)
+    m->kind = FLOAT_ARITH;
+  else
+    m->kind = FLOAT_COMPARE;
+  m->info = info;
+  return m;
+}
+
 /* The operation of E on operand values V with statuses S, in the tree
  * walker's order: the first operand that is not known decides. */
 static wgp_eval_status apply1(wgp_evaluator *ev, const wgp_expr *e, size_t nops, const int64_t *v, const uint8_t *s,
@@ -123,23 +159,18 @@ static wgp_eval_status apply1(wgp_evaluator *ev, const wgp_expr *e, size_t nops,
   case WGP_OP_FLOAT: { /* WGP_XPROG_FLOAT_AS_DATA: a pseudo value; else the exact ones */
     if (!(ev->flags & WGP_XPROG_FLOAT_AS_DATA))
       return wgp_x_float_exact(ev, e, v, s, out);
-    const char *name = e->info->name;
     for (size_t j = 0; j < nops; j++)
       if (s[j] != WGP_EVAL_OK)
         return (wgp_eval_status)s[j];
-    if (strcmp(name, "fptosi") == 0 || strcmp(name, "fptoui") == 0 || strcmp(name, "sitofp") == 0 ||
-        strcmp(name, "uitofp") == 0) {
+    const float_kind *k = float_kind_of(e->info);
+    if (k->kind == FLOAT_CONVERT) {
       *out = v[0]; /* a conversion keeps what the value stands for */
       return WGP_EVAL_OK;
     }
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (const char *c = name; *c; c++)
-      h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+    uint64_t h = k->hash;
     for (size_t j = 0; j < nops; j++)
       h = wgp_mix64(h * 0x9e3779b97f4a7c15ull + (uint64_t)v[j]);
-    bool compare = strcmp(name, "fadd") && strcmp(name, "fsub") && strcmp(name, "fmul") && strcmp(name, "fdiv") &&
-                   strcmp(name, "frem");
-    *out = compare ? (int64_t)(h & 1) : (int64_t)(h & 0xffffff);
+    *out = k->kind == FLOAT_COMPARE ? (int64_t)(h & 1) : (int64_t)(h & 0xffffff);
     return WGP_EVAL_OK;
   }
   default:
