@@ -8,14 +8,19 @@
  * positive grid and block extents, a byte count for every argument (none 0
  * but a scalar's); each argument's type is read (plan_element), its value
  * made into a scalar (plan_scalar) or a few elements filled (plan_fill), and
- * a compiler's log made one line (plan_one_line), as the harnesses do.
+ * a compiler's log made one line (plan_one_line), as the harnesses do, and
+ * each of the first configurations' kernel text made as Kernel Tuner makes it
+ * (kt_source, common/kt_source.c): its prefix, `#line 1`, then the kernel with
+ * the `#pragma unroll` of CUDA's loop_unroll_factor parameters at 0 taken out.
  * Messages are off (plan_parse with no prefix): a plan error is a return
  * value, never a crash.
  */
 #include "fuzz.h"
 
+#include "kt_source_internal.h"
 #include "plan_file.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +66,34 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       plan_fill(buf, n, g, 1 + a);
     }
   }
+  /* the kernel text of the first configurations: a pragma for every parameter */
+  size_t klen = 64;
+  for (size_t k = 0; k < p.nparams; k++)
+    klen += strlen(p.pname[k]) + 24;
+  char *kernel = malloc(klen);
+  bool cuda = !strcmp(p.language, "cuda");
+  for (size_t i = 0; kernel && i < p.ncfgs && i < 4; i++) {
+    size_t kl = (size_t)snprintf(kernel, klen, "__kernel void k() {}\n");
+    for (size_t k = 0; k < p.nparams; k++)
+      kl += (size_t)snprintf(kernel + kl, klen - kl, "  #pragma unroll %s\n", p.pname[k]);
+    const plan_cfg *c = &p.cfgs[i];
+    char *src = kt_source(kernel, p.pname, (const char *const *)c->values, p.nparams, c->grid, c->block, cuda);
+    if (!src)
+      continue; /* out of memory */
+    const char *body = strstr(src, "#define kernel_tuner 1\n#line 1\n");
+    if (!body || strncmp(body + 31, "__kernel void k() {}\n", 21) != 0)
+      fuzz_fail("configuration %zu: the kernel does not follow the prefix", i);
+    for (size_t k = 0; k < p.nparams; k++) {
+      char pragma[512];
+      snprintf(pragma, sizeof pragma, "  #pragma unroll %s\n", p.pname[k]);
+      bool gone = kt_unroll_param(p.pname[k], cuda) && !strcmp(c->values[k], "0");
+      if (strlen(p.pname[k]) < 400 && (strstr(body, pragma) != NULL) == gone)
+        fuzz_fail("configuration %zu: the pragma of %s=%s %s", i, p.pname[k], c->values[k],
+                  gone ? "was kept" : "was taken out");
+    }
+    free(src);
+  }
+  free(kernel);
   char line[] = "ptxas error   : Entry function 'k'\n uses too much\tshared data \n";
   plan_one_line(line);
   if (strchr(line, '\n') || strchr(line, '\t') || line[strlen(line) - 1] == ' ')

@@ -313,6 +313,10 @@ add("plan", "adv-types", p_cl.replace("\tfloat\t", "\thalf3\t").replace("\tint32
 add("plan", "adv-many-params", "wgperf-plan\t1\nkernel\tk\nlanguage\tcuda\nfile\tk.cu\n" +
     "".join("param\tp%d\t1\n" % i for i in range(70)) + "configurations\t0\t0\n")
 add("plan", "adv-version", p_cu.replace("wgperf-plan\t1", "wgperf-plan\t9"))
+# Kernel Tuner's loop_unroll_factor rules (kt_source): a CUDA parameter at 0, 1 and 4
+p_unroll = plan_of(os.path.join(tune, "kt", "unroll.json"))
+add("plan", "kt-unroll", p_unroll)
+add("plan", "adv-param-name", p_unroll.replace("param\tloop_unroll_factor_k", "param\tloop unroll", 1))
 
 # ---- write -----------------------------------------------------------------
 for target, files in seeds.items():

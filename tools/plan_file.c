@@ -157,6 +157,16 @@ int plan_read(const char *prefix, const char *file, plan *p) {
   return plan_parse(prefix, file, text, len, p);
 }
 
+/* A C identifier: what a #define can name. */
+static bool identifier(const char *s) {
+  if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_'))
+    return false;
+  for (s++; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+      return false;
+  return true;
+}
+
 int plan_parse(const char *prefix, const char *file, char *text, size_t len, plan *p) {
   g_prefix = prefix;
   memset(p, 0, sizeof *p);
@@ -218,6 +228,8 @@ int plan_parse(const char *prefix, const char *file, char *text, size_t len, pla
         return plan_error(file, line, "'param' takes a name and its values");
       if (p->nparams == PLAN_MAX_PARAMS)
         return plan_error(file, line, "too many parameters (at most %d)", PLAN_MAX_PARAMS);
+      if (!identifier(fld[1]))
+        return plan_error(file, line, "parameter '%s' is not an identifier (it becomes a #define)", fld[1]);
       size_t k = p->nparams++;
       p->pname[k] = fld[1];
       if (!(p->pvalues[k] = malloc((n - 2) * sizeof(char *))))
