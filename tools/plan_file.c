@@ -230,6 +230,9 @@ int plan_parse(const char *prefix, const char *file, char *text, size_t len, pla
         return plan_error(file, line, "too many parameters (at most %d)", PLAN_MAX_PARAMS);
       if (!identifier(fld[1]))
         return plan_error(file, line, "parameter '%s' is not an identifier (it becomes a #define)", fld[1]);
+      for (size_t q = 0; q < p->nparams; q++)
+        if (!strcmp(p->pname[q], fld[1]))
+          return plan_error(file, line, "parameter '%s' twice", fld[1]);
       size_t k = p->nparams++;
       p->pname[k] = fld[1];
       if (!(p->pvalues[k] = malloc((n - 2) * sizeof(char *))))
