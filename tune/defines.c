@@ -214,22 +214,49 @@ static const char *loop_pragma(const char *at, const char *end) {
   return NULL;
 }
 
-char *kt_pragma_key(const wgp_tune_space *s, const uint16_t *v, const wgp_tune_launch *l, const char *text, size_t len) {
+/* A configuration's values by name: its parameters' and the launch's. */
+typedef struct values_of {
+  const wgp_tune_space *s;
+  const uint16_t *v;
   const char *names[6];
+  char launch[6][24];
+  size_t nl;
+} values_of;
+
+static void values_init(values_of *o, const wgp_tune_space *s, const uint16_t *v, const wgp_tune_launch *l) {
   int dims[6];
   bool grid[6];
-  size_t nl = launch_names(s, names, dims, grid);
-  char launch[6][24];
-  for (size_t i = 0; i < nl; i++)
-    snprintf(launch[i], sizeof launch[i], "%llu", (unsigned long long)(grid[i] ? l->grid[dims[i]] : l->block[dims[i]]));
-  textbuf t = {0};
-  add(&t, "%s%s", "", "");
-  bool all = false;
-  for (const char *line = text, *end = text + len; line < end && !all;) {
+  o->s = s, o->v = v;
+  o->nl = launch_names(s, o->names, dims, grid);
+  for (size_t i = 0; i < o->nl; i++)
+    snprintf(o->launch[i], sizeof o->launch[i], "%llu",
+             (unsigned long long)(grid[i] ? l->grid[dims[i]] : l->block[dims[i]]));
+}
+
+/* NAME (N bytes) as a configuration name: its own spelling into *NAME_OUT and
+ * its value; NULL when it is none. */
+static const char *value_of(const values_of *o, const char *w, size_t n, const char **name_out) {
+  for (size_t k = 0; k < o->s->nparams; k++)
+    if (strlen(o->s->params[k].name) == n && memcmp(o->s->params[k].name, w, n) == 0)
+      return *name_out = o->s->params[k].name, o->s->params[k].values[o->v[k]].text;
+  for (size_t k = 0; k < o->nl; k++)
+    if (strlen(o->names[k]) == n && memcmp(o->names[k], w, n) == 0)
+      return *name_out = o->names[k], o->launch[k];
+  return NULL;
+}
+
+/* Walks the identifiers of TEXT's loop pragmas other than their own words:
+ * each configuration name's "NAME=VALUE;" into KEY, and into OUT (when not
+ * NULL) the text with those names replaced by their values.  True when a
+ * pragma reads an identifier that is no configuration name. */
+static bool pragma_scan(const values_of *o, const char *text, size_t len, textbuf *key, textbuf *out, bool *replaced) {
+  bool unknown = false;
+  const char *copied = text;
+  for (const char *line = text, *end = text + len; line < end;) {
     const char *eol = memchr(line, '\n', (size_t)(end - line));
     eol = eol ? eol : end;
     const char *p = loop_pragma(blanks(line, eol), eol);
-    while (p && p < eol && !all) {
+    while (p && p < eol) {
       if (*p >= '0' && *p <= '9') { /* a number, its suffix included */
         while (p < eol && (ident_char(*p) || *p == '.'))
           p++;
@@ -245,26 +272,59 @@ char *kt_pragma_key(const wgp_tune_space *s, const uint16_t *v, const wgp_tune_l
       size_t n = (size_t)(p - w);
       if (pragma_word(w, n))
         continue;
-      bool found = false;
-      for (size_t k = 0; k < s->nparams && !found; k++)
-        if (strlen(s->params[k].name) == n && memcmp(s->params[k].name, w, n) == 0) {
-          add(&t, "%s=%s;", s->params[k].name, s->params[k].values[v[k]].text);
-          found = true;
+      const char *name, *value = value_of(o, w, n, &name);
+      if (!value) {
+        unknown = true;
+        continue;
+      }
+      add(key, "%s=%s;", name, value);
+      if (out) {
+        size_t before = (size_t)(w - copied);
+        if (out->len + before + strlen(value) + 1 > out->cap) {
+          size_t cap = (out->len + before + strlen(value) + 1) * 2;
+          char *q = realloc(out->p, cap);
+          if (!q) {
+            out->failed = true;
+            return unknown;
+          }
+          out->p = q, out->cap = cap;
         }
-      for (size_t k = 0; k < nl && !found; k++)
-        if (strlen(names[k]) == n && memcmp(names[k], w, n) == 0) {
-          add(&t, "%s=%s;", names[k], launch[k]);
-          found = true;
-        }
-      all = !found;
+        memcpy(out->p + out->len, copied, before);
+        out->len += before;
+        memcpy(out->p + out->len, value, strlen(value) + 1);
+        out->len += strlen(value);
+        copied = p;
+        *replaced = true;
+      }
     }
     line = eol < end ? eol + 1 : end;
   }
-  if (all) { /* a macro of the kernel's: every name's value */
+  if (out && *replaced && !out->failed) {
+    size_t rest = (size_t)(text + len - copied);
+    char *q = out->len + rest + 1 > out->cap ? realloc(out->p, out->len + rest + 1) : out->p;
+    if (!q) {
+      out->failed = true;
+      return unknown;
+    }
+    out->p = q, out->cap = out->cap > out->len + rest + 1 ? out->cap : out->len + rest + 1;
+    memcpy(out->p + out->len, copied, rest);
+    out->len += rest;
+    out->p[out->len] = '\0';
+  }
+  return unknown;
+}
+
+char *kt_pragma_key(const wgp_tune_space *s, const uint16_t *v, const wgp_tune_launch *l, const char *text, size_t len) {
+  values_of o;
+  values_init(&o, s, v, l);
+  textbuf t = {0};
+  add(&t, "%s%s", "", "");
+  bool replaced = false;
+  if (pragma_scan(&o, text, len, &t, NULL, &replaced)) { /* a macro of the kernel's: every name's value */
     t.len = 0;
     add(&t, "%s%s", "all:", "");
-    for (size_t k = 0; k < nl; k++)
-      add(&t, "%s=%s;", names[k], launch[k]);
+    for (size_t k = 0; k < o.nl; k++)
+      add(&t, "%s=%s;", o.names[k], o.launch[k]);
     for (size_t k = 0; k < s->nparams; k++)
       add(&t, "%s=%s;", s->params[k].name, s->params[k].values[v[k]].text);
   }
@@ -273,4 +333,20 @@ char *kt_pragma_key(const wgp_tune_space *s, const uint16_t *v, const wgp_tune_l
     return NULL;
   }
   return t.p;
+}
+
+char *kt_expand_pragmas(const wgp_tune_space *s, const uint16_t *v, const wgp_tune_launch *l, const char *text,
+                        size_t len, size_t *out_len) {
+  values_of o;
+  values_init(&o, s, v, l);
+  textbuf key = {0}, out = {0};
+  bool replaced = false;
+  pragma_scan(&o, text, len, &key, &out, &replaced);
+  free(key.p);
+  if (!replaced || out.failed) {
+    free(out.p);
+    return NULL;
+  }
+  *out_len = out.len;
+  return out.p;
 }

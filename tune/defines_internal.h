@@ -51,4 +51,13 @@ char *kt_strip_unroll(const wgp_tune_space *s, uint32_t mask, const char *text, 
  * of memory. */
 char *kt_pragma_key(const wgp_tune_space *s, const uint16_t *v, const wgp_tune_launch *l, const char *text, size_t len);
 
+/* TEXT with the configuration names its loop pragmas read replaced by their
+ * values (`#pragma unroll UNROLL` -> `#pragma unroll 4`): what the compile
+ * reads when it is given the preprocessed text, whose pragmas no -D reaches.
+ * malloc'd, its length into *OUT_LEN; NULL when no pragma reads a name (or out
+ * of memory): the text as it is.  A pragma that also reads a macro of the
+ * kernel's keeps it (that text does not compile; the source does). */
+char *kt_expand_pragmas(const wgp_tune_space *s, const uint16_t *v, const wgp_tune_launch *l, const char *text,
+                        size_t len, size_t *out_len);
+
 #endif

@@ -441,8 +441,13 @@ static void job_preprocess(run *r, size_t i, FILE *out) {
     snprintf(model, sizeof model, "%s/%s.json", dir, code);
     snprintf(failf, sizeof failf, "%s/%s.fail", dir, code);
     ppi_path(r, code, ppi, sizeof ppi);
-    if (ccs() && !wgp_find_ptxas() && !exists(model) && !exists(failf) && !exists(ppi) && wgp_make_dirs(dir))
-      gz_write_atomic(ppi, p.text, p.len);
+    if (ccs() && !wgp_find_ptxas() && !exists(model) && !exists(failf) && !exists(ppi) && wgp_make_dirs(dir)) {
+      /* loop pragmas that read a parameter as the source's compile reads them */
+      size_t elen = 0;
+      char *expanded = kt_expand_pragmas(r->s, c->v, &c->launch, p.text, p.len, &elen);
+      gz_write_atomic(ppi, expanded ? expanded : p.text, expanded ? elen : p.len);
+      free(expanded);
+    }
   }
   wgp_preprocessed_free(&p);
   free_config_flags(r, flags);

@@ -171,11 +171,42 @@ static void pragma_key(void **state) {
   wgp_tune_space_free(s);
 }
 
+/* The text the compile reads: the names loop pragmas read replaced by their
+ * values, a kernel's macro kept; nothing to replace, no copy. */
+static void expand_pragmas(void **state) {
+  (void)state;
+  wgp_diag d;
+  wgp_tune_space *s = load("OpenCL", &d);
+  if (!s)
+    fail_msg("%s", d.message);
+  uint16_t v[4] = {1, 1, 0, 0};
+  wgp_tune_launch l = {.grid = {64, 1, 1}, .block = {64, 1, 1}};
+  const char *text = "int a = loop_unroll_factor_k;\n"
+                     "  #pragma unroll loop_unroll_factor_k\n"
+                     "#pragma clang loop unroll_count(grid_size_x) vectorize(enable)\n"
+                     "#pragma unroll UNROLL // loop_unroll_factor_j\n"
+                     "#pragma unroll loop_unroll_factor_j";
+  size_t n = 0;
+  char *out = kt_expand_pragmas(s, v, &l, text, strlen(text), &n);
+  assert_non_null(out);
+  assert_string_equal(out, "int a = loop_unroll_factor_k;\n"
+                           "  #pragma unroll 4\n"
+                           "#pragma clang loop unroll_count(64) vectorize(enable)\n"
+                           "#pragma unroll UNROLL // 0\n"
+                           "#pragma unroll 0");
+  assert_int_equal(n, strlen(out));
+  free(out);
+  const char *none = "#pragma unroll\n#pragma unroll 4\nint x = loop_unroll_factor_k;\n";
+  assert_null(kt_expand_pragmas(s, v, &l, none, strlen(none), &n));
+  wgp_tune_space_free(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(header_and_defines),
       cmocka_unit_test(strip_unroll),
       cmocka_unit_test(pragma_key),
+      cmocka_unit_test(expand_pragmas),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
