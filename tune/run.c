@@ -390,7 +390,7 @@ static void job_preprocess(run *r, size_t i, FILE *out) {
     return;
   }
   wgp_extract_options eo = {.olevel = r->o->olevel, .flags = flags, .num_flags = nf};
-  wgp_preprocessed p;
+  wgp_preprocessed p = {0};
   wgp_diag d;
   double c0 = step_cpu_ms();
   wgp_status st = ccs() ? wgp_ccs_preprocess(ccs(), source, r->kind, &eo, &p, &d) : WGP_ERR_IO;
