@@ -347,7 +347,7 @@ static void hash_text(sha256 *h, const run *r, const char *text, size_t len) {
   char src[PATH_MAX + 8];
   int n = snprintf(src, sizeof src, "%s/src/", r->dir);
   const char *at = text, *end = text + len;
-  while (n > 0 && at < end) {
+  while (n > 0 && n < (int)sizeof src && at < end) {
     const char *hit = memmem(at, (size_t)(end - at), src, (size_t)n);
     if (!hit)
       break;
