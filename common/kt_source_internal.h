@@ -19,6 +19,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The names Kernel Tuner defines for the grid (in blocks) and the block. */
+extern const char *const kt_grid_names[3];
+extern const char *const kt_block_names[3];
+
+/* Whether C may be in an identifier; P past the blanks (spaces, tabs) before END. */
+bool kt_ident_char(char c);
+const char *kt_blanks(const char *p, const char *end);
+
 /* Whether Kernel Tuner's loop_unroll_factor rules hold for parameter NAME. */
 bool kt_unroll_param(const char *name, bool cuda);
 

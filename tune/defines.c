@@ -38,9 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const grid_names[3] = {"grid_size_x", "grid_size_y", "grid_size_z"};
-static const char *const block_names[3] = {"block_size_x", "block_size_y", "block_size_z"};
-
 static bool is_param(const wgp_tune_space *s, const char *name) { return wgp_tune_space_find_param(s, name) != SIZE_MAX; }
 
 static bool is_unroll(const wgp_tune_space *s, size_t p) {
@@ -52,11 +49,11 @@ static bool is_unroll(const wgp_tune_space *s, size_t p) {
 static size_t launch_names(const wgp_tune_space *s, const char *names[6], int dims[6], bool grid[6]) {
   size_t n = 0;
   for (int d = 0; d < 3; d++)
-    if (!is_param(s, grid_names[d]))
-      names[n] = grid_names[d], dims[n] = d, grid[n++] = true;
+    if (!is_param(s, kt_grid_names[d]))
+      names[n] = kt_grid_names[d], dims[n] = d, grid[n++] = true;
   for (int d = 0; d < 3; d++)
-    if (!is_param(s, block_names[d]))
-      names[n] = block_names[d], dims[n] = d, grid[n++] = false;
+    if (!is_param(s, kt_block_names[d]))
+      names[n] = kt_block_names[d], dims[n] = d, grid[n++] = false;
   return n;
 }
 
@@ -73,19 +70,34 @@ typedef struct textbuf {
   bool failed;
 } textbuf;
 
-static void add(textbuf *t, const char *fmt, const char *a, const char *b) {
-  int need = snprintf(NULL, 0, fmt, a, b);
-  if (t->failed || need < 0)
-    return;
-  if (t->len + (size_t)need + 1 > t->cap) {
-    size_t cap = (t->cap + (size_t)need + 1) * 2;
+/* Room for N more bytes and the NUL after them; false (T failed) when there is none. */
+static bool room(textbuf *t, size_t n) {
+  if (t->failed)
+    return false;
+  if (t->len + n + 1 > t->cap) {
+    size_t cap = (t->cap + n + 1) * 2;
     char *p = realloc(t->p, cap);
     if (!p) {
       t->failed = true;
-      return;
+      return false;
     }
     t->p = p, t->cap = cap;
   }
+  return true;
+}
+
+static void append(textbuf *t, const char *s, size_t n) {
+  if (!room(t, n))
+    return;
+  memcpy(t->p + t->len, s, n);
+  t->len += n;
+  t->p[t->len] = '\0';
+}
+
+static void add(textbuf *t, const char *fmt, const char *a, const char *b) {
+  int need = snprintf(NULL, 0, fmt, a, b);
+  if (need < 0 || !room(t, (size_t)need))
+    return;
   snprintf(t->p + t->len, t->cap - t->len, fmt, a, b);
   t->len += (size_t)need;
 }
@@ -121,6 +133,25 @@ wgp_status kt_header(const wgp_tune_space *s, const char *dir, char *out, size_t
   return st;
 }
 
+/* A configuration's values by name: its parameters' and the launch's. */
+typedef struct values_of {
+  const wgp_tune_space *s;
+  const uint16_t *v;
+  const char *names[6];
+  char launch[6][24];
+  size_t nl;
+} values_of;
+
+static void values_init(values_of *o, const wgp_tune_space *s, const uint16_t *v, const wgp_tune_launch *l) {
+  int dims[6];
+  bool grid[6];
+  o->s = s, o->v = v;
+  o->nl = launch_names(s, o->names, dims, grid);
+  for (size_t i = 0; i < o->nl; i++)
+    snprintf(o->launch[i], sizeof o->launch[i], "%llu",
+             (unsigned long long)(grid[i] ? l->grid[dims[i]] : l->block[dims[i]]));
+}
+
 static char *define(const char *name, const char *value) {
   size_t len = strlen(KT_STANDIN) + strlen(name) + strlen(value) + 4;
   char *d = malloc(len);
@@ -130,16 +161,12 @@ static char *define(const char *name, const char *value) {
 }
 
 bool kt_defines(const wgp_tune_space *s, const uint16_t *v, const wgp_tune_launch *l, char **out) {
-  const char *names[6];
-  int dims[6];
-  bool grid[6];
-  size_t n = launch_names(s, names, dims, grid), k = 0;
+  values_of o;
+  values_init(&o, s, v, l);
+  size_t k = 0;
   bool ok = true;
-  for (size_t i = 0; i < n && ok; i++) {
-    char value[24];
-    snprintf(value, sizeof value, "%llu", (unsigned long long)(grid[i] ? l->grid[dims[i]] : l->block[dims[i]]));
-    ok = (out[k++] = define(names[i], value)) != NULL;
-  }
+  for (size_t i = 0; i < o.nl && ok; i++)
+    ok = (out[k++] = define(o.names[i], o.launch[i])) != NULL;
   for (size_t p = 0; p < s->nparams && ok; p++)
     ok = (out[k++] = define(s->params[p].name, s->params[p].values[v[p]].text)) != NULL;
   if (!ok)
@@ -158,14 +185,6 @@ uint32_t kt_unroll_zeros(const wgp_tune_space *s, const uint16_t *v) {
       j++;
     }
   return mask;
-}
-
-static bool ident_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
-
-static const char *blanks(const char *p, const char *end) {
-  while (p < end && (*p == ' ' || *p == '\t'))
-    p++;
-  return p;
 }
 
 char *kt_strip_unroll(const wgp_tune_space *s, uint32_t mask, const char *text, size_t len, size_t *out_len) {
@@ -199,38 +218,19 @@ static const char *loop_pragma(const char *at, const char *end) {
   static const char pragma[] = "#pragma";
   if ((size_t)(end - at) < sizeof pragma - 1 || memcmp(at, pragma, sizeof pragma - 1) != 0)
     return NULL;
-  const char *p = blanks(at + sizeof pragma - 1, end), *w = p;
-  while (p < end && ident_char(*p))
+  const char *p = kt_blanks(at + sizeof pragma - 1, end), *w = p;
+  while (p < end && kt_ident_char(*p))
     p++;
   size_t n = (size_t)(p - w);
   if ((n == 6 && memcmp(w, "unroll", 6) == 0) || (n == 8 && memcmp(w, "nounroll", 8) == 0) ||
       (n == 14 && memcmp(w, "unroll_and_jam", 14) == 0) || (n == 16 && memcmp(w, "nounroll_and_jam", 16) == 0))
     return p;
   if (n == 5 && memcmp(w, "clang", 5) == 0) {
-    const char *q = blanks(p, end);
-    if ((size_t)(end - q) >= 4 && memcmp(q, "loop", 4) == 0 && (q + 4 == end || !ident_char(q[4])))
+    const char *q = kt_blanks(p, end);
+    if ((size_t)(end - q) >= 4 && memcmp(q, "loop", 4) == 0 && (q + 4 == end || !kt_ident_char(q[4])))
       return q + 4;
   }
   return NULL;
-}
-
-/* A configuration's values by name: its parameters' and the launch's. */
-typedef struct values_of {
-  const wgp_tune_space *s;
-  const uint16_t *v;
-  const char *names[6];
-  char launch[6][24];
-  size_t nl;
-} values_of;
-
-static void values_init(values_of *o, const wgp_tune_space *s, const uint16_t *v, const wgp_tune_launch *l) {
-  int dims[6];
-  bool grid[6];
-  o->s = s, o->v = v;
-  o->nl = launch_names(s, o->names, dims, grid);
-  for (size_t i = 0; i < o->nl; i++)
-    snprintf(o->launch[i], sizeof o->launch[i], "%llu",
-             (unsigned long long)(grid[i] ? l->grid[dims[i]] : l->block[dims[i]]));
 }
 
 /* NAME (N bytes) as a configuration name: its own spelling into *NAME_OUT and
@@ -255,19 +255,19 @@ static bool pragma_scan(const values_of *o, const char *text, size_t len, textbu
   for (const char *line = text, *end = text + len; line < end;) {
     const char *eol = memchr(line, '\n', (size_t)(end - line));
     eol = eol ? eol : end;
-    const char *p = loop_pragma(blanks(line, eol), eol);
+    const char *p = loop_pragma(kt_blanks(line, eol), eol);
     while (p && p < eol) {
       if (*p >= '0' && *p <= '9') { /* a number, its suffix included */
-        while (p < eol && (ident_char(*p) || *p == '.'))
+        while (p < eol && (kt_ident_char(*p) || *p == '.'))
           p++;
         continue;
       }
-      if (!ident_char(*p)) {
+      if (!kt_ident_char(*p)) {
         p++;
         continue;
       }
       const char *w = p;
-      while (p < eol && ident_char(*p))
+      while (p < eol && kt_ident_char(*p))
         p++;
       size_t n = (size_t)(p - w);
       if (pragma_word(w, n))
@@ -279,38 +279,16 @@ static bool pragma_scan(const values_of *o, const char *text, size_t len, textbu
       }
       add(key, "%s=%s;", name, value);
       if (out) {
-        size_t before = (size_t)(w - copied);
-        if (out->len + before + strlen(value) + 1 > out->cap) {
-          size_t cap = (out->len + before + strlen(value) + 1) * 2;
-          char *q = realloc(out->p, cap);
-          if (!q) {
-            out->failed = true;
-            return unknown;
-          }
-          out->p = q, out->cap = cap;
-        }
-        memcpy(out->p + out->len, copied, before);
-        out->len += before;
-        memcpy(out->p + out->len, value, strlen(value) + 1);
-        out->len += strlen(value);
+        append(out, copied, (size_t)(w - copied));
+        append(out, value, strlen(value));
         copied = p;
         *replaced = true;
       }
     }
     line = eol < end ? eol + 1 : end;
   }
-  if (out && *replaced && !out->failed) {
-    size_t rest = (size_t)(text + len - copied);
-    char *q = out->len + rest + 1 > out->cap ? realloc(out->p, out->len + rest + 1) : out->p;
-    if (!q) {
-      out->failed = true;
-      return unknown;
-    }
-    out->p = q, out->cap = out->cap > out->len + rest + 1 ? out->cap : out->len + rest + 1;
-    memcpy(out->p + out->len, copied, rest);
-    out->len += rest;
-    out->p[out->len] = '\0';
-  }
+  if (out && *replaced)
+    append(out, copied, (size_t)(text + len - copied));
   return unknown;
 }
 

@@ -35,6 +35,15 @@ static wgp_tune_space *load(const char *language, wgp_diag *d) {
   return s;
 }
 
+/* load() of LANGUAGE's space, the test failing with the reader's message when it does not load. */
+static wgp_tune_space *space(const char *language) {
+  wgp_diag d;
+  wgp_tune_space *s = load(language, &d);
+  if (!s)
+    fail_msg("%s", d.message);
+  return s;
+}
+
 static char *slurp(const char *path) {
   FILE *f = fopen(path, "rb");
   if (!f)
@@ -52,9 +61,7 @@ static char *slurp(const char *path) {
 static void header_and_defines(void **state) {
   (void)state;
   wgp_diag d;
-  wgp_tune_space *s = load("CUDA", &d);
-  if (!s)
-    fail_msg("%s", d.message);
+  wgp_tune_space *s = space("CUDA");
   char dir[] = "/tmp/wgperf-test-defines-XXXXXX";
   assert_non_null(mkdtemp(dir));
   char path[4096], again[4096];
@@ -94,9 +101,7 @@ static void header_and_defines(void **state) {
   free(h);
   wgp_tune_space_free(s);
   /* OpenCL: macros, and no zeros taken out */
-  s = load("OpenCL", &d);
-  if (!s)
-    fail_msg("%s", d.message);
+  s = space("OpenCL");
   assert_int_equal(kt_header(s, dir, path, sizeof path, &d), WGP_OK);
   h = slurp(path);
   assert_non_null(strstr(h, "#define loop_unroll_factor_k __wgtune_loop_unroll_factor_k\n"));
@@ -112,10 +117,7 @@ static void header_and_defines(void **state) {
  * every line kept. */
 static void strip_unroll(void **state) {
   (void)state;
-  wgp_diag d;
-  wgp_tune_space *s = load("CUDA", &d);
-  if (!s)
-    fail_msg("%s", d.message);
+  wgp_tune_space *s = space("CUDA");
   const char *text = "a\n"
                      "  #pragma unroll loop_unroll_factor_k\n"
                      "\t#pragma  unroll\tloop_unroll_factor_k // k\n"
@@ -146,10 +148,7 @@ static void strip_unroll(void **state) {
  * that is none of them; nothing for other pragmas or a pragma's own words. */
 static void pragma_key(void **state) {
   (void)state;
-  wgp_diag d;
-  wgp_tune_space *s = load("OpenCL", &d);
-  if (!s)
-    fail_msg("%s", d.message);
+  wgp_tune_space *s = space("OpenCL");
   uint16_t v[4] = {1, 1, 0, 0};
   wgp_tune_launch l = {.grid = {64, 1, 1}, .block = {64, 1, 1}};
   const char *none = "#pragma unroll\n#pragma unroll 4u\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
@@ -175,10 +174,7 @@ static void pragma_key(void **state) {
  * values, a kernel's macro kept; nothing to replace, no copy. */
 static void expand_pragmas(void **state) {
   (void)state;
-  wgp_diag d;
-  wgp_tune_space *s = load("OpenCL", &d);
-  if (!s)
-    fail_msg("%s", d.message);
+  wgp_tune_space *s = space("OpenCL");
   uint16_t v[4] = {1, 1, 0, 0};
   wgp_tune_launch l = {.grid = {64, 1, 1}, .block = {64, 1, 1}};
   const char *text = "int a = loop_unroll_factor_k;\n"
