@@ -533,10 +533,22 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
   wgp_diag d;
   char why[WGP_DIAG_SIZE], text[256];
   const wgp_tune_launch *tl = &c->launch;
-  size_t na = wgp_kernel_num_args(k);
-  if (tl->num_args != na) {
-    snprintf(why, sizeof why, "the space's Arguments give %zu arguments, kernel '%s' takes %zu", tl->num_args,
-             wgp_kernel_name(k), na);
+  size_t na = wgp_kernel_num_args(k), nconst = 0;
+  for (size_t i = 0; i < tl->num_args; i++)
+    nconst += tl->args[i].constant;
+  /* Kernel Tuner's cmem_args, written as Arguments with MemType Constant: a
+   * kernel argument where the count says so (the shared convolution space
+   * passes its filter both ways), else the __constant__ array alone, which
+   * the kernel reads by its declaration (as MemoryType Symbol) */
+  bool skip_const = tl->num_args != na && nconst > 0 && tl->num_args - nconst == na;
+  if (tl->num_args != na && !skip_const) {
+    if (nconst > 0)
+      snprintf(why, sizeof why,
+               "the space's Arguments give %zu arguments (%zu of them MemType Constant), kernel '%s' takes %zu",
+               tl->num_args, nconst, wgp_kernel_name(k), na);
+    else
+      snprintf(why, sizeof why, "the space's Arguments give %zu arguments, kernel '%s' takes %zu", tl->num_args,
+               wgp_kernel_name(k), na);
     json_object_set_new(j, "why", json_string(why));
     return;
   }
@@ -565,9 +577,11 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
            (unsigned long long)tl->block[2]);
   if (ok && wgp_launch_set_option(l, "--block", text, &d) != WGP_OK)
     ok = false, strip_error(d.message, why, sizeof why);
-  for (size_t i = 0; ok && i < na; i++) {
+  for (size_t i = 0, ai = 0; ok && i < na; i++, ai++) {
     const char *name = wgp_arg_name(wgp_kernel_arg(k, i));
-    const wgp_tune_arg *a = &tl->args[i];
+    while (skip_const && tl->args[ai].constant)
+      ai++;
+    const wgp_tune_arg *a = &tl->args[ai];
     const char *opt = a->kind == WGP_TUNE_ARG_SCALAR ? "--arg" : a->kind == WGP_TUNE_ARG_BUFFER ? "--buffer"
                                                                                                 : "--local-mem";
     if (a->kind == WGP_TUNE_ARG_SCALAR) {

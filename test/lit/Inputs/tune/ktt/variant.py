@@ -39,6 +39,15 @@ elif change == "typenames-string":
     spec.update({"KernelFile": "scale_template.cu", "KernelTypeNames": "float"})
 elif change == "typenames-bad":
     spec.update({"KernelFile": "scale_template.cu", "KernelTypeNames": ["float; int x"]})
+elif change == "symbol-as-constant":  # Kernel Tuner's cmem_args as a T1 file writes them: a Vector of MemType Constant
+    for a in args:
+        if a.get("MemoryType") == "Symbol":
+            a.update({"MemoryType": "Vector", "MemType": "Constant"})
+elif change == "two-constants":  # one more Constant buffer: neither count matches the kernel's
+    args.insert(1, {"Name": "table", "Type": "float", "MemoryType": "Vector", "MemType": "Constant",
+                    "FillType": "Constant", "Size": 16, "FillValue": 1.0})
+    args.append({"Name": "extra", "Type": "float", "MemoryType": "Vector", "FillType": "Constant", "Size": 16,
+                 "FillValue": 1.0})
 else:
     sys.exit("unknown change " + change)
 json.dump(space, open(sys.argv[3], "w"), indent=1)
