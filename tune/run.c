@@ -542,13 +542,19 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
    * the kernel reads by its declaration (as MemoryType Symbol) */
   bool skip_const = tl->num_args != na && nconst > 0 && tl->num_args - nconst == na;
   if (tl->num_args != na && !skip_const) {
+    /* both lists by name: which one is extra or missing is then plain */
+    char given[400] = "", takes[400] = "";
+    for (size_t i = 0, at = 0; i < tl->num_args && at < sizeof given; i++)
+      at += (size_t)snprintf(given + at, sizeof given - at, "%s%s", i ? ", " : "", tl->args[i].name);
+    for (size_t i = 0, at = 0; i < na && at < sizeof takes; i++)
+      at += (size_t)snprintf(takes + at, sizeof takes - at, "%s%s", i ? ", " : "", wgp_arg_name(wgp_kernel_arg(k, i)));
+    char consts[64] = "";
     if (nconst > 0)
-      snprintf(why, sizeof why,
-               "the space's Arguments give %zu arguments (%zu of them MemType Constant), kernel '%s' takes %zu",
-               tl->num_args, nconst, wgp_kernel_name(k), na);
-    else
-      snprintf(why, sizeof why, "the space's Arguments give %zu arguments, kernel '%s' takes %zu", tl->num_args,
-               wgp_kernel_name(k), na);
+      snprintf(consts, sizeof consts, ", %zu of them MemType Constant", nconst);
+    snprintf(why, sizeof why,
+             "the space's Arguments give %zu arguments (%s%s), kernel '%s' takes %zu (%s); a __constant__ array the "
+             "kernel does not take is MemType Constant or MemoryType Symbol",
+             tl->num_args, given, consts, wgp_kernel_name(k), na, takes);
     json_object_set_new(j, "why", json_string(why));
     return;
   }

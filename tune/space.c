@@ -554,7 +554,11 @@ static bool read_args(reader *r, json_t *args) {
         return rfail(r, WGP_ERR_INPUT, "%s: a Scalar argument needs a FillValue (a number)", field);
       x->value = json_number_value(v);
     } else {
-      return rfail(r, WGP_ERR_INPUT, "%s.MemoryType: '%s' is not Vector, Scalar, Local or Symbol", field, m);
+      return rfail(r, WGP_ERR_INPUT, "%s.MemoryType: '%s' is not Vector, Scalar, Local or Symbol%s", field, m,
+                   strcasecmp(m, "Constant") == 0
+                       ? " (a __constant__ array: MemoryType Vector with MemType Constant, as Kernel Tuner's "
+                         "cmem_args, or MemoryType Symbol, as KTT's)"
+                       : "");
     }
   }
   return true;
@@ -688,9 +692,14 @@ static bool read_spec(reader *r, json_t *k) {
     }
   }
   json_t *ps = json_object_get(k, "ProblemSize");
-  if (ps) {
+  if (ps && (json_is_number(ps) || json_is_string(ps))) {
+    /* one size, as Kernel Tuner takes problem_size=n for (n,) (BAT's pnpoly space writes it so) */
+    s->nproblem = 1;
+    if (!read_expr(r, ps, "ProblemSize[0]", &s->problem[0]))
+      return false;
+  } else if (ps) {
     if (!json_is_array(ps) || json_array_size(ps) < 1 || json_array_size(ps) > 3)
-      return rfail(r, WGP_ERR_INPUT, "KernelSpecification.ProblemSize: expected a list of 1 to 3 sizes");
+      return rfail(r, WGP_ERR_INPUT, "KernelSpecification.ProblemSize: expected a size or a list of 1 to 3 sizes");
     s->nproblem = json_array_size(ps);
     for (size_t d = 0; d < s->nproblem; d++) {
       char field[32];

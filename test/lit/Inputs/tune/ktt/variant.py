@@ -48,6 +48,10 @@ elif change == "two-constants":  # one more Constant buffer: neither count match
                     "FillType": "Constant", "Size": 16, "FillValue": 1.0})
     args.append({"Name": "extra", "Type": "float", "MemoryType": "Vector", "FillType": "Constant", "Size": 16,
                  "FillValue": 1.0})
+elif change == "problem-scalar":  # one size as a number, as Kernel Tuner's problem_size=n (BAT's pnpoly space)
+    spec["ProblemSize"] = spec["ProblemSize"][0]
+elif change == "memorytype-constant":  # constant memory written as a MemoryType, which the schema has not
+    args[1].update({"MemoryType": "Constant"})
 else:
     sys.exit("unknown change " + change)
 json.dump(space, open(sys.argv[3], "w"), indent=1)
