@@ -2941,6 +2941,57 @@ uint64_t staticLocalBytes(const KernelInfo &K) {
   return N;
 }
 
+// True when no instruction of F writes memory that outlives its work-group:
+// no store or atomic to global (or generic, unless to a private variable)
+// memory, no call that may write.  The optimizer then removed every
+// computation whose result is not stored (a kernel whose store was left out
+// or commented out runs as little more than its launch), which the model
+// cannot see from the code that is left: it says so.
+static bool storesNothingOutside(const Function &F) {
+  auto Inside = [](const Value *P) {
+    unsigned AS = P->getType()->getPointerAddressSpace();
+    if (AS == 3 || AS == 5) // shared, local
+      return true;
+    const Value *U = getUnderlyingObject(P);
+    if (isa<AllocaInst>(U))
+      return true;
+    if (auto *G = dyn_cast<GlobalVariable>(U))
+      return G->getAddressSpace() == 3;
+    return false;
+  };
+  for (const Instruction &I : instructions(F)) {
+    if (!I.mayWriteToMemory() || isa<FenceInst>(I))
+      continue;
+    if (auto *S = dyn_cast<StoreInst>(&I)) {
+      if (Inside(S->getPointerOperand()))
+        continue;
+      return false;
+    }
+    if (auto *A = dyn_cast<AtomicRMWInst>(&I)) {
+      if (Inside(A->getPointerOperand()))
+        continue;
+      return false;
+    }
+    if (auto *A = dyn_cast<AtomicCmpXchgInst>(&I)) {
+      if (Inside(A->getPointerOperand()))
+        continue;
+      return false;
+    }
+    if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+      if (II->isLifetimeStartOrEnd() || II->getIntrinsicID() == Intrinsic::assume || isa<DbgInfoIntrinsic>(II))
+        continue;
+      if (auto *MI = dyn_cast<MemIntrinsic>(II); MI && Inside(MI->getRawDest()))
+        continue;
+      StringRef N = II->getCalledFunction() ? II->getCalledFunction()->getName() : "";
+      if (N.starts_with("llvm.nvvm.barrier") || N.starts_with("llvm.nvvm.bar.") || N.starts_with("llvm.nvvm.membar") ||
+          N.starts_with("llvm.nvvm.fence"))
+        continue;
+    }
+    return false; // a call, an intrinsic that writes, anything else
+  }
+  return true;
+}
+
 ModuleModel extractModel(Module &Orig, bool Normalize) {
   ModuleModel MM;
   MM.ModuleName = Orig.getModuleIdentifier();
@@ -2997,6 +3048,10 @@ ModuleModel extractModel(Module &Orig, bool Normalize) {
     K.Args = std::move(Args[I]);
     KernelExtractor X(*Clone, F, FAM, K);
     X.run();
+    if (storesNothingOutside(F))
+      K.Diagnostics.push_back("warning: stores nothing that outlives a work-group (no store to global memory, "
+                              "atomic or call that may write): the optimizer removed the work whose results are "
+                              "never stored, and what is predicted is what is left");
     MM.Kernels.push_back(std::move(K));
   }
   llvm::sort(MM.Kernels, [](const KernelInfo &A, const KernelInfo &B) { return A.Name < B.Name; });

@@ -156,6 +156,10 @@ typedef struct run {
   cfg *cfgs;
   /* phase counters */
   size_t preprocessed, compiled, cached, estimates, distinct, precompiled;
+  /* the kernel's warnings in the models (the plugin's "warning: ..."), each
+   * once, with the codes that carry it: said at the end of the run */
+  char *warn[8];
+  size_t warn_codes[8], nwarn;
   double cpu_pp, cpu_compile, cpu_load, cpu_est; /* the workers' CPU per step, ms */
   /* --prune's search (prune_search): the lower bound of each job from
    * SEARCH_AT on, the N-th smallest upper bound when last looked at, and
@@ -836,10 +840,15 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, bool
   for (size_t q = 0; res && q < n; q++)
     json_decref(res[q]);
   free(res);
+  json_t *warns = json_array(); /* the kernel's own warnings (the plugin's) */
+  for (size_t q = 0; k && q < wgp_kernel_num_diagnostics(k); q++)
+    if (strncmp(wgp_kernel_diagnostic(k, q), "warning: ", 9) == 0)
+      json_array_append_new(warns, json_string(wgp_kernel_diagnostic(k, q) + 9));
   wgp_model_free(m);
   free(log);
   cpu_est = rusage_ms(RUSAGE_SELF) - c1;
   json_t *done = json_object();
+  json_object_set_new(done, "warnings", warns);
   json_object_set_new(done, "cpu_compile", json_real(cpu_compile));
   json_object_set_new(done, "cpu_load", json_real(cpu_load));
   json_object_set_new(done, "cpu_estimate", json_real(cpu_est));
@@ -1023,6 +1032,17 @@ static void take_line(run *r, worker *w, const char *line, int phase, size_t *do
       r->cached += json_is_true(json_object_get(j, "cached"));
       r->precompiled += json_is_true(json_object_get(j, "precompiled"));
       r->cpu_compile += json_number_value(json_object_get(j, "cpu_compile"));
+      json_t *ws = json_object_get(j, "warnings");
+      for (size_t q = 0; q < json_array_size(ws); q++) {
+        const char *t = json_string_value(json_array_get(ws, q));
+        size_t at = 0;
+        while (t && at < r->nwarn && strcmp(r->warn[at], t) != 0)
+          at++;
+        if (t && at == r->nwarn && r->nwarn < sizeof r->warn / sizeof *r->warn && (r->warn[at] = strdup(t)))
+          r->nwarn++;
+        if (t && at < r->nwarn)
+          r->warn_codes[at]++;
+      }
     }
     if (phase >= 2) { /* phase 3: --prune's estimates, of models compiled in phase 2 */
       r->estimates += (size_t)json_integer_value(json_object_get(j, "estimates"));
@@ -1871,6 +1891,11 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
   }
   if (st == WGP_OK)
     (*out)->counts.sample = o->sample && o->sample < total ? o->sample : 0;
+  for (size_t i = 0; i < r.nwarn; i++) {
+    message(o, "wgperf: warning: kernel '%s' (%zu of the %zu codes loaded): %s", r.kernel, r.warn_codes[i],
+            r.compiled + r.cached, r.warn[i]);
+    free(r.warn[i]);
+  }
   free(pick);
   if (r.temp_dir)
     wgp_remove_tree(r.dir); /* a temporary cache */
