@@ -135,7 +135,7 @@ int wgp_tune_write_table(const wgp_tune_result *r, FILE *f, size_t top) {
   for (size_t k = 0; k < rows; k++) {
     const wgp_tune_config *c = &r->configs[r->ranked[k]];
     char between[48], block[48];
-    snprintf(between, sizeof between, "%.4g..%.4g", c->best_us, c->worst_us);
+    snprintf(between, sizeof between, "%.5g..%.5g", c->best_us, c->worst_us); /* as the time column */
     dims(block, sizeof block, c->block);
     fprintf(f, "%5zu %11.5g %23s %5u %-14s %-11s", k + 1, c->time_us, between, c->warps_per_sm, c->limiter, block);
     for (size_t p = 0; p < r->nparams; p++)
