@@ -841,9 +841,14 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, bool
     json_decref(res[q]);
   free(res);
   json_t *warns = json_array(); /* the kernel's own warnings (the plugin's) */
-  for (size_t q = 0; k && q < wgp_kernel_num_diagnostics(k); q++)
-    if (strncmp(wgp_kernel_diagnostic(k, q), "warning: ", 9) == 0)
-      json_array_append_new(warns, json_string(wgp_kernel_diagnostic(k, q) + 9));
+  for (size_t q = 0; k && q < wgp_kernel_num_diagnostics(k); q++) {
+    const char *t = wgp_kernel_diagnostic(k, q);
+    bool again = false; /* the same words at several places of the code: the code counts once */
+    for (size_t p = 0; p < json_array_size(warns) && !again; p++)
+      again = strcmp(json_string_value(json_array_get(warns, p)), t + 9) == 0;
+    if (strncmp(t, "warning: ", 9) == 0 && !again)
+      json_array_append_new(warns, json_string(t + 9));
+  }
   wgp_model_free(m);
   free(log);
   cpu_est = rusage_ms(RUSAGE_SELF) - c1;
