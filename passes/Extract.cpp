@@ -1167,6 +1167,7 @@ private:
   std::string accessSpace(const Value *Ptr, const Value *Base);
   void describeAccess(const Instruction &I, const Value *Ptr, MemInfo &MI);
   bool describeSelectedBase(const Value *Obj, const SCEV *PS, MemInfo &MI);
+  bool describeOneObject(const Value *Obj, MemInfo &MI);
   void warn(const std::string &Msg) { K.Diagnostics.push_back("warning: " + Msg); }
   void note(const std::string &Msg) { K.Diagnostics.push_back("note: " + Msg); }
 };
@@ -1232,6 +1233,8 @@ void KernelExtractor::describeAccess(const Instruction &I, const Value *Ptr, Mem
     MI.NonAffine = "base pointer loaded from memory";
   } else if (describeSelectedBase(Obj, PS, MI)) {
     return;
+  } else if (describeOneObject(Obj, MI)) {
+    return;
   } else {
     MI.BaseKind = "unknown";
     MI.BaseName = "";
@@ -1252,6 +1255,46 @@ void KernelExtractor::describeAccess(const Instruction &I, const Value *Ptr, Mem
     if (!MI.Affine)
       MI.NonAffine = Why;
   }
+}
+
+// A pointer chosen by control flow among places of one private or global
+// array: `phi [%bodyAcc, ...], [%bodyAcc + 12, ...]`, which SROA makes of
+// `bodyAcc[j]` in a loop over j that is not unrolled (BAT's nbody, a thread's
+// accumulators passed to a device function).  The access stays in that array,
+// at an offset the model cannot follow; before, it was taken as a global
+// access at a place spread at random over an unknown buffer.
+bool KernelExtractor::describeOneObject(const Value *Obj, MemInfo &MI) {
+  if (!Obj || !(isa<PHINode>(Obj) || isa<SelectInst>(Obj)))
+    return false;
+  SmallVector<const Value *, 4> Objs;
+  getUnderlyingObjects(Obj, Objs, &LI, 12);
+  if (Objs.size() != 1)
+    return false;
+  const Value *O = Objs[0]->stripPointerCasts();
+  if (auto *G = dyn_cast<GlobalVariable>(O)) {
+    MI.BaseKind = "array";
+    MI.BaseName = scopedName(demangle(G->getName().str()));
+    if (MI.Space == "generic")
+      MI.Space = spaceName(M, G->getAddressSpace());
+  } else if (isa<AllocaInst>(O)) {
+    MI.BaseKind = "private";
+    MI.BaseName = O->hasName() ? O->getName().str() : "stack";
+    MI.Space = "private";
+  } else {
+    return false;
+  }
+  if (MI.Space == "generic")
+    MI.Space = "global";
+  MI.NonAffine = "a place in '" + MI.BaseName + "' chosen by control flow";
+  if (!(EB.deps(Obj) & (DepWorkItem | DepData))) {
+    // the same place for every lane (a loop's counter chose it): the lanes
+    // read one element together (private arrays are lane-interleaved), which
+    // the model prices at the array's first; without an offset every lane
+    // would be a request of its own, spread over memory
+    MI.Offset = "0";
+    MI.NonAffine += ", the same for every lane (priced as its first element)";
+  }
+  return true;
 }
 
 // `c ? &a[i] : &b[i]` (an if/else storing to two buffers, merged by
