@@ -94,6 +94,14 @@ static void progress(void *user, const char *phase, size_t done, size_t total) {
     fprintf(stderr, "                 ");
 }
 
+/* Notes and warnings during a run: the progress line cleared first, redrawn
+ * by the next progress call. */
+static void message_during_progress(void *user, const char *m) {
+  (void)user;
+  fprintf(stderr, "\r%78s\r", "");
+  cli_print_diag(m);
+}
+
 typedef struct outputs {
   bool json, csv;
   size_t top;
@@ -356,6 +364,8 @@ int main(int argc, char **argv) {
     to.prune_top = prune ? (o.top_given ? o.top : 20) : 0;
     to.progress = isatty(2) ? progress : NULL;
     to.progress_user = &ps;
+    if (to.progress)
+      to.message = message_during_progress;
     wgp_status st = wgp_tune_run(s, gpu, &to, &r, &d);
     if (to.progress)
       fprintf(stderr, "\r%78s\r", "");

@@ -127,11 +127,13 @@ int wgp_tune_write_table(const wgp_tune_result *r, FILE *f, size_t top) {
     }
   }
   size_t rows = top && top < r->nranked ? top : r->nranked;
-  fprintf(f, "%5s %11s %23s %5s %-14s %-11s", "rank", "time (us)", "between (us)", "warps", "limiter", "block");
-  for (size_t p = 0; p < r->nparams; p++)
-    if (show[p])
-      fprintf(f, " %*s", (int)w[p], r->params[p]);
-  fprintf(f, "  bottleneck\n");
+  if (rows > 0) { /* no header over no rows */
+    fprintf(f, "%5s %11s %23s %5s %-14s %-11s", "rank", "time (us)", "between (us)", "warps", "limiter", "block");
+    for (size_t p = 0; p < r->nparams; p++)
+      if (show[p])
+        fprintf(f, " %*s", (int)w[p], r->params[p]);
+    fprintf(f, "  bottleneck\n");
+  }
   for (size_t k = 0; k < rows; k++) {
     const wgp_tune_config *c = &r->configs[r->ranked[k]];
     char between[48], block[48];

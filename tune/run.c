@@ -160,6 +160,7 @@ typedef struct run {
    * once, with the codes that carry it: said at the end of the run */
   char *warn[8];
   size_t warn_codes[8], nwarn;
+  unsigned said_early; /* the space's own reasons already said (take_line), a bit per kind */
   double cpu_pp, cpu_compile, cpu_load, cpu_est; /* the workers' CPU per step, ms */
   /* --prune's search (prune_search): the lower bound of each job from
    * SEARCH_AT on, the N-th smallest upper bound when last looked at, and
@@ -829,7 +830,7 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, bool
         json_object_set_new(j, "why", json_string(reason));
       else {
         estimate(r, k, c, ref ? refused : NULL, bounds, j);
-        nest += !bounds;
+        nest += !bounds && json_object_get(j, "t"); /* an estimate made, not a reason */
       }
     }
     json_object_set_new(j, "i", json_integer((json_int_t)idx[q]));
@@ -981,6 +982,8 @@ static void stop(pool *p) {
 static char *keep_str(const char *s) { return s ? strdup(s) : NULL; }
 
 /* Takes one result line of phase PHASE into the run. */
+static void message(const wgp_tune_options *o, const char *fmt, ...);
+
 static void take_line(run *r, worker *w, const char *line, int phase, size_t *done) {
   json_error_t je;
   json_t *j = json_loads(line, 0, &je);
@@ -1028,6 +1031,19 @@ static void take_line(run *r, worker *w, const char *line, int phase, size_t *do
       } else {
         free(c->reason);
         c->reason = keep_str(json_string_value(json_object_get(j, "why")));
+        /* reasons that are the space's, not the configuration's (a KernelName
+         * the code lacks, Arguments that do not fit the kernel): said as soon
+         * as the first code shows them, not only after every code of the space
+         * is compiled; the run goes on, another code may differ */
+        const char *why = c->reason;
+        int kind = !why ? 0 : strncmp(why, "no kernel '", 11) == 0 ? 1 : strncmp(why, "the space's Arguments give ", 27) == 0 ? 2 : 0;
+        if (kind && !(r->said_early & (1u << kind))) {
+          r->said_early |= 1u << kind;
+          message(r->o, "wgperf: warning: %s (the first code to show it; the run goes on: %s)", why,
+                  kind == 2 ? "check the space's Arguments"
+                  : r->o->kernel ? "check --kernel"
+                                 : "check the space's KernelName, or give --kernel");
+        }
       }
     }
     (*done)++;
