@@ -531,6 +531,86 @@ static void strip_error(const char *m, char *buf, size_t size) {
  * plugin's $WGPERF_SHARED_GATE), since no launch of it is estimated. */
 static unsigned long long shared_gate(const run *r) { return wgp_gpu_shared_per_block_bytes(r->gpu); }
 
+/* The scalar beneath a type's name, T1's (float, int32, uint8, float4) or
+ * C's as the model writes a parameter's ("const float*", "unsigned int"):
+ * KIND 'f' floating, 'i' signed, 'u' unsigned, 'b' bfloat16, and its bytes;
+ * false for a name it does not know (a struct, custom). */
+static bool scalar_of(const char *t, char *kind, unsigned *bytes) {
+  char b[64];
+  size_t n = 0;
+  for (const char *p = t; *p && n + 1 < sizeof b; p++)
+    if (*p != '*' && *p != '&')
+      b[n++] = *p;
+  b[n] = '\0';
+  char *w = b;
+  for (bool again = true; again;) { /* qualifiers */
+    again = false;
+    while (*w == ' ')
+      w++;
+    static const char *const qual[] = {"const ", "volatile ", "__restrict__ ", "restrict ", "__global ", "global ",
+                                       "__constant ", "__local ", "signed "};
+    for (size_t q = 0; q < sizeof qual / sizeof *qual; q++)
+      if (strncmp(w, qual[q], strlen(qual[q])) == 0)
+        w += strlen(qual[q]), again = true;
+  }
+  for (n = strlen(w); n > 0 && (w[n - 1] == ' ' || strncmp(w + (n >= 6 ? n - 6 : 0), " const", 6) == 0);)
+    n = w[n - 1] == ' ' ? n - 1 : n - 6, w[n] = '\0';
+  static const struct {
+    const char *name;
+    char kind;
+    unsigned bytes;
+  } names[] = {{"float", 'f', 4},  {"float32", 'f', 4}, {"single", 'f', 4}, {"double", 'f', 8}, {"float64", 'f', 8},
+               {"half", 'f', 2},   {"__half", 'f', 2},  {"float16", 'f', 2}, {"bfloat16", 'b', 2},
+               {"__nv_bfloat16", 'b', 2}, {"int", 'i', 4}, {"int32", 'i', 4}, {"int32_t", 'i', 4},
+               {"unsigned", 'u', 4}, {"unsigned int", 'u', 4}, {"uint", 'u', 4}, {"uint32", 'u', 4},
+               {"uint32_t", 'u', 4}, {"long", 'i', 8}, {"long long", 'i', 8}, {"int64", 'i', 8}, {"int64_t", 'i', 8},
+               {"unsigned long", 'u', 8}, {"unsigned long long", 'u', 8}, {"ulong", 'u', 8}, {"uint64", 'u', 8},
+               {"uint64_t", 'u', 8}, {"size_t", 'u', 8}, {"short", 'i', 2}, {"int16", 'i', 2}, {"int16_t", 'i', 2},
+               {"unsigned short", 'u', 2}, {"ushort", 'u', 2}, {"uint16", 'u', 2}, {"uint16_t", 'u', 2},
+               {"char", 'i', 1}, {"int8", 'i', 1}, {"int8_t", 'i', 1}, {"unsigned char", 'u', 1}, {"uchar", 'u', 1},
+               {"uint8", 'u', 1}, {"uint8_t", 'u', 1}, {"bool", 'u', 1}};
+  for (int pass = 0; pass < 2; pass++) {
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+      if (strcmp(w, names[k].name) == 0) {
+        *kind = names[k].kind, *bytes = names[k].bytes;
+        return true;
+      }
+    /* a vector (float4, int2, uchar4): its scalar; not int16, float32, ... (found above) */
+    n = strlen(w);
+    size_t d = n;
+    while (d > 0 && w[d - 1] >= '0' && w[d - 1] <= '9')
+      d--;
+    if (pass > 0 || d == n || d == 0)
+      return false;
+    w[d] = '\0';
+  }
+  return false;
+}
+
+/* The first argument whose Type the kernel's parameter contradicts (double
+ * data for a float* parameter, float for int): the kernel would read other
+ * values, and other extents, than the space gives it.  A vector against its
+ * scalar (float data for a float2* parameter) agrees.  Empty when none. */
+static void type_mismatch(const wgp_kernel *k, const wgp_tune_launch *tl, const size_t *ai, size_t na, char *out,
+                          size_t size) {
+  out[0] = '\0';
+  for (size_t i = 0; i < na; i++) {
+    const wgp_arg *p = wgp_kernel_arg(k, i);
+    const wgp_tune_arg *a = &tl->args[ai[i]];
+    char k1, k2;
+    unsigned b1, b2;
+    if (a->kind == WGP_TUNE_ARG_LOCAL || !a->type || !wgp_arg_type(p) || !scalar_of(a->type, &k1, &b1) ||
+        !scalar_of(wgp_arg_type(p), &k2, &b2))
+      continue;
+    bool ints = (k1 == 'i' || k1 == 'u') && (k2 == 'i' || k2 == 'u');
+    if ((ints ? false : k1 != k2) || b1 != b2) {
+      snprintf(out, size, "argument '%s': the space's Type %s, kernel '%s' takes %s %s", a->name, a->type,
+               wgp_kernel_name(k), wgp_arg_type(p), wgp_arg_name(p));
+      return;
+    }
+  }
+}
+
 /* Estimates C (a configuration of model K): the fields of J.  BOUNDS: only
  * its bounds for any hit rates (wgp_estimate_bounds; "lb", "ub"), for
  * --prune's search. */
@@ -588,10 +668,13 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
            (unsigned long long)tl->block[2]);
   if (ok && wgp_launch_set_option(l, "--block", text, &d) != WGP_OK)
     ok = false, strip_error(d.message, why, sizeof why);
+  size_t *bound = calloc(na ? na : 1, sizeof *bound); /* the space's argument each parameter takes */
+  ok = ok && bound;
   for (size_t i = 0, ai = 0; ok && i < na; i++, ai++) {
     const char *name = wgp_arg_name(wgp_kernel_arg(k, i));
     while (skip_const && tl->args[ai].constant)
       ai++;
+    bound[i] = ai;
     const wgp_tune_arg *a = &tl->args[ai];
     const char *opt = a->kind == WGP_TUNE_ARG_SCALAR ? "--arg" : a->kind == WGP_TUNE_ARG_BUFFER ? "--buffer"
                                                                                                 : "--local-mem";
@@ -605,6 +688,12 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
     }
     if (wgp_launch_set_option(l, opt, text, &d) != WGP_OK)
       ok = false, strip_error(d.message, why, sizeof why);
+  }
+  if (ok) { /* said once by the parent, as the space's own: the ranking goes on */
+    char mm[512];
+    type_mismatch(k, tl, bound, na, mm, sizeof mm);
+    if (*mm)
+      json_object_set_new(j, "mismatch", json_string(mm));
   }
   /* CUDA's dynamic shared memory: every extern __shared__ array is the same region */
   for (size_t i = 0; ok && i < wgp_kernel_num_arrays(k); i++) {
@@ -681,6 +770,7 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
   free(align);
   free(bytes);
   free(local);
+  free(bound);
 }
 
 static bool same_launch(const wgp_tune_launch *a, const wgp_tune_launch *b) {
@@ -1045,6 +1135,12 @@ static void take_line(run *r, worker *w, const char *line, int phase, size_t *do
                                  : "check the space's KernelName, or give --kernel");
         }
       }
+    }
+    const char *mm = json_string_value(json_object_get(j, "mismatch"));
+    if (mm && !(r->said_early & (1u << 3))) {
+      r->said_early |= 1u << 3;
+      message(r->o, "wgperf: warning: %s (the first code to show it; ranked as the space gives it: check the space's "
+              "Arguments)", mm);
     }
     (*done)++;
   } else if (json_object_get(j, "done") || json_object_get(j, "compiled")) {

@@ -52,6 +52,12 @@ elif change == "problem-scalar":  # one size as a number, as Kernel Tuner's prob
     spec["ProblemSize"] = spec["ProblemSize"][0]
 elif change == "memorytype-constant":  # constant memory written as a MemoryType, which the schema has not
     args[1].update({"MemoryType": "Constant"})
+elif change == "double-data":  # double data for the kernel's float* (TRIAD's T1 file in BAT)
+    args[1].update({"Type": "double"})
+elif change == "int-scalar-float":  # a Scalar of an integer Type for the kernel's float parameter
+    args[3].update({"Type": "int32"})
+elif change == "vector-data":  # float4 data for the kernel's float*: a vector of its scalar, no warning
+    args[1].update({"Type": "float4", "Size": "ProblemSize[0] // 4"})
 else:
     sys.exit("unknown change " + change)
 json.dump(space, open(sys.argv[3], "w"), indent=1)
