@@ -1793,6 +1793,11 @@ void KernelExtractor::collectArrays() {
             continue;
           if (auto *G = dyn_cast<GlobalVariable>(V)) {
             std::string Space = spaceName(M, G->getAddressSpace());
+            // a global of the generic space (clang makes a function's constant
+            // table, `int t[] = {...}` read at a place a loop computes, one:
+            // @__const.f.t) lives in global memory, where its accesses are
+            if (Space == "generic")
+              Space = "global";
             if (Space != "local" && Space != "constant" && Space != "global")
               continue;
             ArrayInfo A;

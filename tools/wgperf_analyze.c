@@ -888,8 +888,14 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
       rc = cli_extract(op->input, kind, op->olevel, &op->flags, op->kernel, S->tmpl);
     model_path = S->tmpl;
   }
-  if (rc == EXIT_OK && wgp_model_load_file(model_path, &S->m, &d) != WGP_OK)
-    rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);
+  if (rc == EXIT_OK && wgp_model_load_file(model_path, &S->m, &d) != WGP_OK) {
+    rc = EXIT_INPUT;
+    if (S->made) /* the model made here from the source: name the source, not the temporary file */
+      fprintf(stderr, "wgperf: error: %s: the model made from it is not valid (a fault of wgperf's; please report it "
+              "with the source): %s\n", op->input, d.message);
+    else
+      fprintf(stderr, "%s\n", d.message);
+  }
   if (rc == EXIT_OK) {
     S->k = cli_find_kernel(S->m, op->kernel, &op->flags);
     if (!S->k)
