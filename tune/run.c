@@ -531,6 +531,40 @@ static void strip_error(const char *m, char *buf, size_t size) {
  * plugin's $WGPERF_SHARED_GATE), since no launch of it is estimated. */
 static unsigned long long shared_gate(const run *r) { return wgp_gpu_shared_per_block_bytes(r->gpu); }
 
+/* wgperf predict's words for what a launch lacks (its options --buffer,
+ * --local-mem) in S (SIZE bytes) as a space says it: wgtune has no such
+ * options, the T1 file gives them. */
+static void t1_words(char *s, size_t size) {
+  static const struct {
+    const char *from, *upto, *to; /* FROM, then anything up to UPTO (included, when given), becomes TO */
+  } rules[] = {
+      {"; --buffer gives its size)", NULL, "; the space's Arguments give its Size)"},
+      {"is a pointer: give its size with --buffer", NULL,
+       "is a pointer, which the space's Arguments give as a Scalar (a buffer is a Vector with a Size)"},
+      {"give its size with --local-mem ", "=BYTES (the third <<<>>> launch parameter)",
+       "give its size as the space's SharedMemory (the third <<<>>> launch parameter)"},
+      {"is a __local pointer: give its size with --local-mem ", "=BYTES",
+       "is a __local pointer: give it as an Argument of MemoryType Local with a Size"},
+  };
+  for (size_t q = 0; q < sizeof rules / sizeof *rules; q++) {
+    char *at = strstr(s, rules[q].from);
+    if (!at)
+      continue;
+    char *end = at + strlen(rules[q].from);
+    if (rules[q].upto) {
+      char *u = strstr(end, rules[q].upto);
+      if (!u)
+        continue;
+      end = u + strlen(rules[q].upto);
+    }
+    size_t keep = strlen(end), to = strlen(rules[q].to), head = (size_t)(at - s);
+    if (head + to + keep + 1 > size)
+      continue;
+    memmove(s + head + to, end, keep + 1);
+    memcpy(s + head, rules[q].to, to);
+  }
+}
+
 /* The scalar beneath a type's name, T1's (float, int32, uint8, float4) or
  * C's as the model writes a parameter's ("const float*", "unsigned int"):
  * KIND 'f' floating, 'i' signed, 'u' unsigned, 'b' bfloat16, and its bytes;
@@ -743,6 +777,7 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
     json_object_set_new(j, "b", json_real(res.best_us));
     json_object_set_new(j, "w", json_real(res.worst_us));
     json_object_set_new(j, "lim", json_string(res.limiter && *res.limiter ? res.limiter : "warps"));
+    t1_words(words, sizeof words);
     json_object_set_new(j, "bn", json_string(words));
     json_object_set_new(j, "bound", json_string(res.bound ? res.bound : "pipeline"));
     json_object_set_new(j, "regs", json_integer(regs));
@@ -763,6 +798,7 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
         isfinite(roof.time_s))
       json_object_set_new(j, "roof", json_real(roof.time_s * 1e6));
   } else {
+    t1_words(why, sizeof why);
     json_object_set_new(j, "why", json_string(why));
   }
   wgp_estimate_free(e);

@@ -1,0 +1,27 @@
+// scale.cu's signature and parameters: variants 0 and 1 read places that
+// depend on loaded data; variant 2 stages in a dynamic shared array, which
+// scale.json gives no SharedMemory for (tune-warnings.test: the reasons and
+// bottlenecks in the space's words, not wgperf predict's options).
+#ifndef block_size_x
+#define block_size_x 64
+#endif
+#ifndef elems
+#define elems 1
+#endif
+#ifndef variant
+#define variant 0
+#endif
+
+extern "C" __global__ void scale(float *out, const float *in, int n, float a) {
+  int i = blockIdx.x * block_size_x + threadIdx.x;
+#if variant == 2
+  extern __shared__ float stage[];
+  stage[threadIdx.x] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  if (i < n)
+    out[i] = a * stage[block_size_x - 1 - threadIdx.x];
+#else
+  if (i < n)
+    out[i] = a * in[((int)in[i] * 7919) % n];
+#endif
+}
