@@ -202,6 +202,8 @@ static bool next(parser *p) {
     return fail(p, i, "'=' is an assignment (compare with '==')");
   if (c == '&' || c == '|' || c == '!')
     return fail(p, i, "'%c' is not Python here (use 'and', 'or', 'not')", c);
+  if (c == '^')
+    return fail(p, i, "'^' is Python's exclusive or, outside the subset (a power is '**': 2**x)");
   return fail(p, i, "unexpected character '%c'", c);
 }
 

@@ -161,6 +161,8 @@ typedef struct run {
   char *warn[8];
   size_t warn_codes[8], nwarn;
   unsigned said_early; /* the space's own reasons already said (take_line), a bit per kind */
+  char *once_first;     /* the first loop run once per entry for want of its count (estimate), */
+  size_t once_cfgs;     /* and how many estimated configurations have one */
   double cpu_pp, cpu_compile, cpu_load, cpu_est; /* the workers' CPU per step, ms */
   /* --prune's search (prune_search): the lower bound of each job from
    * SEARCH_AT on, the N-th smallest upper bound when last looked at, and
@@ -670,10 +672,12 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
     char consts[64] = "";
     if (nconst > 0)
       snprintf(consts, sizeof consts, ", %zu of them MemType Constant", nconst);
-    snprintf(why, sizeof why,
-             "the space's Arguments give %zu arguments (%s%s), kernel '%s' takes %zu (%s); a __constant__ array the "
-             "kernel does not take is MemType Constant or MemoryType Symbol",
-             tl->num_args, given, consts, wgp_kernel_name(k), na, takes);
+    bool cmem = nconst > 0; /* the hint where constant memory is in play */
+    for (size_t q = 0; q < wgp_kernel_num_arrays(k); q++)
+      cmem = cmem || wgp_array_space(wgp_kernel_array(k, q)) == WGP_SPACE_CONSTANT;
+    snprintf(why, sizeof why, "the space's Arguments give %zu arguments (%s%s), kernel '%s' takes %zu (%s)%s",
+             tl->num_args, given, consts, wgp_kernel_name(k), na, takes,
+             cmem ? "; a __constant__ array the kernel does not take is MemType Constant or MemoryType Symbol" : "");
     json_object_set_new(j, "why", json_string(why));
     return;
   }
@@ -779,6 +783,20 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
     json_object_set_new(j, "lim", json_string(res.limiter && *res.limiter ? res.limiter : "warps"));
     t1_words(words, sizeof words);
     json_object_set_new(j, "bn", json_string(words));
+    /* a loop whose count needs loaded values, run once per entry (T1 has no
+     * --trip): the time is too low where it runs more; said at the end */
+    const wgp_analysis *an = wgp_estimate_analysis(e);
+    for (size_t q = 0; an && q < wgp_analysis_num_fallbacks(an); q++) {
+      const wgp_fallback *fb = wgp_analysis_fallback(an, q);
+      if (fb->kind != WGP_FALLBACK_DATA_LOOP || fb->hinted || fb->bounded || fb->loop < 0 ||
+          (size_t)fb->loop >= wgp_kernel_num_loops(k))
+        continue;
+      const char *at = wgp_loop_source(wgp_kernel_loop(k, (size_t)fb->loop));
+      char once[256];
+      snprintf(once, sizeof once, "the loop at %s", at ? at : "?");
+      json_object_set_new(j, "once", json_string(once));
+      break;
+    }
     json_object_set_new(j, "bound", json_string(res.bound ? res.bound : "pipeline"));
     json_object_set_new(j, "regs", json_integer(regs));
     json_object_set_new(j, "rsrc", json_string(src ? src : ""));
@@ -1171,6 +1189,12 @@ static void take_line(run *r, worker *w, const char *line, int phase, size_t *do
                                  : "check the space's KernelName, or give --kernel");
         }
       }
+    }
+    const char *once = json_string_value(json_object_get(j, "once"));
+    if (once && phase >= 2) {
+      if (!r->once_first)
+        r->once_first = strdup(once);
+      r->once_cfgs++;
     }
     const char *mm = json_string_value(json_object_get(j, "mismatch"));
     if (mm && !(r->said_early & (1u << 3))) {
@@ -2044,6 +2068,13 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
   }
   if (st == WGP_OK)
     (*out)->counts.sample = o->sample && o->sample < total ? o->sample : 0;
+  if (r.once_cfgs)
+    message(o,
+            "wgperf: warning: %zu of the configurations estimated have a loop whose count needs values known only at "
+            "run time (the first: %s), run once per entry: their times are too low where such a loop runs more "
+            "(wgperf predict's --trip gives a count; a space cannot)",
+            r.once_cfgs, r.once_first ? r.once_first : "?");
+  free(r.once_first);
   for (size_t i = 0; i < r.nwarn; i++) {
     message(o, "wgperf: warning: kernel '%s' (%zu of the %zu codes loaded): %s", r.kernel, r.warn_codes[i],
             r.compiled + r.cached, r.warn[i]);

@@ -433,7 +433,9 @@ static bool read_cond(reader *r, json_t *j, size_t i) {
 
 /* Element bytes of an Arguments Type: C and numpy names, with an OpenCL/CUDA
  * vector width (float4); 0 for an unknown type. */
-static uint64_t type_bytes(const char *t) {
+/* OPENCL: a 3-vector takes a 4-vector's room (OpenCL's rule); CUDA's float3 is
+ * three floats, 12 bytes. */
+static uint64_t type_bytes(const char *t, bool opencl) {
   static const struct {
     const char *name;
     uint64_t bytes;
@@ -462,7 +464,7 @@ static uint64_t type_bytes(const char *t) {
       return 0;
     for (size_t k = 0; k < sizeof types / sizeof *types; k++)
       if (strcasecmp(base, types[k].name) == 0)
-        return types[k].bytes * (width == 3 ? 4 : width);
+        return types[k].bytes * (width == 3 && opencl ? 4 : width);
   }
   return 0;
 }
@@ -507,7 +509,7 @@ static bool read_args(reader *r, json_t *args) {
     const char *m = json_is_string(mem) ? json_string_value(mem) : "Vector";
     if (strcasecmp(m, "Vector") == 0 || strcasecmp(m, "Local") == 0) {
       x->kind = strcasecmp(m, "Local") == 0 ? WGP_TUNE_ARG_LOCAL : WGP_TUNE_ARG_BUFFER;
-      x->elem_bytes = type_bytes(x->type);
+      x->elem_bytes = type_bytes(x->type, r->s->language == WGP_SOURCE_OPENCL);
       if (strcasecmp(x->type, "custom") == 0) {
         json_t *ts = json_object_get(a, "TypeSize");
         /* KTT's T1 schema: a type of the user's own, TypeSize bytes each */
@@ -539,6 +541,9 @@ static bool read_args(reader *r, json_t *args) {
         return rfail(r, WGP_ERR_INPUT,
                      "%s.FillType: '%s' is not Random, Constant, Generator, Script, BinaryRaw or BinaryHDF", field,
                      fill);
+      if (fv && json_is_string(fv))
+        return rfail(r, WGP_ERR_INPUT, "%s.FillValue: \"%.64s\" is a string, not a number: write it without quotes",
+                     field, json_string_value(fv));
       if (fv && !json_is_number(fv))
         return rfail(r, WGP_ERR_INPUT, "%s.FillValue: expected a number", field);
       x->random = strcasecmp(fill, "Random") == 0;
@@ -550,6 +555,9 @@ static bool read_args(reader *r, json_t *args) {
       json_t *v = json_object_get(a, "FillValue");
       if (!v)
         v = json_object_get(a, "Value");
+      if (json_is_string(v))
+        return rfail(r, WGP_ERR_INPUT, "%s: FillValue \"%.64s\" is a string, not a number: write it without quotes",
+                     field, json_string_value(v));
       if (!json_is_number(v))
         return rfail(r, WGP_ERR_INPUT, "%s: a Scalar argument needs a FillValue (a number)", field);
       x->value = json_number_value(v);
@@ -761,6 +769,17 @@ wgp_status sp_load_string(const char *text, size_t len, const char *name, const 
       rfail(&r, WGP_ERR_INPUT, "ConfigurationSpace.TuningParameters: expected a list of parameters");
     else if (conds && !json_is_array(conds))
       rfail(&r, WGP_ERR_INPUT, "ConfigurationSpace.Conditions: expected a list");
+    /* restrictions under another name would be dropped without a word and
+     * the space ranked larger than it is (BAT's builtin_vectors writes
+     * Constraints): T1 reads Conditions only */
+    static const char *const other[] = {"Constraints", "constraints", "Restrictions", "restrictions", "conditions"};
+    for (size_t q = 0; r.st == WGP_OK && json_is_object(cs) && q < sizeof other / sizeof *other; q++)
+      if (json_object_get(cs, other[q]) &&
+          !(json_is_array(json_object_get(cs, other[q])) && json_array_size(json_object_get(cs, other[q])) == 0))
+        rfail(&r, WGP_ERR_INPUT,
+              "ConfigurationSpace.%s: T1 names the restrictions Conditions (a list of Python expressions); %s is "
+              "not read, and the space would be ranked without them",
+              other[q], other[q]);
     if (r.st == WGP_OK) {
       size_t np = json_array_size(tp), nc = conds ? json_array_size(conds) : 0;
       s->params = calloc(np, sizeof *s->params);

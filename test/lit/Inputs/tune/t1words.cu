@@ -1,5 +1,6 @@
-// scale.cu's signature and parameters: variants 0 and 1 read places that
-// depend on loaded data; variant 2 stages in a dynamic shared array, which
+// scale.cu's signature and parameters: variant 0 reads places that depend on
+// loaded data, variant 1 loops as often as a loaded value says (a count the
+// model cannot know); variant 2 stages in a dynamic shared array, which
 // scale.json gives no SharedMemory for (tune-warnings.test: the reasons and
 // bottlenecks in the space's words, not wgperf predict's options).
 #ifndef block_size_x
@@ -20,6 +21,13 @@ extern "C" __global__ void scale(float *out, const float *in, int n, float a) {
   __syncthreads();
   if (i < n)
     out[i] = a * stage[block_size_x - 1 - threadIdx.x];
+#elif variant == 1
+  float s = 0.0f;
+  if (i < n)
+    for (int k = 0; k < (int)in[i]; k++)
+      s += a * in[(i + k) % n];
+  if (i < n)
+    out[i] = s;
 #else
   if (i < n)
     out[i] = a * in[((int)in[i] * 7919) % n];

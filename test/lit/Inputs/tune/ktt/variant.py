@@ -58,6 +58,16 @@ elif change == "int-scalar-float":  # a Scalar of an integer Type for the kernel
     args[3].update({"Type": "int32"})
 elif change == "vector-data":  # float4 data for the kernel's float*: a vector of its scalar, no warning
     args[1].update({"Type": "float4", "Size": "ProblemSize[0] // 4"})
+elif change == "fill-string":  # a Scalar's FillValue in quotes (BAT's builtin_vectors space)
+    args[2].update({"FillValue": "1048576"})
+elif change == "constraints":  # restrictions under another key than Conditions (BAT's builtin_vectors)
+    space["ConfigurationSpace"]["Constraints"] = ["block_size_x <= 64"]
+elif change == "constraints-empty":
+    space["ConfigurationSpace"]["Constraints"] = []
+elif change == "caret":  # 2^x for a power (BAT's Sort space)
+    space["ConfigurationSpace"]["TuningParameters"][0]["Values"] = "[2^x for x in range(5, 8)]"
+elif change == "double3":  # CUDA's double3: three doubles, 24 bytes (OpenCL's would take 32)
+    args[1].update({"Type": "double3"})
 else:
     sys.exit("unknown change " + change)
 json.dump(space, open(sys.argv[3], "w"), indent=1)
