@@ -614,6 +614,8 @@ static bool read_spec(reader *r, json_t *k) {
     s->language = WGP_SOURCE_CUDA;
   else if (strcasecmp(l, "OpenCL") == 0)
     s->language = WGP_SOURCE_OPENCL;
+  else if (!lang)
+    return rfail(r, WGP_ERR_INPUT, "KernelSpecification: no Language (CUDA or OpenCL)");
   else
     return rfail(r, WGP_ERR_INPUT, "KernelSpecification.Language: '%s' is not CUDA or OpenCL", l);
   json_t *kn = json_object_get(k, "KernelName");
@@ -915,9 +917,11 @@ static bool descend(enumerator *e, size_t d) {
   const wgp_tune_space *s = e->s;
   if (d == s->nparams) {
     if (e->count == e->max_configs) {
-      e->st = wgp_diag_set(e->diag, WGP_ERR_INPUT, "wgperf: error: %s: more than %zu configurations satisfy the "
-                                                   "conditions",
-                           s->file, e->max_configs);
+      e->st = wgp_diag_set(e->diag, WGP_ERR_INPUT,
+                           "wgperf: error: %s: more than %zu configurations satisfy the conditions (of %llu "
+                           "combinations of the values): the space is enumerated before any sample is drawn, so "
+                           "--sample does not avoid this; restrict it with Conditions or fewer Values",
+                           s->file, e->max_configs, (unsigned long long)raw_product(s));
       return false;
     }
     if (e->count == e->cap) {
@@ -966,7 +970,13 @@ wgp_status sp_enumerate(const wgp_tune_space *s, uint64_t steps, size_t max_conf
     pyx_arena_free(e.a);
     return nomem(diag);
   }
-  if (conds_hold(&e, SIZE_MAX)) /* conditions of no parameter */
+  if (s->nconds == 0 && product > max_configs) /* no condition can bring it down: said before any work */
+    e.st = wgp_diag_set(diag, WGP_ERR_INPUT,
+                        "wgperf: error: %s: %llu combinations of the values and no Conditions: more than the %zu "
+                        "configurations wgtune enumerates (before any sample is drawn, so --sample does not avoid "
+                        "this); restrict the space with Conditions or fewer Values",
+                        s->file, (unsigned long long)product, max_configs);
+  else if (conds_hold(&e, SIZE_MAX)) /* conditions of no parameter */
     descend(&e, 0);
   free(e.cur);
   pyx_arena_free(e.a);

@@ -241,7 +241,21 @@ static void budgets(void **state) {
   assert_int_equal(count, 100);
   free(idx);
   assert_int_equal(sp_enumerate(s, 1000, 99, &idx, &count, &raw, &d), WGP_ERR_INPUT);
-  assert_string_equal(d.message, "wgperf: error: t.json: more than 99 configurations satisfy the conditions");
+  assert_string_equal(d.message, "wgperf: error: t.json: 100 combinations of the values and no Conditions: more than "
+                                 "the 99 configurations wgtune enumerates (before any sample is drawn, so --sample "
+                                 "does not avoid this); restrict the space with Conditions or fewer Values");
+  wgp_tune_space_free(s);
+  /* with a condition that holds for all: found while enumerating */
+  const char *cond = "{\"ConfigurationSpace\": {\"TuningParameters\": ["
+                     "{\"Name\": \"a\", \"Values\": \"range(10)\"}, {\"Name\": \"b\", \"Values\": \"range(10)\"}],"
+                     "\"Conditions\": [{\"Expression\": \"a >= 0\", \"Parameters\": [\"a\"]}]},"
+                     "\"KernelSpecification\": {\"Language\": \"OpenCL\", \"KernelName\": \"k\", \"GlobalSizeType\": \"OpenCL\","
+                     "\"LocalSize\": {\"X\": \"1\"}, \"GlobalSize\": {\"X\": \"64\"}}}";
+  assert_int_equal(sp_load_string(cond, strlen(cond), "t.json", NULL, 1000, &s, &d), WGP_OK);
+  assert_int_equal(sp_enumerate(s, 1000, 99, &idx, &count, &raw, &d), WGP_ERR_INPUT);
+  assert_string_equal(d.message, "wgperf: error: t.json: more than 99 configurations satisfy the conditions (of 100 "
+                                 "combinations of the values): the space is enumerated before any sample is drawn, so "
+                                 "--sample does not avoid this; restrict it with Conditions or fewer Values");
   wgp_tune_space_free(s);
 }
 
