@@ -189,7 +189,29 @@ bool wgp_first_error_line(const char *log, char *buf, size_t size) {
                                                                                         l[i - 1] == ':'))
         err = l;
     if (err) {
-      snprintf(buf, size, "%.*s", (int)n, l);
+      int w = snprintf(buf, size, "%.*s", (int)n, l);
+      /* its first note, before the next error: what makes the error plain
+       * ("no matching function for call to 'f'" and, below, "candidate
+       * function not viable: call to __global__ function from __global__
+       * function") */
+      for (const char *m = l + n + (e ? 1 : 0); *m && w > 0 && (size_t)w < size;) {
+        const char *me = strchr(m, '\n');
+        size_t mn = me ? (size_t)(me - m) : strlen(m);
+        const char *note = NULL, *again = NULL;
+        for (size_t i = 0; i + 7 <= mn && !note && !again; i++) {
+          if (i + 8 <= mn && memcmp(m + i, ": note: ", 8) == 0)
+            note = m;
+          else if (memcmp(m + i, ": error", 7) == 0)
+            again = m;
+        }
+        if (again)
+          break;
+        if (note) {
+          snprintf(buf + w, size - (size_t)w, "; %.*s", (int)mn, m);
+          break;
+        }
+        m += mn + (me ? 1 : 0);
+      }
       return true;
     }
     l += n + (e ? 1 : 0);
