@@ -3040,6 +3040,26 @@ static bool storesNothingOutside(const Function &F) {
   return true;
 }
 
+// The functions a kernel calls, directly or not, that the source marks
+// __noinline__ (noinline without optnone: -O0 marks every function both),
+// demangled, each once.  The model inlines every call (normalizeClone).
+static std::vector<std::string> noinlineCallees(const Function &K) {
+  std::vector<std::string> Out;
+  SmallPtrSet<const Function *, 16> Seen;
+  SmallVector<const Function *, 16> Work{&K};
+  while (!Work.empty()) {
+    const Function *F = Work.pop_back_val();
+    for (const Instruction &I : instructions(*F))
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        if (const Function *C = CB->getCalledFunction(); C && !C->isDeclaration() && Seen.insert(C).second) {
+          if (C->hasFnAttribute(Attribute::NoInline) && !C->hasFnAttribute(Attribute::OptimizeNone))
+            Out.push_back(demangle(C->getName().str()));
+          Work.push_back(C);
+        }
+  }
+  return Out;
+}
+
 ModuleModel extractModel(Module &Orig, bool Normalize) {
   ModuleModel MM;
   MM.ModuleName = Orig.getModuleIdentifier();
@@ -3096,6 +3116,11 @@ ModuleModel extractModel(Module &Orig, bool Normalize) {
     K.Args = std::move(Args[I]);
     KernelExtractor X(*Clone, F, FAM, K);
     X.run();
+    if (const Function *OF = Orig.getFunction(K.Symbol))
+      for (const std::string &N : noinlineCallees(*OF))
+        K.Diagnostics.push_back("warning: calls '" + N + "' (__noinline__), which the model takes as inlined: nvcc "
+                                "keeps the call, whose cost (and arguments passed through local memory) is not "
+                                "modelled");
     if (storesNothingOutside(F))
       K.Diagnostics.push_back("warning: stores nothing that outlives a work-group (no store to global memory, "
                               "atomic or call that may write): the optimizer removed the work whose results are "
