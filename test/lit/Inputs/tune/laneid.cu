@@ -1,15 +1,8 @@
 // scale.cu's signature and parameters, reading the lane's id through inline
 // assembly at one place of the source that the unrolled loop repeats: the
 // plugin's warning is the same words at each copy (tune-warnings.test).
-#ifndef block_size_x
-#define block_size_x 64
-#endif
-#ifndef elems
-#define elems 1
-#endif
-#ifndef variant
-#define variant 0
-#endif
+// (block_size_x, elems and variant come from the space: wgtune defines every
+// parameter)
 
 extern "C" __global__ void scale(float *out, const float *in, int n, float a) {
 #pragma unroll

@@ -3,15 +3,8 @@
 // model cannot know); variant 2 stages in a dynamic shared array, which
 // scale.json gives no SharedMemory for (tune-warnings.test: the reasons and
 // bottlenecks in the space's words, not wgperf predict's options).
-#ifndef block_size_x
-#define block_size_x 64
-#endif
-#ifndef elems
-#define elems 1
-#endif
-#ifndef variant
-#define variant 0
-#endif
+// (block_size_x, elems and variant come from the space: wgtune defines every
+// parameter)
 
 extern "C" __global__ void scale(float *out, const float *in, int n, float a) {
   int i = blockIdx.x * block_size_x + threadIdx.x;
