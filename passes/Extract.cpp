@@ -1168,6 +1168,7 @@ private:
   void describeAccess(const Instruction &I, const Value *Ptr, MemInfo &MI);
   bool describeSelectedBase(const Value *Obj, const SCEV *PS, MemInfo &MI);
   bool describeOneObject(const Value *Obj, MemInfo &MI);
+  bool arrayBase(const Value *Obj, MemInfo &MI);
   void warn(const std::string &Msg) { K.Diagnostics.push_back("warning: " + Msg); }
   void note(const std::string &Msg) { K.Diagnostics.push_back("note: " + Msg); }
 };
@@ -1217,15 +1218,7 @@ void KernelExtractor::describeAccess(const Instruction &I, const Value *Ptr, Mem
     MI.BaseName = K.Args[A->getArgNo()].Name;
     if (MI.Space == "generic" || MI.Space == "private")
       MI.Space = K.Args[A->getArgNo()].Space;
-  } else if (auto *G = dyn_cast_or_null<GlobalVariable>(Obj)) {
-    MI.BaseKind = "array";
-    MI.BaseName = scopedName(demangle(G->getName().str()));
-    if (MI.Space == "generic")
-      MI.Space = spaceName(M, G->getAddressSpace());
-  } else if (isa_and_nonnull<AllocaInst>(Obj)) {
-    MI.BaseKind = "private";
-    MI.BaseName = Obj->hasName() ? Obj->getName().str() : "stack";
-    MI.Space = "private";
+  } else if (arrayBase(Obj, MI)) { // a global or private array: set
   } else if (auto *L = dyn_cast_or_null<LoadInst>(Obj)) {
     MI.BaseKind = "indirect";
     auto It = EB.MemIds.find(L);
@@ -1263,6 +1256,24 @@ void KernelExtractor::describeAccess(const Instruction &I, const Value *Ptr, Mem
 // accumulators passed to a device function).  The access stays in that array,
 // at an offset the model cannot follow; before, it was taken as a global
 // access at a place spread at random over an unknown buffer.
+// OBJ as an access's base when it is a global array or a private one.
+bool KernelExtractor::arrayBase(const Value *Obj, MemInfo &MI) {
+  if (auto *G = dyn_cast_or_null<GlobalVariable>(Obj)) {
+    MI.BaseKind = "array";
+    MI.BaseName = scopedName(demangle(G->getName().str()));
+    if (MI.Space == "generic")
+      MI.Space = spaceName(M, G->getAddressSpace());
+    return true;
+  }
+  if (isa_and_nonnull<AllocaInst>(Obj)) {
+    MI.BaseKind = "private";
+    MI.BaseName = Obj->hasName() ? Obj->getName().str() : "stack";
+    MI.Space = "private";
+    return true;
+  }
+  return false;
+}
+
 bool KernelExtractor::describeOneObject(const Value *Obj, MemInfo &MI) {
   if (!Obj || !(isa<PHINode>(Obj) || isa<SelectInst>(Obj)))
     return false;
@@ -1270,19 +1281,8 @@ bool KernelExtractor::describeOneObject(const Value *Obj, MemInfo &MI) {
   getUnderlyingObjects(Obj, Objs, &LI, 12);
   if (Objs.size() != 1)
     return false;
-  const Value *O = Objs[0]->stripPointerCasts();
-  if (auto *G = dyn_cast<GlobalVariable>(O)) {
-    MI.BaseKind = "array";
-    MI.BaseName = scopedName(demangle(G->getName().str()));
-    if (MI.Space == "generic")
-      MI.Space = spaceName(M, G->getAddressSpace());
-  } else if (isa<AllocaInst>(O)) {
-    MI.BaseKind = "private";
-    MI.BaseName = O->hasName() ? O->getName().str() : "stack";
-    MI.Space = "private";
-  } else {
+  if (!arrayBase(Objs[0]->stripPointerCasts(), MI))
     return false;
-  }
   if (MI.Space == "generic")
     MI.Space = "global";
   MI.NonAffine = "a place in '" + MI.BaseName + "' chosen by control flow";
