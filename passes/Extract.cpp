@@ -1250,12 +1250,6 @@ void KernelExtractor::describeAccess(const Instruction &I, const Value *Ptr, Mem
   }
 }
 
-// A pointer chosen by control flow among places of one private or global
-// array: `phi [%bodyAcc, ...], [%bodyAcc + 12, ...]`, which SROA makes of
-// `bodyAcc[j]` in a loop over j that is not unrolled (BAT's nbody, a thread's
-// accumulators passed to a device function).  The access stays in that array,
-// at an offset the model cannot follow; before, it was taken as a global
-// access at a place spread at random over an unknown buffer.
 // OBJ as an access's base when it is a global array or a private one.
 bool KernelExtractor::arrayBase(const Value *Obj, MemInfo &MI) {
   if (auto *G = dyn_cast_or_null<GlobalVariable>(Obj)) {
@@ -1274,6 +1268,12 @@ bool KernelExtractor::arrayBase(const Value *Obj, MemInfo &MI) {
   return false;
 }
 
+// A pointer chosen by control flow among places of one private or global
+// array: `phi [%bodyAcc, ...], [%bodyAcc + 12, ...]`, which SROA makes of
+// `bodyAcc[j]` in a loop over j that is not unrolled (BAT's nbody, a thread's
+// accumulators passed to a device function).  The access stays in that array,
+// at an offset the model cannot follow; before, it was taken as a global
+// access at a place spread at random over an unknown buffer.
 bool KernelExtractor::describeOneObject(const Value *Obj, MemInfo &MI) {
   if (!Obj || !(isa<PHINode>(Obj) || isa<SelectInst>(Obj)))
     return false;
@@ -2996,32 +2996,20 @@ uint64_t staticLocalBytes(const KernelInfo &K) {
 // or commented out runs as little more than its launch), which the model
 // cannot see from the code that is left: it says so.
 static bool storesNothingOutside(const Function &F) {
-  auto Inside = [](const Value *P) {
-    unsigned AS = P->getType()->getPointerAddressSpace();
-    if (AS == 3 || AS == 5) // shared, local
-      return true;
-    const Value *U = getUnderlyingObject(P);
-    if (isa<AllocaInst>(U))
-      return true;
-    if (auto *G = dyn_cast<GlobalVariable>(U))
-      return G->getAddressSpace() == 3;
-    return false;
-  };
+  // shared or local memory (isWindowPointer), or a private variable
+  auto Inside = [](const Value *P) { return isWindowPointer(P) || isa<AllocaInst>(getUnderlyingObject(P)); };
   for (const Instruction &I : instructions(F)) {
     if (!I.mayWriteToMemory() || isa<FenceInst>(I))
       continue;
-    if (auto *S = dyn_cast<StoreInst>(&I)) {
-      if (Inside(S->getPointerOperand()))
-        continue;
-      return false;
-    }
-    if (auto *A = dyn_cast<AtomicRMWInst>(&I)) {
-      if (Inside(A->getPointerOperand()))
-        continue;
-      return false;
-    }
-    if (auto *A = dyn_cast<AtomicCmpXchgInst>(&I)) {
-      if (Inside(A->getPointerOperand()))
+    const Value *P = nullptr; /* where a store or an atomic writes */
+    if (auto *S = dyn_cast<StoreInst>(&I))
+      P = S->getPointerOperand();
+    else if (auto *A = dyn_cast<AtomicRMWInst>(&I))
+      P = A->getPointerOperand();
+    else if (auto *X = dyn_cast<AtomicCmpXchgInst>(&I))
+      P = X->getPointerOperand();
+    if (P) {
+      if (Inside(P))
         continue;
       return false;
     }

@@ -160,7 +160,7 @@ typedef struct run {
    * once, with the codes that carry it: said at the end of the run */
   char *warn[8];
   size_t warn_codes[8], nwarn;
-  unsigned said_early; /* the space's own reasons already said (take_line), a bit per kind */
+  unsigned said_early; /* the space's own reasons already said (take_line), a bit per said_kind */
   char *once_first;     /* the first loop run once per entry for want of its count (estimate), */
   size_t once_cfgs;     /* and how many estimated configurations have one */
   double cpu_pp, cpu_compile, cpu_load, cpu_est; /* the workers' CPU per step, ms */
@@ -988,10 +988,12 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, bool
   json_t *warns = json_array(); /* the kernel's own warnings (the plugin's) */
   for (size_t q = 0; k && q < wgp_kernel_num_diagnostics(k); q++) {
     const char *t = wgp_kernel_diagnostic(k, q);
+    if (strncmp(t, "warning: ", 9) != 0)
+      continue;
     bool again = false; /* the same words at several places of the code: the code counts once */
     for (size_t p = 0; p < json_array_size(warns) && !again; p++)
       again = strcmp(json_string_value(json_array_get(warns, p)), t + 9) == 0;
-    if (strncmp(t, "warning: ", 9) == 0 && !again)
+    if (!again)
       json_array_append_new(warns, json_string(t + 9));
   }
   wgp_model_free(m);
@@ -1128,6 +1130,10 @@ static char *keep_str(const char *s) { return s ? strdup(s) : NULL; }
 /* Takes one result line of phase PHASE into the run. */
 static void message(const wgp_tune_options *o, const char *fmt, ...);
 
+/* What the space gets told once during a run (run.said_early): reasons that
+ * are the space's, not a configuration's. */
+enum said_kind { SAID_NO_KERNEL = 1u << 0, SAID_ARGUMENTS = 1u << 1, SAID_TYPES = 1u << 2 };
+
 static void take_line(run *r, worker *w, const char *line, int phase, size_t *done) {
   json_error_t je;
   json_t *j = json_loads(line, 0, &je);
@@ -1180,11 +1186,14 @@ static void take_line(run *r, worker *w, const char *line, int phase, size_t *do
          * as the first code shows them, not only after every code of the space
          * is compiled; the run goes on, another code may differ */
         const char *why = c->reason;
-        int kind = !why ? 0 : strncmp(why, "no kernel '", 11) == 0 ? 1 : strncmp(why, "the space's Arguments give ", 27) == 0 ? 2 : 0;
-        if (kind && !(r->said_early & (1u << kind))) {
-          r->said_early |= 1u << kind;
+        unsigned kind = !why                                                   ? 0
+                        : strncmp(why, "no kernel '", 11) == 0                 ? SAID_NO_KERNEL
+                        : strncmp(why, "the space's Arguments give ", 27) == 0 ? SAID_ARGUMENTS
+                                                                               : 0;
+        if (kind && !(r->said_early & kind)) {
+          r->said_early |= kind;
           message(r->o, "wgperf: warning: %s (the first code to show it; the run goes on: %s)", why,
-                  kind == 2 ? "check the space's Arguments"
+                  kind == SAID_ARGUMENTS ? "check the space's Arguments"
                   : r->o->kernel ? "check --kernel"
                                  : "check the space's KernelName, or give --kernel");
         }
@@ -1197,8 +1206,8 @@ static void take_line(run *r, worker *w, const char *line, int phase, size_t *do
       r->once_cfgs++;
     }
     const char *mm = json_string_value(json_object_get(j, "mismatch"));
-    if (mm && !(r->said_early & (1u << 3))) {
-      r->said_early |= 1u << 3;
+    if (mm && !(r->said_early & SAID_TYPES)) {
+      r->said_early |= SAID_TYPES;
       message(r->o, "wgperf: warning: %s (the first code to show it; ranked as the space gives it: check the space's "
               "Arguments)", mm);
     }

@@ -432,9 +432,8 @@ static bool read_cond(reader *r, json_t *j, size_t i) {
 }
 
 /* Element bytes of an Arguments Type: C and numpy names, with an OpenCL/CUDA
- * vector width (float4); 0 for an unknown type. */
-/* OPENCL: a 3-vector takes a 4-vector's room (OpenCL's rule); CUDA's float3 is
- * three floats, 12 bytes. */
+ * vector width (float4); 0 for an unknown type.  OPENCL: a 3-vector takes a
+ * 4-vector's room (OpenCL's rule); CUDA's float3 is three floats, 12 bytes. */
 static uint64_t type_bytes(const char *t, bool opencl) {
   static const struct {
     const char *name;
@@ -775,13 +774,14 @@ wgp_status sp_load_string(const char *text, size_t len, const char *name, const 
      * the space ranked larger than it is (BAT's builtin_vectors writes
      * Constraints): T1 reads Conditions only */
     static const char *const other[] = {"Constraints", "constraints", "Restrictions", "restrictions", "conditions"};
-    for (size_t q = 0; r.st == WGP_OK && json_is_object(cs) && q < sizeof other / sizeof *other; q++)
-      if (json_object_get(cs, other[q]) &&
-          !(json_is_array(json_object_get(cs, other[q])) && json_array_size(json_object_get(cs, other[q])) == 0))
+    for (size_t q = 0; r.st == WGP_OK && json_is_object(cs) && q < sizeof other / sizeof *other; q++) {
+      json_t *o = json_object_get(cs, other[q]);
+      if (o && !(json_is_array(o) && json_array_size(o) == 0))
         rfail(&r, WGP_ERR_INPUT,
               "ConfigurationSpace.%s: T1 names the restrictions Conditions (a list of Python expressions); %s is "
               "not read, and the space would be ranked without them",
               other[q], other[q]);
+    }
     if (r.st == WGP_OK) {
       size_t np = json_array_size(tp), nc = conds ? json_array_size(conds) : 0;
       s->params = calloc(np, sizeof *s->params);
