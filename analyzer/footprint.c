@@ -485,28 +485,22 @@ wgp_status wgp_footprint_analyze(const wgp_analysis_input *in, const wgp_footpri
   return WGP_OK;
 }
 
-wgp_status wgp_footprint_extents(const wgp_analysis_input *in, double *extent, wgp_diag *diag) {
+/* Per argument of IN's kernel: the lowest and highest unit (UNIT bytes)
+ * its global accesses touch over the launch (LO > HI where none), and
+ * UNKNOWN where one of them has no set.  EXACT: only the accesses whose
+ * domain is exact (no data-dependent branch taken both ways before them);
+ * the others are left out rather than made unknown. */
+static wgp_status arg_ranges(const wgp_analysis_input *in, unsigned unit, bool exact, double *lo, double *hi,
+                             bool *unknown, wgp_diag *diag) {
   const wgp_kernel *k = in->kernel;
   size_t nargs = wgp_kernel_num_args(k), nacc = wgp_kernel_num_accesses(k);
   for (size_t a = 0; a < nargs; a++)
-    extent[a] = 0;
+    lo[a] = INFINITY, hi[a] = -INFINITY, unknown[a] = false;
   fp_sets *s;
   wgp_status st = fp_sets_new(in, &s, diag);
   if (st != WGP_OK)
     return st;
-  /* per argument: the lowest and highest sector, and whether one of its
-   * accesses has none */
-  double *lo = malloc((nargs ? nargs : 1) * sizeof *lo), *hi = malloc((nargs ? nargs : 1) * sizeof *hi);
-  bool *unknown = calloc(nargs ? nargs : 1, sizeof *unknown);
-  if (!lo || !hi || !unknown) {
-    free(lo), free(hi), free(unknown);
-    fp_sets_free(s);
-    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
-  }
-  for (size_t a = 0; a < nargs; a++)
-    lo[a] = INFINITY, hi[a] = -INFINITY;
-  unsigned sector = wgp_gpu_l2_sector_bytes(in->gpu);
-  fp_radix plain = {sector ? sector : 32, 0, {0}};
+  fp_radix plain = {unit, 0, {0}};
   isl_ctx *ctx = fp_sets_ctx(s);
   uint64_t G = fp_sets_groups(s);
   for (size_t i = 0; i < nacc; i++) {
@@ -517,6 +511,8 @@ wgp_status wgp_footprint_extents(const wgp_analysis_input *in, double *extent, w
     long key = info->buffer >= 0 ? fp_sets_buffer_key(s, info->buffer) : wgp_access_base_arg(acc);
     if (key < 0 || (size_t)key >= nargs)
       continue; /* a global array, or no buffer of its own */
+    if (exact && (!info->ok || info->bound))
+      continue;
     if (!info->ok) {
       unknown[key] = true;
       continue;
@@ -541,17 +537,46 @@ wgp_status wgp_footprint_extents(const wgp_analysis_input *in, double *extent, w
       double a = isl_val_get_d(mn), b = isl_val_get_d(mx);
       lo[key] = a < lo[key] ? a : lo[key];
       hi[key] = b > hi[key] ? b : hi[key];
-    } else {
+    } else if (!exact) {
       unknown[key] = true;
     }
     isl_val_free(mn), isl_val_free(mx);
   }
-  for (size_t a = 0; a < nargs; a++)
-    if (!unknown[a] && hi[a] >= lo[a])
-      extent[a] = (hi[a] - lo[a] + 1) * plain.unit;
-  free(lo), free(hi), free(unknown);
   fp_sets_free(s);
   return WGP_OK;
+}
+
+wgp_status wgp_footprint_extents(const wgp_analysis_input *in, double *extent, wgp_diag *diag) {
+  size_t nargs = wgp_kernel_num_args(in->kernel);
+  for (size_t a = 0; a < nargs; a++)
+    extent[a] = 0;
+  /* per argument: the lowest and highest sector, and whether one of its
+   * accesses has none */
+  double *lo = malloc((nargs ? nargs : 1) * sizeof *lo), *hi = malloc((nargs ? nargs : 1) * sizeof *hi);
+  bool *unknown = calloc(nargs ? nargs : 1, sizeof *unknown);
+  if (!lo || !hi || !unknown) {
+    free(lo), free(hi), free(unknown);
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  }
+  unsigned sector = wgp_gpu_l2_sector_bytes(in->gpu);
+  if (!sector)
+    sector = 32;
+  wgp_status st = arg_ranges(in, sector, false, lo, hi, unknown, diag);
+  for (size_t a = 0; st == WGP_OK && a < nargs; a++)
+    if (!unknown[a] && hi[a] >= lo[a])
+      extent[a] = (hi[a] - lo[a] + 1) * sector;
+  free(lo), free(hi), free(unknown);
+  return st;
+}
+
+wgp_status wgp_footprint_reach(const wgp_analysis_input *in, double *lo, double *hi, wgp_diag *diag) {
+  size_t nargs = wgp_kernel_num_args(in->kernel);
+  bool *unknown = calloc(nargs ? nargs : 1, sizeof *unknown);
+  if (!unknown)
+    return wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  wgp_status st = arg_ranges(in, 1, true, lo, hi, unknown, diag);
+  free(unknown);
+  return st;
 }
 
 void wgp_footprint_free(wgp_footprint *f) {

@@ -188,6 +188,11 @@ static int output_option(int argc, char **argv, int *i, outputs *o) {
   return 1;
 }
 
+static void say(void *user, const char *message) {
+  (void)user;
+  cli_print_diag(message);
+}
+
 static int cmd_merge(int argc, char **argv) {
   cli_command = "wgtune";
   outputs o = {0};
@@ -223,8 +228,10 @@ static int cmd_merge(int argc, char **argv) {
     cli_print_diag(d.message);
     rc = EXIT_INPUT;
   }
-  if (rc == EXIT_OK)
+  if (rc == EXIT_OK) {
+    wgp_tune_say_outside(all, say, NULL); /* the shards' checks of their fastest */
     rc = report(all, &o);
+  }
   wgp_tune_result_free(all);
   for (size_t i = 0; shards && i < nfiles; i++)
     wgp_tune_result_free(shards[i]);
@@ -362,6 +369,9 @@ int main(int argc, char **argv) {
     to.olevel = olevel;
     to.shard = shard, to.shards = shards;
     to.prune_top = prune ? (o.top_given ? o.top : 20) : 0;
+    /* the rows a user looks at (--top; at most 100 when all are shown) are
+     * checked for accesses outside the space's buffers */
+    to.check_top = !o.top_given ? 20 : o.top ? o.top : 100;
     to.progress = isatty(2) ? progress : NULL;
     to.progress_user = &ps;
     if (to.progress)

@@ -462,3 +462,25 @@ int wgp_tune_write_kernel_tuner(const wgp_tune_result *r, FILE *f, size_t top) {
     rc = -1;
   return rc;
 }
+
+void wgp_tune_say_outside(const wgp_tune_result *r, wgp_message_fn fn, void *user) {
+  size_t count = 0, first = 0;
+  for (size_t k = 0; k < r->nranked; k++)
+    if (r->configs[r->ranked[k]].outside && count++ == 0)
+      first = k;
+  if (!fn || !count)
+    return;
+  const wgp_tune_config *c = &r->configs[r->ranked[first]];
+  char params[512] = "";
+  for (size_t p = 0, at = 0; p < r->nparams && at < sizeof params; p++)
+    if (varies(r, p))
+      at += (size_t)snprintf(params + at, sizeof params - at, "%s%s=%s", at ? " " : "", r->params[p],
+                             c->values[p].text);
+  char line[1536];
+  snprintf(line, sizeof line,
+           "wgperf: warning: %zu of the fastest configurations checked access outside the buffers the space gives "
+           "(the first, rank %zu, %s: %s): the kernel is not written for such a launch (no bound check for its "
+           "grid), or a Size in the space's Arguments is too small; their times count those accesses",
+           count, first + 1, params, c->outside);
+  fn(user, line);
+}

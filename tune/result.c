@@ -227,6 +227,8 @@ int wgp_tune_write_json(const wgp_tune_result *r, FILE *f) {
     json_object_set_new(e, "grid", dims_json(c->grid));
     json_object_set_new(e, "block", dims_json(c->block));
     json_object_set_new(e, "code", c->code ? json_string(c->code) : json_null());
+    if (c->outside)
+      json_object_set_new(e, "outside", json_string(c->outside));
     if (n->prune_top) {
       json_object_set_new(e, "lower_us", json_real(c->lower_us));
       json_object_set_new(e, "upper_us", json_real(c->upper_us));
@@ -388,6 +390,7 @@ static bool read_config(wgp_tune_result *r, json_t *e, size_t slot, bool ok, boo
   c->registers = (unsigned)json_integer_value(json_object_get(e, "registers"));
   c->warps_per_sm = (unsigned)json_integer_value(json_object_get(e, "occupancy_warps"));
   c->groups_per_sm = (unsigned)json_integer_value(json_object_get(e, "groups_per_sm"));
+  c->outside = str_or(e, "outside") ? tr_keep(r, str_or(e, "outside")) : NULL;
   return true;
 }
 

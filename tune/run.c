@@ -46,6 +46,7 @@
 #include "wgperf/bottleneck.h"
 #include "wgperf/ccserver.h"
 #include "wgperf/estimate.h"
+#include "wgperf/footprint.h"
 #include "wgperf/launch.h"
 #include "wgperf/model.h"
 #include "wgperf/preprocess.h"
@@ -122,6 +123,7 @@ typedef struct cfg {
   char code[65];
   bool has_code;
   char *reason, *limiter, *bottleneck, *bound, *regs_from;
+  char *outside; /* checked (check_top): the buffer its launch accesses outside of, in words */
   double t, b, w;
   double bsp, roof; /* the baselines, us (BSP with lambda 1); NAN when not made */
   unsigned regs, warps, groups;
@@ -647,21 +649,134 @@ static void type_mismatch(const wgp_kernel *k, const wgp_tune_launch *tl, const 
   }
 }
 
+/* The first buffer that IN's launch certainly accesses outside of
+ * (wgp_footprint_reach against the space's Size), in words in OUT: the
+ * kernel is not written for such a launch (a grid past the data without a
+ * bound check) or a Size is too small, and the time counts those accesses.
+ * False when none (or the question could not be answered). */
+static bool outside_buffers(const wgp_kernel *k, const wgp_analysis_input *in, char *out, size_t size) {
+  size_t n = wgp_kernel_num_args(k);
+  double *lo = malloc((n ? n : 1) * sizeof *lo), *hi = malloc((n ? n : 1) * sizeof *hi);
+  wgp_diag d;
+  bool found = false;
+  if (lo && hi && wgp_footprint_reach(in, lo, hi, &d) == WGP_OK)
+    for (size_t i = 0; i < n && !found; i++) {
+      double bytes = (double)in->buffer_bytes[i];
+      if (bytes > 0 && lo[i] <= hi[i] && (lo[i] < 0 || hi[i] >= bytes)) {
+        snprintf(out, size, "the launch accesses bytes %.0f to %.0f of '%s', whose Size in the space's Arguments is "
+                 "%.0f bytes", lo[i], hi[i], wgp_arg_name(wgp_kernel_arg(k, i)), bytes);
+        found = true;
+      }
+    }
+  free(lo), free(hi);
+  return found;
+}
+
+/* Kernel Tuner's cmem_args, written as Arguments with MemType Constant: a
+ * kernel argument where the count says so (the shared convolution space
+ * passes its filter both ways), else the __constant__ array alone, which the
+ * kernel reads by its declaration (as MemoryType Symbol): true when TL's
+ * MemType Constant arguments are to be skipped for K. */
+static bool skips_const(const wgp_kernel *k, const wgp_tune_launch *tl) {
+  size_t na = wgp_kernel_num_args(k), nconst = 0;
+  for (size_t i = 0; i < tl->num_args; i++)
+    nconst += tl->args[i].constant;
+  return tl->num_args != na && nconst > 0 && tl->num_args - nconst == na;
+}
+
+/* A launch of the space bound to model K, as the analysis takes it. */
+typedef struct bound_launch {
+  wgp_launch *l;
+  uint64_t *align, *bytes, *local;
+  size_t *bound; /* the space's argument each kernel parameter takes */
+  bool args_ok;  /* the grid, block and arguments took (the Type check applies) */
+  wgp_analysis_input in;
+} bound_launch;
+
+/* TL's grid, block, arguments (SKIP_CONST: the MemType Constant ones are the
+ * kernel's __constant__ arrays, not arguments) and dynamic shared memory for
+ * K, in B (bound_launch_free, also on failure); false with WHY (SIZE). */
+static bool bind_launch(const run *r, const wgp_kernel *k, const wgp_tune_launch *tl, bool skip_const, bound_launch *b,
+                        char *why, size_t size) {
+  size_t na = wgp_kernel_num_args(k);
+  *b = (bound_launch){0};
+  wgp_diag d;
+  char text[256];
+  wgp_launch *l = b->l = wgp_launch_new();
+  uint64_t *align = b->align = calloc(na ? na : 1, sizeof *align), *bytes = b->bytes = calloc(na ? na : 1, sizeof *bytes);
+  uint64_t *local = b->local = calloc(na + wgp_kernel_num_arrays(k) + 1, sizeof *local);
+  size_t *bound = b->bound = calloc(na ? na : 1, sizeof *bound); /* the space's argument each parameter takes */
+  bool ok = l && align && bytes && local && bound;
+  if (!ok)
+    snprintf(why, size, "out of memory");
+  snprintf(text, sizeof text, "%llu,%llu,%llu", (unsigned long long)tl->grid[0], (unsigned long long)tl->grid[1],
+           (unsigned long long)tl->grid[2]);
+  if (ok && wgp_launch_set_option(l, "--grid", text, &d) != WGP_OK)
+    ok = false, strip_error(d.message, why, size);
+  snprintf(text, sizeof text, "%llu,%llu,%llu", (unsigned long long)tl->block[0], (unsigned long long)tl->block[1],
+           (unsigned long long)tl->block[2]);
+  if (ok && wgp_launch_set_option(l, "--block", text, &d) != WGP_OK)
+    ok = false, strip_error(d.message, why, size);
+  for (size_t i = 0, ai = 0; ok && i < na; i++, ai++) {
+    const char *name = wgp_arg_name(wgp_kernel_arg(k, i));
+    while (skip_const && tl->args[ai].constant)
+      ai++;
+    bound[i] = ai;
+    const wgp_tune_arg *a = &tl->args[ai];
+    const char *opt = a->kind == WGP_TUNE_ARG_SCALAR ? "--arg" : a->kind == WGP_TUNE_ARG_BUFFER ? "--buffer"
+                                                                                                : "--local-mem";
+    if (a->kind == WGP_TUNE_ARG_SCALAR) {
+      if (a->value == floor(a->value) && fabs(a->value) < 9e18)
+        snprintf(text, sizeof text, "%s=%lld", name, (long long)a->value);
+      else
+        snprintf(text, sizeof text, "%s=%.17g", name, a->value);
+    } else {
+      snprintf(text, sizeof text, "%s=%llu", name, (unsigned long long)a->bytes);
+    }
+    if (wgp_launch_set_option(l, opt, text, &d) != WGP_OK)
+      ok = false, strip_error(d.message, why, size);
+  }
+  b->args_ok = ok;
+  /* CUDA's dynamic shared memory: every extern __shared__ array is the same region */
+  for (size_t i = 0; ok && i < wgp_kernel_num_arrays(k); i++) {
+    const wgp_array *a = wgp_kernel_array(k, i);
+    if (wgp_array_space(a) == WGP_SPACE_LOCAL && wgp_array_bytes(a) == 0) {
+      snprintf(text, sizeof text, "%s=%llu", wgp_array_name(a), (unsigned long long)tl->shared_bytes);
+      if (wgp_launch_set_option(l, "--local-mem", text, &d) != WGP_OK)
+        ok = false, strip_error(d.message, why, size);
+    }
+  }
+  wgp_analysis_input *in = &b->in;
+  if (ok && wgp_launch_bind(l, k, &in->launch, align, local, &d) != WGP_OK)
+    ok = false, strip_error(d.message, why, size);
+  if (ok) {
+    wgp_launch_buffer_sizes(l, k, bytes);
+    in->kernel = k;
+    in->gpu = r->gpu;
+    in->buffer_align = align;
+    in->buffer_bytes = bytes;
+    in->local_bytes = local;
+    in->threads = 1;
+  }
+  return ok;
+}
+
+static void bound_launch_free(bound_launch *b) {
+  wgp_launch_free(b->l);
+  free(b->align), free(b->bytes), free(b->local), free(b->bound);
+}
+
 /* Estimates C (a configuration of model K): the fields of J.  BOUNDS: only
  * its bounds for any hit rates (wgp_estimate_bounds; "lb", "ub"), for
  * --prune's search. */
 static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refused, bool bounds, json_t *j) {
   wgp_diag d;
-  char why[WGP_DIAG_SIZE], text[256];
+  char why[WGP_DIAG_SIZE];
   const wgp_tune_launch *tl = &c->launch;
   size_t na = wgp_kernel_num_args(k), nconst = 0;
   for (size_t i = 0; i < tl->num_args; i++)
     nconst += tl->args[i].constant;
-  /* Kernel Tuner's cmem_args, written as Arguments with MemType Constant: a
-   * kernel argument where the count says so (the shared convolution space
-   * passes its filter both ways), else the __constant__ array alone, which
-   * the kernel reads by its declaration (as MemoryType Symbol) */
-  bool skip_const = tl->num_args != na && nconst > 0 && tl->num_args - nconst == na;
+  bool skip_const = skips_const(k, tl);
   if (tl->num_args != na && !skip_const) {
     /* both lists by name: which one is extra or missing is then plain */
     char given[400] = "", takes[400] = "";
@@ -691,69 +806,16 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
     json_object_set_new(j, "why", json_string(why));
     return;
   }
-  wgp_launch *l = wgp_launch_new();
-  uint64_t *align = calloc(na ? na : 1, sizeof *align), *bytes = calloc(na ? na : 1, sizeof *bytes);
-  uint64_t *local = calloc(na + wgp_kernel_num_arrays(k) + 1, sizeof *local);
-  wgp_estimate *e = NULL;
-  bool ok = l && align && bytes && local;
-  if (!ok)
-    snprintf(why, sizeof why, "out of memory");
-  snprintf(text, sizeof text, "%llu,%llu,%llu", (unsigned long long)tl->grid[0], (unsigned long long)tl->grid[1],
-           (unsigned long long)tl->grid[2]);
-  if (ok && wgp_launch_set_option(l, "--grid", text, &d) != WGP_OK)
-    ok = false, strip_error(d.message, why, sizeof why);
-  snprintf(text, sizeof text, "%llu,%llu,%llu", (unsigned long long)tl->block[0], (unsigned long long)tl->block[1],
-           (unsigned long long)tl->block[2]);
-  if (ok && wgp_launch_set_option(l, "--block", text, &d) != WGP_OK)
-    ok = false, strip_error(d.message, why, sizeof why);
-  size_t *bound = calloc(na ? na : 1, sizeof *bound); /* the space's argument each parameter takes */
-  ok = ok && bound;
-  for (size_t i = 0, ai = 0; ok && i < na; i++, ai++) {
-    const char *name = wgp_arg_name(wgp_kernel_arg(k, i));
-    while (skip_const && tl->args[ai].constant)
-      ai++;
-    bound[i] = ai;
-    const wgp_tune_arg *a = &tl->args[ai];
-    const char *opt = a->kind == WGP_TUNE_ARG_SCALAR ? "--arg" : a->kind == WGP_TUNE_ARG_BUFFER ? "--buffer"
-                                                                                                : "--local-mem";
-    if (a->kind == WGP_TUNE_ARG_SCALAR) {
-      if (a->value == floor(a->value) && fabs(a->value) < 9e18)
-        snprintf(text, sizeof text, "%s=%lld", name, (long long)a->value);
-      else
-        snprintf(text, sizeof text, "%s=%.17g", name, a->value);
-    } else {
-      snprintf(text, sizeof text, "%s=%llu", name, (unsigned long long)a->bytes);
-    }
-    if (wgp_launch_set_option(l, opt, text, &d) != WGP_OK)
-      ok = false, strip_error(d.message, why, sizeof why);
-  }
-  if (ok) { /* said once by the parent, as the space's own: the ranking goes on */
+  bound_launch bl;
+  bool ok = bind_launch(r, k, tl, skip_const, &bl, why, sizeof why);
+  if (bl.args_ok) { /* said once by the parent, as the space's own: the ranking goes on */
     char mm[512];
-    type_mismatch(k, tl, bound, na, mm, sizeof mm);
+    type_mismatch(k, tl, bl.bound, na, mm, sizeof mm);
     if (*mm)
       json_object_set_new(j, "mismatch", json_string(mm));
   }
-  /* CUDA's dynamic shared memory: every extern __shared__ array is the same region */
-  for (size_t i = 0; ok && i < wgp_kernel_num_arrays(k); i++) {
-    const wgp_array *a = wgp_kernel_array(k, i);
-    if (wgp_array_space(a) == WGP_SPACE_LOCAL && wgp_array_bytes(a) == 0) {
-      snprintf(text, sizeof text, "%s=%llu", wgp_array_name(a), (unsigned long long)tl->shared_bytes);
-      if (wgp_launch_set_option(l, "--local-mem", text, &d) != WGP_OK)
-        ok = false, strip_error(d.message, why, sizeof why);
-    }
-  }
-  wgp_analysis_input in = {0};
-  if (ok && wgp_launch_bind(l, k, &in.launch, align, local, &d) != WGP_OK)
-    ok = false, strip_error(d.message, why, sizeof why);
-  if (ok) {
-    wgp_launch_buffer_sizes(l, k, bytes);
-    in.kernel = k;
-    in.gpu = r->gpu;
-    in.buffer_align = align;
-    in.buffer_bytes = bytes;
-    in.local_bytes = local;
-    in.threads = 1;
-  }
+  wgp_analysis_input in = bl.in;
+  wgp_estimate *e = NULL;
   double lo = 0, hi = 0;
   wgp_sim_result res;
   if (ok && bounds && !refused && wgp_estimate_bounds(&in, 0, &lo, &hi, &d) != WGP_OK)
@@ -820,11 +882,7 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
     json_object_set_new(j, "why", json_string(why));
   }
   wgp_estimate_free(e);
-  wgp_launch_free(l);
-  free(align);
-  free(bytes);
-  free(local);
-  free(bound);
+  bound_launch_free(&bl);
 }
 
 static bool same_launch(const wgp_tune_launch *a, const wgp_tune_launch *b) {
@@ -1011,6 +1069,39 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, bool
   emit(out, done);
 }
 
+/* --check_top's jobs: whether each configuration IDX[0..N) of CODE (its
+ * model in the cache) accesses outside the buffers the space gives; a line
+ * {"i", "outside"} each, then {"done", "cpu_check"}. */
+static void job_check(run *r, const char *code, const size_t *idx, size_t n, FILE *out) {
+  char model[PATH_MAX + 96], inst[1024];
+  snprintf(model, sizeof model, "%s/models/%.2s/%s.json", r->dir, code, code);
+  double c0 = rusage_ms(RUSAGE_SELF);
+  wgp_model *m = NULL;
+  wgp_diag d;
+  const wgp_kernel *k = NULL;
+  if (wgp_model_load_file(model, &m, &d) == WGP_OK && !(k = wgp_model_find_kernel(m, r->kernel)) &&
+      wgp_instance_expand(r->kernel, param_macro, &(cfg_of){r, &r->cfgs[idx[0]]}, inst, sizeof inst))
+    k = wgp_model_find_kernel(m, inst);
+  for (size_t q = 0; q < n; q++) {
+    const cfg *c = &r->cfgs[idx[q]];
+    json_t *j = json_object();
+    json_object_set_new(j, "i", json_integer((json_int_t)idx[q]));
+    char why[WGP_DIAG_SIZE], text[320];
+    bound_launch bl;
+    if (k && bind_launch(r, k, &c->launch, skips_const(k, &c->launch), &bl, why, sizeof why) &&
+        outside_buffers(k, &bl.in, text, sizeof text))
+      json_object_set_new(j, "outside", json_string(text));
+    if (k)
+      bound_launch_free(&bl);
+    emit(out, j);
+  }
+  wgp_model_free(m);
+  json_t *done = json_object();
+  json_object_set_new(done, "done", json_true());
+  json_object_set_new(done, "cpu_check", json_real(rusage_ms(RUSAGE_SELF) - c0));
+  emit(out, done);
+}
+
 static void worker_main(run *r, int in, int out) {
   FILE *fi = fdopen(in, "r"), *fo = fdopen(out, "w");
   if (!fi || !fo)
@@ -1024,7 +1115,7 @@ static void worker_main(run *r, int in, int out) {
     if (line[0] == 'P') {
       job_preprocess(r, strtoull(line + 2, NULL, 10), fo);
       fputs("{\"done\":true}\n", fo);
-    } else if (line[0] == 'C' || line[0] == 'E') {
+    } else if (line[0] == 'C' || line[0] == 'E' || line[0] == 'O') {
       char code[65];
       snprintf(code, sizeof code, "%.64s", line + 2);
       size_t n = 0, capi = 16;
@@ -1044,7 +1135,10 @@ static void worker_main(run *r, int in, int out) {
         p = end;
       }
       /* C: the code's configurations (bounded only with --prune); E: --prune's estimates */
-      job_code(r, code, idx, n, line[0] == 'C' && r->o->prune_top > 0, fo);
+      if (line[0] == 'O')
+        job_check(r, code, idx, n, fo);
+      else
+        job_code(r, code, idx, n, line[0] == 'C' && r->o->prune_top > 0, fo);
       free(idx);
     } else {
       break;
@@ -1142,6 +1236,14 @@ static void take_line(run *r, worker *w, const char *line, int phase, size_t *do
   json_t *i = json_object_get(j, "i");
   if (json_is_integer(i) && (size_t)json_integer_value(i) < r->ncfg) {
     cfg *c = &r->cfgs[json_integer_value(i)];
+    if (phase == 4) { /* check_top's checks */
+      const char *o = json_string_value(json_object_get(j, "outside"));
+      if (o && !c->outside)
+        c->outside = strdup(o);
+      (*done)++;
+      json_decref(j);
+      return;
+    }
     if (phase == 1) {
       json_t *code = json_object_get(j, "code"), *fail = json_object_get(j, "fail");
       if (json_is_string(code)) {
@@ -1230,7 +1332,9 @@ static void take_line(run *r, worker *w, const char *line, int phase, size_t *do
           r->warn_codes[at]++;
       }
     }
-    if (phase >= 2) { /* phase 3: --prune's estimates, of models compiled in phase 2 */
+    if (phase == 4)
+      r->cpu_est += json_number_value(json_object_get(j, "cpu_check"));
+    if (phase == 2 || phase == 3) { /* phase 3: --prune's estimates, of models compiled in phase 2 */
       r->estimates += (size_t)json_integer_value(json_object_get(j, "estimates"));
       r->cpu_load += json_number_value(json_object_get(j, "cpu_load"));
       r->cpu_est += json_number_value(json_object_get(j, "cpu_estimate"));
@@ -1819,6 +1923,44 @@ static wgp_status prune_search(run *r, pool *p, wgp_diag *diag) {
   return st;
 }
 
+static int by_time(const void *a, const void *b, void *user) {
+  const run *r = user;
+  const cfg *x = &r->cfgs[*(const size_t *)a], *y = &r->cfgs[*(const size_t *)b];
+  return x->t < y->t ? -1 : x->t > y->t ? 1 : x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Checks the check_top fastest configurations estimated (the ranking's
+ * first, as tr_rank orders it) for accesses outside the buffers the space
+ * gives (job_check): a check costs more than an estimate (isl over the whole
+ * launch: 0.01 to 0.5 s), so only where a user looks. */
+static wgp_status check_fastest(run *r, pool *p, wgp_diag *diag) {
+  size_t n = 0, *x = malloc((r->ncfg ? r->ncfg : 1) * sizeof *x);
+  if (!x)
+    return nomem(diag);
+  for (size_t i = 0; i < r->ncfg; i++)
+    if (r->cfgs[i].ok && r->cfgs[i].has_code)
+      x[n++] = i;
+  qsort_r(x, n, sizeof *x, by_time, r);
+  if (n > r->o->check_top)
+    n = r->o->check_top;
+  char **jobs = calloc(n ? n : 1, sizeof *jobs);
+  size_t **jcfg = malloc((n ? n : 1) * sizeof *jcfg), *ones = malloc((n ? n : 1) * sizeof *ones);
+  wgp_status st = jobs && jcfg && ones ? WGP_OK : nomem(diag);
+  for (size_t q = 0; st == WGP_OK && q < n; q++) {
+    if (!(jobs[q] = malloc(96)))
+      st = nomem(diag);
+    else
+      snprintf(jobs[q], 96, "O %s %zu", r->cfgs[x[q]].code, x[q]);
+    jcfg[q] = &x[q], ones[q] = 1;
+  }
+  if (st == WGP_OK && n && !run_jobs(p, 4, jobs, jcfg, ones, n, n, "checking the fastest", NULL, NULL, diag))
+    st = WGP_ERR_INPUT;
+  for (size_t q = 0; jobs && q < n; q++)
+    free(jobs[q]);
+  free(jobs), free(jcfg), free(ones), free(x);
+  return st;
+}
+
 static wgp_status build_result(run *r, const uint64_t raw, size_t total, wgp_tune_result **out, wgp_diag *diag) {
   const wgp_tune_space *s = r->s;
   char key[65];
@@ -1867,6 +2009,7 @@ static wgp_status build_result(run *r, const uint64_t raw, size_t total, wgp_tun
       t->registers = c->regs;
       t->registers_from = tr_keep(res, c->regs_from ? c->regs_from : "");
       t->warps_per_sm = c->warps, t->groups_per_sm = c->groups;
+      t->outside = c->outside ? tr_keep(res, c->outside) : NULL;
     } else if (!c->pruned) {
       t->reason = tr_keep(res, c->reason ? c->reason : "not analysed");
     }
@@ -2053,6 +2196,8 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
   }
   if (st == WGP_OK && o->prune_top)
     st = prune_search(&r, &p, diag);
+  if (st == WGP_OK && o->check_top)
+    st = check_fastest(&r, &p, diag);
   double t3 = now_ms();
   for (size_t i = 0; jobs_txt && i < njobs; i++)
     free(jobs_txt[i]);
@@ -2084,6 +2229,8 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
             "(wgperf predict's --trip gives a count; a space cannot)",
             r.once_cfgs, r.once_first ? r.once_first : "?");
   free(r.once_first);
+  if (st == WGP_OK)
+    wgp_tune_say_outside(*out, o->message, o->message_user);
   for (size_t i = 0; i < r.nwarn; i++) {
     message(o, "wgperf: warning: kernel '%s' (%zu of the %zu codes loaded): %s", r.kernel, r.warn_codes[i],
             r.compiled + r.cached, r.warn[i]);
@@ -2099,6 +2246,7 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
     free(c->bottleneck);
     free(c->bound);
     free(c->regs_from);
+    free(c->outside);
   }
   free(r.cfgs);
   free(idx);

@@ -170,6 +170,15 @@ const char *wgp_footprint_disagreement(const wgp_footprint *f, const wgp_kernel 
  * bound per access, cheap beside wgp_footprint_analyze. */
 wgp_status wgp_footprint_extents(const wgp_analysis_input *in, double *extent, wgp_diag *diag);
 
+/* Per pointer argument of IN's kernel (LO and HI have wgp_kernel_num_args
+ * entries): the lowest and highest byte, from the argument's address, that
+ * its global accesses certainly touch over the whole launch, from the
+ * accesses whose sets are exact (an affine address, executed where affine
+ * conditions hold: none under a branch on loaded data taken both ways);
+ * LO > HI where there is none.  A byte below 0 or at the buffer's size or
+ * past it is an access outside the buffer the launch gives. */
+wgp_status wgp_footprint_reach(const wgp_analysis_input *in, double *lo, double *hi, wgp_diag *diag);
+
 const char *wgp_footprint_kind_name(wgp_footprint_kind kind); /* "none", "exact", "bound", "fallback" */
 
 #ifdef __cplusplus

@@ -156,6 +156,12 @@ typedef struct wgp_tune_options {
    * and estimates; the rest are pruned (wgp_tune_config.pruned), never
    * dropped.  The first N ranks are those of the whole estimate. */
   size_t prune_top;
+  /* The CHECK_TOP fastest configurations are checked for accesses outside
+   * the buffers the space gives (wgp_tune_config.outside): a grid past the
+   * data of a kernel without a bound check, or a Size too small.  A check
+   * costs more than an estimate (isl over the whole launch), so only the
+   * configurations a user looks at are; 0: none. */
+  size_t check_top;
   /* Called in the calling process as work completes (may be NULL): PHASE is
    * "preprocessing", "compiling" or "estimating". */
   void (*progress)(void *user, const char *phase, size_t done, size_t total);
@@ -213,6 +219,10 @@ typedef struct wgp_tune_config {
   unsigned registers;
   const char *registers_from; /* "ptxas -v (...)", "IR estimate", ... */
   unsigned warps_per_sm, groups_per_sm;
+  /* among the fastest checked (wgp_tune_options.check_top): the first
+   * buffer its launch certainly accesses outside of (wgp_footprint_reach
+   * against the space's Size), in words; NULL when none or not checked */
+  const char *outside;
 } wgp_tune_config;
 
 typedef struct wgp_tune_counts {
@@ -262,6 +272,10 @@ int wgp_tune_write_json(const wgp_tune_result *r, FILE *f);
 /* The table: a header, the first TOP ranks (0: all), the configurations
  * that cannot run (the first few, with reasons). */
 int wgp_tune_write_table(const wgp_tune_result *r, FILE *f, size_t top);
+/* Says through FN (NULL: nothing) how many of the ranked configurations
+ * access outside the buffers the space gives (wgp_tune_config.outside), the
+ * fastest of them named. */
+void wgp_tune_say_outside(const wgp_tune_result *r, wgp_message_fn fn, void *user);
 int wgp_tune_write_csv(const wgp_tune_result *r, FILE *f);
 /* The autotuning community's T4 results (schema 1.0.0): one entry per
  * configuration, the prediction as the measurement "time" in ms. */

@@ -629,6 +629,47 @@ static void test_extents(void **state) {
   }
 }
 
+/* ---- reach (accesses outside a buffer) ------------------------------------------------------ */
+
+static void test_reach(void **state) {
+  (void)state;
+  wgp_diag d;
+  double lo[16], hi[16], ext[16];
+  /* the multiply of 64 x 64: each matrix from its first byte to its last */
+  argv_t a = {{"w"}, {64}, 1};
+  shape s = {"matmul", 2, {64, 64, 1}, {16, 16, 1}, {{0}, {0}, 0}, 0};
+  s.a = a;
+  wgp_analysis_input in = input_of(&s);
+  in.launch.user = &a;
+  assert_int_equal(wgp_footprint_reach(&in, lo, hi, &d), WGP_OK);
+  for (const char *const *m = (const char *const[]){"m", "n", "p", NULL}; *m; m++) {
+    long x = arg_named(in.kernel, *m);
+    assert_true(lo[x] == 0 && hi[x] == 64 * 64 * 4 - 1);
+  }
+  assert_true(lo[arg_named(in.kernel, "w")] > hi[arg_named(in.kernel, "w")]); /* a scalar: nothing */
+  /* a loaded index: nothing certain of the buffer it indexes; the index
+   * buffer itself from its first element to its last */
+  shape g = {"gather", 1, {4096, 1, 1}, {256, 1, 1}, {{0}, {0}, 0}, 0};
+  in = input_of(&g);
+  assert_int_equal(wgp_footprint_reach(&in, lo, hi, &d), WGP_OK);
+  assert_true(lo[arg_named(in.kernel, "in")] > hi[arg_named(in.kernel, "in")]);
+  assert_true(lo[arg_named(in.kernel, "idx")] == 0 && hi[arg_named(in.kernel, "idx")] == 4096 * 4 - 1);
+  /* within the extents (sectors from the lowest to the highest touched) of
+   * random launches, wherever both are known */
+  srand(11);
+  for (int trial = 0; trial < 60; trial++) {
+    shape r = random_shape(trial);
+    in = input_of(&r);
+    const wgp_kernel *k = in.kernel;
+    assert_true(wgp_kernel_num_args(k) <= 16);
+    assert_int_equal(wgp_footprint_extents(&in, ext, &d), WGP_OK);
+    assert_int_equal(wgp_footprint_reach(&in, lo, hi, &d), WGP_OK);
+    for (size_t x = 0; x < wgp_kernel_num_args(k); x++)
+      if (ext[x] > 0 && lo[x] <= hi[x] && hi[x] - lo[x] + 1 > ext[x])
+        fail_msg("%s: bytes %g to %g of argument %zu, beyond its extent of %g B", r.kernel, lo[x], hi[x], x, ext[x]);
+  }
+}
+
 /* fp_count on unions of images of boxes under affine maps into sectors
  * (existentially quantified variables, as the footprints' sets have them)
  * and of sets with divisions (a mod), against their points marked one by
@@ -731,6 +772,7 @@ int main(void) {
       cmocka_unit_test(test_layer_condition),        cmocka_unit_test(test_fallbacks),
       cmocka_unit_test(test_grid_too_large_to_enumerate), cmocka_unit_test(test_simulator_interface),
       cmocka_unit_test(test_extents),
+      cmocka_unit_test(test_reach),
       cmocka_unit_test(test_count_unions_against_marking),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
