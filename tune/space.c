@@ -191,6 +191,26 @@ static bool rfail(reader *r, wgp_status st, const char *f, ...) {
   return false;
 }
 
+/* A key of OBJ (FIELD in messages, "" for the file's top) that differs from
+ * one of KNOWN (NULL-terminated) in case alone ("memoryType"): T1's keys are
+ * case-sensitive, and such a key would be passed over without a word, its
+ * default taken.  An empty list or object under it changes nothing. */
+static bool keys_cased(reader *r, json_t *obj, const char *field, const char *const *known) {
+  if (!json_is_object(obj))
+    return true;
+  const char *key;
+  json_t *v;
+  json_object_foreach(obj, key, v) {
+    if ((json_is_array(v) && json_array_size(v) == 0) || (json_is_object(v) && json_object_size(v) == 0))
+      continue;
+    for (const char *const *k = known; *k; k++)
+      if (strcmp(key, *k) != 0 && strcasecmp(key, *k) == 0 && !json_object_get(obj, *k))
+        return rfail(r, WGP_ERR_INPUT, "%s%s'%s' is not read: T1's keys are case-sensitive, write '%s'", field,
+                     *field ? ": " : "", key, *k);
+  }
+  return true;
+}
+
 typedef struct name_check {
   reader *r;
   const char *field, *text;
@@ -307,6 +327,9 @@ static bool read_param(reader *r, json_t *j, size_t i) {
   snprintf(field, sizeof field, "TuningParameters[%zu]", i);
   if (!json_is_object(j))
     return rfail(r, WGP_ERR_INPUT, "%s: expected an object with Name and Values", field);
+  static const char *const param_keys[] = {"Name", "Type", "Values", "Default", NULL};
+  if (!keys_cased(r, j, field, param_keys))
+    return false;
   json_t *name = json_object_get(j, "Name"), *values = json_object_get(j, "Values");
   if (!json_is_string(name))
     return rfail(r, WGP_ERR_INPUT, "%s: no Name (a string)", field);
@@ -409,6 +432,9 @@ static bool read_param(reader *r, json_t *j, size_t i) {
 static bool read_cond(reader *r, json_t *j, size_t i) {
   char field[64];
   snprintf(field, sizeof field, "Conditions[%zu]", i);
+  static const char *const cond_keys[] = {"Expression", "Parameters", NULL};
+  if (!keys_cased(r, j, field, cond_keys))
+    return false;
   json_t *e = json_is_object(j) ? json_object_get(j, "Expression") : json_is_string(j) ? j : NULL;
   if (!json_is_string(e))
     return rfail(r, WGP_ERR_INPUT, "%s: no Expression (a string)", field);
@@ -487,6 +513,10 @@ static bool read_args(reader *r, json_t *args) {
     snprintf(field, sizeof field, "Arguments[%zu]", i);
     if (!json_is_object(a))
       return rfail(r, WGP_ERR_INPUT, "%s: expected an object", field);
+    static const char *const arg_keys[] = {"Name",     "Type", "MemoryType", "AccessType", "FillType", "FillValue",
+                                            "Size",     "TypeSize", "MemType", "Value",  "Output",   NULL};
+    if (!keys_cased(r, a, field, arg_keys))
+      return false;
     json_t *name = json_object_get(a, "Name"), *type = json_object_get(a, "Type"),
            *mem = json_object_get(a, "MemoryType");
     if (json_is_string(mem) && strcasecmp(json_string_value(mem), "Symbol") == 0) {
@@ -607,6 +637,15 @@ static bool read_spec(reader *r, json_t *k) {
   wgp_tune_space *s = r->s;
   if (!json_is_object(k))
     return rfail(r, WGP_ERR_INPUT, "no KernelSpecification (an object)");
+  static const char *const spec_keys[] = {"Language",   "CompilerOptions", "BenchmarkName", "KernelName",
+                                          "KernelFile", "KernelTypeNames", "GlobalSizeType", "LocalSize",
+                                          "GlobalSize", "GridDivX",        "GridDivY",       "GridDivZ",
+                                          "ProblemSize", "SharedMemory",   "Arguments",      NULL};
+  static const char *const xyz_keys[] = {"X", "Y", "Z", NULL};
+  if (!keys_cased(r, k, "KernelSpecification", spec_keys) ||
+      !keys_cased(r, json_object_get(k, "LocalSize"), "KernelSpecification.LocalSize", xyz_keys) ||
+      !keys_cased(r, json_object_get(k, "GlobalSize"), "KernelSpecification.GlobalSize", xyz_keys))
+    return false;
   json_t *lang = json_object_get(k, "Language");
   const char *l = json_is_string(lang) ? json_string_value(lang) : "";
   if (strcasecmp(l, "CUDA") == 0)
@@ -764,7 +803,15 @@ wgp_status sp_load_string(const char *text, size_t len, const char *name, const 
     json_t *conds = json_is_object(cs) ? json_object_get(cs, "Conditions") : NULL;
     json_t *gen = json_object_get(root, "General");
     json_t *bn = json_is_object(gen) ? json_object_get(gen, "BenchmarkName") : NULL;
-    if (!json_is_object(cs))
+    /* a key in another case first: it would be found missing below */
+    static const char *const root_keys[] = {"General", "ConfigurationSpace", "KernelSpecification", NULL};
+    static const char *const cs_keys[] = {"TuningParameters", "Conditions", NULL};
+    static const char *const gen_keys[] = {"BenchmarkName", "OutputFormat", NULL};
+    if (keys_cased(&r, root, "", root_keys) && keys_cased(&r, cs, "ConfigurationSpace", cs_keys))
+      keys_cased(&r, gen, "General", gen_keys);
+    if (r.st != WGP_OK)
+      ;
+    else if (!json_is_object(cs))
       rfail(&r, WGP_ERR_INPUT, "no ConfigurationSpace (an object)");
     else if (!json_is_array(tp) || json_array_size(tp) == 0)
       rfail(&r, WGP_ERR_INPUT, "ConfigurationSpace.TuningParameters: expected a list of parameters");
