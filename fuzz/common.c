@@ -1,6 +1,7 @@
 /* common.c - helpers of the fuzz targets (fuzz.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "fuzz.h"
+#include "wgperf/footprint.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -324,6 +325,18 @@ wgp_status fuzz_estimate(const wgp_launch *l, const wgp_kernel *k, const wgp_gpu
       if (lo > r.time_us * (1 + 1e-9) || r.time_us > hi * (1 + 1e-9))
         fuzz_fail("prediction %.17g us outside the bounds for any hit rates [%.17g, %.17g]", r.time_us, lo, hi);
     }
+    /* the bytes each buffer certainly sees (wgperf predict's check of its
+     * --buffer sizes, wgtune's of its fastest): whole bytes where any */
+    double *blo = calloc(na, sizeof *blo), *bhi = calloc(na, sizeof *bhi);
+    if (!blo || !bhi)
+      abort();
+    wgp_status sr = wgp_footprint_reach(&in, blo, bhi, &d);
+    fuzz_check_diag(sr, &d, "", "wgp_footprint_reach");
+    for (size_t x = 0; sr == WGP_OK && x < wgp_kernel_num_args(k); x++)
+      if (blo[x] <= bhi[x] && (!isfinite(blo[x]) || !isfinite(bhi[x]) || blo[x] != floor(blo[x]) ||
+                               bhi[x] != floor(bhi[x])))
+        fuzz_fail("argument %zu: bytes %.17g to %.17g certainly touched", x, blo[x], bhi[x]);
+    free(blo), free(bhi);
   }
   wgp_estimate_free(e);
   free(align);
