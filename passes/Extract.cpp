@@ -607,18 +607,47 @@ static const char *mathClass(StringRef N, Type *T) {
 // per SM, sqrt 39.4 and 15.7, against CUDA's IEEE 57.7 / 7.0 and 55.6 / 10.9;
 // the fast classes measure 43.1 / 15.6 (__expf: MUFU and FMUL) and 39.1 /
 // 15.9 (rsqrt: one MUFU). So an operation allowed 2 ulp or more takes those.
+// So does every float division and square root of a function compiled with
+// -ffast-math (CUDA's nvcc -use_fast_math, which wgtune passes so, or
+// OpenCL's -cl-fast-relaxed-math): its "unsafe-fp-math" is what makes the
+// NVPTX back end emit div.approx.f32 and sqrt.approx.f32 (getDivF32Level,
+// usePrecSqrtF32), as nvcc's -prec-div=false -prec-sqrt=false do.
 static bool relaxedAccuracy(const Instruction &I) {
   const auto *FP = dyn_cast<FPMathOperator>(&I);
-  return FP && I.getType()->getScalarType()->isFloatTy() && FP->getFPAccuracy() >= 2.0f;
+  if (!FP || !I.getType()->getScalarType()->isFloatTy())
+    return false;
+  if (FP->getFPAccuracy() >= 2.0f)
+    return true;
+  const Function *F = I.getFunction();
+  return F && F->getFnAttribute("unsafe-fp-math").getValueAsBool();
 }
 
-static const char *relaxedClass(const Instruction &I, const char *Class) {
-  if (!Class || !relaxedAccuracy(I))
+// FN: the function called (its name as the call has it: sinf, __nv_expf,
+// llvm.exp.f32's exp), where CLASS is a call's.  A float call that may be
+// approximated (its afn flag: CUDA's -ffast-math, OpenCL's
+// -cl-fast-relaxed-math) of a function nvcc's -use_fast_math replaces by its
+// intrinsic (__sinf, __expf, __powf, ...: CUDA's programming guide,
+// "Intrinsic Functions") is the fast class too; clang's own CUDA headers do
+// so for a few (sinf, cosf, logf, log2f), NVIDIA's compilers for all of these.
+static const char *relaxedClass(const Instruction &I, const char *Class, StringRef Fn = "") {
+  if (!Class)
     return Class;
-  if (StringRef(Class) == "sfu_sqrt")
+  if (relaxedAccuracy(I) && StringRef(Class) == "sfu_sqrt")
     return "sfu_rsqrt";
-  if (StringRef(Class) == "fp32_div")
+  if (relaxedAccuracy(I) && StringRef(Class) == "fp32_div")
     return "sfu_fast";
+  const auto *FP = dyn_cast<FPMathOperator>(&I);
+  const Function *F = I.getFunction();
+  bool Approx = FP && I.getType()->getScalarType()->isFloatTy() &&
+                (FP->hasApproxFunc() || (F && F->getFnAttribute("unsafe-fp-math").getValueAsBool()));
+  if (!Fn.empty() && Approx) {
+    Fn.consume_front("__nv_");
+    if (Fn.size() > 3 && Fn.ends_with("f"))
+      Fn = Fn.drop_back();
+    for (StringRef Intrinsic : {"sin", "cos", "sincos", "tan", "exp", "exp10", "log", "log2", "log10", "pow"})
+      if (Fn == Intrinsic)
+        return "sfu_fast";
+  }
   return Class;
 }
 
@@ -672,7 +701,7 @@ static CallClass classifyCall(const CallBase &CB) {
     case Intrinsic::exp10: case Intrinsic::log: case Intrinsic::log2: case Intrinsic::log10:
     case Intrinsic::pow: case Intrinsic::powi: {
       StringRef Base = Name.drop_front(5).split('.').first; // llvm.sin.f32 -> sin
-      return {CallKind::Counted, mathClass(Base, T), ""};
+      return {CallKind::Counted, relaxedClass(CB, mathClass(Base, T), Base), ""};
     }
     case Intrinsic::fabs: case Intrinsic::copysign: case Intrinsic::minnum:
     case Intrinsic::maxnum: case Intrinsic::minimum: case Intrinsic::maximum:
@@ -770,7 +799,7 @@ static CallClass classifyCall(const CallBase &CB) {
   if (PN == "vprintf" || PN == "__assertfail")
     return {CallKind::Counted, "call", ""};
   if (const char *C = mathClass(PN, T->isVoidTy() ? ArgT : T))
-    return {CallKind::Counted, relaxedClass(CB, C), ""};
+    return {CallKind::Counted, relaxedClass(CB, C, PN), ""};
   // OpenCL conversions (convert_float4, convert_uchar4_sat, ...): libclc
   // is not linked into the model, so they arrive as calls; one conversion
   // per element, as the backend emits them.

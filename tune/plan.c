@@ -125,6 +125,8 @@ wgp_status wgp_tune_write_plan(const wgp_tune_space *s, const wgp_tune_options *
     fprintf(out, "flag\t%s\n", wgp_tune_space_compiler_flag(s, i));
   for (size_t i = 0; i < wgp_tune_space_num_ignored_options(s) && st == WGP_OK; i++)
     fprintf(out, "flag\t%s\n", wgp_tune_space_ignored_option(s, i));
+  for (size_t i = 0; i < wgp_tune_space_num_translated_options(s) && st == WGP_OK; i++)
+    fprintf(out, "flag\t%s\n", wgp_tune_space_translated_option(s, i));
   for (size_t i = 0; i < o->num_flags && st == WGP_OK; i++) {
     if (!plain(o->flags[i]))
       st = bad_text(diag, s, "the flag", o->flags[i]);

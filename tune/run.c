@@ -2049,14 +2049,17 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
   if (o->shards && (o->shard < 1 || o->shard > o->shards))
     return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: shard %u of %u does not exist", o->shard, o->shards);
   /* the flags: the space's CompilerOptions, then the caller's */
-  r.nflags = wgp_tune_space_num_compiler_flags(s) + o->num_flags;
+  size_t nsf = wgp_tune_space_num_compiler_flags(s), nco = wgp_tune_space_num_clang_only_flags(s);
+  r.nflags = nsf + nco + o->num_flags;
   r.flags = calloc(r.nflags + 1, sizeof *r.flags);
   if (!r.flags)
     return nomem(diag);
-  for (size_t i = 0; i < wgp_tune_space_num_compiler_flags(s); i++)
+  for (size_t i = 0; i < nsf; i++)
     r.flags[i] = (char *)wgp_tune_space_compiler_flag(s, i);
+  for (size_t i = 0; i < nco; i++) /* nvcc's -use_fast_math as clang's flags */
+    r.flags[nsf + i] = (char *)wgp_tune_space_clang_only_flag(s, i);
   for (size_t i = 0; i < o->num_flags; i++)
-    r.flags[wgp_tune_space_num_compiler_flags(s) + i] = o->flags[i];
+    r.flags[nsf + nco + i] = o->flags[i];
   for (size_t i = 0; i < wgp_tune_space_num_ignored_options(s); i++)
     message(o, "wgperf: note: %s: CompilerOptions '%s' is not passed to clang (nvcc's or NVRTC's own)",
             wgp_tune_space_name(s), wgp_tune_space_ignored_option(s, i));

@@ -106,6 +106,12 @@ void wgp_tune_space_free(wgp_tune_space *s) {
   for (size_t i = 0; i < s->nignored; i++)
     free(s->ignored[i]);
   free(s->ignored);
+  for (size_t i = 0; i < s->ntranslated; i++)
+    free(s->translated[i]);
+  free(s->translated);
+  for (size_t i = 0; i < s->nclang_only; i++)
+    free(s->clang_only[i]);
+  free(s->clang_only);
   free(s->kernel_name);
   free(s->benchmark);
   free(s->file);
@@ -708,7 +714,25 @@ static bool read_spec(reader *r, json_t *k) {
     if (!json_is_string(x))
       return rfail(r, WGP_ERR_INPUT, "KernelSpecification.CompilerOptions[%zu]: expected a string", i);
     const char *o = json_string_value(x);
+    /* nvcc's and NVRTC's fast math (-ftz=true -prec-div=false -prec-sqrt=false
+     * and the intrinsics of sinf, expf, ...): clang's -ffast-math, with which the
+     * plugin takes division, square roots and those functions as their
+     * approximate instructions, as NVIDIA's compilers make them */
+    if (s->language == WGP_SOURCE_CUDA && (strcmp(o, "-use_fast_math") == 0 || strcmp(o, "--use_fast_math") == 0)) {
+      if (!add_string(r, &s->translated, &s->ntranslated, o) ||
+          !add_string(r, &s->clang_only, &s->nclang_only, "-ffast-math") ||
+          !add_string(r, &s->clang_only, &s->nclang_only, "-fgpu-flush-denormals-to-zero"))
+        return false;
+      continue;
+    }
+    /* OpenCL's build options that change what the compiler may make of the
+     * arithmetic (clang reads them as the OpenCL standard defines them) */
+    static const char *const cl_math[] = {"-cl-fast-relaxed-math", "-cl-mad-enable", "-cl-unsafe-math-optimizations",
+                                          "-cl-finite-math-only", "-cl-no-signed-zeros", "-cl-denorms-are-zero",
+                                          "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-single-precision-constant"};
     bool clang = (o[0] == '-' && (o[1] == 'D' || o[1] == 'U' || o[1] == 'I') && o[2]) || strncmp(o, "-std=", 5) == 0;
+    for (size_t q = 0; s->language == WGP_SOURCE_OPENCL && q < sizeof cl_math / sizeof *cl_math; q++)
+      clang = clang || strcmp(o, cl_math[q]) == 0;
     if (!add_string(r, clang ? &s->flags : &s->ignored, clang ? &s->nflags : &s->nignored, o))
       return false;
   }
@@ -898,6 +922,10 @@ size_t wgp_tune_space_num_compiler_flags(const wgp_tune_space *s) { return s->nf
 size_t wgp_tune_space_num_symbols(const wgp_tune_space *s) { return s->nsymbols; }
 const char *wgp_tune_space_symbol(const wgp_tune_space *s, size_t i) { return s->symbols[i]; }
 const char *wgp_tune_space_compiler_flag(const wgp_tune_space *s, size_t i) { return s->flags[i]; }
+size_t wgp_tune_space_num_translated_options(const wgp_tune_space *s) { return s->ntranslated; }
+const char *wgp_tune_space_translated_option(const wgp_tune_space *s, size_t i) { return s->translated[i]; }
+size_t wgp_tune_space_num_clang_only_flags(const wgp_tune_space *s) { return s->nclang_only; }
+const char *wgp_tune_space_clang_only_flag(const wgp_tune_space *s, size_t i) { return s->clang_only[i]; }
 size_t wgp_tune_space_num_ignored_options(const wgp_tune_space *s) { return s->nignored; }
 const char *wgp_tune_space_ignored_option(const wgp_tune_space *s, size_t i) { return s->ignored[i]; }
 

@@ -49,6 +49,9 @@ struct wgp_tune_space {
   char **files;
   size_t nflags, nignored;
   char **flags, **ignored;
+  /* nvcc's options clang reads under other names: as written (a plan's), and clang's */
+  size_t ntranslated, nclang_only;
+  char **translated, **clang_only;
   /* launch */
   bool has_local;
   sp_expr local[3];

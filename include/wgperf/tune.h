@@ -79,7 +79,8 @@ wgp_source_kind wgp_tune_space_language(const wgp_tune_space *s); /* WGP_SOURCE_
 /* KernelFile, resolved against the space file's folder (0 when not given). */
 size_t wgp_tune_space_num_kernel_files(const wgp_tune_space *s);
 const char *wgp_tune_space_kernel_file(const wgp_tune_space *s, size_t i);
-/* CompilerOptions that are clang's too (-D, -U, -I, -std=): passed on. */
+/* CompilerOptions that are clang's too (-D, -U, -I, -std=, OpenCL's -cl-*
+ * arithmetic options): passed on. */
 size_t wgp_tune_space_num_compiler_flags(const wgp_tune_space *s);
 /* KTT's Symbol arguments by name: globals the host sets (a __constant__
  * array), which the kernel reads by their declarations; not among the
@@ -90,6 +91,13 @@ const char *wgp_tune_space_compiler_flag(const wgp_tune_space *s, size_t i);
 /* CompilerOptions left out (nvcc's or NVRTC's own); the caller may say so. */
 size_t wgp_tune_space_num_ignored_options(const wgp_tune_space *s);
 const char *wgp_tune_space_ignored_option(const wgp_tune_space *s, size_t i);
+/* CompilerOptions of NVIDIA's compilers that clang reads under other names
+ * (nvcc's -use_fast_math), as written (what a plan's harness passes on)...
+ * and clang's flags for them (-ffast-math -fgpu-flush-denormals-to-zero). */
+size_t wgp_tune_space_num_translated_options(const wgp_tune_space *s);
+const char *wgp_tune_space_translated_option(const wgp_tune_space *s, size_t i);
+size_t wgp_tune_space_num_clang_only_flags(const wgp_tune_space *s);
+const char *wgp_tune_space_clang_only_flag(const wgp_tune_space *s, size_t i);
 
 /* The configurations the Conditions allow, in Kernel Tuner's order: *COUNT
  * rows of wgp_tune_space_num_params value indices in *IDX (give: free()); *RAW

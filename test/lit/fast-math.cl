@@ -18,6 +18,15 @@
 // IEEE: totals: {{.*}}sfu_fast=4
 // IEEE-LABEL: kernel precise
 // IEEE: totals: {{.*}}fp32_div=1 {{.*}}sfu_exp=1 sfu_log=1 sfu_sin=1
+// -cl-fast-relaxed-math lets the functions be approximated (clang's afn on
+// the calls): NVIDIA's compilers then take their intrinsics, as nvcc's
+// -use_fast_math does (use-fast-math.cu).
+// RUN: %wgperf extract %s -o %t.relaxed.json --print -- -cl-fast-relaxed-math 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=RELAXED
+// RELAXED-LABEL: kernel precise
+// RELAXED: totals:
+// RELAXED-NOT: sfu_exp
+// RELAXED-SAME: sfu_fast=4
 __kernel void precise(__global float *x, int n) {
   int i = get_global_id(0);
   if (i < n)
