@@ -827,6 +827,14 @@ wgp_status sp_load_string(const char *text, size_t len, const char *name, const 
     json_t *conds = json_is_object(cs) ? json_object_get(cs, "Conditions") : NULL;
     json_t *gen = json_object_get(root, "General");
     json_t *bn = json_is_object(gen) ? json_object_get(gen, "BenchmarkName") : NULL;
+    /* BAT's older files: their own names under a lower-case key, not T1's in another case */
+    json_t *bat = json_object_get(root, "kernelSpecification");
+    if (json_is_object(bat) && !json_object_get(root, "KernelSpecification") &&
+        (json_object_get(bat, "blockSize") || json_object_get(bat, "gridSize")))
+      rfail(&r, WGP_ERR_INPUT,
+            "'kernelSpecification' with blockSize and gridSize is the older schema of BAT's benchmarks, which wgtune "
+            "does not read: T1 writes KernelSpecification with Language, KernelName, LocalSize, GlobalSize (or "
+            "ProblemSize and GridDivX/Y/Z), SharedMemory and Arguments (each with MemoryType and a Size)");
     /* a key in another case first: it would be found missing below */
     static const char *const root_keys[] = {"General", "ConfigurationSpace", "KernelSpecification", NULL};
     static const char *const cs_keys[] = {"TuningParameters", "Conditions", NULL};
