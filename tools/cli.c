@@ -192,9 +192,15 @@ int cli_source_flag(int argc, char **argv, int i, cli_flags *flags) {
 }
 
 int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags) {
-  for (; i < argc; i++, flags->after++)
-    if (flags_push(flags, argv[i]))
+  for (; i < argc; i++, flags->after++) {
+    /* nvcc's fast math, which clang would take as '-u se_fast_math' (a
+     * linker option, unused): clang's -ffast-math, whose approximate
+     * division, square roots and functions the model then counts */
+    static char fast[] = "-ffast-math";
+    char *f = strcmp(argv[i], "-use_fast_math") == 0 || strcmp(argv[i], "--use_fast_math") == 0 ? fast : argv[i];
+    if (flags_push(flags, f))
       return -1;
+  }
   return 0;
 }
 

@@ -11,6 +11,13 @@
 // RUN: %opt -load-pass-plugin=%plugin -passes='print<wgperf>' -disable-output %t.precise.bc | FileCheck %s --check-prefix=PRECISE
 // RUN: %clang_cu -O2 -g -c -emit-llvm -ffast-math -fgpu-flush-denormals-to-zero -fpass-plugin=%plugin %s -o %t.fast.bc
 // RUN: %opt -load-pass-plugin=%plugin -passes='print<wgperf>' -disable-output %t.fast.bc | FileCheck %s --check-prefix=FAST
+// nvcc's spelling after wgperf's '--' is clang's -ffast-math (clang itself
+// would read '-u se_fast_math', a linker option, and leave it unused):
+// RUN: %wgperf extract %s -o %t.json --print -- -use_fast_math 2>&1 | FileCheck %s --check-prefix=NVCC
+// NVCC-NOT: warning
+// NVCC: totals:
+// NVCC-NOT: fp32_div
+// NVCC-SAME: sfu_fast=4
 
 extern "C" __global__ void maths(float *out, const float *a, const float *b, double *d) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
