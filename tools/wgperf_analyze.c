@@ -1145,9 +1145,20 @@ int cmd_predict(int argc, char **argv) {
              r.worst_us, json_array_size(u) ? "; UNTRUSTED: it rests on a loop count nobody gave (below)" : "");
       json_decref(u);
       untrusted_text(stdout, "untrusted   ", S.k, S.an);
-      printf("occupancy   %u warps, %u work-group%s per SM, limited by %s (%u registers per thread from %s)\n",
+      printf("occupancy   %u warps, %u work-group%s per SM, limited by %s (%u registers per thread from %s)",
              r.active_warps_per_sm, r.active_groups_per_sm, r.active_groups_per_sm == 1 ? "" : "s",
              r.limiter ? r.limiter : "warps", regs, regs_from);
+      /* a grid smaller than what the SMs hold at once: the occupancy above is
+       * what each SM could hold, not what this launch gives it */
+      uint64_t groups = wgp_estimate_groups(S.est), sms = wgp_gpu_sm_count(S.gpu);
+      if (sms && r.active_groups_per_sm && groups < sms * r.active_groups_per_sm) {
+        uint64_t busy = groups < sms ? groups : sms, most = (groups + sms - 1) / sms;
+        printf("; this launch's %llu work-group%s fill%s %llu of the %llu SMs, at most %llu each (%llu warps)",
+               (unsigned long long)groups, groups == 1 ? "" : "s", groups == 1 ? "s" : "", (unsigned long long)busy,
+               (unsigned long long)sms, (unsigned long long)most,
+               (unsigned long long)(most * (r.active_warps_per_sm / r.active_groups_per_sm)));
+      }
+      printf("\n");
       printf("rounds      %.4g rounds of %.4g cycles%s; limited by %s\n", r.rounds, r.round_cycles,
              r.extrapolated ? " (long loops extrapolated from a steady state)" : "", r.bound ? r.bound : "pipeline");
       if (r.idle_groups)
