@@ -15,6 +15,10 @@
 // RUN: %wgperf predict %s --kernel indirect --grid 40 --block 256 --buffer a=32768 --buffer idx=40960 --buffer c=32768 --arg n=8192 2>&1 | FileCheck %s --check-prefix=QUIET
 // QUIET-NOT: warning: the launch accesses
 // QUIET: time
+// (40 work-groups of 8 warps on the H100's 132 SMs: the occupancy line says
+// what this launch gives the SMs beside what each could hold)
+// RUN: %wgperf predict %s --kernel checked --grid 40 --block 256 --arg n=8192 | FileCheck %s --check-prefix=GRID
+// GRID: occupancy   64 warps, 8 work-groups per SM, limited by warps ({{.*}}); this launch's 40 work-groups fill 40 of the 132 SMs, at most 1 each (8 warps)
 // A bound check with n larger than the buffer: the stores to c reach past it.
 // RUN: %wgperf predict %s --kernel checked --grid 40 --block 256 --buffer a=40960 --buffer b=40960 --buffer c=16384 --arg n=10240 2>&1 | FileCheck %s --check-prefix=SMALL
 // SMALL: wgperf: warning: the launch accesses bytes 0 to 40959 of 'c', outside the 16384 bytes --buffer gives it
