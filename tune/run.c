@@ -1069,7 +1069,7 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, bool
   emit(out, done);
 }
 
-/* --check_top's jobs: whether each configuration IDX[0..N) of CODE (its
+/* check_fastest's jobs: whether each configuration IDX[0..N) of CODE (its
  * model in the cache) accesses outside the buffers the space gives; a line
  * {"i", "outside"} each, then {"done", "cpu_check"}. */
 static void job_check(run *r, const char *code, const size_t *idx, size_t n, FILE *out) {

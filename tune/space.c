@@ -521,10 +521,13 @@ static bool read_args(reader *r, json_t *args) {
       return rfail(r, WGP_ERR_INPUT, "%s: expected an object", field);
     static const char *const arg_keys[] = {"Name",     "Type", "MemoryType", "AccessType", "FillType", "FillValue",
                                             "Size",     "TypeSize", "MemType", "Value",  "Output",   NULL};
-    if (!keys_cased(r, a, field, arg_keys))
-      return false;
     json_t *name = json_object_get(a, "Name"), *type = json_object_get(a, "Type"),
            *mem = json_object_get(a, "MemoryType");
+    char named[160];
+    snprintf(named, sizeof named, "%s%s%.64s%s", field, json_is_string(name) ? " (" : "",
+             json_is_string(name) ? json_string_value(name) : "", json_is_string(name) ? ")" : "");
+    if (!keys_cased(r, a, named, arg_keys))
+      return false;
     if (json_is_string(mem) && strcasecmp(json_string_value(mem), "Symbol") == 0) {
       /* KTT: a global the host sets by name (cudaMemcpyToSymbol), not a kernel
        * argument; its data reach no prediction (loaded values are unknown) */
