@@ -579,6 +579,29 @@ wgp_status wgp_footprint_reach(const wgp_analysis_input *in, double *lo, double 
   return st;
 }
 
+wgp_status wgp_footprint_outside(const wgp_analysis_input *in, size_t max, size_t *arg, double *lo, double *hi,
+                                 size_t *count, wgp_diag *diag) {
+  *count = 0;
+  size_t n = wgp_kernel_num_args(in->kernel);
+  bool any = false;
+  for (size_t i = 0; in->buffer_bytes && i < n; i++)
+    any = any || in->buffer_bytes[i] > 0;
+  if (!any)
+    return WGP_OK; /* no size to compare with: no isl */
+  double *l = malloc(n * sizeof *l), *h = malloc(n * sizeof *h);
+  wgp_status st = l && h ? wgp_footprint_reach(in, l, h, diag)
+                         : wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
+  for (size_t i = 0; st == WGP_OK && i < n && *count < max; i++) {
+    double size = (double)in->buffer_bytes[i];
+    if (size > 0 && l[i] <= h[i] && (l[i] < 0 || h[i] >= size)) {
+      arg[*count] = i, lo[*count] = l[i], hi[*count] = h[i];
+      (*count)++;
+    }
+  }
+  free(l), free(h);
+  return st;
+}
+
 void wgp_footprint_free(wgp_footprint *f) {
   if (!f)
     return;

@@ -749,34 +749,26 @@ static void session_close(session *S) {
     unlink(S->tmpl);
 }
 
-/* Parses the command line of analyze/predict (CMD), loads or extracts the
- * model, the GPU and the launch, and analyzes the launch. */
 /* Buffers whose --buffer size the launch's accesses certainly reach past
- * (wgp_footprint_reach): a warning each, since the prediction then counts
+ * (wgp_footprint_outside): a warning each, since the prediction then counts
  * accesses a GPU would fault on or that read another allocation. */
 static void overreach_warning(const wgp_analysis_input *in, const wgp_kernel *k) {
-  size_t n = wgp_kernel_num_args(k);
-  bool any = false;
-  for (size_t i = 0; in->buffer_bytes && i < n; i++)
-    any = any || in->buffer_bytes[i] > 0;
-  if (!any)
-    return;
-  double *lo = malloc(n * sizeof *lo), *hi = malloc(n * sizeof *hi);
+  size_t n = wgp_kernel_num_args(k), count = 0;
+  size_t *arg = malloc((n ? n : 1) * sizeof *arg);
+  double *lo = malloc((n ? n : 1) * sizeof *lo), *hi = malloc((n ? n : 1) * sizeof *hi);
   wgp_diag d;
-  wgp_status dst = lo && hi ? wgp_footprint_reach(in, lo, hi, &d) : WGP_ERR_NOMEM;
-  if (dst == WGP_OK)
-    for (size_t i = 0; i < n; i++) {
-      double size = (double)in->buffer_bytes[i];
-      if (size > 0 && lo[i] <= hi[i] && (lo[i] < 0 || hi[i] >= size))
-        fprintf(stderr,
-                "wgperf: warning: the launch accesses bytes %.0f to %.0f of '%s', outside the %.0f bytes --buffer "
-                "gives it: the kernel is not written for this launch (no bound check for this grid), or the buffer "
-                "is larger than --buffer says; the prediction counts those accesses\n",
-                lo[i], hi[i], wgp_arg_name(wgp_kernel_arg(k, i)), size);
-    }
-  free(lo), free(hi);
+  if (arg && lo && hi && wgp_footprint_outside(in, n, arg, lo, hi, &count, &d) == WGP_OK)
+    for (size_t q = 0; q < count; q++)
+      fprintf(stderr,
+              "wgperf: warning: the launch accesses bytes %.0f to %.0f of '%s', outside the %.0f bytes --buffer "
+              "gives it: the kernel is not written for this launch (no bound check for this grid), or the buffer "
+              "is larger than --buffer says; the prediction counts those accesses\n",
+              lo[q], hi[q], wgp_arg_name(wgp_kernel_arg(k, arg[q])), (double)in->buffer_bytes[arg[q]]);
+  free(arg), free(lo), free(hi);
 }
 
+/* Parses the command line of analyze/predict (CMD), loads or extracts the
+ * model, the GPU and the launch, and analyzes the launch. */
 static int session_open(const char *cmd, int argc, char **argv, session *S) {
   memset(S, 0, sizeof *S);
   opts *op = &S->o;

@@ -650,26 +650,18 @@ static void type_mismatch(const wgp_kernel *k, const wgp_tune_launch *tl, const 
 }
 
 /* The first buffer that IN's launch certainly accesses outside of
- * (wgp_footprint_reach against the space's Size), in words in OUT: the
- * kernel is not written for such a launch (a grid past the data without a
- * bound check) or a Size is too small, and the time counts those accesses.
- * False when none (or the question could not be answered). */
+ * (wgp_footprint_outside against the space's Size), in words in OUT; false
+ * when none (or the question could not be answered). */
 static bool outside_buffers(const wgp_kernel *k, const wgp_analysis_input *in, char *out, size_t size) {
-  size_t n = wgp_kernel_num_args(k);
-  double *lo = malloc((n ? n : 1) * sizeof *lo), *hi = malloc((n ? n : 1) * sizeof *hi);
+  size_t arg, count = 0;
+  double lo, hi;
   wgp_diag d;
-  bool found = false;
-  if (lo && hi && wgp_footprint_reach(in, lo, hi, &d) == WGP_OK)
-    for (size_t i = 0; i < n && !found; i++) {
-      double bytes = (double)in->buffer_bytes[i];
-      if (bytes > 0 && lo[i] <= hi[i] && (lo[i] < 0 || hi[i] >= bytes)) {
-        snprintf(out, size, "the launch accesses bytes %.0f to %.0f of '%s', whose Size in the space's Arguments is "
-                 "%.0f bytes", lo[i], hi[i], wgp_arg_name(wgp_kernel_arg(k, i)), bytes);
-        found = true;
-      }
-    }
-  free(lo), free(hi);
-  return found;
+  if (wgp_footprint_outside(in, 1, &arg, &lo, &hi, &count, &d) != WGP_OK || count == 0)
+    return false;
+  snprintf(out, size,
+           "the launch accesses bytes %.0f to %.0f of '%s', whose Size in the space's Arguments is %.0f bytes", lo, hi,
+           wgp_arg_name(wgp_kernel_arg(k, arg)), (double)in->buffer_bytes[arg]);
+  return true;
 }
 
 /* Kernel Tuner's cmem_args, written as Arguments with MemType Constant: a

@@ -179,6 +179,14 @@ wgp_status wgp_footprint_extents(const wgp_analysis_input *in, double *extent, w
  * past it is an access outside the buffer the launch gives. */
 wgp_status wgp_footprint_reach(const wgp_analysis_input *in, double *lo, double *hi, wgp_diag *diag);
 
+/* The arguments whose size IN gives (buffer_bytes) the launch certainly
+ * accesses outside of (wgp_footprint_reach): a kernel not written for this
+ * launch (a grid past the data without a bound check) or a size too small.
+ * Up to MAX of them, in argument order, in ARG with their bytes in LO and
+ * HI; *COUNT of them.  Nothing is computed where IN gives no size. */
+wgp_status wgp_footprint_outside(const wgp_analysis_input *in, size_t max, size_t *arg, double *lo, double *hi,
+                                 size_t *count, wgp_diag *diag);
+
 const char *wgp_footprint_kind_name(wgp_footprint_kind kind); /* "none", "exact", "bound", "fallback" */
 
 #ifdef __cplusplus
