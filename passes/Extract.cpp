@@ -525,7 +525,13 @@ static const char *asmClass(const InlineAsm &IA) {
 }
 
 // Names after stripping Itanium mangling and CUDA/libdevice prefixes.
-static const char *mathClass(StringRef N, Type *T) {
+// APPROX: a float call that may be approximated (its afn flag: CUDA's
+// -ffast-math, OpenCL's -cl-fast-relaxed-math; approxCall): a function nvcc's
+// -use_fast_math replaces by its intrinsic (__sinf, __expf, __powf, ...:
+// CUDA's programming guide, "Intrinsic Functions") is the fast class too;
+// clang's own CUDA headers do so for a few (sinf, cosf, logf, log2f),
+// NVIDIA's compilers for all of these.
+static const char *mathClass(StringRef N, Type *T, bool Approx = false) {
   bool F64 = T->getScalarType()->isDoubleTy();
   static const MathFn Table[] = {
       {"sqrt", "sfu_sqrt"},   {"rsqrt", "sfu_rsqrt"}, {"sin", "sfu_sin"},
@@ -566,9 +572,12 @@ static const char *mathClass(StringRef N, Type *T) {
   for (StringRef P : {"native_", "half_", "__nv_", "__", "fast_"})
     Base.consume_front(P);
   auto Lookup = [&](StringRef B) -> const char * {
+    bool Intrinsic = false;
+    for (StringRef I : {"sin", "cos", "sincos", "tan", "exp", "exp10", "log", "log2", "log10", "pow"})
+      Intrinsic = Intrinsic || (Approx && B == I);
     for (const MathFn &E : Table)
       if (B == E.Name) {
-        if (Fast && !F64 && StringRef(E.Class) != "sfu_rsqrt")
+        if ((Fast || Intrinsic) && !F64 && StringRef(E.Class) != "sfu_rsqrt")
           return "sfu_fast";
         if (StringRef(E.Class) == "div")
           return F64 ? "fp64_div" : "fp32_div";
@@ -612,42 +621,29 @@ static const char *mathClass(StringRef N, Type *T) {
 // OpenCL's -cl-fast-relaxed-math): its "unsafe-fp-math" is what makes the
 // NVPTX back end emit div.approx.f32 and sqrt.approx.f32 (getDivF32Level,
 // usePrecSqrtF32), as nvcc's -prec-div=false -prec-sqrt=false do.
-static bool relaxedAccuracy(const Instruction &I) {
-  const auto *FP = dyn_cast<FPMathOperator>(&I);
-  if (!FP || !I.getType()->getScalarType()->isFloatTy())
-    return false;
-  if (FP->getFPAccuracy() >= 2.0f)
-    return true;
+static bool fastMathFunction(const Instruction &I) {
   const Function *F = I.getFunction();
   return F && F->getFnAttribute("unsafe-fp-math").getValueAsBool();
 }
 
-// FN: the function called (its name as the call has it: sinf, __nv_expf,
-// llvm.exp.f32's exp), where CLASS is a call's.  A float call that may be
-// approximated (its afn flag: CUDA's -ffast-math, OpenCL's
-// -cl-fast-relaxed-math) of a function nvcc's -use_fast_math replaces by its
-// intrinsic (__sinf, __expf, __powf, ...: CUDA's programming guide,
-// "Intrinsic Functions") is the fast class too; clang's own CUDA headers do
-// so for a few (sinf, cosf, logf, log2f), NVIDIA's compilers for all of these.
-static const char *relaxedClass(const Instruction &I, const char *Class, StringRef Fn = "") {
-  if (!Class)
-    return Class;
-  if (relaxedAccuracy(I) && StringRef(Class) == "sfu_sqrt")
-    return "sfu_rsqrt";
-  if (relaxedAccuracy(I) && StringRef(Class) == "fp32_div")
-    return "sfu_fast";
+static bool relaxedAccuracy(const Instruction &I) {
   const auto *FP = dyn_cast<FPMathOperator>(&I);
-  const Function *F = I.getFunction();
-  bool Approx = FP && I.getType()->getScalarType()->isFloatTy() &&
-                (FP->hasApproxFunc() || (F && F->getFnAttribute("unsafe-fp-math").getValueAsBool()));
-  if (!Fn.empty() && Approx) {
-    Fn.consume_front("__nv_");
-    if (Fn.size() > 3 && Fn.ends_with("f"))
-      Fn = Fn.drop_back();
-    for (StringRef Intrinsic : {"sin", "cos", "sincos", "tan", "exp", "exp10", "log", "log2", "log10", "pow"})
-      if (Fn == Intrinsic)
-        return "sfu_fast";
-  }
+  return FP && I.getType()->getScalarType()->isFloatTy() && (FP->getFPAccuracy() >= 2.0f || fastMathFunction(I));
+}
+
+// A float call that may be approximated (mathClass's APPROX).
+static bool approxCall(const Instruction &I) {
+  const auto *FP = dyn_cast<FPMathOperator>(&I);
+  return FP && I.getType()->getScalarType()->isFloatTy() && (FP->hasApproxFunc() || fastMathFunction(I));
+}
+
+static const char *relaxedClass(const Instruction &I, const char *Class) {
+  if (!Class || !relaxedAccuracy(I))
+    return Class;
+  if (StringRef(Class) == "sfu_sqrt")
+    return "sfu_rsqrt";
+  if (StringRef(Class) == "fp32_div")
+    return "sfu_fast";
   return Class;
 }
 
@@ -701,7 +697,7 @@ static CallClass classifyCall(const CallBase &CB) {
     case Intrinsic::exp10: case Intrinsic::log: case Intrinsic::log2: case Intrinsic::log10:
     case Intrinsic::pow: case Intrinsic::powi: {
       StringRef Base = Name.drop_front(5).split('.').first; // llvm.sin.f32 -> sin
-      return {CallKind::Counted, relaxedClass(CB, mathClass(Base, T), Base), ""};
+      return {CallKind::Counted, mathClass(Base, T, approxCall(CB)), ""};
     }
     case Intrinsic::fabs: case Intrinsic::copysign: case Intrinsic::minnum:
     case Intrinsic::maxnum: case Intrinsic::minimum: case Intrinsic::maximum:
@@ -798,8 +794,8 @@ static CallClass classifyCall(const CallBase &CB) {
   // own calls, a call's issue slot each; what they write is not modelled
   if (PN == "vprintf" || PN == "__assertfail")
     return {CallKind::Counted, "call", ""};
-  if (const char *C = mathClass(PN, T->isVoidTy() ? ArgT : T))
-    return {CallKind::Counted, relaxedClass(CB, C, PN), ""};
+  if (const char *C = mathClass(PN, T->isVoidTy() ? ArgT : T, approxCall(CB)))
+    return {CallKind::Counted, relaxedClass(CB, C), ""};
   // OpenCL conversions (convert_float4, convert_uchar4_sat, ...): libclc
   // is not linked into the model, so they arrive as calls; one conversion
   // per element, as the backend emits them.
