@@ -46,7 +46,7 @@ void cli_print_diag(const char *message) {
     fprintf(stderr, "%s\n", message);
 }
 
-static void print_message(void *user, const char *message) {
+void cli_print_message(void *user, const char *message) {
   (void)user;
   cli_print_diag(message);
 }
@@ -62,7 +62,7 @@ static int extract_one(const char *file, wgp_source_kind kind, const char *oleve
                            .cache_dir = cache,
                            .flags = flags ? flags->v : NULL,
                            .num_flags = flags ? (size_t)flags->n : 0,
-                           .message = print_message,
+                           .message = cli_print_message,
                            .archs = archs,
                            .num_archs = flags ? flags->narchs : 0};
   wgp_diag d;
@@ -343,5 +343,5 @@ wgp_tune_options cli_tune_run_options(const cli_tune_options *t) {
                             .jobs = t->jobs,
                             .sample = t->sample,
                             .seed = t->seed,
-                            .message = print_message};
+                            .message = cli_print_message};
 }

@@ -17,6 +17,8 @@ int usage_error(const char *fmt, ...);
 int input_error(const char *fmt, ...);
 /* Prints a library diagnostic ("wgperf: error: ...") as cli_prog's own. */
 void cli_print_diag(const char *message);
+/* cli_print_diag as a wgp_message_fn (USER unused): the library's notes and warnings. */
+void cli_print_message(void *user, const char *message);
 /* Whether LEVEL is an optimization level clang takes after -O (0-3, s, z). */
 bool cli_olevel_ok(const char *level);
 

@@ -189,11 +189,6 @@ static int output_option(int argc, char **argv, int *i, outputs *o) {
   return 1;
 }
 
-static void say(void *user, const char *message) {
-  (void)user;
-  cli_print_diag(message);
-}
-
 static int cmd_merge(int argc, char **argv) {
   cli_command = "wgtune";
   outputs o = {0};
@@ -230,7 +225,7 @@ static int cmd_merge(int argc, char **argv) {
     rc = EXIT_INPUT;
   }
   if (rc == EXIT_OK) {
-    wgp_tune_say_outside(all, say, NULL); /* the shards' checks of their fastest */
+    wgp_tune_say_outside(all, cli_print_message, NULL); /* the shards' checks of their fastest */
     rc = report(all, &o);
   }
   wgp_tune_result_free(all);

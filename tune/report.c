@@ -28,6 +28,15 @@ static bool varies(const wgp_tune_result *r, size_t p) {
   return false;
 }
 
+/* C's values of the parameters that vary in R ("name=value", by spaces);
+ * SHOW, when given, says which vary (varies() of each). */
+static void write_params(FILE *f, const wgp_tune_result *r, const wgp_tune_config *c, const bool *show) {
+  size_t np = 0;
+  for (size_t p = 0; p < r->nparams; p++)
+    if (show ? show[p] : varies(r, p))
+      fprintf(f, "%s%s=%s", np++ ? " " : "", r->params[p], c->values[p].text);
+}
+
 /* The registers' source of most predicted configurations. */
 static const char *common_registers(const wgp_tune_result *r, size_t *count) {
   const char *best = NULL;
@@ -162,10 +171,7 @@ int wgp_tune_write_table(const wgp_tune_result *r, FILE *f, size_t top) {
       if (c->ok || c->pruned)
         continue;
       fprintf(f, "  ");
-      size_t np = 0;
-      for (size_t p = 0; p < r->nparams; p++)
-        if (show[p])
-          fprintf(f, "%s%s=%s", np++ ? " " : "", r->params[p], c->values[p].text);
+      write_params(f, r, c, show);
       fprintf(f, ": %s\n", c->reason);
       shown++;
     }
@@ -471,16 +477,17 @@ void wgp_tune_say_outside(const wgp_tune_result *r, wgp_message_fn fn, void *use
   if (!fn || !count)
     return;
   const wgp_tune_config *c = &r->configs[r->ranked[first]];
-  char params[512] = "";
-  for (size_t p = 0, at = 0; p < r->nparams && at < sizeof params; p++)
-    if (varies(r, p))
-      at += (size_t)snprintf(params + at, sizeof params - at, "%s%s=%s", at ? " " : "", r->params[p],
-                             c->values[p].text);
-  char line[1536];
-  snprintf(line, sizeof line,
-           "wgperf: warning: %zu of the fastest configurations checked access outside the buffers the space gives "
-           "(the first, rank %zu, %s: %s): the kernel is not written for such a launch (no bound check for its "
-           "grid), or a Size in the space's Arguments is too small; their times count those accesses",
-           count, first + 1, params, c->outside);
-  fn(user, line);
+  char *line = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&line, &len);
+  if (!m)
+    return;
+  fprintf(m, "wgperf: warning: %zu of the fastest configurations checked access outside the buffers the space gives "
+             "(the first, rank %zu, ", count, first + 1);
+  write_params(m, r, c, NULL);
+  fprintf(m, ": %s): the kernel is not written for such a launch (no bound check for its grid), or a Size in the "
+             "space's Arguments is too small; their times count those accesses", c->outside);
+  if (fclose(m) == 0)
+    fn(user, line);
+  free(line);
 }
