@@ -62,6 +62,13 @@ static void expr_free(sp_expr *x) {
   free(x->field);
 }
 
+/* A list add_string made. */
+static void free_strings(char **v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    free(v[i]);
+  free(v);
+}
+
 void wgp_tune_space_free(wgp_tune_space *s) {
   if (!s)
     return;
@@ -94,24 +101,12 @@ void wgp_tune_space_free(wgp_tune_space *s) {
     expr_free(&s->args[a].size);
   }
   free(s->args);
-  for (size_t i = 0; i < s->nsymbols; i++)
-    free(s->symbols[i]);
-  free(s->symbols);
-  for (size_t i = 0; i < s->nfiles; i++)
-    free(s->files[i]);
-  free(s->files);
-  for (size_t i = 0; i < s->nflags; i++)
-    free(s->flags[i]);
-  free(s->flags);
-  for (size_t i = 0; i < s->nignored; i++)
-    free(s->ignored[i]);
-  free(s->ignored);
-  for (size_t i = 0; i < s->ntranslated; i++)
-    free(s->translated[i]);
-  free(s->translated);
-  for (size_t i = 0; i < s->nclang_only; i++)
-    free(s->clang_only[i]);
-  free(s->clang_only);
+  free_strings(s->symbols, s->nsymbols);
+  free_strings(s->files, s->nfiles);
+  free_strings(s->flags, s->nflags);
+  free_strings(s->ignored, s->nignored);
+  free_strings(s->translated, s->ntranslated);
+  free_strings(s->clang_only, s->nclang_only);
   free(s->kernel_name);
   free(s->benchmark);
   free(s->file);
