@@ -48,6 +48,42 @@ bool wgp_make_dirs(const char *path) {
   return mkdir(buf, 0777) == 0 || errno == EEXIST;
 }
 
+int wgp_move_into(const char *tmp, const char *path) {
+  struct stat st;
+  if (lstat(path, &st) != 0 ? errno == ENOENT : S_ISREG(st.st_mode))
+    return rename(tmp, path);
+  int in = open(tmp, O_RDONLY);
+  if (in < 0)
+    return -1;
+  int out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  bool ok = out >= 0;
+  char buf[65536];
+  for (ssize_t n; ok && (n = read(in, buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR)
+      continue;
+    ok = n > 0;
+    for (ssize_t at = 0; ok && at < n;) {
+      ssize_t w = write(out, buf + at, (size_t)(n - at));
+      if (w < 0 && errno == EINTR)
+        continue;
+      ok = w > 0;
+      at += ok ? w : 0;
+    }
+  }
+  int saved = errno;
+  close(in);
+  if (out >= 0 && close(out) != 0 && ok) {
+    ok = false;
+    saved = errno;
+  }
+  if (!ok) {
+    errno = saved;
+    return -1;
+  }
+  unlink(tmp);
+  return 0;
+}
+
 bool wgp_write_atomic(const char *path, const char *data, size_t len) {
   static unsigned counter;
   char tmp[PATH_MAX + 64];
@@ -65,7 +101,7 @@ bool wgp_write_atomic(const char *path, const char *data, size_t len) {
     at += (size_t)w;
   }
   bool ok = close(fd) == 0 && at == len;
-  if (ok && rename(tmp, path) == 0)
+  if (ok && wgp_move_into(tmp, path) == 0)
     return true;
   unlink(tmp);
   return false;

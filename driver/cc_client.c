@@ -316,7 +316,7 @@ wgp_status wgp_ccs_extract(wgp_ccs *s, const char *file, wgp_source_kind kind, c
   else if (stat(tmp, &stt) != 0)
     st = wgp_diag_set(diag, WGP_ERR_INPUT,
                       "wgperf: error: %s: no kernels found (no __kernel or __global__ function), no model written", file);
-  else if (rename(tmp, out) != 0)
+  else if (wgp_move_into(tmp, out) != 0)
     st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot write: %s", out, strerror(errno));
   if (st != WGP_OK)
     unlink(tmp);

@@ -10,6 +10,7 @@
 #include "wgperf/driver.h"
 
 #include "driver_internal.h"
+#include "files_internal.h"
 #include "model_cache_internal.h"
 #include "registers_internal.h"
 
@@ -595,7 +596,7 @@ static wgp_status compile_model(const char *file, wgp_source_kind kind, const wg
   rq.bitcode = kind == WGP_SOURCE_IR ? file : bitcode;
   if (wgp_find_ptxas() && (kind == WGP_SOURCE_IR || bitcode) && (size_t)by_nvcc < want && !shared_refused)
     wgp_add_ptxas_registers(&rq, done);
-  if (rename(tmp, out) != 0) {
+  if (wgp_move_into(tmp, out) != 0) {
     st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot write: %s", out, strerror(errno));
     unlink(tmp);
     goto done;

@@ -2,6 +2,7 @@
  * timing harnesses (plan_file.h; the format: tune/plan.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "plan_file.h"
+#include "files_internal.h"
 
 #include <errno.h>
 #include <float.h>
@@ -478,7 +479,7 @@ int plan_write_cache(const char *prefix, const plan_device *d, const plan *p, co
             r->compile_ms, r->bench_ms, r->frame_ms, r->stamp);
   }
   fputs("\n}\n}\n", f);
-  if (fclose(f) != 0 || rename(tmp, out) != 0) {
+  if (fclose(f) != 0 || wgp_move_into(tmp, out) != 0) {
     remove(tmp);
     return plan_error(out, 0, "cannot write: %s", strerror(errno));
   }

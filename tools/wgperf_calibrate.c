@@ -23,6 +23,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "calibrate.h"
+#include "files_internal.h"
 #include "wgb.h"
 #include "wgb_fit.h"
 #include "wgb_table.h"
@@ -105,7 +106,7 @@ static int write_text(const char *file, const char *text) {
     return -1;
   fputs(text, f);
   fputc('\n', f);
-  if (fclose(f) != 0 || rename(tmp, file) != 0) {
+  if (fclose(f) != 0 || wgp_move_into(tmp, file) != 0) {
     remove(tmp);
     return -1;
   }

@@ -8,6 +8,7 @@
  */
 #define _DEFAULT_SOURCE
 #include "cli.h"
+#include "files_internal.h"
 
 #include "wgperf/analyze.h"
 #include "wgperf/tune.h"
@@ -269,7 +270,7 @@ static int write_plan(cli_tune_options *t, const char *file, unsigned shard, uns
   }
   if (f && !to_stdout) {
     bool closed = fclose(f) == 0; /* renamed only when the whole plan was written */
-    if (rc == EXIT_OK && (!closed || rename(tmp, file) != 0))
+    if (rc == EXIT_OK && (!closed || wgp_move_into(tmp, file) != 0))
       rc = input_error("%s: cannot write: %s", file, strerror(errno));
     if (rc != EXIT_OK)
       unlink(tmp);
