@@ -11,13 +11,17 @@
  * Exit status: 0 ok, 1 bad input (a missing file, a compiler error, an
  * invalid model), 2 bad usage.
  */
+#define _DEFAULT_SOURCE
 #define _XOPEN_SOURCE 700
 #include "cli.h"
+#include "files_internal.h"
 
 #include "wgperf/analyze.h"
+#include "wgperf/driver.h"
 #include "wgperf/model.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -414,8 +418,9 @@ static void print_kernel(FILE *f, const wgp_kernel *k) {
     fprintf(f, "  %s\n", wgp_kernel_diagnostic(k, i));
 }
 
-/* Loads FILE and prints the chosen kernels; returns an exit status. */
-static int show_model(const char *file, const char *kernel, int full) {
+/* Loads FILE (AS, where it is read from a temporary copy of AS) and prints
+ * the chosen kernels; returns an exit status. */
+static int show_model(const char *as, const char *file, const char *kernel, int full) {
   wgp_model *m;
   wgp_diag diag;
   if (wgp_model_load_file(file, &m, &diag) != WGP_OK) {
@@ -426,7 +431,7 @@ static int show_model(const char *file, const char *kernel, int full) {
   if (kernel) {
     only = wgp_model_find_kernel(m, kernel);
     if (!only) {
-      fprintf(stderr, "wgperf: error: %s: no kernel '%s' (kernels:", file, kernel);
+      fprintf(stderr, "wgperf: error: %s: no kernel '%s' (kernels:", as, kernel);
       for (size_t i = 0; i < wgp_model_num_kernels(m); i++)
         fprintf(stderr, "%s %s", i ? "," : "", wgp_kernel_name(wgp_model_kernel(m, i)));
       fprintf(stderr, "%s)\n", wgp_model_num_kernels(m) ? "" : " none");
@@ -437,7 +442,7 @@ static int show_model(const char *file, const char *kernel, int full) {
   if (full)
     printf("model of '%s' (%s), %s\n", wgp_model_module(m), wgp_model_target(m), wgp_model_producer(m));
   else
-    printf("%s: %zu kernel%s from %s (%s)\n", file, wgp_model_num_kernels(m), wgp_model_num_kernels(m) == 1 ? "" : "s",
+    printf("%s: %zu kernel%s from %s (%s)\n", as, wgp_model_num_kernels(m), wgp_model_num_kernels(m) == 1 ? "" : "s",
            wgp_model_module(m), wgp_model_target(m));
   if (wgp_model_cuda_headers(m))
     printf("CUDA headers: %s\n", wgp_model_cuda_headers(m));
@@ -541,9 +546,26 @@ static int extract_checked(const char *file, const char *olevel, const cli_flags
   if (rc != EXIT_OK)
     return rc;
   char *output = out ? xstrdup(out) : default_output(file);
-  rc = cli_extract(file, kind, olevel, fl, NULL, output);
+  /* a FIFO or a device (-o /dev/stdout) is read once: the model is made and
+   * shown in a temporary file, then written through to it */
+  struct stat st;
+  char tmp[PATH_MAX];
+  bool through = stat(output, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+  int fd = through && wgp_temp_template(tmp, sizeof tmp, "wgperf-extract", ".json") ? mkstemps(tmp, 5) : -1;
+  if (through && fd < 0) {
+    rc = input_error("%s: cannot make a temporary file: %s", output, strerror(errno));
+    free(output);
+    return rc;
+  }
+  if (fd >= 0)
+    close(fd);
+  rc = cli_extract(file, kind, olevel, fl, NULL, through ? tmp : output);
   if (rc == EXIT_OK)
-    rc = show_model(output, NULL, full);
+    rc = show_model(output, through ? tmp : output, NULL, full);
+  if (rc == EXIT_OK && through && wgp_move_into(tmp, output) != 0)
+    rc = input_error("%s: cannot write: %s", output, strerror(errno));
+  if (through)
+    unlink(tmp);
   free(output);
   return rc;
 }
@@ -571,7 +593,7 @@ static int cmd_show(int argc, char **argv) {
   }
   if (!file)
     return usage_error("'show' needs a model file");
-  return show_model(file, kernel, full);
+  return show_model(file, file, kernel, full);
 }
 
 int main(int argc, char **argv) {
