@@ -916,6 +916,13 @@ int wgp_add_nvcc_resources(const wgp_resource_request *r, bool done[WGP_MAX_ARCH
       if ((include || !f[2]) && i + 1 < r->num_flags && i + 1 < r->num_preprocessor_flags)
         argv[n++] = (char *)r->flags[++i];
     }
+    /* clang's -ffast-math is what nvcc's -use_fast_math became (wgtune's
+     * CompilerOptions, wgperf's flags): nvcc is asked the same */
+    for (size_t i = 0; i < r->num_flags; i++)
+      if (strcmp(r->flags[i], "-ffast-math") == 0) {
+        argv[n++] = "-use_fast_math";
+        break;
+      }
     argv[n++] = (char *)r->input;
     argv[n] = NULL;
     ok = run_quiet(argv, log);
