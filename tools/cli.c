@@ -8,9 +8,11 @@
 
 #include "wgperf/analyze.h"
 #include "wgperf/gpu.h"
+#include "wgperf/hints.h"
 #include "wgperf/model.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,12 +267,43 @@ int parse_hint(const char *text, char prefix, size_t *index, double *value) {
 }
 
 static bool tune_takes_value(const char *a, bool short_jobs) {
-  static const char *const with[] = {"--space", "--kernel", "--gpu",  "--cache",
-                                     "--jobs",  "--sample", "--seed", "--registers"};
+  static const char *const with[] = {"--space", "--kernel", "--gpu",       "--cache", "--jobs",
+                                     "--sample", "--seed",  "--registers", "--trip",  "--taken"};
   for (size_t k = 0; k < sizeof with / sizeof *with; k++)
     if (strcmp(a, with[k]) == 0)
       return true;
   return short_jobs && strcmp(a, "-j") == 0;
+}
+
+/* --trip AT=COUNT or --taken AT=FRACTION (OPT) from V into T: EXIT_OK or the
+ * usage error printed.  AT is a source line: a space's configurations are
+ * different codes, whose loops and blocks are numbered each their own way. */
+static int tune_hint(const char *opt, const char *v, cli_tune_options *t) {
+  bool trip = strcmp(opt, "--trip") == 0;
+  const char *form = trip ? "FILE:LINE=COUNT or LINE=COUNT, e.g. spmv.cu:22=32"
+                          : "FILE:LINE=FRACTION or LINE=FRACTION between 0 and 1, e.g. spmv.cu:30=0.25";
+  const char *eq = strrchr(v, '=');
+  char *end = NULL;
+  double x = eq && eq[1] ? strtod(eq + 1, &end) : -1;
+  if ((v[0] == 'L' || v[0] == 'B') && strspn(v + 1, "0123456789") > 0 && v + 1 + strspn(v + 1, "0123456789") == eq)
+    return usage_error("%s '%s': wgtune takes a source line (%s), not a %s of one code: the configurations are "
+                       "different codes, each numbering its own",
+                       opt, v, form, trip ? "loop" : "block");
+  char *at = eq ? strndup(v, (size_t)(eq - v)) : NULL;
+  bool ok = at && wgp_source_at_valid(at) && end && !*end && x >= 0 && (trip ? x == floor(x) && x < 1e18 : x <= 1);
+  if (!ok) {
+    free(at);
+    return usage_error("%s '%s': expected %s", opt, v, form);
+  }
+  if ((trip ? t->ntrip : t->ntaken) == WGP_TUNE_MAX_HINTS) {
+    free(at);
+    return usage_error("%s '%s': at most %d of them", opt, v, WGP_TUNE_MAX_HINTS);
+  }
+  if (trip)
+    t->trip_at[t->ntrip] = at, t->trip[t->ntrip++] = (uint64_t)x;
+  else
+    t->taken_at[t->ntaken] = at, t->taken[t->ntaken++] = x;
+  return EXIT_OK;
 }
 
 bool cli_tune_option(int argc, char **argv, int *i, cli_tune_options *t, int *rc) {
@@ -302,6 +335,8 @@ bool cli_tune_option(int argc, char **argv, int *i, cli_tune_options *t, int *rc
     t->registers = v;
     if (strcmp(v, "ptxas") != 0 && strcmp(v, "estimate") != 0)
       *rc = usage_error("--registers '%s': expected ptxas or estimate", v);
+  } else if (strcmp(a, "--trip") == 0 || strcmp(a, "--taken") == 0) {
+    *rc = tune_hint(a, v, t);
   } else if (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) {
     if (parse_jobs(v, &t->jobs))
       *rc = usage_error("%s '%s': expected a number of worker processes, 1 to %u", a, v, WGP_MAX_THREADS);
@@ -327,6 +362,10 @@ int cli_tune_options_alloc(cli_tune_options *t, int argc) {
 }
 
 void cli_tune_options_free(cli_tune_options *t) {
+  for (size_t i = 0; i < t->ntrip; i++)
+    free(t->trip_at[i]);
+  for (size_t i = 0; i < t->ntaken; i++)
+    free(t->taken_at[i]);
   free(t->files);
   free(t->flags.v);
 }
@@ -343,5 +382,11 @@ wgp_tune_options cli_tune_run_options(const cli_tune_options *t) {
                             .jobs = t->jobs,
                             .sample = t->sample,
                             .seed = t->seed,
+                            .trip_at = (const char *const *)t->trip_at,
+                            .trip_counts = t->trip,
+                            .num_trips = t->ntrip,
+                            .taken_at = (const char *const *)t->taken_at,
+                            .taken_fractions = t->taken,
+                            .num_takens = t->ntaken,
                             .message = cli_print_message};
 }

@@ -98,6 +98,11 @@ typedef struct cli_tune_options {
   const char **files;
   size_t nfiles;
   bool short_jobs;
+  /* --trip AT=COUNT, --taken AT=FRACTION (wgp_tune_options): AT copied */
+  char *trip_at[WGP_TUNE_MAX_HINTS], *taken_at[WGP_TUNE_MAX_HINTS];
+  uint64_t trip[WGP_TUNE_MAX_HINTS];
+  double taken[WGP_TUNE_MAX_HINTS];
+  size_t ntrip, ntaken;
 } cli_tune_options;
 /* Room in T for the kernel files among ARGC arguments: EXIT_OK, or the input
  * error for out of memory (printed).  cli_tune_options_free frees it and the
@@ -115,13 +120,6 @@ bool cli_tune_option(int argc, char **argv, int *i, cli_tune_options *t, int *rc
 struct wgp_tune_options cli_tune_run_options(const cli_tune_options *t);
 
 /* wgperf's own (wgperf.c, wgperf_analyze.c). */
-
-/* A loop clang unrolled with a run-time trip count is two loops at one
- * source line: the unrolled body and the remainder loop it left (header
- * "<name>.prol" or "<name>.epil").  The partner of loop LOOP of K, -1 when
- * it has none; *REMAINDER says whether LOOP is the remainder. */
-struct wgp_kernel;
-long cli_unroll_partner(const struct wgp_kernel *k, size_t loop, bool *remainder);
 
 int cmd_analyze(int argc, char **argv);
 int cmd_predict(int argc, char **argv);

@@ -18,6 +18,7 @@
 
 #include "wgperf/analyze.h"
 #include "wgperf/driver.h"
+#include "wgperf/hints.h"
 #include "wgperf/model.h"
 
 #include <errno.h>
@@ -209,7 +210,7 @@ static void summarize_kernel(FILE *f, const wgp_kernel *k) {
     const wgp_loop *l = wgp_kernel_loop(k, i);
     fprintf(f, "%s L%zu %s", i ? "," : ":", i, wgp_trip_kind_name(wgp_loop_trip_kind(l)));
     bool rem = false;
-    long partner = cli_unroll_partner(k, i, &rem);
+    long partner = wgp_loop_unroll_partner(k, i, &rem);
     char role[48] = "";
     if (partner >= 0)
       snprintf(role, sizeof role, rem ? "remainder of L%ld" : "unrolled, remainder L%ld", partner);

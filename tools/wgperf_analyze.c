@@ -9,6 +9,7 @@
 #include "wgperf/bottleneck.h"
 #include "wgperf/estimate.h"
 #include "wgperf/footprint.h"
+#include "wgperf/hints.h"
 #include "wgperf/launch.h"
 
 #include <errno.h>
@@ -31,25 +32,6 @@ typedef struct opts {
   double taken[MAX_HINTS];
   size_t ntrip, ntaken;
 } opts;
-
-/* A loop clang unrolled with a run-time count is two loops at one source
- * line: the unrolled body (header "for.body") and the remainder it left
- * (header "for.body.prol" or "for.body.epil").  The loop LOOP's partner, -1
- * when it has none; *REMAINDER says whether LOOP is the remainder. */
-long cli_unroll_partner(const wgp_kernel *k, size_t loop, bool *remainder) {
-  const char *name = wgp_block_name(wgp_kernel_block(k, wgp_loop_header(wgp_kernel_loop(k, loop))));
-  size_t n = name ? strlen(name) : 0;
-  *remainder = n > 5 && (strcmp(name + n - 5, ".prol") == 0 || strcmp(name + n - 5, ".epil") == 0);
-  for (size_t i = 0; n && i < wgp_kernel_num_loops(k); i++) {
-    const char *other = wgp_block_name(wgp_kernel_block(k, wgp_loop_header(wgp_kernel_loop(k, i))));
-    size_t m = other && i != loop ? strlen(other) : 0;
-    if (*remainder ? m == n - 5 && strncmp(other, name, m) == 0
-                   : m == n + 5 && strncmp(other, name, n) == 0 &&
-                         (strcmp(other + n, ".prol") == 0 || strcmp(other + n, ".epil") == 0))
-      return (long)i;
-  }
-  return -1;
-}
 
 static const char *space_of(const wgp_access *a) { return wgp_space_name(wgp_access_space(a)); }
 
@@ -102,7 +84,7 @@ static bool describe_fallback(const wgp_kernel *k, const wgp_fallback *f, char *
     if (wgp_loop_source(lp))
       *source = wgp_loop_source(lp);
     bool rem = false;
-    long partner = cli_unroll_partner(k, (size_t)f->loop, &rem);
+    long partner = wgp_loop_unroll_partner(k, (size_t)f->loop, &rem);
     char role[200] = "";
     if (partner >= 0 && rem)
       snprintf(role, sizeof role,

@@ -48,6 +48,7 @@ static const char usage_text[] =
     "       wgperf-validate --kernel-tuner CACHE.json[.gz] --space SPACE.json [KERNEL_FILE...] [--gpu NAME]\n"
     "                       | --kernel-tuner CACHE.json[.gz] --ranking WGTUNE.json\n"
     "                       [--sample N [--seed S]] [--jobs N] [--cache DIR] [--registers ptxas|estimate]\n"
+    "                       [--trip FILE:LINE=COUNT] [--taken FILE:LINE=FRACTION]\n"
     "                       [--json | --csv] [--plot FILE.svg] [-DNAME=V] [-IDIR]\n"
     "       wgperf-validate --help (-h) | --version\n";
 
@@ -89,7 +90,8 @@ static const char help_text[] =
     "--sample N compares N configurations drawn at random (--seed S); --cache DIR keeps wgtune's models\n"
     "(share it between GPUs: the models do not depend on the GPU); --csv: one row per configuration;\n"
     "--plot: predicted against measured time; --ranking WGTUNE.json compares a ranking wgtune --json wrote\n"
-    "(or wgtune merge) instead of ranking the space again\n";
+    "(or wgtune merge) instead of ranking the space again; --trip and --taken give loop counts and\n"
+    "branch shares at source lines, as for wgtune\n";
 
 static int vusage(const char *fmt, ...) {
   va_list ap;
@@ -191,7 +193,8 @@ static int parse_args(int argc, char **argv, vopts *o) {
     } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
       o->verbose = true;
     } else if (strcmp(a, "--space") == 0 || strcmp(a, "--ranking") == 0 || strcmp(a, "--seed") == 0 ||
-               strcmp(a, "--registers") == 0 || strncmp(a, "-D", 2) == 0 || strncmp(a, "-I", 2) == 0) {
+               strcmp(a, "--registers") == 0 || strcmp(a, "--trip") == 0 || strcmp(a, "--taken") == 0 ||
+               strncmp(a, "-D", 2) == 0 || strncmp(a, "-I", 2) == 0) {
       return vusage("'%s' is an option of --kernel-tuner, not of a measurement CSV's validation "
                     "(wgperf-validate --kernel-tuner CACHE --space SPACE.json ...)", a);
     } else if (a[0] == '-' && a[1]) {

@@ -47,6 +47,7 @@
 #include "wgperf/ccserver.h"
 #include "wgperf/estimate.h"
 #include "wgperf/footprint.h"
+#include "wgperf/hints.h"
 #include "wgperf/launch.h"
 #include "wgperf/model.h"
 #include "wgperf/preprocess.h"
@@ -165,6 +166,7 @@ typedef struct run {
   unsigned said_early; /* the space's own reasons already said (take_line), a bit per said_kind */
   char *once_first;     /* the first loop run once per entry for want of its count (estimate), */
   size_t once_cfgs;     /* and how many estimated configurations have one */
+  uint32_t hints_matched; /* the options' hints that named a loop or branch of a code estimated (bind_hints) */
   double cpu_pp, cpu_compile, cpu_load, cpu_est; /* the workers' CPU per step, ms */
   /* --prune's search (prune_search): the lower bound of each job from
    * SEARCH_AT on, the N-th smallest upper bound when last looked at, and
@@ -676,6 +678,9 @@ static bool skips_const(const wgp_kernel *k, const wgp_tune_launch *tl) {
   return tl->num_args != na && nconst > 0 && tl->num_args - nconst == na;
 }
 
+/* The loops (and, apart, the branch blocks) of one code the hints name at most. */
+#define BOUND_HINTS 256
+
 /* A launch of the space bound to model K, as the analysis takes it. */
 typedef struct bound_launch {
   wgp_launch *l;
@@ -683,7 +688,33 @@ typedef struct bound_launch {
   size_t *bound; /* the space's argument each kernel parameter takes */
   bool args_ok;  /* the grid, block and arguments took (the Type check applies) */
   wgp_analysis_input in;
+  /* the options' hints at source lines, as K's loops and blocks (hints.h);
+   * MATCHED: a bit per hint that names one (trips first, then takens) */
+  size_t trip_loops[BOUND_HINTS], taken_blocks[BOUND_HINTS];
+  uint64_t trip_counts[BOUND_HINTS];
+  double taken_fractions[BOUND_HINTS];
+  uint32_t matched;
 } bound_launch;
+
+/* The options' hints at source lines as K's loops and blocks, into B. */
+static void bind_hints(const wgp_tune_options *o, const wgp_kernel *k, bound_launch *b) {
+  size_t nt = 0, nb = 0;
+  for (size_t h = 0; h < o->num_trips && h < WGP_TUNE_MAX_HINTS; h++) {
+    size_t n = wgp_source_trip_hints(k, o->trip_at[h], o->trip_counts[h], b->trip_loops + nt, b->trip_counts + nt,
+                                     BOUND_HINTS - nt);
+    b->matched |= n ? 1u << h : 0;
+    nt += n < BOUND_HINTS - nt ? n : BOUND_HINTS - nt;
+  }
+  for (size_t h = 0; h < o->num_takens && h < WGP_TUNE_MAX_HINTS; h++) {
+    size_t n = wgp_source_branch_blocks(k, o->taken_at[h], b->taken_blocks + nb, BOUND_HINTS - nb);
+    b->matched |= n ? 1u << (WGP_TUNE_MAX_HINTS + h) : 0;
+    for (size_t q = nb; q < nb + n && q < BOUND_HINTS; q++)
+      b->taken_fractions[q] = o->taken_fractions[h];
+    nb += n < BOUND_HINTS - nb ? n : BOUND_HINTS - nb;
+  }
+  b->in.trip_loops = b->trip_loops, b->in.trip_counts = b->trip_counts, b->in.num_trip_hints = nt;
+  b->in.taken_blocks = b->taken_blocks, b->in.taken_fractions = b->taken_fractions, b->in.num_taken_hints = nb;
+}
 
 /* TL's grid, block, arguments (SKIP_CONST: the MemType Constant ones are the
  * kernel's __constant__ arrays, not arguments) and dynamic shared memory for
@@ -749,6 +780,7 @@ static bool bind_launch(const run *r, const wgp_kernel *k, const wgp_tune_launch
     in->buffer_bytes = bytes;
     in->local_bytes = local;
     in->threads = 1;
+    bind_hints(r->o, k, b);
   }
   return ok;
 }
@@ -851,6 +883,8 @@ static void estimate(run *r, const wgp_kernel *k, const cfg *c, const char *refu
       json_object_set_new(j, "once", json_string(once));
       break;
     }
+    if (bl.matched)
+      json_object_set_new(j, "hints", json_integer(bl.matched));
     json_object_set_new(j, "bound", json_string(res.bound ? res.bound : "pipeline"));
     json_object_set_new(j, "regs", json_integer(regs));
     json_object_set_new(j, "rsrc", json_string(src ? src : ""));
@@ -1293,6 +1327,7 @@ static void take_line(run *r, worker *w, const char *line, int phase, size_t *do
         }
       }
     }
+    r->hints_matched |= (uint32_t)json_integer_value(json_object_get(j, "hints"));
     const char *once = json_string_value(json_object_get(j, "once"));
     if (once && phase >= 2) {
       if (!r->once_first)
@@ -2221,8 +2256,16 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
     message(o,
             "wgperf: warning: %zu of the configurations estimated have a loop whose count needs values known only at "
             "run time (the first: %s), run once per entry: their times are too low where such a loop runs more "
-            "(wgperf predict's --trip gives a count; a space cannot)",
+            "(--trip FILE:LINE=COUNT gives its count per entry)",
             r.once_cfgs, r.once_first ? r.once_first : "?");
+  for (size_t h = 0; st == WGP_OK && h < o->num_trips + o->num_takens; h++) {
+    bool trip = h < o->num_trips;
+    size_t i = trip ? h : h - o->num_trips;
+    if (i < WGP_TUNE_MAX_HINTS && !(r.hints_matched & (1u << (trip ? i : WGP_TUNE_MAX_HINTS + i))))
+      message(o, "wgperf: warning: %s %s: no code estimated has a %s at that line of kernel '%s'; the hint did nothing",
+              trip ? "--trip" : "--taken", trip ? o->trip_at[i] : o->taken_at[i],
+              trip ? "loop" : "branch (other than a loop's own condition)", r.kernel);
+  }
   free(r.once_first);
   if (st == WGP_OK)
     wgp_tune_say_outside(*out, o->message, o->message_user);

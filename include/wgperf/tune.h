@@ -137,6 +137,9 @@ wgp_status wgp_tune_space_launch(const wgp_tune_space *s, const uint16_t *config
 
 /* ---- the search -------------------------------------------------------------- */
 
+/* The most --trip and the most --taken hints a run takes (wgp_tune_options). */
+#define WGP_TUNE_MAX_HINTS 16
+
 typedef struct wgp_tune_options {
   /* The source: these files in order (concatenated, as Kernel Tuner does with
    * a kernel split over files), else the space's KernelFile.  The language
@@ -170,6 +173,18 @@ typedef struct wgp_tune_options {
    * costs more than an estimate (isl over the whole launch), so only the
    * configurations a user looks at are; 0: none. */
   size_t check_top;
+  /* Hints at source lines ("FILE:LINE" or "LINE"; wgperf/hints.h), applied
+   * to the loops and branches at that line in every code: a loop's count
+   * per entry where it needs loaded values (TRIP_AT[i] runs TRIP_COUNTS[i]
+   * times, split between an unrolled loop and its remainder), a branch's
+   * taken fraction (TAKEN_AT[i], TAKEN_FRACTIONS[i]).  At most
+   * WGP_TUNE_MAX_HINTS of each. */
+  const char *const *trip_at;
+  const uint64_t *trip_counts;
+  size_t num_trips;
+  const char *const *taken_at;
+  const double *taken_fractions;
+  size_t num_takens;
   /* Called in the calling process as work completes (may be NULL): PHASE is
    * "preprocessing", "compiling" or "estimating". */
   void (*progress)(void *user, const char *phase, size_t done, size_t total);
