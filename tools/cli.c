@@ -249,21 +249,86 @@ int parse_jobs(const char *text, unsigned *jobs) {
   return 0;
 }
 
-int parse_hint(const char *text, char prefix, size_t *index, double *value) {
-  if (text[0] != prefix)
-    return -1;
-  char *end;
+int cli_hint_option(const char *opt, const char *v, cli_hints *h, bool numbered) {
+  bool trip = strcmp(opt, "--trip") == 0;
+  char prefix = trip ? 'L' : 'B';
+  const char *eq = strrchr(v, '=');
+  size_t digits = strspn(v + 1, "0123456789");
+  bool is_numbered = eq && v[0] == prefix && digits > 0 && v + 1 + digits == eq;
+  const char *form = trip ? (numbered ? "L<loop>=COUNT or FILE:LINE=COUNT (LINE=COUNT), e.g. L0=100 or spmv.cu:22=32"
+                                      : "FILE:LINE=COUNT or LINE=COUNT, e.g. spmv.cu:22=32")
+                          : (numbered ? "B<block>=FRACTION or FILE:LINE=FRACTION (LINE=FRACTION) between 0 and 1, "
+                                        "e.g. B3=0.25 or spmv.cu:30=0.25"
+                                      : "FILE:LINE=FRACTION or LINE=FRACTION between 0 and 1, e.g. spmv.cu:30=0.25");
+  if (!numbered && eq && (v[0] == 'L' || v[0] == 'B') && digits > 0 && v + 1 + digits == eq)
+    return usage_error("%s '%s': %s takes a source line (%s), not a %s of one code: the configurations are "
+                       "different codes, each numbering its own",
+                       opt, v, cli_prog, form, trip ? "loop" : "block");
+  char *end = NULL;
   errno = 0;
-  unsigned long long i = strtoull(text + 1, &end, 10);
-  if (errno || end == text + 1 || *end != '=')
-    return -1;
-  char *end2;
-  double v = strtod(end + 1, &end2);
-  if (end2 == end + 1 || *end2)
-    return -1;
-  *index = (size_t)i;
-  *value = v;
-  return 0;
+  double x = eq && eq[1] ? strtod(eq + 1, &end) : -1;
+  bool ok = end && !*end && !errno && x >= 0 && (trip ? x == floor(x) && x < 1e18 : x <= 1);
+  char *at = NULL;
+  if (ok && !is_numbered)
+    ok = (at = strndup(v, (size_t)(eq - v))) != NULL && wgp_source_at_valid(at);
+  if (!ok) {
+    free(at);
+    return usage_error("%s '%s': expected %s", opt, v, form);
+  }
+  size_t *n = is_numbered ? (trip ? &h->ntrip : &h->ntaken) : (trip ? &h->ntrip_at : &h->ntaken_at);
+  if (*n == (is_numbered ? CLI_MAX_HINTS : WGP_TUNE_MAX_HINTS)) {
+    free(at);
+    return usage_error("%s '%s': at most %d of them", opt, v, is_numbered ? CLI_MAX_HINTS : WGP_TUNE_MAX_HINTS);
+  }
+  size_t index = is_numbered ? (size_t)strtoull(v + 1, NULL, 10) : 0;
+  if (is_numbered && trip)
+    h->trip_loop[*n] = index, h->trip[(*n)++] = (uint64_t)x;
+  else if (is_numbered)
+    h->taken_block[*n] = index, h->taken[(*n)++] = x;
+  else if (trip)
+    h->trip_at[*n] = at, h->trip_at_count[(*n)++] = (uint64_t)x;
+  else
+    h->taken_at[*n] = at, h->taken_at_share[(*n)++] = x;
+  return EXIT_OK;
+}
+
+int cli_hints_resolve(cli_hints *h, const wgp_kernel *k) {
+  for (size_t i = 0; i < h->ntrip; i++)
+    if (h->trip_loop[i] >= wgp_kernel_num_loops(k))
+      return usage_error("--trip L%zu: kernel '%s' has %zu loops", h->trip_loop[i], wgp_kernel_name(k),
+                         wgp_kernel_num_loops(k));
+  for (size_t i = 0; i < h->ntaken; i++)
+    if (h->taken_block[i] >= wgp_kernel_num_blocks(k) || !wgp_block_branch(wgp_kernel_block(k, h->taken_block[i])))
+      return usage_error("--taken B%zu: not a block of '%s' that ends in a branch", h->taken_block[i],
+                         wgp_kernel_name(k));
+  for (size_t i = 0; i < h->ntrip_at; i++) {
+    size_t room = CLI_MAX_HINTS - h->ntrip;
+    size_t n = wgp_source_trip_hints(k, h->trip_at[i], h->trip_at_count[i], h->trip_loop + h->ntrip,
+                                     h->trip + h->ntrip, room);
+    if (!n)
+      return usage_error("--trip %s: kernel '%s' has no loop at that line", h->trip_at[i], wgp_kernel_name(k));
+    h->ntrip += n < room ? n : room;
+  }
+  for (size_t i = 0; i < h->ntaken_at; i++) {
+    size_t room = CLI_MAX_HINTS - h->ntaken;
+    size_t n = wgp_source_branch_blocks(k, h->taken_at[i], h->taken_block + h->ntaken, room);
+    if (!n)
+      return usage_error("--taken %s: kernel '%s' has no branch at that line (other than a loop's own condition)",
+                         h->taken_at[i], wgp_kernel_name(k));
+    for (size_t q = h->ntaken; q < h->ntaken + n && q < CLI_MAX_HINTS; q++)
+      h->taken[q] = h->taken_at_share[i];
+    h->ntaken += n < room ? n : room;
+  }
+  h->ntrip_at = h->ntaken_at = 0; /* resolved once; the strings stay for cli_hints_free */
+  return EXIT_OK;
+}
+
+void cli_hints_free(cli_hints *h) {
+  for (size_t i = 0; i < WGP_TUNE_MAX_HINTS; i++) {
+    free(h->trip_at[i]);
+    free(h->taken_at[i]);
+    h->trip_at[i] = h->taken_at[i] = NULL;
+  }
 }
 
 static bool tune_takes_value(const char *a, bool short_jobs) {
@@ -273,37 +338,6 @@ static bool tune_takes_value(const char *a, bool short_jobs) {
     if (strcmp(a, with[k]) == 0)
       return true;
   return short_jobs && strcmp(a, "-j") == 0;
-}
-
-/* --trip AT=COUNT or --taken AT=FRACTION (OPT) from V into T: EXIT_OK or the
- * usage error printed.  AT is a source line: a space's configurations are
- * different codes, whose loops and blocks are numbered each their own way. */
-static int tune_hint(const char *opt, const char *v, cli_tune_options *t) {
-  bool trip = strcmp(opt, "--trip") == 0;
-  const char *form = trip ? "FILE:LINE=COUNT or LINE=COUNT, e.g. spmv.cu:22=32"
-                          : "FILE:LINE=FRACTION or LINE=FRACTION between 0 and 1, e.g. spmv.cu:30=0.25";
-  const char *eq = strrchr(v, '=');
-  char *end = NULL;
-  double x = eq && eq[1] ? strtod(eq + 1, &end) : -1;
-  if ((v[0] == 'L' || v[0] == 'B') && strspn(v + 1, "0123456789") > 0 && v + 1 + strspn(v + 1, "0123456789") == eq)
-    return usage_error("%s '%s': wgtune takes a source line (%s), not a %s of one code: the configurations are "
-                       "different codes, each numbering its own",
-                       opt, v, form, trip ? "loop" : "block");
-  char *at = eq ? strndup(v, (size_t)(eq - v)) : NULL;
-  bool ok = at && wgp_source_at_valid(at) && end && !*end && x >= 0 && (trip ? x == floor(x) && x < 1e18 : x <= 1);
-  if (!ok) {
-    free(at);
-    return usage_error("%s '%s': expected %s", opt, v, form);
-  }
-  if ((trip ? t->ntrip : t->ntaken) == WGP_TUNE_MAX_HINTS) {
-    free(at);
-    return usage_error("%s '%s': at most %d of them", opt, v, WGP_TUNE_MAX_HINTS);
-  }
-  if (trip)
-    t->trip_at[t->ntrip] = at, t->trip[t->ntrip++] = (uint64_t)x;
-  else
-    t->taken_at[t->ntaken] = at, t->taken[t->ntaken++] = x;
-  return EXIT_OK;
 }
 
 bool cli_tune_option(int argc, char **argv, int *i, cli_tune_options *t, int *rc) {
@@ -336,7 +370,7 @@ bool cli_tune_option(int argc, char **argv, int *i, cli_tune_options *t, int *rc
     if (strcmp(v, "ptxas") != 0 && strcmp(v, "estimate") != 0)
       *rc = usage_error("--registers '%s': expected ptxas or estimate", v);
   } else if (strcmp(a, "--trip") == 0 || strcmp(a, "--taken") == 0) {
-    *rc = tune_hint(a, v, t);
+    *rc = cli_hint_option(a, v, &t->hints, false);
   } else if (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) {
     if (parse_jobs(v, &t->jobs))
       *rc = usage_error("%s '%s': expected a number of worker processes, 1 to %u", a, v, WGP_MAX_THREADS);
@@ -362,10 +396,7 @@ int cli_tune_options_alloc(cli_tune_options *t, int argc) {
 }
 
 void cli_tune_options_free(cli_tune_options *t) {
-  for (size_t i = 0; i < t->ntrip; i++)
-    free(t->trip_at[i]);
-  for (size_t i = 0; i < t->ntaken; i++)
-    free(t->taken_at[i]);
+  cli_hints_free(&t->hints);
   free(t->files);
   free(t->flags.v);
 }
@@ -382,11 +413,11 @@ wgp_tune_options cli_tune_run_options(const cli_tune_options *t) {
                             .jobs = t->jobs,
                             .sample = t->sample,
                             .seed = t->seed,
-                            .trip_at = (const char *const *)t->trip_at,
-                            .trip_counts = t->trip,
-                            .num_trips = t->ntrip,
-                            .taken_at = (const char *const *)t->taken_at,
-                            .taken_fractions = t->taken,
-                            .num_takens = t->ntaken,
+                            .trip_at = (const char *const *)t->hints.trip_at,
+                            .trip_counts = t->hints.trip_at_count,
+                            .num_trips = t->hints.ntrip_at,
+                            .taken_at = (const char *const *)t->hints.taken_at,
+                            .taken_fractions = t->hints.taken_at_share,
+                            .num_takens = t->hints.ntaken_at,
                             .message = cli_print_message};
 }

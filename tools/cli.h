@@ -23,8 +23,34 @@ void cli_print_message(void *user, const char *message);
 bool cli_olevel_ok(const char *level);
 
 #include <stddef.h>
-/* A hint "L3=100" / "B2=0.25": PREFIX, an index and a value; 0, or -1 when malformed. */
-int parse_hint(const char *text, char prefix, size_t *index, double *value);
+#include <stdint.h>
+
+/* --trip and --taken: numbered in one model (L3=100, B2=0.25: wgperf,
+ * wgprune) or at a source line (spmv.cu:22=32, 22=32: every tool; wgtune's
+ * only, its configurations being codes numbered each their own way).  The
+ * numbered ones as the analysis takes them; the source lines' added to them
+ * by cli_hints_resolve once the kernel is known (wgtune passes its own to
+ * the search, which resolves them per code). */
+#define CLI_MAX_HINTS 64
+struct wgp_kernel;
+typedef struct cli_hints {
+  size_t trip_loop[CLI_MAX_HINTS], taken_block[CLI_MAX_HINTS];
+  uint64_t trip[CLI_MAX_HINTS];
+  double taken[CLI_MAX_HINTS];
+  size_t ntrip, ntaken;
+  char *trip_at[WGP_TUNE_MAX_HINTS], *taken_at[WGP_TUNE_MAX_HINTS]; /* copied; cli_hints_free */
+  uint64_t trip_at_count[WGP_TUNE_MAX_HINTS];
+  double taken_at_share[WGP_TUNE_MAX_HINTS];
+  size_t ntrip_at, ntaken_at;
+} cli_hints;
+/* The value V of OPT (--trip or --taken) into H; NUMBERED: L<n>/B<n> taken
+ * too, else refused with why.  EXIT_OK or the usage error printed. */
+int cli_hint_option(const char *opt, const char *v, cli_hints *h, bool numbered);
+/* Checks H's numbered hints against K and adds its source lines' loops and
+ * branches of K: EXIT_OK, or the usage error printed (a loop or block K
+ * has not, a line with none). */
+int cli_hints_resolve(cli_hints *h, const struct wgp_kernel *k);
+void cli_hints_free(cli_hints *h);
 
 /* Compiler flags for a .cl/.cu source.  cli_source_flag takes the
  * preprocessor flags a GPU programmer gives on the command line itself:
@@ -98,11 +124,7 @@ typedef struct cli_tune_options {
   const char **files;
   size_t nfiles;
   bool short_jobs;
-  /* --trip AT=COUNT, --taken AT=FRACTION (wgp_tune_options): AT copied */
-  char *trip_at[WGP_TUNE_MAX_HINTS], *taken_at[WGP_TUNE_MAX_HINTS];
-  uint64_t trip[WGP_TUNE_MAX_HINTS];
-  double taken[WGP_TUNE_MAX_HINTS];
-  size_t ntrip, ntaken;
+  cli_hints hints; /* --trip AT=COUNT, --taken AT=FRACTION (source lines only) */
 } cli_tune_options;
 /* Room in T for the kernel files among ARGC arguments: EXIT_OK, or the input
  * error for out of memory (printed).  cli_tune_options_free frees it and the

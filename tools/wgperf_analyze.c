@@ -20,17 +20,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#define MAX_HINTS 64
 
 typedef struct opts {
   const char *input, *kernel, *gpu, *launch_file, *olevel;
   bool json, trace, cold_l2, baselines;
   unsigned regs;
   cli_flags flags; /* for a .cl/.cu input */
-  size_t trip_loop[MAX_HINTS], taken_block[MAX_HINTS];
-  uint64_t trip[MAX_HINTS];
-  double taken[MAX_HINTS];
-  size_t ntrip, ntaken;
+  cli_hints hints;
 } opts;
 
 static const char *space_of(const wgp_access *a) { return wgp_space_name(wgp_access_space(a)); }
@@ -727,6 +723,7 @@ static void session_close(session *S) {
   wgp_model_free(S->m);
   wgp_launch_free(S->l);
   free(S->o.flags.v);
+  cli_hints_free(&S->o.hints);
   if (S->made)
     unlink(S->tmpl);
 }
@@ -795,8 +792,6 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
         break;
       }
       const char *v = argv[++i];
-      double x;
-      size_t idx;
       if (strcmp(a, "--kernel") == 0)
         op->kernel = v;
       else if (strcmp(a, "--gpu") == 0)
@@ -816,16 +811,8 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
           rc = usage_error("--regs '%s': expected registers per thread, 1 to 1024", v);
         else
           op->regs = (unsigned)r;
-      } else if (strcmp(a, "--trip") == 0) {
-        if (parse_hint(v, 'L', &idx, &x) || x < 0 || op->ntrip == MAX_HINTS)
-          rc = usage_error("--trip '%s': expected L<loop>=COUNT, e.g. L0=100", v);
-        else
-          op->trip_loop[op->ntrip] = idx, op->trip[op->ntrip++] = (uint64_t)x;
       } else {
-        if (parse_hint(v, 'B', &idx, &x) || x < 0 || x > 1 || op->ntaken == MAX_HINTS)
-          rc = usage_error("--taken '%s': expected B<block>=FRACTION between 0 and 1, e.g. B3=0.25", v);
-        else
-          op->taken_block[op->ntaken] = idx, op->taken[op->ntaken++] = x;
+        rc = cli_hint_option(a, v, &op->hints, true);
       }
     } else if (strcmp(a, "--json") == 0) {
       op->json = true;
@@ -920,29 +907,20 @@ static int session_open(const char *cmd, int argc, char **argv, session *S) {
     else
       wgp_launch_buffer_sizes(S->l, S->k, S->bytes);
   }
-  if (rc == EXIT_OK) {
-    for (size_t i = 0; i < op->ntrip; i++)
-      if (op->trip_loop[i] >= wgp_kernel_num_loops(S->k))
-        rc = usage_error("--trip L%zu: kernel '%s' has %zu loops", op->trip_loop[i], wgp_kernel_name(S->k),
-                         wgp_kernel_num_loops(S->k));
-    for (size_t i = 0; i < op->ntaken; i++)
-      if (op->taken_block[i] >= wgp_kernel_num_blocks(S->k) ||
-          !wgp_block_branch(wgp_kernel_block(S->k, op->taken_block[i])))
-        rc = usage_error("--taken B%zu: not a block of '%s' that ends in a branch", op->taken_block[i],
-                         wgp_kernel_name(S->k));
-  }
+  if (rc == EXIT_OK)
+    rc = cli_hints_resolve(&op->hints, S->k);
   if (rc == EXIT_OK) {
     in.kernel = S->k;
     in.gpu = S->gpu;
     in.buffer_align = S->align;
     in.buffer_bytes = S->bytes;
     in.local_bytes = S->local;
-    in.trip_loops = op->trip_loop;
-    in.trip_counts = op->trip;
-    in.num_trip_hints = op->ntrip;
-    in.taken_blocks = op->taken_block;
-    in.taken_fractions = op->taken;
-    in.num_taken_hints = op->ntaken;
+    in.trip_loops = op->hints.trip_loop;
+    in.trip_counts = op->hints.trip;
+    in.num_trip_hints = op->hints.ntrip;
+    in.taken_blocks = op->hints.taken_block;
+    in.taken_fractions = op->hints.taken;
+    in.num_taken_hints = op->hints.ntaken;
     in.l2_cold = op->cold_l2;
     if (wgp_estimate_new(&in, op->regs, &S->est, &d) != WGP_OK)
       rc = EXIT_INPUT, fprintf(stderr, "%s\n", d.message);

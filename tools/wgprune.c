@@ -30,7 +30,6 @@
 
 #define MAX_LOCAL_ARGS 16
 #define MAX_RESTRICTIONS 16
-#define MAX_HINTS 32
 
 static double now_ms(void) {
   struct timespec ts;
@@ -848,9 +847,7 @@ int main(int argc, char **argv) {
   const char *local_names[MAX_LOCAL_ARGS], *local_exprs[MAX_LOCAL_ARGS], *restrictions[MAX_RESTRICTIONS + 2];
   char attr_cond[2][128];
   size_t nlocal = 0, nrestrict = 0, top = 10; /* rows of the table; exact ranks with --top */
-  size_t trip_loop[MAX_HINTS], taken_block[MAX_HINTS], ntrip = 0, ntaken = 0;
-  uint64_t trip[MAX_HINTS];
-  double taken[MAX_HINTS];
+  cli_hints hints = {0};
   bool json = false, csv = false, exhaustive = false, do_study = false, cold = false, top_given = false,
        partial_warps = false;
   bool fixed_grid = false, sized = false; /* --grid / --global seen */
@@ -959,20 +956,7 @@ int main(int argc, char **argv) {
       else
         restrictions[nrestrict++] = v;
     } else if (i + 1 < argc && (strcmp(a, "--trip") == 0 || strcmp(a, "--taken") == 0)) {
-      const char *v = argv[++i];
-      size_t idx;
-      double x;
-      if (a[2] == 't' && a[3] == 'r') {
-        if (parse_hint(v, 'L', &idx, &x) || x < 0 || ntrip == MAX_HINTS)
-          rc = usage_error("--trip '%s': expected L<loop>=COUNT, e.g. L0=100", v);
-        else
-          trip_loop[ntrip] = idx, trip[ntrip++] = (uint64_t)x;
-      } else {
-        if (parse_hint(v, 'B', &idx, &x) || x < 0 || x > 1 || ntaken == MAX_HINTS)
-          rc = usage_error("--taken '%s': expected B<block>=FRACTION between 0 and 1, e.g. B3=0.25", v);
-        else
-          taken_block[ntaken] = idx, taken[ntaken++] = x;
-      }
+      rc = cli_hint_option(a, argv[++i], &hints, true);
     } else if (strcmp(a, "--cold-l2") == 0) {
       cold = true;
     } else if (strcmp(a, "--json") == 0) {
@@ -1010,6 +994,7 @@ int main(int argc, char **argv) {
       free((void *)local_names[i]);
     wgp_launch_free(l);
     free(flags.v);
+    cli_hints_free(&hints);
     return rc;
   }
   /* the model */
@@ -1055,13 +1040,8 @@ int main(int argc, char **argv) {
       rc = EXIT_INPUT;
     }
   }
-  for (size_t i = 0; rc == EXIT_OK && i < ntrip; i++)
-    if (trip_loop[i] >= wgp_kernel_num_loops(k))
-      rc = usage_error("--trip L%zu: kernel '%s' has %zu loops", trip_loop[i], wgp_kernel_name(k),
-                       wgp_kernel_num_loops(k));
-  for (size_t i = 0; rc == EXIT_OK && i < ntaken; i++)
-    if (taken_block[i] >= wgp_kernel_num_blocks(k) || !wgp_block_branch(wgp_kernel_block(k, taken_block[i])))
-      rc = usage_error("--taken B%zu: not a block of '%s' that ends in a branch", taken_block[i], wgp_kernel_name(k));
+  if (rc == EXIT_OK)
+    rc = cli_hints_resolve(&hints, k);
   if (rc == EXIT_OK)
     rc = check_local_sizes(k, l, local_names, nlocal);
   size_t nall = nrestrict;
@@ -1084,12 +1064,12 @@ int main(int argc, char **argv) {
                            .flags = exhaustive && !do_study ? WGP_PRUNE_EXHAUSTIVE : 0,
                            /* --top 0: every rank exact */
                            .top = !top_given ? 0 : top ? top : SIZE_MAX,
-                           .trip_loops = trip_loop,
-                           .trip_counts = trip,
-                           .num_trip_hints = ntrip,
-                           .taken_blocks = taken_block,
-                           .taken_fractions = taken,
-                           .num_taken_hints = ntaken,
+                           .trip_loops = hints.trip_loop,
+                           .trip_counts = hints.trip,
+                           .num_trip_hints = hints.ntrip,
+                           .taken_blocks = hints.taken_block,
+                           .taken_fractions = hints.taken,
+                           .num_taken_hints = hints.ntaken,
                            .l2_cold = cold,
                            .partial_warps = partial_warps,
                            .threads = jobs,
@@ -1156,5 +1136,6 @@ int main(int argc, char **argv) {
   wgp_model_free(m);
   wgp_launch_free(l);
   free(flags.v);
+  cli_hints_free(&hints);
   return rc;
 }

@@ -24,3 +24,19 @@ __global__ void spmv_scalar(int nrows, const int *__restrict__ rowptr, const int
     y[row] = s;
   }
 }
+
+// (Below the kernel, which stays at line 22.)  The source line says the same:
+// 32 per entry is L1=8 and L0=0 (the factor read from the unrolled loop's
+// count), in predict and in wgprune.
+// RUN: %wgperf predict %t/m.json --global 4096 --local 256 --arg nrows=4096 --trip L1=8 --trip L0=0 > %t/numbered.txt
+// RUN: %wgperf predict %t/m.json --global 4096 --local 256 --arg nrows=4096 --trip unrolled-loop-hints.cu:22=32 > %t/line.txt
+// RUN: diff %t/numbered.txt %t/line.txt
+// RUN: %wgperf predict %t/m.json --global 4096 --local 256 --arg nrows=4096 --trip 22=33 | FileCheck %s --check-prefix=ODD
+// ODD: fallback    L0 at {{.*}}ran the --trip count
+// RUN: wgprune %t/m.json --global 4096 --arg nrows=4096 --trip L1=8 --trip L0=0 --csv > %t/prune-numbered.csv
+// RUN: wgprune %t/m.json --global 4096 --arg nrows=4096 --trip 22=32 --csv > %t/prune-line.csv
+// RUN: diff %t/prune-numbered.csv %t/prune-line.csv
+// RUN: not %wgperf predict %t/m.json --global 4096 --local 256 --arg nrows=4096 --trip 23=5 2>&1 | FileCheck %s --check-prefix=NOLOOP
+// NOLOOP: wgperf: error: --trip 23: kernel 'spmv_scalar' has no loop at that line
+// RUN: not %wgperf predict %t/m.json --global 4096 --local 256 --arg nrows=4096 --trip X1=5 2>&1 | FileCheck %s --check-prefix=FORM
+// FORM: wgperf: error: --trip 'X1=5': expected L<loop>=COUNT or FILE:LINE=COUNT (LINE=COUNT), e.g. L0=100 or spmv.cu:22=32
