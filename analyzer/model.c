@@ -868,6 +868,13 @@ static bool load_launch_attributes(loader *ld, json_t *o, wgp_kernel *k) {
   }
   if (json_object_get(la, "attribute") && !get_string(ld, la, "attribute", true, &k->attribute))
     return false;
+  /* nvcc's -maxrregcount, which the driver records for every kernel */
+  json_t *mr = json_object_get(la, "max_registers_per_thread");
+  if (mr) {
+    if (!json_is_integer(mr) || json_integer_value(mr) < 1 || json_integer_value(mr) > 1024)
+      return fail(ld, "'launch_attributes.max_registers_per_thread' must be an integer from 1 to 1024");
+    k->max_registers = (unsigned)json_integer_value(mr);
+  }
   return true;
 }
 

@@ -306,6 +306,7 @@ bool wgp_kernel_reqd_work_group_size(const wgp_kernel *k, uint64_t size[3]) {
 }
 uint64_t wgp_kernel_max_threads_per_block(const wgp_kernel *k) { return k->max_threads; }
 uint64_t wgp_kernel_min_blocks_per_sm(const wgp_kernel *k) { return k->min_blocks; }
+unsigned wgp_kernel_max_registers_per_thread(const wgp_kernel *k) { return k->max_registers; }
 const char *wgp_kernel_launch_attribute(const wgp_kernel *k) {
   return k->attribute ? k->attribute : k->reqd[0] || k->max_threads || k->min_blocks ? "launch attributes" : NULL;
 }

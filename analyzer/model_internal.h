@@ -120,6 +120,7 @@ struct wgp_kernel {
   size_t nresources;
   /* launch_attributes (optional): 0 / NULL where the source says nothing */
   uint64_t reqd[3], max_threads, min_blocks;
+  unsigned max_registers; /* nvcc's -maxrregcount the driver compiled with, 0 when none */
   const char *attribute;
 };
 

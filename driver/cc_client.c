@@ -10,6 +10,7 @@
 
 #include "driver_internal.h"
 #include "files_internal.h"
+#include "registers_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -229,8 +230,11 @@ static bool find_plugin(char *buf, size_t size) {
 wgp_status wgp_ccs_extract(wgp_ccs *s, const char *file, wgp_source_kind kind, const wgp_extract_options *opts,
                            const char *out, char **log, wgp_diag *diag) {
   static const wgp_extract_options defaults = {0};
-  const wgp_extract_options *o = opts ? opts : &defaults;
+  wgp_extract_options taken;
   *log = NULL;
+  if (drv_take_maxrreg(file, opts ? opts : &defaults, &taken, diag) != WGP_OK)
+    return WGP_ERR_INPUT;
+  const wgp_extract_options *o = &taken;
   if (access(file, R_OK) != 0)
     return wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: %s", file, strerror(errno));
   if (kind != WGP_SOURCE_OPENCL && kind != WGP_SOURCE_CUDA)
@@ -275,8 +279,7 @@ wgp_status wgp_ccs_extract(wgp_ccs *s, const char *file, wgp_source_kind kind, c
     v[n++] = "-mllvm";
     v[n++] = "-unroll-threshold=" WGP_NVCC_UNROLL_THRESHOLD;
   }
-  for (size_t i = 0; i < o->num_flags; i++)
-    v[n++] = o->flags[i];
+  n = drv_append_flags(o, v, n);
   char tmp[PATH_MAX + 32], logf[PATH_MAX], envout[PATH_MAX + 48];
   snprintf(tmp, sizeof tmp, "%s.tmp%ld", out, (long)getpid());
   snprintf(logf, sizeof logf, "%s/%u.log", s->tmpdir, s->serial++);
@@ -316,6 +319,8 @@ wgp_status wgp_ccs_extract(wgp_ccs *s, const char *file, wgp_source_kind kind, c
   else if (stat(tmp, &stt) != 0)
     st = wgp_diag_set(diag, WGP_ERR_INPUT,
                       "wgperf: error: %s: no kernels found (no __kernel or __global__ function), no model written", file);
+  else if (o->max_registers && !wgp_record_max_registers(tmp, o->max_registers))
+    st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot record -maxrregcount in the model", file);
   else if (wgp_move_into(tmp, out) != 0)
     st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot write: %s", out, strerror(errno));
   if (st != WGP_OK)

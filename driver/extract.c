@@ -379,6 +379,50 @@ static bool opencl_ir(const char *file) {
   return false;
 }
 
+/* nvcc's -maxrregcount at FLAGS[I] of N flags (-maxrregcount=N,
+ * --maxrregcount=N, -maxrregcount N, --maxrregcount N): the flags it takes
+ * (1 or 2), its value into *VALUE (-1 when not a count from 1 to 255); 0
+ * when FLAGS[I] is not one. */
+static size_t maxrreg_flag(char *const *flags, size_t n, size_t i, long *value) {
+  const char *f = flags[i];
+  const char *name = f[0] == '-' ? f + (f[1] == '-' ? 2 : 1) : NULL;
+  if (!name || strncmp(name, "maxrregcount", 12) != 0 || (name[12] != '=' && name[12] != '\0'))
+    return 0;
+  const char *v = name[12] == '=' ? name + 13 : i + 1 < n ? flags[i + 1] : NULL;
+  char *end = NULL;
+  long x = v && *v ? strtol(v, &end, 10) : -1;
+  *value = end && !*end && x >= 1 && x <= 255 ? x : -1;
+  return name[12] == '=' || !v ? 1 : 2;
+}
+
+wgp_status drv_take_maxrreg(const char *file, const wgp_extract_options *o, wgp_extract_options *copy, wgp_diag *diag) {
+  *copy = *o;
+  for (size_t i = 0; i < o->num_flags;) {
+    long v;
+    size_t took = maxrreg_flag(o->flags, o->num_flags, i, &v);
+    if (took && v < 0)
+      return wgp_diag_set(diag, WGP_ERR_INPUT,
+                          "wgperf: error: %s: '%s%s%s': expected a number of registers per thread, 1 to 255", file,
+                          o->flags[i], took == 2 ? " " : "", took == 2 ? o->flags[i + 1] : "");
+    if (took)
+      copy->max_registers = (unsigned)v; /* the last one given, as nvcc takes it */
+    i += took ? took : 1;
+  }
+  return WGP_OK;
+}
+
+size_t drv_append_flags(const wgp_extract_options *o, const char **v, size_t n) {
+  for (size_t i = 0; i < o->num_flags; i++) {
+    long value;
+    size_t skip = maxrreg_flag(o->flags, o->num_flags, i, &value);
+    if (skip)
+      i += skip - 1;
+    else
+      v[n++] = o->flags[i];
+  }
+  return n;
+}
+
 /* wgp_extract's compile of FILE (KIND) with the pass plugin PLUGIN into OUT.
  * With DEPFILE, clang writes the files it read there (a source's); with LOG,
  * what the compile shows the user is recorded there too (O's messages go
@@ -472,15 +516,14 @@ static wgp_status compile_model(const char *file, wgp_source_kind kind, const wg
       args[n++] = "-unroll-threshold=" WGP_NVCC_UNROLL_THRESHOLD;
     }
   }
-  size_t all = (size_t)n + o->num_flags;
-  argvx = malloc((all + 4) * sizeof *argvx);
+  size_t all = (size_t)n;
+  argvx = malloc((all + o->num_flags + 4) * sizeof *argvx);
   if (!argvx) {
     st = no_memory(diag);
     goto done;
   }
   memcpy(argvx, args, (size_t)n * sizeof *args);
-  for (size_t i = 0; i < o->num_flags; i++)
-    argvx[(size_t)n + i] = o->flags[i];
+  all = drv_append_flags(o, argvx, all);
   argvx[all] = NULL;
 
   /* The register count comes from ptxas over bitcode at clang's own unrolling: LLVM's
@@ -545,7 +588,8 @@ static wgp_status compile_model(const char *file, wgp_source_kind kind, const wg
                              o->archs,
                              o->num_archs,
                              o->message,
-                             o->message_user};
+                             o->message_user,
+                             o->max_registers};
   bool done[WGP_MAX_ARCHS] = {false};
   size_t want = o->num_archs ? (o->num_archs < WGP_MAX_ARCHS ? o->num_archs : WGP_MAX_ARCHS) : 1;
   int by_nvcc = 0;
@@ -596,6 +640,11 @@ static wgp_status compile_model(const char *file, wgp_source_kind kind, const wg
   rq.bitcode = kind == WGP_SOURCE_IR ? file : bitcode;
   if (wgp_find_ptxas() && (kind == WGP_SOURCE_IR || bitcode) && (size_t)by_nvcc < want && !shared_refused)
     wgp_add_ptxas_registers(&rq, done);
+  if (o->max_registers && !wgp_record_max_registers(tmp, o->max_registers)) {
+    st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot record -maxrregcount in the model", file);
+    unlink(tmp);
+    goto done;
+  }
   if (wgp_move_into(tmp, out) != 0) {
     st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot write: %s", out, strerror(errno));
     unlink(tmp);
@@ -622,7 +671,10 @@ done:
 wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract_options *opts, const char *out,
                        wgp_diag *diag) {
   static const wgp_extract_options defaults = {0};
-  const wgp_extract_options *o = opts ? opts : &defaults;
+  wgp_extract_options taken;
+  if (drv_take_maxrreg(file, opts ? opts : &defaults, &taken, diag) != WGP_OK)
+    return WGP_ERR_INPUT;
+  const wgp_extract_options *o = &taken;
   /* say so ourselves rather than leave it to clang's two lines and its exit status */
   FILE *probe = fopen(file, "rb");
   if (!probe)

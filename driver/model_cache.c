@@ -232,6 +232,10 @@ bool mc_key(const mc_request *r, char key[65]) {
   sha256_string(&h, count);
   for (size_t i = 0; i < o->num_flags; i++)
     sha256_string(&h, o->flags[i]);
+  if (o->max_registers) { /* given as an option rather than a flag */
+    snprintf(count, sizeof count, "maxrregcount %u", o->max_registers);
+    sha256_string(&h, count);
+  }
   snprintf(count, sizeof count, "%zu archs", o->num_archs);
   sha256_string(&h, count);
   for (size_t i = 0; i < o->num_archs; i++)

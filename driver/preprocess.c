@@ -314,8 +314,7 @@ wgp_status drv_preprocess_argv(const char *file, wgp_source_kind kind, const wgp
   const char *common[] = {out->oflag, "-g", "-E", "-MD", "-MF", depfile, "-o", output, file};
   for (size_t i = 0; i < sizeof common / sizeof *common; i++)
     v[n++] = common[i];
-  for (size_t i = 0; i < o->num_flags; i++)
-    v[n++] = o->flags[i];
+  n = drv_append_flags(o, v, n);
   v[n] = NULL;
   out->v = v, out->n = n;
   return WGP_OK;

@@ -594,6 +594,26 @@ static int patch_model(const char *model, const kernel_report *reports, size_t n
   return patched;
 }
 
+bool wgp_record_max_registers(const char *model, unsigned n) {
+  json_error_t err;
+  json_t *root = json_load_file(model, JSON_PRESERVE_ORDER, &err);
+  json_t *kernels = root ? json_object_get(root, "kernels") : NULL;
+  bool ok = json_is_array(kernels);
+  size_t i;
+  json_t *k;
+  json_array_foreach(kernels, i, k) {
+    json_t *la = json_object_get(k, "launch_attributes");
+    if (!json_is_object(la)) {
+      la = json_object();
+      json_object_set_new(k, "launch_attributes", la);
+    }
+    ok = ok && la && json_object_set_new(la, "max_registers_per_thread", json_integer(n)) == 0;
+  }
+  ok = ok && json_dump_file(root, model, JSON_INDENT(1) | JSON_PRESERVE_ORDER) == 0;
+  json_decref(root);
+  return ok;
+}
+
 /* Fills each report's code_bytes from the cubin CUBIN. */
 static void add_code_bytes(kernel_report *r, size_t n, const char *cubin) {
   for (size_t i = 0; i < n; i++) {
@@ -943,7 +963,10 @@ int wgp_add_nvcc_resources(const wgp_resource_request *r, bool done[WGP_MAX_ARCH
   for (size_t a = 0; ok && a < na; a++) {
     if (done[a])
       continue;
-    char *pargv[] = {(char *)ptxas, "-v", "--gpu-name", (char *)archs[a], ptx, "-o", cubin, NULL};
+    char maxr[16];
+    snprintf(maxr, sizeof maxr, "%u", r->max_registers);
+    char *pargv[] = {(char *)ptxas, "-v", "--gpu-name", (char *)archs[a], ptx, "-o", cubin,
+                     r->max_registers ? "-maxrregcount" : NULL, maxr, NULL};
     unlink(cubin);
     if (!run_quiet(pargv, log))
       continue;
@@ -1071,7 +1094,10 @@ int wgp_add_ptxas_registers(const wgp_resource_request *r, bool done[WGP_MAX_ARC
       aok = add_reqntid(model, ptx);
     }
     if (aok) {
-      char *pargv[] = {(char *)ptxas, "-v", "--gpu-name", (char *)archs[a], ptx, "-o", cubin, NULL};
+      char maxr[16];
+      snprintf(maxr, sizeof maxr, "%u", r->max_registers);
+      char *pargv[] = {(char *)ptxas, "-v", "--gpu-name", (char *)archs[a], ptx, "-o", cubin,
+                       r->max_registers ? "-maxrregcount" : NULL, maxr, NULL};
       step = "ptxas";
       unlink(cubin);
       aok = run_quiet(pargv, log);

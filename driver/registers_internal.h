@@ -28,7 +28,12 @@ typedef struct wgp_resource_request {
   size_t num_archs;
   wgp_message_fn message; /* warnings (may be NULL) */
   void *message_user;
+  unsigned max_registers; /* nvcc's -maxrregcount for nvcc and ptxas; 0: none */
 } wgp_resource_request;
+
+/* N (nvcc's -maxrregcount) as launch_attributes.max_registers_per_thread of
+ * every kernel of the model file MODEL; false when it cannot be written. */
+bool wgp_record_max_registers(const char *model, unsigned n);
 
 /* nvcc's resource usage for each arch of R whose DONE (indexed like the
  * archs) is false, on R->input as a CUDA source; sets DONE for those it

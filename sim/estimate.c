@@ -86,6 +86,19 @@ unsigned wgp_kernel_registers_on(const wgp_kernel *k, const wgp_gpu *gpu, unsign
       regs = b;
     }
   }
+  /* nvcc's -maxrregcount: NVIDIA's compiler's counts keep to it already,
+   * the IR estimate does not */
+  unsigned maxr = wgp_kernel_max_registers_per_thread(k);
+  if (!override && !res && !wgp_kernel_registers(k, NULL) && maxr && regs > maxr) {
+    if (note && size) {
+      char was[WGP_REGS_NOTE_SIZE];
+      snprintf(was, sizeof was, "%s", src);
+      snprintf(note, size, "%s: %u, at most %u by -maxrregcount (the compiler spills the rest; the estimate does "
+               "not price the spills)", was, regs, maxr);
+      src = note;
+    }
+    regs = maxr;
+  }
   if (!override && cap && regs > cap) {
     if (note && size) {
       char was[WGP_REGS_NOTE_SIZE];

@@ -248,8 +248,13 @@ static void summarize_kernel(FILE *f, const wgp_kernel *k) {
   fprintf(f, "\n");
   const char *regs_src;
   unsigned regs = wgp_kernel_registers(k, &regs_src);
+  unsigned maxr = wgp_kernel_max_registers_per_thread(k);
   if (regs)
-    fprintf(f, "  regs    %u per thread (%s)\n", regs, regs_src);
+    fprintf(f, "  regs    %u per thread (%s)%s\n", regs, regs_src, maxr ? ", compiled with -maxrregcount" : "");
+  else if (maxr && wgp_kernel_register_pressure(k) > maxr)
+    fprintf(f, "  regs    about %u per thread (IR estimate), at most %u by -maxrregcount, the rest spilled (not "
+            "priced: a CUDA toolkit gives ptxas' count and spills)\n",
+            wgp_kernel_register_pressure(k), maxr);
   else
     fprintf(f, "  regs    about %u per thread (IR estimate; a CUDA toolkit gives ptxas' count)\n",
             wgp_kernel_register_pressure(k));

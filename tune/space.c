@@ -729,6 +729,25 @@ static bool read_spec(reader *r, json_t *k) {
                                           "-cl-finite-math-only", "-cl-no-signed-zeros", "-cl-denorms-are-zero",
                                           "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-single-precision-constant"};
     bool clang = (o[0] == '-' && (o[1] == 'D' || o[1] == 'U' || o[1] == 'I') && o[2]) || strncmp(o, "-std=", 5) == 0;
+    /* nvcc's -maxrregcount (=N, or N as the next option): the driver takes it
+     * for nvcc and ptxas and records it in the model */
+    const char *mr = strncmp(o, "--", 2) == 0 ? o + 2 : o + 1;
+    if (s->language == WGP_SOURCE_CUDA && o[0] == '-' && strncmp(mr, "maxrregcount", 12) == 0 &&
+        (mr[12] == '=' || mr[12] == '\0')) {
+      json_t *next = mr[12] == '\0' ? json_array_get(co, i + 1) : NULL;
+      const char *val = mr[12] == '=' ? mr + 13 : json_is_string(next) ? json_string_value(next) : "";
+      char *end;
+      long count = strtol(val, &end, 10);
+      if (!*val || *end || count < 1 || count > 255)
+        return rfail(r, WGP_ERR_INPUT,
+                     "KernelSpecification.CompilerOptions[%zu]: '%s%s%s': expected a number of registers per thread, "
+                     "1 to 255",
+                     i, o, next ? " " : "", val);
+      if (!add_string(r, &s->flags, &s->nflags, o) ||
+          (next && (i++, !add_string(r, &s->flags, &s->nflags, json_string_value(next)))))
+        return false;
+      continue;
+    }
     for (size_t q = 0; s->language == WGP_SOURCE_OPENCL && q < sizeof cl_math / sizeof *cl_math; q++)
       clang = clang || strcmp(o, cl_math[q]) == 0;
     if (!add_string(r, clang ? &s->flags : &s->ignored, clang ? &s->nflags : &s->nignored, o))

@@ -103,6 +103,12 @@ typedef struct wgp_extract_options {
    * the whole compile. */
   unsigned long long shared_gate;
   const char *gate_kernel;
+  /* nvcc's -maxrregcount N (0: none).  wgp_extract and wgp_ccs_extract take
+   * it out of FLAGS themselves (-maxrregcount=N, --maxrregcount=N,
+   * -maxrregcount N, --maxrregcount N: clang has no such flag), ask nvcc and
+   * ptxas with it and record it in every kernel of the model
+   * (launch_attributes.max_registers_per_thread). */
+  unsigned max_registers;
 } wgp_extract_options;
 
 /* The model cache of the command-line tools, into BUF: $WGPERF_CACHE_DIR

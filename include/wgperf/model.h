@@ -187,6 +187,10 @@ bool wgp_kernel_reqd_work_group_size(const wgp_kernel *k, uint64_t size[3]);
 uint64_t wgp_kernel_max_threads_per_block(const wgp_kernel *k);
 uint64_t wgp_kernel_min_blocks_per_sm(const wgp_kernel *k);
 const char *wgp_kernel_launch_attribute(const wgp_kernel *k);
+/* nvcc's -maxrregcount N the kernel was compiled with (the driver records it
+ * as launch_attributes.max_registers_per_thread), 0 when none: NVIDIA's
+ * compiler keeps every kernel to N registers per thread, spilling the rest. */
+unsigned wgp_kernel_max_registers_per_thread(const wgp_kernel *k);
 /* Whether LOCAL (unused dimensions 1) satisfies the launch attributes;
  * when not, WHY (SIZE bytes, may be NULL) says which and how, e.g.
  * "kernel 'tile' requires work-groups of 16x16x1 (reqd_work_group_size(16,
