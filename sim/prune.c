@@ -75,6 +75,7 @@
 #include "wgperf/prune.h"
 
 #include "wgperf/estimate.h"
+#include "wgperf/footprint.h"
 #include "wgperf/occupancy.h"
 
 #include <ctype.h>
@@ -1666,3 +1667,13 @@ bool wgp_prune_idle_rule_refused(const wgp_prune *p, const char **where) {
   return p->idle_refused;
 }
 unsigned wgp_prune_dims(const wgp_prune *p) { return p->dims; }
+
+wgp_status wgp_prune_outside(const wgp_prune *p, size_t i, size_t max, size_t *arg, double *lo, double *hi,
+                             size_t *count, wgp_diag *diag) {
+  *count = 0;
+  if (i >= p->n || p->c[i].pub.stage == WGP_PRUNE_INVALID || !p->c[i].in.kernel)
+    return WGP_OK;
+  wgp_analysis_input in = p->c[i].in;
+  in.stop_outside_local = false;
+  return wgp_footprint_outside(&in, max, arg, lo, hi, count, diag);
+}

@@ -322,7 +322,51 @@ static json_t *counts_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_pr
   return j;
 }
 
-static void print_json(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *gpu, double wall, double t_extract) {
+/* The TOP fastest sizes (20 when not given, every one for --top 0, at most
+ * 100) checked for accesses outside the sizes --buffer gives L's arguments
+ * (wgp_prune_outside): OUTSIDE[rank] set for each such, and a warning naming
+ * the fastest.  Nothing is checked where --buffer gives no size. */
+static void check_outside(const wgp_prune *p, const wgp_kernel *k, const wgp_launch *l, size_t top, bool top_given,
+                          bool *outside) {
+  size_t n = wgp_prune_num_ranked(p), want = !top_given ? 20 : top ? top : 100;
+  want = want < 100 ? want : 100;
+  want = want < n ? want : n;
+  size_t na = wgp_kernel_num_args(k) ? wgp_kernel_num_args(k) : 1;
+  uint64_t *bytes = calloc(na, sizeof *bytes);
+  if (!bytes)
+    return;
+  wgp_launch_buffer_sizes(l, k, bytes);
+  bool any = false;
+  for (size_t a = 0; a < wgp_kernel_num_args(k); a++)
+    any = any || bytes[a] > 0;
+  size_t found = 0, first = 0, first_arg = 0;
+  double first_lo = 0, first_hi = 0;
+  for (size_t r = 0; any && r < want; r++) {
+    size_t arg, count = 0;
+    double lo, hi;
+    wgp_diag d;
+    if (wgp_prune_outside(p, wgp_prune_ranked(p, r), 1, &arg, &lo, &hi, &count, &d) != WGP_OK || !count)
+      continue;
+    outside[r] = true;
+    if (!found++)
+      first = r, first_arg = arg, first_lo = lo, first_hi = hi;
+  }
+  if (found) {
+    const wgp_prune_candidate *c = wgp_prune_candidate_at(p, wgp_prune_ranked(p, first));
+    fprintf(stderr,
+            "wgprune: warning: %zu of the %zu fastest sizes checked access outside the buffers --buffer gives (the "
+            "first, rank %zu, %llux%llux%llu: the launch accesses bytes %.0f to %.0f of '%s', whose --buffer is "
+            "%llu bytes): a grid past the data of a kernel without a bound check, or a --buffer too small; their "
+            "times count those accesses\n",
+            found, want, first + 1, (unsigned long long)c->local[0], (unsigned long long)c->local[1],
+            (unsigned long long)c->local[2], first_lo, first_hi, wgp_arg_name(wgp_kernel_arg(k, first_arg)),
+            (unsigned long long)bytes[first_arg]);
+  }
+  free(bytes);
+}
+
+static void print_json(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *gpu, double wall, double t_extract,
+                       const bool *outside) {
   wgp_prune_counts n;
   wgp_prune_get_counts(p, &n);
   double pruned = pruned_percent(&n);
@@ -343,6 +387,8 @@ static void print_json(const wgp_prune *p, const wgp_kernel *k, const wgp_gpu *g
     json_object_set_new(e, "occupancy_warps", json_integer(c->sim.active_warps_per_sm));
     json_object_set_new(e, "limiter", json_string(limiter_of(&c->sim)));
     json_object_set_new(e, "rounds", json_real(c->rounds));
+    if (outside && outside[i])
+      json_object_set_new(e, "outside", json_true());
     json_array_append_new(rank, e);
   }
   json_object_set_new(j, "ranking", rank);
@@ -1112,10 +1158,13 @@ int main(int argc, char **argv) {
               "other code (docs/wgprune.md, stage 1, idle lanes)\n",
               where ? " at " : "", where ? where : "", lid, lsz, grp);
     }
+    bool *outside = calloc(wgp_prune_num_ranked(p) + 1, sizeof *outside);
+    if (outside && !do_study)
+      check_outside(p, k, l, top, top_given, outside);
     if (do_study)
       rc = study(p, ex, wall, wall_ex, json, k, gpu, top_given, top);
     else if (json)
-      print_json(p, k, gpu, wall, t_extract);
+      print_json(p, k, gpu, wall, t_extract, outside);
     else if (csv)
       print_csv(p);
     else
@@ -1127,6 +1176,7 @@ int main(int argc, char **argv) {
       nkt = top;
     if (kt_file && write_kernel_tuner(kt_file, p, nkt) != 0)
       rc = input_error("%s: cannot write: %s", kt_file, strerror(errno));
+    free(outside);
   }
   wgp_prune_free(p);
   wgp_prune_free(ex);

@@ -174,6 +174,14 @@ unsigned wgp_prune_registers(const wgp_prune *p);         /* registers per threa
  * branch or loop that does, NULL where unknown. */
 bool wgp_prune_idle_rule_refused(const wgp_prune *p, const char **where);
 unsigned wgp_prune_dims(const wgp_prune *p);              /* dimensions of the launch */
+/* The arguments candidate I's launch (its group size, and its grid where the
+ * search fixed the grid) certainly accesses outside the --buffer sizes the
+ * launch gives (wgp_footprint_outside; the arguments, bytes and count as
+ * there; nothing where no size is given): a grid past the data of a kernel
+ * without a bound check.  A check costs about an analysis (isl over the
+ * whole launch), so a caller checks the sizes it shows. */
+wgp_status wgp_prune_outside(const wgp_prune *p, size_t i, size_t max, size_t *arg, double *lo, double *hi,
+                             size_t *count, wgp_diag *diag);
 
 /* The value of TEXT, an expression of lx, ly, lz (L[0..2]), non-negative
  * integers, + - * / (integer division) % and parentheses, comparisons

@@ -44,3 +44,16 @@ __global__ void left(const float *a, float *c, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   c[i] = a[i - 1] + a[i];
 }
+
+// wgprune with a fixed grid: a larger group reaches further, so the fastest
+// sizes it shows (20 by default, --top N) are checked; a group of 320 or more
+// threads on 32 blocks reaches past the 8192 floats of the unchecked kernel.
+// RUN: wgprune %s --kernel unchecked --grid 32 --buffer a=32768 --buffer b=32768 --buffer c=32768 --arg n=8192 --gpu rtx-3090 --json 2> %t.prune.err > %t.prune.json
+// RUN: FileCheck %s --check-prefix=PRUNE < %t.prune.err
+// PRUNE: wgprune: warning: 10 of the 20 fastest sizes checked access outside the buffers --buffer gives (the first, rank 11, 320x1x1: the launch accesses bytes 0 to 40959 of 'a', whose --buffer is 32768 bytes): a grid past the data of a kernel without a bound check, or a --buffer too small; their times count those accesses
+// RUN: python3 -c "import json,sys; print([r['local'][0] for r in json.load(open(sys.argv[1]))['ranking'] if r.get('outside')])" %t.prune.json | FileCheck %s --check-prefix=PRUNEJSON
+// PRUNEJSON: [320, 352, 416, 544, 576, 608, 736, 800, 832, 864]
+// RUN: wgprune %s --kernel checked --grid 32 --buffer a=32768 --buffer b=32768 --buffer c=32768 --arg n=8192 --gpu rtx-3090 2>&1 | FileCheck %s --check-prefix=PRUNEQUIET
+// RUN: wgprune %s --kernel unchecked --global 8192 --buffer a=32768 --buffer b=32768 --buffer c=32768 --arg n=8192 --gpu rtx-3090 2>&1 | FileCheck %s --check-prefix=PRUNEQUIET
+// PRUNEQUIET-NOT: outside the buffers
+// PRUNEQUIET: wall time
