@@ -94,7 +94,9 @@ size_t wgp_source_trip_hints(const wgp_kernel *k, const char *at, uint64_t count
                              size_t max) {
   size_t n = 0;
   for (size_t i = 0; i < wgp_kernel_num_loops(k); i++) {
-    if (!wgp_source_at(wgp_loop_source(wgp_kernel_loop(k, i)), at))
+    const wgp_loop *l = wgp_kernel_loop(k, i);
+    /* a count the model knows stays (a hint would override it) */
+    if (wgp_loop_trip_kind(l) == WGP_TRIP_EXACT || !wgp_source_at(wgp_loop_source(l), at))
       continue;
     bool rem = false;
     long partner = wgp_loop_unroll_partner(k, i, &rem);

@@ -306,7 +306,9 @@ int cli_hints_resolve(cli_hints *h, const wgp_kernel *k) {
     size_t n = wgp_source_trip_hints(k, h->trip_at[i], h->trip_at_count[i], h->trip_loop + h->ntrip,
                                      h->trip + h->ntrip, room);
     if (!n)
-      return usage_error("--trip %s: kernel '%s' has no loop at that line", h->trip_at[i], wgp_kernel_name(k));
+      return usage_error("--trip %s: kernel '%s' has no loop at that line whose count needs a hint (one of loaded "
+                         "values, or not computed)",
+                         h->trip_at[i], wgp_kernel_name(k));
     h->ntrip += n < room ? n : room;
   }
   for (size_t i = 0; i < h->ntaken_at; i++) {

@@ -2264,7 +2264,7 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
     if (i < WGP_TUNE_MAX_HINTS && !(r.hints_matched & (1u << (trip ? i : WGP_TUNE_MAX_HINTS + i))))
       message(o, "wgperf: warning: %s %s: no code estimated has a %s at that line of kernel '%s'; the hint did nothing",
               trip ? "--trip" : "--taken", trip ? o->trip_at[i] : o->taken_at[i],
-              trip ? "loop" : "branch (other than a loop's own condition)", r.kernel);
+              trip ? "loop whose count needs a hint" : "branch (other than a loop's own condition)", r.kernel);
   }
   free(r.once_first);
   if (st == WGP_OK)

@@ -37,8 +37,9 @@ long wgp_loop_unroll_partner(const wgp_kernel *k, size_t loop, bool *remainder);
  * else 4, clang's usual factor for a run-time count. */
 unsigned wgp_loop_unroll_factor(const wgp_kernel *k, size_t loop);
 
-/* The loops of K at AT and their trip counts for COUNT iterations of the
- * source loop per entry: COUNT itself, or for an unrolled pair COUNT / F for
+/* The loops of K at AT whose count the model cannot compute (all but
+ * WGP_TRIP_EXACT: a hint would override an exact count) and their trip
+ * counts for COUNT iterations of the source loop per entry: COUNT itself, or for an unrolled pair COUNT / F for
  * the unrolled loop and COUNT mod F for its remainder (F its factor).  At
  * most MAX into LOOPS and COUNTS; returns how many loops are at AT. */
 size_t wgp_source_trip_hints(const wgp_kernel *k, const char *at, uint64_t count, size_t *loops, uint64_t *counts,

@@ -37,6 +37,6 @@ __global__ void spmv_scalar(int nrows, const int *__restrict__ rowptr, const int
 // RUN: wgprune %t/m.json --global 4096 --arg nrows=4096 --trip 22=32 --csv > %t/prune-line.csv
 // RUN: diff %t/prune-numbered.csv %t/prune-line.csv
 // RUN: not %wgperf predict %t/m.json --global 4096 --local 256 --arg nrows=4096 --trip 23=5 2>&1 | FileCheck %s --check-prefix=NOLOOP
-// NOLOOP: wgperf: error: --trip 23: kernel 'spmv_scalar' has no loop at that line
+// NOLOOP: wgperf: error: --trip 23: kernel 'spmv_scalar' has no loop at that line whose count needs a hint (one of loaded values, or not computed)
 // RUN: not %wgperf predict %t/m.json --global 4096 --local 256 --arg nrows=4096 --trip X1=5 2>&1 | FileCheck %s --check-prefix=FORM
 // FORM: wgperf: error: --trip 'X1=5': expected L<loop>=COUNT or FILE:LINE=COUNT (LINE=COUNT), e.g. L0=100 or spmv.cu:22=32
