@@ -52,7 +52,7 @@ wgp_status drv_cuda_flags(const char *file, const wgp_extract_options *o, const 
 /* The ptxas of the CUDA 11.8 scripts/install-deps.sh sets up (bin/ptxas of
  * WGPERF_CUDA_DIR), NULL when there is none. */
 const char *drv_installed_ptxas(void);
-/* O's flags appended to V at N but nvcc's -maxrregcount (-maxrregcount=N,
+/* (preprocess.c) O's flags appended to V at N but nvcc's -maxrregcount (-maxrregcount=N,
  * --maxrregcount=N, -maxrregcount N, --maxrregcount N), which clang has not:
  * every compile's command line is made so.  Returns the new count. */
 size_t drv_append_flags(const wgp_extract_options *o, const char **v, size_t n);

@@ -234,6 +234,50 @@ void wgp_preprocessed_free(wgp_preprocessed *p) {
   memset(p, 0, sizeof *p);
 }
 
+/* nvcc's -maxrregcount at FLAGS[I] of N flags (-maxrregcount=N,
+ * --maxrregcount=N, -maxrregcount N, --maxrregcount N): the flags it takes
+ * (1 or 2), its value into *VALUE (-1 when not a count from 1 to 255); 0
+ * when FLAGS[I] is not one. */
+static size_t maxrreg_flag(char *const *flags, size_t n, size_t i, long *value) {
+  const char *f = flags[i];
+  const char *name = f[0] == '-' ? f + (f[1] == '-' ? 2 : 1) : NULL;
+  if (!name || strncmp(name, "maxrregcount", 12) != 0 || (name[12] != '=' && name[12] != '\0'))
+    return 0;
+  const char *v = name[12] == '=' ? name + 13 : i + 1 < n ? flags[i + 1] : NULL;
+  char *end = NULL;
+  long x = v && *v ? strtol(v, &end, 10) : -1;
+  *value = end && !*end && x >= 1 && x <= 255 ? x : -1;
+  return name[12] == '=' || !v ? 1 : 2;
+}
+
+wgp_status drv_take_maxrreg(const char *file, const wgp_extract_options *o, wgp_extract_options *copy, wgp_diag *diag) {
+  *copy = *o;
+  for (size_t i = 0; i < o->num_flags;) {
+    long v;
+    size_t took = maxrreg_flag(o->flags, o->num_flags, i, &v);
+    if (took && v < 0)
+      return wgp_diag_set(diag, WGP_ERR_INPUT,
+                          "wgperf: error: %s: '%s%s%s': expected a number of registers per thread, 1 to 255", file,
+                          o->flags[i], took == 2 ? " " : "", took == 2 ? o->flags[i + 1] : "");
+    if (took)
+      copy->max_registers = (unsigned)v; /* the last one given, as nvcc takes it */
+    i += took ? took : 1;
+  }
+  return WGP_OK;
+}
+
+size_t drv_append_flags(const wgp_extract_options *o, const char **v, size_t n) {
+  for (size_t i = 0; i < o->num_flags; i++) {
+    long value;
+    size_t skip = maxrreg_flag(o->flags, o->num_flags, i, &value);
+    if (skip)
+      i += skip - 1;
+    else
+      v[n++] = o->flags[i];
+  }
+  return n;
+}
+
 /* The prerequisites of a make rule as clang -MD writes it. */
 static bool parse_deps(const char *text, wgp_preprocessed *out) {
   const char *p = strchr(text, ':');
