@@ -235,12 +235,16 @@ void wgp_preprocessed_free(wgp_preprocessed *p) {
 }
 
 /* nvcc's -maxrregcount at FLAGS[I] of N flags (-maxrregcount=N,
- * --maxrregcount=N, -maxrregcount N, --maxrregcount N): the flags it takes
- * (1 or 2), its value into *VALUE (-1 when not a count from 1 to 255); 0
- * when FLAGS[I] is not one. */
+ * --maxrregcount=N, -maxrregcount N, --maxrregcount N), or NVIDIA's OpenCL
+ * build option that ptxas gets as the same (-cl-nv-maxrregcount N or =N:
+ * the Khronos registry's cl_nv_compiler_options): the flags it takes (1 or
+ * 2), its value into *VALUE (-1 when not a count from 1 to 255); 0 when
+ * FLAGS[I] is not one. */
 static size_t maxrreg_flag(char *const *flags, size_t n, size_t i, long *value) {
   const char *f = flags[i];
   const char *name = f[0] == '-' ? f + (f[1] == '-' ? 2 : 1) : NULL;
+  if (name && strncmp(name, "cl-nv-", 6) == 0)
+    name += 6;
   if (!name || strncmp(name, "maxrregcount", 12) != 0 || (name[12] != '=' && name[12] != '\0'))
     return 0;
   const char *v = name[12] == '=' ? name + 13 : i + 1 < n ? flags[i + 1] : NULL;

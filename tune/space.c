@@ -729,10 +729,12 @@ static bool read_spec(reader *r, json_t *k) {
                                           "-cl-finite-math-only", "-cl-no-signed-zeros", "-cl-denorms-are-zero",
                                           "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-single-precision-constant"};
     bool clang = (o[0] == '-' && (o[1] == 'D' || o[1] == 'U' || o[1] == 'I') && o[2]) || strncmp(o, "-std=", 5) == 0;
-    /* nvcc's -maxrregcount (=N, or N as the next option): the driver takes it
-     * for nvcc and ptxas and records it in the model */
-    const char *mr = strncmp(o, "--", 2) == 0 ? o + 2 : o + 1;
-    if (s->language == WGP_SOURCE_CUDA && o[0] == '-' && strncmp(mr, "maxrregcount", 12) == 0 &&
+    /* nvcc's -maxrregcount, NVIDIA OpenCL's -cl-nv-maxrregcount (=N, or N as
+     * the next option): the driver takes it for nvcc and ptxas and records it
+     * in the model */
+    bool nv_cl = s->language == WGP_SOURCE_OPENCL && strncmp(o, "-cl-nv-", 7) == 0;
+    const char *mr = nv_cl ? o + 7 : strncmp(o, "--", 2) == 0 ? o + 2 : o + 1;
+    if ((nv_cl || s->language == WGP_SOURCE_CUDA) && o[0] == '-' && strncmp(mr, "maxrregcount", 12) == 0 &&
         (mr[12] == '=' || mr[12] == '\0')) {
       json_t *next = mr[12] == '\0' ? json_array_get(co, i + 1) : NULL;
       const char *val = mr[12] == '=' ? mr + 13 : json_is_string(next) ? json_string_value(next) : "";
