@@ -87,14 +87,17 @@ unsigned wgp_kernel_registers_on(const wgp_kernel *k, const wgp_gpu *gpu, unsign
     }
   }
   /* nvcc's -maxrregcount: NVIDIA's compiler's counts keep to it already,
-   * the IR estimate does not */
-  unsigned maxr = wgp_kernel_max_registers_per_thread(k);
+   * the IR estimate does not.  ptxas takes no fewer than
+   * WGP_PTXAS_MIN_MAXRREG ("Overriding maximum register limit 256 for 'k'
+   * with 24 of maxrregcount option" for -maxrregcount=8 and 16) */
+  unsigned given = wgp_kernel_max_registers_per_thread(k);
+  unsigned maxr = given && given < WGP_PTXAS_MIN_MAXRREG ? WGP_PTXAS_MIN_MAXRREG : given;
   if (!override && !res && !wgp_kernel_registers(k, NULL) && maxr && regs > maxr) {
     if (note && size) {
       char was[WGP_REGS_NOTE_SIZE];
       snprintf(was, sizeof was, "%s", src);
-      snprintf(note, size, "%s: %u, at most %u by -maxrregcount (the compiler spills the rest; the estimate does "
-               "not price the spills)", was, regs, maxr);
+      snprintf(note, size, "%s: %u, at most %u by -maxrregcount %u (the compiler spills the rest; the estimate does "
+               "not price the spills)", was, regs, maxr, given);
       src = note;
     }
     regs = maxr;

@@ -18,6 +18,7 @@
 
 #include "wgperf/analyze.h"
 #include "wgperf/driver.h"
+#include "wgperf/estimate.h"
 #include "wgperf/hints.h"
 #include "wgperf/model.h"
 
@@ -249,6 +250,7 @@ static void summarize_kernel(FILE *f, const wgp_kernel *k) {
   const char *regs_src;
   unsigned regs = wgp_kernel_registers(k, &regs_src);
   unsigned maxr = wgp_kernel_max_registers_per_thread(k);
+  maxr = maxr && maxr < WGP_PTXAS_MIN_MAXRREG ? WGP_PTXAS_MIN_MAXRREG : maxr;
   if (regs)
     fprintf(f, "  regs    %u per thread (%s)%s\n", regs, regs_src, maxr ? ", compiled with -maxrregcount" : "");
   else if (maxr && wgp_kernel_register_pressure(k) > maxr)

@@ -34,6 +34,10 @@ unsigned wgp_kernel_registers_on(const wgp_kernel *k, const wgp_gpu *gpu, unsign
                                  char *note, size_t size);
 /* The bytes a NOTE above should have. */
 #define WGP_REGS_NOTE_SIZE 320
+/* The fewest registers per thread ptxas keeps to for -maxrregcount: CUDA
+ * 13.0's ptxas, asked for 8 or 16, allocates 24 for sm_75, sm_80, sm_86 and
+ * sm_90 alike (its "Overriding maximum register limit" note). */
+#define WGP_PTXAS_MIN_MAXRREG 24u
 /* The model's 'resources' entry for GPU's architecture, else the nearest
  * (wgp_kernel_resources_for); NULL when the model has none. */
 const wgp_kernel_resources *wgp_kernel_resources_on(const wgp_kernel *k, const wgp_gpu *gpu, bool *exact);
