@@ -533,7 +533,7 @@ wgp_status wgp_tune_merge(wgp_tune_result *const *shards, size_t n, wgp_tune_res
     if (s->counts.shards != count)
       what = "a shard of another division (--shard K/N with another N)";
     else if (strcmp(s->key, f->key) != 0)
-      what = "a shard of another run (space, kernel, GPU, flags or tools differ)";
+      what = "a shard of another run (space, kernel, GPU, flags, --trip/--taken or tools differ)";
     else if (s->nparams != f->nparams)
       what = "a shard with other parameters";
     else if (s->counts.total != f->counts.total)

@@ -1779,6 +1779,19 @@ static void merge_key(const run *r, const wgp_tune_space *s, char out[65]) {
   char sample[64];
   snprintf(sample, sizeof sample, "%zu %llu", r->o->sample, (unsigned long long)r->o->seed);
   sha256_string(&h, sample);
+  /* the hints change the times (a run without them keeps its key) */
+  for (size_t i = 0; i < r->o->num_trips; i++) {
+    char hint[64];
+    snprintf(hint, sizeof hint, "trip %llu ", (unsigned long long)r->o->trip_counts[i]);
+    sha256_string(&h, hint);
+    sha256_string(&h, r->o->trip_at[i]);
+  }
+  for (size_t i = 0; i < r->o->num_takens; i++) {
+    char hint[64];
+    snprintf(hint, sizeof hint, "taken %.17g ", r->o->taken_fractions[i]);
+    sha256_string(&h, hint);
+    sha256_string(&h, r->o->taken_at[i]);
+  }
   sha256_hex(&h, out);
 }
 
