@@ -193,16 +193,92 @@ int cli_source_flag(int argc, char **argv, int i, cli_flags *flags) {
   return flags_push(flags, argv[i]) || flags_push(flags, argv[i + 1]) ? -1 : 2;
 }
 
+/* nvcc's options (and NVIDIA OpenCL's -cl-nv-*) that clang has not, as a
+ * user copies them from an nvcc line after "--": what clang takes for them,
+ * or nothing.  VALUE: it takes the next argument (or "=VALUE"). */
+typedef struct nvcc_option {
+  const char *name;
+  bool value;
+  const char *clang; /* the clang flag; NULL: left out (said in one note) */
+  const char *when;  /* with a value: the value it must have for CLANG; NULL: any */
+} nvcc_option;
+
+static const nvcc_option nvcc_options[] = {
+    /* fast math, which clang would take as '-u se_fast_math' (a linker
+     * option, unused): -ffast-math, whose approximate division, square roots
+     * and functions the model then counts */
+    {"-use_fast_math", false, "-ffast-math", NULL},
+    {"--use_fast_math", false, "-ffast-math", NULL},
+    {"-ftz", true, "-fgpu-flush-denormals-to-zero", "true"},
+    {"--ftz", true, "-fgpu-flush-denormals-to-zero", "true"},
+    {"-fmad", true, "-ffp-contract=off", "false"},
+    {"--fmad", true, "-ffp-contract=off", "false"},
+    /* the device model's GPU is --gpu's; the host side, debugging and
+     * linking do not reach it */
+    {"-arch", true, NULL, NULL},
+    {"--gpu-architecture", true, NULL, NULL},
+    {"-code", true, NULL, NULL},
+    {"--gpu-code", true, NULL, NULL},
+    {"-gencode", true, NULL, NULL},
+    {"--generate-code", true, NULL, NULL},
+    {"-lineinfo", false, NULL, NULL},
+    {"--generate-line-info", false, NULL, NULL},
+    {"-G", false, NULL, NULL},
+    {"--device-debug", false, NULL, NULL},
+    {"-Xptxas", true, NULL, NULL},
+    {"--ptxas-options", true, NULL, NULL},
+    {"-Xcompiler", true, NULL, NULL},
+    {"--compiler-options", true, NULL, NULL},
+    {"-ccbin", true, NULL, NULL},
+    {"--compiler-bindir", true, NULL, NULL},
+    {"-rdc", true, NULL, NULL},
+    {"--relocatable-device-code", true, NULL, NULL},
+    {"-dc", false, NULL, NULL},
+    {"--default-stream", true, NULL, NULL},
+    {"-prec-div", true, NULL, NULL},
+    {"--prec-div", true, NULL, NULL},
+    {"-prec-sqrt", true, NULL, NULL},
+    {"--prec-sqrt", true, NULL, NULL},
+    /* what clang's CUDA does without being asked */
+    {"--expt-relaxed-constexpr", false, NULL, NULL},
+    {"--expt-extended-lambda", false, NULL, NULL},
+    {"--extended-lambda", false, NULL, NULL},
+    {"-Wno-deprecated-gpu-targets", false, NULL, NULL},
+    {"-cl-nv-verbose", false, NULL, NULL},
+    {"-cl-nv-opt-level", true, NULL, NULL},
+};
+
 int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags) {
-  for (; i < argc; i++, flags->after++) {
-    /* nvcc's fast math, which clang would take as '-u se_fast_math' (a
-     * linker option, unused): clang's -ffast-math, whose approximate
-     * division, square roots and functions the model then counts */
-    static char fast[] = "-ffast-math";
-    char *f = strcmp(argv[i], "-use_fast_math") == 0 || strcmp(argv[i], "--use_fast_math") == 0 ? fast : argv[i];
-    if (flags_push(flags, f))
+  char left[512] = "";
+  size_t at = 0;
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    const nvcc_option *o = NULL;
+    const char *value = NULL;
+    for (size_t q = 0; !o && q < sizeof nvcc_options / sizeof *nvcc_options; q++) {
+      size_t n = strlen(nvcc_options[q].name);
+      if (strncmp(a, nvcc_options[q].name, n) == 0 && (a[n] == '\0' || (nvcc_options[q].value && a[n] == '=')))
+        o = &nvcc_options[q], value = a[n] == '=' ? a + n + 1 : NULL;
+    }
+    int took = 1;
+    if (o && o->value && !value && i + 1 < argc)
+      value = argv[i + 1], took = 2;
+    /* -Xptxas -maxrregcount=N: the driver's own (ptxas gets it) */
+    if (o && value && (strcmp(o->name, "-Xptxas") == 0 || strcmp(o->name, "--ptxas-options") == 0) &&
+        strstr(value, "maxrregcount") && !strchr(value, ','))
+      o = NULL, a = value;
+    const char *f = !o ? a : o->clang && (!o->when || (value && strcmp(value, o->when) == 0)) ? o->clang : NULL;
+    if (o && !f && at < sizeof left)
+      at += (size_t)snprintf(left + at, sizeof left - at, "%s%s%s%s", at ? ", " : "", argv[i], took == 2 ? " " : "",
+                             took == 2 ? argv[i + 1] : "");
+    if (f && flags_push(flags, (char *)f))
       return -1;
+    flags->after += f != NULL;
+    i += took - 1;
   }
+  if (at)
+    fprintf(stderr, "%s: note: nvcc options left out (clang has none of them, and the model does not follow them): %s\n",
+            cli_prog, left);
   return 0;
 }
 
