@@ -723,6 +723,18 @@ static bool read_spec(reader *r, json_t *k) {
         return false;
       continue;
     }
+    /* NVRTC's and nvcc's -fmad=false (a * b + c a multiply and an add) and
+     * -ftz=true, as wgperf's command line takes them after '--' */
+    const char *as = NULL;
+    if (s->language == WGP_SOURCE_CUDA)
+      as = strcmp(o, "-fmad=false") == 0 || strcmp(o, "--fmad=false") == 0 ? "-ffp-contract=off"
+           : strcmp(o, "-ftz=true") == 0 || strcmp(o, "--ftz=true") == 0  ? "-fgpu-flush-denormals-to-zero"
+                                                                          : NULL;
+    if (as) {
+      if (!add_string(r, &s->translated, &s->ntranslated, o) || !add_string(r, &s->clang_only, &s->nclang_only, as))
+        return false;
+      continue;
+    }
     /* OpenCL's build options that change what the compiler may make of the
      * arithmetic (clang reads them as the OpenCL standard defines them) */
     static const char *const cl_math[] = {"-cl-fast-relaxed-math", "-cl-mad-enable", "-cl-unsafe-math-optimizations",
