@@ -29,6 +29,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -637,7 +638,21 @@ static bool approxCall(const Instruction &I) {
   return FP && I.getType()->getScalarType()->isFloatTy() && (FP->hasApproxFunc() || fastMathFunction(I));
 }
 
+// The NVPTX back end's float division: 2 IEEE (div.rn.f32, the default), 1
+// div.full.f32, 0 div.approx.f32.  nvcc's -prec-div=false makes div.full.f32;
+// wgperf's command line passes it as clang's -mllvm -nvptx-prec-divf32=1,
+// read here from LLVM's registry of options, where the back end linked into
+// clang and opt registers it (its type there: cl::opt<int>).
+static int nvptxPrecDivF32() {
+  const auto &Opts = cl::getRegisteredOptions();
+  auto It = Opts.find("nvptx-prec-divf32");
+  return It == Opts.end() ? 2 : static_cast<const cl::opt<int> *>(It->second)->getValue();
+}
+
 static const char *relaxedClass(const Instruction &I, const char *Class) {
+  /* div.full.f32: a reciprocal and a multiply, as the relaxed division */
+  if (Class && StringRef(Class) == "fp32_div" && I.getType()->getScalarType()->isFloatTy() && nvptxPrecDivF32() < 2)
+    return "sfu_fast";
   if (!Class || !relaxedAccuracy(I))
     return Class;
   if (StringRef(Class) == "sfu_sqrt")

@@ -201,51 +201,53 @@ typedef struct nvcc_option {
   bool value;
   const char *clang; /* the clang flag; NULL: left out (said in one note) */
   const char *when;  /* with a value: the value it must have for CLANG; NULL: any */
+  const char *clang2; /* a second clang argument after CLANG, or NULL */
 } nvcc_option;
 
 static const nvcc_option nvcc_options[] = {
     /* fast math, which clang would take as '-u se_fast_math' (a linker
      * option, unused): -ffast-math, whose approximate division, square roots
      * and functions the model then counts */
-    {"-use_fast_math", false, "-ffast-math", NULL},
-    {"--use_fast_math", false, "-ffast-math", NULL},
-    {"-ftz", true, "-fgpu-flush-denormals-to-zero", "true"},
-    {"--ftz", true, "-fgpu-flush-denormals-to-zero", "true"},
-    {"-fmad", true, "-ffp-contract=off", "false"},
-    {"--fmad", true, "-ffp-contract=off", "false"},
+    {"-use_fast_math", false, "-ffast-math", NULL, NULL},
+    {"--use_fast_math", false, "-ffast-math", NULL, NULL},
+    {"-ftz", true, "-fgpu-flush-denormals-to-zero", "true", NULL},
+    {"--ftz", true, "-fgpu-flush-denormals-to-zero", "true", NULL},
+    {"-fmad", true, "-ffp-contract=off", "false", NULL},
+    {"--fmad", true, "-ffp-contract=off", "false", NULL},
     /* the device model's GPU is --gpu's; the host side, debugging and
      * linking do not reach it */
-    {"-arch", true, NULL, NULL},
-    {"--gpu-architecture", true, NULL, NULL},
-    {"-code", true, NULL, NULL},
-    {"--gpu-code", true, NULL, NULL},
-    {"-gencode", true, NULL, NULL},
-    {"--generate-code", true, NULL, NULL},
-    {"-lineinfo", false, NULL, NULL},
-    {"--generate-line-info", false, NULL, NULL},
-    {"-G", false, NULL, NULL},
-    {"--device-debug", false, NULL, NULL},
-    {"-Xptxas", true, NULL, NULL},
-    {"--ptxas-options", true, NULL, NULL},
-    {"-Xcompiler", true, NULL, NULL},
-    {"--compiler-options", true, NULL, NULL},
-    {"-ccbin", true, NULL, NULL},
-    {"--compiler-bindir", true, NULL, NULL},
-    {"-rdc", true, NULL, NULL},
-    {"--relocatable-device-code", true, NULL, NULL},
-    {"-dc", false, NULL, NULL},
-    {"--default-stream", true, NULL, NULL},
-    {"-prec-div", true, NULL, NULL},
-    {"--prec-div", true, NULL, NULL},
-    {"-prec-sqrt", true, NULL, NULL},
-    {"--prec-sqrt", true, NULL, NULL},
+    {"-arch", true, NULL, NULL, NULL},
+    {"--gpu-architecture", true, NULL, NULL, NULL},
+    {"-code", true, NULL, NULL, NULL},
+    {"--gpu-code", true, NULL, NULL, NULL},
+    {"-gencode", true, NULL, NULL, NULL},
+    {"--generate-code", true, NULL, NULL, NULL},
+    {"-lineinfo", false, NULL, NULL, NULL},
+    {"--generate-line-info", false, NULL, NULL, NULL},
+    {"-G", false, NULL, NULL, NULL},
+    {"--device-debug", false, NULL, NULL, NULL},
+    {"-Xptxas", true, NULL, NULL, NULL},
+    {"--ptxas-options", true, NULL, NULL, NULL},
+    {"-Xcompiler", true, NULL, NULL, NULL},
+    {"--compiler-options", true, NULL, NULL, NULL},
+    {"-ccbin", true, NULL, NULL, NULL},
+    {"--compiler-bindir", true, NULL, NULL, NULL},
+    {"-rdc", true, NULL, NULL, NULL},
+    {"--relocatable-device-code", true, NULL, NULL, NULL},
+    {"-dc", false, NULL, NULL, NULL},
+    {"--default-stream", true, NULL, NULL, NULL},
+    /* div.full.f32 (the plugin reads the back end's option) */
+    {"-prec-div", true, "-mllvm", "false", "-nvptx-prec-divf32=1"},
+    {"--prec-div", true, "-mllvm", "false", "-nvptx-prec-divf32=1"},
+    {"-prec-sqrt", true, NULL, NULL, NULL},
+    {"--prec-sqrt", true, NULL, NULL, NULL},
     /* what clang's CUDA does without being asked */
-    {"--expt-relaxed-constexpr", false, NULL, NULL},
-    {"--expt-extended-lambda", false, NULL, NULL},
-    {"--extended-lambda", false, NULL, NULL},
-    {"-Wno-deprecated-gpu-targets", false, NULL, NULL},
-    {"-cl-nv-verbose", false, NULL, NULL},
-    {"-cl-nv-opt-level", true, NULL, NULL},
+    {"--expt-relaxed-constexpr", false, NULL, NULL, NULL},
+    {"--expt-extended-lambda", false, NULL, NULL, NULL},
+    {"--extended-lambda", false, NULL, NULL, NULL},
+    {"-Wno-deprecated-gpu-targets", false, NULL, NULL, NULL},
+    {"-cl-nv-verbose", false, NULL, NULL, NULL},
+    {"-cl-nv-opt-level", true, NULL, NULL, NULL},
 };
 
 int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags) {
@@ -271,9 +273,9 @@ int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags) {
     if (o && !f && at < sizeof left)
       at += (size_t)snprintf(left + at, sizeof left - at, "%s%s%s%s", at ? ", " : "", argv[i], took == 2 ? " " : "",
                              took == 2 ? argv[i + 1] : "");
-    if (f && flags_push(flags, (char *)f))
+    if (f && (flags_push(flags, (char *)f) || (o && o->clang2 && flags_push(flags, (char *)o->clang2))))
       return -1;
-    flags->after += f != NULL;
+    flags->after += f ? (o && o->clang2 ? 2 : 1) : 0;
     i += took - 1;
   }
   if (at)

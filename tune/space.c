@@ -727,11 +727,15 @@ static bool read_spec(reader *r, json_t *k) {
      * -ftz=true, as wgperf's command line takes them after '--' */
     const char *as = NULL;
     if (s->language == WGP_SOURCE_CUDA)
-      as = strcmp(o, "-fmad=false") == 0 || strcmp(o, "--fmad=false") == 0 ? "-ffp-contract=off"
-           : strcmp(o, "-ftz=true") == 0 || strcmp(o, "--ftz=true") == 0  ? "-fgpu-flush-denormals-to-zero"
-                                                                          : NULL;
-    if (as) {
-      if (!add_string(r, &s->translated, &s->ntranslated, o) || !add_string(r, &s->clang_only, &s->nclang_only, as))
+      as = strcmp(o, "-fmad=false") == 0 || strcmp(o, "--fmad=false") == 0       ? "-ffp-contract=off"
+           : strcmp(o, "-ftz=true") == 0 || strcmp(o, "--ftz=true") == 0         ? "-fgpu-flush-denormals-to-zero"
+           : strcmp(o, "-prec-div=false") == 0 || strcmp(o, "--prec-div=false") == 0 ? "-nvptx-prec-divf32=1"
+                                                                                    : NULL;
+    if (as) { /* the back end's option through -mllvm (the plugin reads it) */
+      bool llvm = strncmp(as, "-nvptx", 6) == 0;
+      if (!add_string(r, &s->translated, &s->ntranslated, o) ||
+          (llvm && !add_string(r, &s->clang_only, &s->nclang_only, "-mllvm")) ||
+          !add_string(r, &s->clang_only, &s->nclang_only, as))
         return false;
       continue;
     }

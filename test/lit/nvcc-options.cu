@@ -13,22 +13,38 @@
 // NOFMA-NOT: note
 // NOFMA: totals: {{.*}}fp32_add=1 fp32_mul=1
 // NOFMA-NOT: fp32_fma
+// -prec-div=false: clang's -mllvm -nvptx-prec-divf32=1 (div.full.f32), which
+// the plugin reads: the division is the relaxed one (sfu_fast), as for
+// -use_fast_math, not the IEEE sequence
+// RUN: env WGPERF_NVCC= WGPERF_PTXAS= %wgperf extract %s -o %t/div.json --print | FileCheck %s --check-prefix=PRECDIV
+// PRECDIV-LABEL: kernel ratio
+// PRECDIV: totals: {{.*}}fp32_div=1
+// RUN: env WGPERF_NVCC= WGPERF_PTXAS= %wgperf extract %s -o %t/nodiv.json --print -- -prec-div=false 2>&1 | FileCheck %s --check-prefix=FASTDIV
+// FASTDIV-NOT: note
+// FASTDIV-LABEL: kernel ratio
+// FASTDIV-NOT: fp32_div
+// FASTDIV: totals: {{.*}}sfu_fast=1
 // RUN: env WGPERF_NVCC= WGPERF_PTXAS= %wgperf extract %s -o %t/line.json -- -arch=sm_80 -lineinfo -Xptxas -v --expt-relaxed-constexpr -Xcompiler -fPIC -ftz=true -fmad=true -std=c++17 -G -rdc=true --gpu-architecture sm_86 2>&1 | FileCheck %s --check-prefix=LINE
 // LINE: wgperf: note: nvcc options left out (clang has none of them, and the model does not follow them): -arch=sm_80, -lineinfo, -Xptxas -v, --expt-relaxed-constexpr, -Xcompiler -fPIC, -fmad=true, -G, -rdc=true, --gpu-architecture sm_86
 // LINE-NOT: error
-// LINE: 1 kernel from
+// LINE: 2 kernels from
 // RUN: env WGPERF_NVCC= WGPERF_PTXAS= %wgperf extract %s -o %t/regs.json -- -Xptxas -maxrregcount=24 2>&1 | FileCheck %s --check-prefix=REGS
 // REGS-NOT: note
 // RUN: python3 -c "import json,sys; print([k['launch_attributes']['max_registers_per_thread'] for k in json.load(open(sys.argv[1]))['kernels']])" %t/regs.json | FileCheck %s --check-prefix=REC
-// REC: [24]
+// REC: [24, 24]
 // the same in predict and wgprune, which compile the source alike
-// RUN: env WGPERF_NVCC= WGPERF_PTXAS= %wgperf predict %s --grid 64 --block 256 -- -lineinfo 2>&1 | FileCheck %s --check-prefix=PREDICT
+// RUN: env WGPERF_NVCC= WGPERF_PTXAS= %wgperf predict %s --kernel axpb --grid 64 --block 256 -- -lineinfo 2>&1 | FileCheck %s --check-prefix=PREDICT
 // PREDICT: wgperf: note: nvcc options left out {{.*}}: -lineinfo
 // PREDICT: time
-// RUN: env WGPERF_NVCC= WGPERF_PTXAS= wgprune %s --grid 64 -- -lineinfo 2>&1 | FileCheck %s --check-prefix=PRUNE
+// RUN: env WGPERF_NVCC= WGPERF_PTXAS= wgprune %s --kernel axpb --grid 64 -- -lineinfo 2>&1 | FileCheck %s --check-prefix=PRUNE
 // PRUNE: wgprune: note: nvcc options left out {{.*}}: -lineinfo
 
 extern "C" __global__ void axpb(float *out, const float *a, const float *b, const float *c) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = a[i] * b[i] + c[i];
+}
+
+extern "C" __global__ void ratio(float *out, const float *a, const float *b) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = a[i] / b[i];
 }
