@@ -34,5 +34,5 @@ else
 fi
 mkdir -p "$OUT" || exit 1
 "$CC" -std=gnu11 -O2 -Wall -Wextra -I"$ROOT/tools" -I"$ROOT/common" -I"$CUDA_HOME/include" -o "$OUT/measure-plan-cuda" \
-  "$ROOT/microbench/cuda/measure_plan_cuda.c" "$ROOT/tools/plan_file.c" "$ROOT/common/kt_source.c" "${libs[@]}" -lpthread -lm || exit 1
+  "$ROOT/microbench/cuda/measure_plan_cuda.c" "$ROOT/tools/plan_file.c" "$ROOT/common/kt_source.c" "$ROOT/common/files.c" "${libs[@]}" -lpthread -lm || exit 1
 echo "build-measure-plan: built $OUT/measure-plan-cuda ($CUDA_HOME)"

@@ -58,6 +58,6 @@ flags=(-std=gnu11 -O2 -Wall -I"$HERE" -I"$ROOT/microbench/fit" "${inc[@]}")
 echo "build-standalone: $CC ${flags[*]} ... ${ocl[*]} -lm"
 "$CC" "${flags[@]}" -o "$OUT/wgbench-ocl" "$HERE/main.c" "${common[@]}" "${ocl[@]}" -lm || exit 1
 "$CC" "${flags[@]}" -I"$ROOT/tools" -I"$ROOT/common" -DWGP_MEASURE_STANDALONE -DWGPERF_SOURCE_DIR="\"$ROOT\"" \
-  -o "$OUT/wgperf-measure" "$ROOT/tools/wgperf_measure.c" "$ROOT/tools/measure_validation.c" "$ROOT/tools/measure_plan.c" "$ROOT/tools/plan_file.c" "$ROOT/common/kt_source.c" "${common[@]}" \
+  -o "$OUT/wgperf-measure" "$ROOT/tools/wgperf_measure.c" "$ROOT/tools/measure_validation.c" "$ROOT/tools/measure_plan.c" "$ROOT/tools/plan_file.c" "$ROOT/common/kt_source.c" "$ROOT/common/files.c" "${common[@]}" \
   "${ocl[@]}" -lpthread -lm || exit 1
 echo "build-standalone: built $OUT/wgbench-ocl and $OUT/wgperf-measure"
