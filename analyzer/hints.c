@@ -128,6 +128,26 @@ static bool exits_loop_at(const wgp_kernel *k, size_t b, const char *at) {
   return false;
 }
 
+uint64_t wgp_source_hints_bind(const wgp_kernel *k, const wgp_source_hints *h, size_t max, size_t *loops,
+                               uint64_t *counts, size_t *nloops, size_t *blocks, double *fractions, size_t *nblocks) {
+  uint64_t matched = 0;
+  for (size_t i = 0; i < h->num_trips; i++) {
+    size_t room = max - *nloops;
+    size_t n = wgp_source_trip_hints(k, h->trip_at[i], h->trip_counts[i], loops + *nloops, counts + *nloops, room);
+    matched |= n && i < 32 ? 1ull << i : 0;
+    *nloops += n < room ? n : room;
+  }
+  for (size_t i = 0; i < h->num_takens; i++) {
+    size_t room = max - *nblocks;
+    size_t n = wgp_source_branch_blocks(k, h->taken_at[i], blocks + *nblocks, room);
+    matched |= n && i < 32 ? 1ull << (32 + i) : 0;
+    for (size_t q = *nblocks; q < *nblocks + n && q < max; q++)
+      fractions[q] = h->taken_fractions[i];
+    *nblocks += n < room ? n : room;
+  }
+  return matched;
+}
+
 size_t wgp_source_branch_blocks(const wgp_kernel *k, const char *at, size_t *blocks, size_t max) {
   size_t n = 0;
   for (size_t b = 0; b < wgp_kernel_num_blocks(k); b++) {

@@ -370,6 +370,11 @@ int cli_hint_option(const char *opt, const char *v, cli_hints *h, bool numbered)
   return EXIT_OK;
 }
 
+wgp_source_hints cli_source_hints(const cli_hints *h) {
+  return (wgp_source_hints){(const char *const *)h->trip_at, h->trip_at_count, h->ntrip_at,
+                            (const char *const *)h->taken_at, h->taken_at_share, h->ntaken_at};
+}
+
 int cli_hints_resolve(cli_hints *h, const wgp_kernel *k) {
   for (size_t i = 0; i < h->ntrip; i++)
     if (h->trip_loop[i] >= wgp_kernel_num_loops(k))
@@ -379,26 +384,18 @@ int cli_hints_resolve(cli_hints *h, const wgp_kernel *k) {
     if (h->taken_block[i] >= wgp_kernel_num_blocks(k) || !wgp_block_branch(wgp_kernel_block(k, h->taken_block[i])))
       return usage_error("--taken B%zu: not a block of '%s' that ends in a branch", h->taken_block[i],
                          wgp_kernel_name(k));
-  for (size_t i = 0; i < h->ntrip_at; i++) {
-    size_t room = CLI_MAX_HINTS - h->ntrip;
-    size_t n = wgp_source_trip_hints(k, h->trip_at[i], h->trip_at_count[i], h->trip_loop + h->ntrip,
-                                     h->trip + h->ntrip, room);
-    if (!n)
+  wgp_source_hints sh = cli_source_hints(h);
+  uint64_t matched = wgp_source_hints_bind(k, &sh, CLI_MAX_HINTS, h->trip_loop, h->trip, &h->ntrip, h->taken_block,
+                                           h->taken, &h->ntaken);
+  for (size_t i = 0; i < h->ntrip_at; i++)
+    if (!(matched >> i & 1))
       return usage_error("--trip %s: kernel '%s' has no loop at that line whose count needs a hint (one of loaded "
                          "values, or not computed)",
                          h->trip_at[i], wgp_kernel_name(k));
-    h->ntrip += n < room ? n : room;
-  }
-  for (size_t i = 0; i < h->ntaken_at; i++) {
-    size_t room = CLI_MAX_HINTS - h->ntaken;
-    size_t n = wgp_source_branch_blocks(k, h->taken_at[i], h->taken_block + h->ntaken, room);
-    if (!n)
+  for (size_t i = 0; i < h->ntaken_at; i++)
+    if (!(matched >> (32 + i) & 1))
       return usage_error("--taken %s: kernel '%s' has no branch at that line (other than a loop's own condition)",
                          h->taken_at[i], wgp_kernel_name(k));
-    for (size_t q = h->ntaken; q < h->ntaken + n && q < CLI_MAX_HINTS; q++)
-      h->taken[q] = h->taken_at_share[i];
-    h->ntaken += n < room ? n : room;
-  }
   h->ntrip_at = h->ntaken_at = 0; /* resolved once; the strings stay for cli_hints_free */
   return EXIT_OK;
 }
@@ -493,11 +490,6 @@ wgp_tune_options cli_tune_run_options(const cli_tune_options *t) {
                             .jobs = t->jobs,
                             .sample = t->sample,
                             .seed = t->seed,
-                            .trip_at = (const char *const *)t->hints.trip_at,
-                            .trip_counts = t->hints.trip_at_count,
-                            .num_trips = t->hints.ntrip_at,
-                            .taken_at = (const char *const *)t->hints.taken_at,
-                            .taken_fractions = t->hints.taken_at_share,
-                            .num_takens = t->hints.ntaken_at,
+                            .hints = cli_source_hints(&t->hints),
                             .message = cli_print_message};
 }

@@ -50,6 +50,8 @@ int cli_hint_option(const char *opt, const char *v, cli_hints *h, bool numbered)
  * branches of K: EXIT_OK, or the usage error printed (a loop or block K
  * has not, a line with none). */
 int cli_hints_resolve(cli_hints *h, const struct wgp_kernel *k);
+/* H's source lines as the library takes them (they point into H). */
+wgp_source_hints cli_source_hints(const cli_hints *h);
 void cli_hints_free(cli_hints *h);
 
 /* Compiler flags for a .cl/.cu source.  cli_source_flag takes the

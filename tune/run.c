@@ -166,7 +166,7 @@ typedef struct run {
   unsigned said_early; /* the space's own reasons already said (take_line), a bit per said_kind */
   char *once_first;     /* the first loop run once per entry for want of its count (estimate), */
   size_t once_cfgs;     /* and how many estimated configurations have one */
-  uint32_t hints_matched; /* the options' hints that named a loop or branch of a code estimated (bind_hints) */
+  uint64_t hints_matched; /* the options' hints that named a loop or branch of a code estimated (bind_hints) */
   double cpu_pp, cpu_compile, cpu_load, cpu_est; /* the workers' CPU per step, ms */
   /* --prune's search (prune_search): the lower bound of each job from
    * SEARCH_AT on, the N-th smallest upper bound when last looked at, and
@@ -680,6 +680,8 @@ static bool skips_const(const wgp_kernel *k, const wgp_tune_launch *tl) {
 
 /* The loops (and, apart, the branch blocks) of one code the hints name at most. */
 #define BOUND_HINTS 256
+/* wgp_source_hints_bind says which hint named something for the first 32 of each */
+_Static_assert(WGP_TUNE_MAX_HINTS <= 32, "a bit per hint");
 
 /* A launch of the space bound to model K, as the analysis takes it. */
 typedef struct bound_launch {
@@ -688,33 +690,13 @@ typedef struct bound_launch {
   size_t *bound; /* the space's argument each kernel parameter takes */
   bool args_ok;  /* the grid, block and arguments took (the Type check applies) */
   wgp_analysis_input in;
-  /* the options' hints at source lines, as K's loops and blocks (hints.h);
-   * MATCHED: a bit per hint that names one (trips first, then takens) */
+  /* the options' hints at source lines, as K's loops and blocks
+   * (wgp_source_hints_bind); MATCHED: the hints that named one */
   size_t trip_loops[BOUND_HINTS], taken_blocks[BOUND_HINTS];
   uint64_t trip_counts[BOUND_HINTS];
   double taken_fractions[BOUND_HINTS];
-  uint32_t matched;
+  uint64_t matched;
 } bound_launch;
-
-/* The options' hints at source lines as K's loops and blocks, into B. */
-static void bind_hints(const wgp_tune_options *o, const wgp_kernel *k, bound_launch *b) {
-  size_t nt = 0, nb = 0;
-  for (size_t h = 0; h < o->num_trips && h < WGP_TUNE_MAX_HINTS; h++) {
-    size_t n = wgp_source_trip_hints(k, o->trip_at[h], o->trip_counts[h], b->trip_loops + nt, b->trip_counts + nt,
-                                     BOUND_HINTS - nt);
-    b->matched |= n ? 1u << h : 0;
-    nt += n < BOUND_HINTS - nt ? n : BOUND_HINTS - nt;
-  }
-  for (size_t h = 0; h < o->num_takens && h < WGP_TUNE_MAX_HINTS; h++) {
-    size_t n = wgp_source_branch_blocks(k, o->taken_at[h], b->taken_blocks + nb, BOUND_HINTS - nb);
-    b->matched |= n ? 1u << (WGP_TUNE_MAX_HINTS + h) : 0;
-    for (size_t q = nb; q < nb + n && q < BOUND_HINTS; q++)
-      b->taken_fractions[q] = o->taken_fractions[h];
-    nb += n < BOUND_HINTS - nb ? n : BOUND_HINTS - nb;
-  }
-  b->in.trip_loops = b->trip_loops, b->in.trip_counts = b->trip_counts, b->in.num_trip_hints = nt;
-  b->in.taken_blocks = b->taken_blocks, b->in.taken_fractions = b->taken_fractions, b->in.num_taken_hints = nb;
-}
 
 /* TL's grid, block, arguments (SKIP_CONST: the MemType Constant ones are the
  * kernel's __constant__ arrays, not arguments) and dynamic shared memory for
@@ -780,7 +762,10 @@ static bool bind_launch(const run *r, const wgp_kernel *k, const wgp_tune_launch
     in->buffer_bytes = bytes;
     in->local_bytes = local;
     in->threads = 1;
-    bind_hints(r->o, k, b);
+    b->matched = wgp_source_hints_bind(k, &r->o->hints, BOUND_HINTS, b->trip_loops, b->trip_counts,
+                                       &in->num_trip_hints, b->taken_blocks, b->taken_fractions, &in->num_taken_hints);
+    in->trip_loops = b->trip_loops, in->trip_counts = b->trip_counts;
+    in->taken_blocks = b->taken_blocks, in->taken_fractions = b->taken_fractions;
   }
   return ok;
 }
@@ -1327,7 +1312,7 @@ static void take_line(run *r, worker *w, const char *line, int phase, size_t *do
         }
       }
     }
-    r->hints_matched |= (uint32_t)json_integer_value(json_object_get(j, "hints"));
+    r->hints_matched |= (uint64_t)json_integer_value(json_object_get(j, "hints"));
     const char *once = json_string_value(json_object_get(j, "once"));
     if (once && phase >= 2) {
       if (!r->once_first)
@@ -1780,17 +1765,18 @@ static void merge_key(const run *r, const wgp_tune_space *s, char out[65]) {
   snprintf(sample, sizeof sample, "%zu %llu", r->o->sample, (unsigned long long)r->o->seed);
   sha256_string(&h, sample);
   /* the hints change the times (a run without them keeps its key) */
-  for (size_t i = 0; i < r->o->num_trips; i++) {
+  const wgp_source_hints *sh = &r->o->hints;
+  for (size_t i = 0; i < sh->num_trips; i++) {
     char hint[64];
-    snprintf(hint, sizeof hint, "trip %llu ", (unsigned long long)r->o->trip_counts[i]);
+    snprintf(hint, sizeof hint, "trip %llu ", (unsigned long long)sh->trip_counts[i]);
     sha256_string(&h, hint);
-    sha256_string(&h, r->o->trip_at[i]);
+    sha256_string(&h, sh->trip_at[i]);
   }
-  for (size_t i = 0; i < r->o->num_takens; i++) {
+  for (size_t i = 0; i < sh->num_takens; i++) {
     char hint[64];
-    snprintf(hint, sizeof hint, "taken %.17g ", r->o->taken_fractions[i]);
+    snprintf(hint, sizeof hint, "taken %.17g ", sh->taken_fractions[i]);
     sha256_string(&h, hint);
-    sha256_string(&h, r->o->taken_at[i]);
+    sha256_string(&h, sh->taken_at[i]);
   }
   sha256_hex(&h, out);
 }
@@ -2271,12 +2257,13 @@ wgp_status wgp_tune_run(const wgp_tune_space *s, const wgp_gpu *gpu, const wgp_t
             "run time (the first: %s), run once per entry: their times are too low where such a loop runs more "
             "(--trip FILE:LINE=COUNT gives its count per entry)",
             r.once_cfgs, r.once_first ? r.once_first : "?");
-  for (size_t h = 0; st == WGP_OK && h < o->num_trips + o->num_takens; h++) {
-    bool trip = h < o->num_trips;
-    size_t i = trip ? h : h - o->num_trips;
-    if (i < WGP_TUNE_MAX_HINTS && !(r.hints_matched & (1u << (trip ? i : WGP_TUNE_MAX_HINTS + i))))
+  const wgp_source_hints *sh = &o->hints;
+  for (size_t h = 0; st == WGP_OK && h < sh->num_trips + sh->num_takens; h++) {
+    bool trip = h < sh->num_trips;
+    size_t i = trip ? h : h - sh->num_trips;
+    if (i < 32 && !(r.hints_matched & (1ull << (trip ? i : 32 + i))))
       message(o, "wgperf: warning: %s %s: no code estimated has a %s at that line of kernel '%s'; the hint did nothing",
-              trip ? "--trip" : "--taken", trip ? o->trip_at[i] : o->taken_at[i],
+              trip ? "--trip" : "--taken", trip ? sh->trip_at[i] : sh->taken_at[i],
               trip ? "loop whose count needs a hint" : "branch (other than a loop's own condition)", r.kernel);
   }
   free(r.once_first);

@@ -49,6 +49,26 @@ size_t wgp_source_trip_hints(const wgp_kernel *k, const char *at, uint64_t count
  * unrolled or inlined branch); at most MAX into BLOCKS; returns how many. */
 size_t wgp_source_branch_blocks(const wgp_kernel *k, const char *at, size_t *blocks, size_t max);
 
+/* Hints at source lines: TRIP_AT[i] runs TRIP_COUNTS[i] times per entry,
+ * the branches at TAKEN_AT[i] are taken by TAKEN_FRACTIONS[i] of the
+ * threads. */
+typedef struct wgp_source_hints {
+  const char *const *trip_at;
+  const uint64_t *trip_counts;
+  size_t num_trips;
+  const char *const *taken_at;
+  const double *taken_fractions;
+  size_t num_takens;
+} wgp_source_hints;
+
+/* H as K's loops and blocks, as an analysis takes its hints
+ * (wgp_analysis_input): appended to LOOPS and COUNTS at *NLOOPS and to
+ * BLOCKS and FRACTIONS at *NBLOCKS, each up to MAX (wgp_source_trip_hints,
+ * wgp_source_branch_blocks).  Returns the hints that named something: bit I
+ * for trip hint I, bit 32 + I for taken hint I (of the first 32 of each). */
+uint64_t wgp_source_hints_bind(const wgp_kernel *k, const wgp_source_hints *h, size_t max, size_t *loops,
+                               uint64_t *counts, size_t *nloops, size_t *blocks, double *fractions, size_t *nblocks);
+
 #ifdef __cplusplus
 }
 #endif

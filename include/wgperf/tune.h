@@ -32,6 +32,7 @@
 #include "wgperf/diag.h"
 #include "wgperf/driver.h"
 #include "wgperf/gpu.h"
+#include "wgperf/hints.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -175,16 +176,10 @@ typedef struct wgp_tune_options {
   size_t check_top;
   /* Hints at source lines ("FILE:LINE" or "LINE"; wgperf/hints.h), applied
    * to the loops and branches at that line in every code: a loop's count
-   * per entry where it needs loaded values (TRIP_AT[i] runs TRIP_COUNTS[i]
-   * times, split between an unrolled loop and its remainder), a branch's
-   * taken fraction (TAKEN_AT[i], TAKEN_FRACTIONS[i]).  At most
+   * per entry where it needs loaded values (split between an unrolled loop
+   * and its remainder), a branch's taken fraction.  At most
    * WGP_TUNE_MAX_HINTS of each. */
-  const char *const *trip_at;
-  const uint64_t *trip_counts;
-  size_t num_trips;
-  const char *const *taken_at;
-  const double *taken_fractions;
-  size_t num_takens;
+  wgp_source_hints hints;
   /* Called in the calling process as work completes (may be NULL): PHASE is
    * "preprocessing", "compiling" or "estimating". */
   void (*progress)(void *user, const char *phase, size_t done, size_t total);
