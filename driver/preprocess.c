@@ -234,6 +234,31 @@ void wgp_preprocessed_free(wgp_preprocessed *p) {
   memset(p, 0, sizeof *p);
 }
 
+size_t wgp_nvcc_clang_equivalent(const char *option, const char *value, const char *out[2]) {
+  static const struct {
+    const char *name, *value, *clang[2];
+  } table[] = {
+      {"use_fast_math", NULL, {"-ffast-math", "-fgpu-flush-denormals-to-zero"}},
+      {"ftz", "true", {"-fgpu-flush-denormals-to-zero", NULL}},
+      {"fmad", "false", {"-ffp-contract=off", NULL}},
+      {"prec-div", "false", {"-mllvm", "-nvptx-prec-divf32=1"}},
+  };
+  if (option[0] != '-')
+    return 0;
+  const char *name = option + (option[1] == '-' ? 2 : 1), *eq = strchr(name, '=');
+  size_t len = eq ? (size_t)(eq - name) : strlen(name);
+  if (eq && value)
+    return 0;
+  value = eq ? eq + 1 : value;
+  for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+    if (strlen(table[i].name) == len && strncmp(name, table[i].name, len) == 0 &&
+        (table[i].value ? value && strcmp(value, table[i].value) == 0 : !value)) {
+      out[0] = table[i].clang[0], out[1] = table[i].clang[1];
+      return out[1] ? 2 : 1;
+    }
+  return 0;
+}
+
 /* nvcc's -maxrregcount at FLAGS[I] of N flags (-maxrregcount=N,
  * --maxrregcount=N, -maxrregcount N, --maxrregcount N), or NVIDIA's OpenCL
  * build option that ptxas gets as the same (-cl-nv-maxrregcount N or =N:

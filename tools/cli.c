@@ -193,61 +193,57 @@ int cli_source_flag(int argc, char **argv, int i, cli_flags *flags) {
   return flags_push(flags, argv[i]) || flags_push(flags, argv[i + 1]) ? -1 : 2;
 }
 
-/* nvcc's options (and NVIDIA OpenCL's -cl-nv-*) that clang has not, as a
- * user copies them from an nvcc line after "--": what clang takes for them,
- * or nothing.  VALUE: it takes the next argument (or "=VALUE"). */
+/* nvcc's options (and NVIDIA OpenCL's -cl-nv-*) as a user copies them from
+ * an nvcc line after "--": those clang has an equivalent of become it
+ * (wgp_nvcc_clang_equivalent), the others clang has not are left out and
+ * named in one note.  VALUE: it takes the next argument (or "=VALUE"). */
 typedef struct nvcc_option {
   const char *name;
   bool value;
-  const char *clang; /* the clang flag; NULL: left out (said in one note) */
-  const char *when;  /* with a value: the value it must have for CLANG; NULL: any */
-  const char *clang2; /* a second clang argument after CLANG, or NULL */
 } nvcc_option;
 
 static const nvcc_option nvcc_options[] = {
-    /* fast math, which clang would take as '-u se_fast_math' (a linker
-     * option, unused): -ffast-math, whose approximate division, square roots
-     * and functions the model then counts */
-    {"-use_fast_math", false, "-ffast-math", NULL, NULL},
-    {"--use_fast_math", false, "-ffast-math", NULL, NULL},
-    {"-ftz", true, "-fgpu-flush-denormals-to-zero", "true", NULL},
-    {"--ftz", true, "-fgpu-flush-denormals-to-zero", "true", NULL},
-    {"-fmad", true, "-ffp-contract=off", "false", NULL},
-    {"--fmad", true, "-ffp-contract=off", "false", NULL},
+    /* fast math (clang would take -use_fast_math as '-u se_fast_math', a
+     * linker option, unused), denormals, contraction, division */
+    {"-use_fast_math", false},
+    {"--use_fast_math", false},
+    {"-ftz", true},
+    {"--ftz", true},
+    {"-fmad", true},
+    {"--fmad", true},
+    {"-prec-div", true},
+    {"--prec-div", true},
     /* the device model's GPU is --gpu's; the host side, debugging and
      * linking do not reach it */
-    {"-arch", true, NULL, NULL, NULL},
-    {"--gpu-architecture", true, NULL, NULL, NULL},
-    {"-code", true, NULL, NULL, NULL},
-    {"--gpu-code", true, NULL, NULL, NULL},
-    {"-gencode", true, NULL, NULL, NULL},
-    {"--generate-code", true, NULL, NULL, NULL},
-    {"-lineinfo", false, NULL, NULL, NULL},
-    {"--generate-line-info", false, NULL, NULL, NULL},
-    {"-G", false, NULL, NULL, NULL},
-    {"--device-debug", false, NULL, NULL, NULL},
-    {"-Xptxas", true, NULL, NULL, NULL},
-    {"--ptxas-options", true, NULL, NULL, NULL},
-    {"-Xcompiler", true, NULL, NULL, NULL},
-    {"--compiler-options", true, NULL, NULL, NULL},
-    {"-ccbin", true, NULL, NULL, NULL},
-    {"--compiler-bindir", true, NULL, NULL, NULL},
-    {"-rdc", true, NULL, NULL, NULL},
-    {"--relocatable-device-code", true, NULL, NULL, NULL},
-    {"-dc", false, NULL, NULL, NULL},
-    {"--default-stream", true, NULL, NULL, NULL},
-    /* div.full.f32 (the plugin reads the back end's option) */
-    {"-prec-div", true, "-mllvm", "false", "-nvptx-prec-divf32=1"},
-    {"--prec-div", true, "-mllvm", "false", "-nvptx-prec-divf32=1"},
-    {"-prec-sqrt", true, NULL, NULL, NULL},
-    {"--prec-sqrt", true, NULL, NULL, NULL},
+    {"-arch", true},
+    {"--gpu-architecture", true},
+    {"-code", true},
+    {"--gpu-code", true},
+    {"-gencode", true},
+    {"--generate-code", true},
+    {"-lineinfo", false},
+    {"--generate-line-info", false},
+    {"-G", false},
+    {"--device-debug", false},
+    {"-Xptxas", true},
+    {"--ptxas-options", true},
+    {"-Xcompiler", true},
+    {"--compiler-options", true},
+    {"-ccbin", true},
+    {"--compiler-bindir", true},
+    {"-rdc", true},
+    {"--relocatable-device-code", true},
+    {"-dc", false},
+    {"--default-stream", true},
+    {"-prec-sqrt", true},
+    {"--prec-sqrt", true},
     /* what clang's CUDA does without being asked */
-    {"--expt-relaxed-constexpr", false, NULL, NULL, NULL},
-    {"--expt-extended-lambda", false, NULL, NULL, NULL},
-    {"--extended-lambda", false, NULL, NULL, NULL},
-    {"-Wno-deprecated-gpu-targets", false, NULL, NULL, NULL},
-    {"-cl-nv-verbose", false, NULL, NULL, NULL},
-    {"-cl-nv-opt-level", true, NULL, NULL, NULL},
+    {"--expt-relaxed-constexpr", false},
+    {"--expt-extended-lambda", false},
+    {"--extended-lambda", false},
+    {"-Wno-deprecated-gpu-targets", false},
+    {"-cl-nv-verbose", false},
+    {"-cl-nv-opt-level", true},
 };
 
 int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags) {
@@ -269,13 +265,15 @@ int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags) {
     if (o && value && (strcmp(o->name, "-Xptxas") == 0 || strcmp(o->name, "--ptxas-options") == 0) &&
         strstr(value, "maxrregcount") && !strchr(value, ','))
       o = NULL, a = value;
-    const char *f = !o ? a : o->clang && (!o->when || (value && strcmp(value, o->when) == 0)) ? o->clang : NULL;
-    if (o && !f && at < sizeof left)
+    const char *f[2] = {a, NULL};
+    size_t nf = o ? wgp_nvcc_clang_equivalent(o->name, value, f) : 1;
+    if (o && !nf && at < sizeof left)
       at += (size_t)snprintf(left + at, sizeof left - at, "%s%s%s%s", at ? ", " : "", argv[i], took == 2 ? " " : "",
                              took == 2 ? argv[i + 1] : "");
-    if (f && (flags_push(flags, (char *)f) || (o && o->clang2 && flags_push(flags, (char *)o->clang2))))
-      return -1;
-    flags->after += f ? (o && o->clang2 ? 2 : 1) : 0;
+    for (size_t q = 0; q < nf; q++)
+      if (flags_push(flags, (char *)f[q]))
+        return -1;
+    flags->after += (int)nf;
     i += took - 1;
   }
   if (at)

@@ -712,30 +712,15 @@ static bool read_spec(reader *r, json_t *k) {
     if (!json_is_string(x))
       return rfail(r, WGP_ERR_INPUT, "KernelSpecification.CompilerOptions[%zu]: expected a string", i);
     const char *o = json_string_value(x);
-    /* nvcc's and NVRTC's fast math (-ftz=true -prec-div=false -prec-sqrt=false
-     * and the intrinsics of sinf, expf, ...): clang's -ffast-math, with which the
-     * plugin takes division, square roots and those functions as their
-     * approximate instructions, as NVIDIA's compilers make them */
-    if (s->language == WGP_SOURCE_CUDA && (strcmp(o, "-use_fast_math") == 0 || strcmp(o, "--use_fast_math") == 0)) {
+    /* nvcc's and NVRTC's options with a clang equivalent the model follows
+     * (-use_fast_math, -ftz=true, -fmad=false, -prec-div=false), as wgperf's
+     * command line takes them after '--'; a plan keeps them as written */
+    const char *as[2];
+    size_t nas = s->language == WGP_SOURCE_CUDA ? wgp_nvcc_clang_equivalent(o, NULL, as) : 0;
+    if (nas) {
       if (!add_string(r, &s->translated, &s->ntranslated, o) ||
-          !add_string(r, &s->clang_only, &s->nclang_only, "-ffast-math") ||
-          !add_string(r, &s->clang_only, &s->nclang_only, "-fgpu-flush-denormals-to-zero"))
-        return false;
-      continue;
-    }
-    /* NVRTC's and nvcc's -fmad=false (a * b + c a multiply and an add) and
-     * -ftz=true, as wgperf's command line takes them after '--' */
-    const char *as = NULL;
-    if (s->language == WGP_SOURCE_CUDA)
-      as = strcmp(o, "-fmad=false") == 0 || strcmp(o, "--fmad=false") == 0       ? "-ffp-contract=off"
-           : strcmp(o, "-ftz=true") == 0 || strcmp(o, "--ftz=true") == 0         ? "-fgpu-flush-denormals-to-zero"
-           : strcmp(o, "-prec-div=false") == 0 || strcmp(o, "--prec-div=false") == 0 ? "-nvptx-prec-divf32=1"
-                                                                                    : NULL;
-    if (as) { /* the back end's option through -mllvm (the plugin reads it) */
-      bool llvm = strncmp(as, "-nvptx", 6) == 0;
-      if (!add_string(r, &s->translated, &s->ntranslated, o) ||
-          (llvm && !add_string(r, &s->clang_only, &s->nclang_only, "-mllvm")) ||
-          !add_string(r, &s->clang_only, &s->nclang_only, as))
+          !add_string(r, &s->clang_only, &s->nclang_only, as[0]) ||
+          (nas == 2 && !add_string(r, &s->clang_only, &s->nclang_only, as[1])))
         return false;
       continue;
     }

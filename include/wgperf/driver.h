@@ -111,6 +111,18 @@ typedef struct wgp_extract_options {
   unsigned max_registers;
 } wgp_extract_options;
 
+/* nvcc's and NVRTC's options that clang has an equivalent of, which the
+ * model follows: OPTION with VALUE (NULL for an option without one, or
+ * "-ftz=true" whole) as clang's arguments, into OUT (at most 2; static
+ * strings), and their count; 0 for any other.  -use_fast_math: -ffast-math
+ * -fgpu-flush-denormals-to-zero (its -ftz=true with the approximate
+ * division, square roots and functions); -ftz=true:
+ * -fgpu-flush-denormals-to-zero; -fmad=false: -ffp-contract=off;
+ * -prec-div=false: -mllvm -nvptx-prec-divf32=1 (div.full.f32, which the
+ * plugin reads).  One or two dashes.  wgperf's "--" and a T1 space's
+ * CompilerOptions both take them so. */
+size_t wgp_nvcc_clang_equivalent(const char *option, const char *value, const char *out[2]);
+
 /* The model cache of the command-line tools, into BUF: $WGPERF_CACHE_DIR
  * when set (empty: none), else $XDG_CACHE_HOME/wgperf/models, else
  * $HOME/.cache/wgperf/models; NULL when none (or it does not fit). */
