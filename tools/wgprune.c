@@ -324,8 +324,8 @@ static json_t *counts_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_pr
 
 /* The TOP fastest sizes (20 when not given, every one for --top 0, at most
  * 100) checked for accesses outside the sizes --buffer gives L's arguments
- * (wgp_prune_outside): OUTSIDE[rank] set for each such, and a warning naming
- * the fastest.  Nothing is checked where --buffer gives no size. */
+ * (wgp_prune_outside, which checks nothing where --buffer gives no size):
+ * OUTSIDE[rank] set for each such, and a warning naming the fastest. */
 static void check_outside(const wgp_prune *p, const wgp_kernel *k, const wgp_launch *l, size_t top, bool top_given,
                           bool *outside) {
   size_t n = wgp_prune_num_ranked(p), want = !top_given ? 20 : top ? top : 100;
@@ -335,13 +335,10 @@ static void check_outside(const wgp_prune *p, const wgp_kernel *k, const wgp_lau
   uint64_t *bytes = calloc(na, sizeof *bytes);
   if (!bytes)
     return;
-  wgp_launch_buffer_sizes(l, k, bytes);
-  bool any = false;
-  for (size_t a = 0; a < wgp_kernel_num_args(k); a++)
-    any = any || bytes[a] > 0;
+  wgp_launch_buffer_sizes(l, k, bytes); /* the warning's --buffer size */
   size_t found = 0, first = 0, first_arg = 0;
   double first_lo = 0, first_hi = 0;
-  for (size_t r = 0; any && r < want; r++) {
+  for (size_t r = 0; r < want; r++) {
     size_t arg, count = 0;
     double lo, hi;
     wgp_diag d;
