@@ -330,13 +330,15 @@ int cli_hint_option(const char *opt, const char *v, cli_hints *h, bool numbered)
   char prefix = trip ? 'L' : 'B';
   const char *eq = strrchr(v, '=');
   size_t digits = strspn(v + 1, "0123456789");
-  bool is_numbered = eq && v[0] == prefix && digits > 0 && v + 1 + digits == eq;
+  /* L<n>= or B<n>= (either letter: wgtune refuses both alike) */
+  bool numbered_form = eq && (v[0] == 'L' || v[0] == 'B') && digits > 0 && v + 1 + digits == eq;
+  bool is_numbered = numbered_form && v[0] == prefix;
   const char *form = trip ? (numbered ? "L<loop>=COUNT or FILE:LINE=COUNT (LINE=COUNT), e.g. L0=100 or spmv.cu:22=32"
                                       : "FILE:LINE=COUNT or LINE=COUNT, e.g. spmv.cu:22=32")
                           : (numbered ? "B<block>=FRACTION or FILE:LINE=FRACTION (LINE=FRACTION) between 0 and 1, "
                                         "e.g. B3=0.25 or spmv.cu:30=0.25"
                                       : "FILE:LINE=FRACTION or LINE=FRACTION between 0 and 1, e.g. spmv.cu:30=0.25");
-  if (!numbered && eq && (v[0] == 'L' || v[0] == 'B') && digits > 0 && v + 1 + digits == eq)
+  if (!numbered && numbered_form)
     return usage_error("%s '%s': %s takes a source line (%s), not a %s of one code: the configurations are "
                        "different codes, each numbering its own",
                        opt, v, cli_prog, form, trip ? "loop" : "block");
