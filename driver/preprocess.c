@@ -259,24 +259,22 @@ size_t wgp_nvcc_clang_equivalent(const char *option, const char *value, const ch
   return 0;
 }
 
-/* nvcc's -maxrregcount at FLAGS[I] of N flags (-maxrregcount=N,
- * --maxrregcount=N, -maxrregcount N, --maxrregcount N), or NVIDIA's OpenCL
- * build option that ptxas gets as the same (-cl-nv-maxrregcount N or =N:
- * the Khronos registry's cl_nv_compiler_options): the flags it takes (1 or
- * 2), its value into *VALUE (-1 when not a count from 1 to 255); 0 when
- * FLAGS[I] is not one. */
-static size_t maxrreg_flag(char *const *flags, size_t n, size_t i, long *value) {
-  const char *f = flags[i];
-  const char *name = f[0] == '-' ? f + (f[1] == '-' ? 2 : 1) : NULL;
+size_t wgp_maxrregcount_option(const char *option, const char *next, long *value) {
+  const char *name = option[0] == '-' ? option + (option[1] == '-' ? 2 : 1) : NULL;
   if (name && strncmp(name, "cl-nv-", 6) == 0)
     name += 6;
   if (!name || strncmp(name, "maxrregcount", 12) != 0 || (name[12] != '=' && name[12] != '\0'))
     return 0;
-  const char *v = name[12] == '=' ? name + 13 : i + 1 < n ? flags[i + 1] : NULL;
+  const char *v = name[12] == '=' ? name + 13 : next;
   char *end = NULL;
   long x = v && *v ? strtol(v, &end, 10) : -1;
   *value = end && !*end && x >= 1 && x <= 255 ? x : -1;
   return name[12] == '=' || !v ? 1 : 2;
+}
+
+/* wgp_maxrregcount_option at FLAGS[I] of N flags. */
+static size_t maxrreg_flag(char *const *flags, size_t n, size_t i, long *value) {
+  return wgp_maxrregcount_option(flags[i], i + 1 < n ? flags[i + 1] : NULL, value);
 }
 
 wgp_status drv_take_maxrreg(const char *file, const wgp_extract_options *o, wgp_extract_options *copy, wgp_diag *diag) {

@@ -733,21 +733,18 @@ static bool read_spec(reader *r, json_t *k) {
     /* nvcc's -maxrregcount, NVIDIA OpenCL's -cl-nv-maxrregcount (=N, or N as
      * the next option): the driver takes it for nvcc and ptxas and records it
      * in the model */
-    bool nv_cl = s->language == WGP_SOURCE_OPENCL && strncmp(o, "-cl-nv-", 7) == 0;
-    const char *mr = nv_cl ? o + 7 : strncmp(o, "--", 2) == 0 ? o + 2 : o + 1;
-    if ((nv_cl || s->language == WGP_SOURCE_CUDA) && o[0] == '-' && strncmp(mr, "maxrregcount", 12) == 0 &&
-        (mr[12] == '=' || mr[12] == '\0')) {
-      json_t *next = mr[12] == '\0' ? json_array_get(co, i + 1) : NULL;
-      const char *val = mr[12] == '=' ? mr + 13 : json_is_string(next) ? json_string_value(next) : "";
-      char *end;
-      long count = strtol(val, &end, 10);
-      if (!*val || *end || count < 1 || count > 255)
+    json_t *nx = json_array_get(co, i + 1);
+    const char *next = json_is_string(nx) ? json_string_value(nx) : NULL;
+    long count;
+    size_t took = wgp_maxrregcount_option(o, next, &count);
+    if (took && (strncmp(o, "-cl-nv-", 7) == 0) == (s->language == WGP_SOURCE_OPENCL)) {
+      if (count < 0)
         return rfail(r, WGP_ERR_INPUT,
                      "KernelSpecification.CompilerOptions[%zu]: '%s%s%s': expected a number of registers per thread, "
                      "1 to 255",
-                     i, o, next ? " " : "", val);
+                     i, o, took == 2 ? " " : "", took == 2 ? next : "");
       if (!add_string(r, &s->flags, &s->nflags, o) ||
-          (next && (i++, !add_string(r, &s->flags, &s->nflags, json_string_value(next)))))
+          (took == 2 && (i++, !add_string(r, &s->flags, &s->nflags, next))))
         return false;
       continue;
     }

@@ -123,6 +123,16 @@ typedef struct wgp_extract_options {
  * CompilerOptions both take them so. */
 size_t wgp_nvcc_clang_equivalent(const char *option, const char *value, const char *out[2]);
 
+/* nvcc's -maxrregcount in OPTION (-maxrregcount=N, --maxrregcount=N, or
+ * -maxrregcount / --maxrregcount with N in NEXT, which may be NULL), or
+ * NVIDIA's OpenCL build option that ptxas gets as the same
+ * (-cl-nv-maxrregcount: the Khronos registry's cl_nv_compiler_options): the
+ * options it takes (1 or 2), its value into *VALUE (-1 when not a count from
+ * 1 to 255); 0 when OPTION is none of them.  wgp_extract takes it out of its
+ * flags (wgp_extract_options.max_registers); a T1 space's CompilerOptions
+ * are read with it. */
+size_t wgp_maxrregcount_option(const char *option, const char *next, long *value);
+
 /* The model cache of the command-line tools, into BUF: $WGPERF_CACHE_DIR
  * when set (empty: none), else $XDG_CACHE_HOME/wgperf/models, else
  * $HOME/.cache/wgperf/models; NULL when none (or it does not fit). */
