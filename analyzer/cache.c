@@ -323,8 +323,10 @@ typedef struct lru {
   size_t nwb, capwb;
   bool wb_keep, wb_oom;
   uint32_t *prev, *next;  /* LRU list, head = most recent */
-  /* free_top: the nodes given back, linked through next */
-  uint32_t head, tail, free_top;
+  /* free_top: the nodes given back, linked through next; first_out: the
+   * first of the lines at the least recent end that came in evict-first
+   * (lru_demote), NIL when there are none */
+  uint32_t head, tail, free_top, first_out;
 } lru;
 
 #define NIL UINT32_MAX
@@ -341,7 +343,7 @@ static bool lru_init(lru *c, size_t lines, unsigned per_line) {
   size_t room = c->cap < 64 ? c->cap : 64, slots = 16;
   while (slots < room * 2)
     slots *= 2;
-  c->head = c->tail = c->free_top = NIL;
+  c->head = c->tail = c->free_top = c->first_out = NIL;
   return lru_arrays(c, room, slots);
 }
 
@@ -439,6 +441,8 @@ static void lru_leave(lru *c, uint32_t n) {
 }
 
 static void lru_unlink(lru *c, uint32_t n) {
+  if (c->first_out == n)
+    c->first_out = c->next[n];
   if (c->prev[n] != NIL) c->next[c->prev[n]] = c->next[n]; else c->head = c->next[n];
   if (c->next[n] != NIL) c->prev[c->next[n]] = c->prev[n]; else c->tail = c->prev[n];
 }
@@ -692,6 +696,24 @@ static bool lru_write(lru *c, uint64_t sector, double weight, uint32_t access) {
   c->dirty[n] |= bit;
   c->fresh[n] &= ~bit;
   return was;
+}
+
+/* The line last looked up (and there) came in evict-first (PTX's .cs and
+ * .lu, a streaming access' line): it goes behind every other line, in front
+ * of the evict-first lines before it, so that those go first, in the order
+ * they came, and then it, before any other line.  A later plain access
+ * brings it to the front like any line. */
+static void lru_demote(lru *c) {
+  uint32_t n = c->last;
+  if (n == NIL)
+    return;
+  lru_unlink(c, n);
+  uint32_t after = c->first_out == NIL ? c->tail : c->prev[c->first_out]; /* the last other line */
+  c->prev[n] = after;
+  c->next[n] = c->first_out;
+  if (after != NIL) c->next[after] = n; else c->head = n;
+  if (c->first_out != NIL) c->prev[c->first_out] = n; else c->tail = n;
+  c->first_out = n;
 }
 
 /* SECTOR, the last one looked up and just brought in, came from DRAM. */
@@ -1378,6 +1400,18 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   uint32_t round_no = 1; /* the stream's round, the caches' clock */
   dram_rows rows = {0};
   bool l2ok = false, use_l1 = wgp_gpu_l1_caches_global_loads(gpu);
+  /* per access, from its cache operator (docs/kernel-model.md, "Cache
+   * operators"): loads that neither look in nor allocate in L1 (cg, cv),
+   * and accesses whose lines are the first to be evicted (cs, lu) */
+  bool *no_l1 = calloc(nacc ? nacc : 1, sizeof *no_l1), *evicts = calloc(nacc ? nacc : 1, sizeof *evicts);
+  for (size_t i = 0; no_l1 && evicts && i < nacc; i++) {
+    const wgp_access *a = wgp_kernel_access(k, i);
+    wgp_cache_op op = wgp_access_cache_in_effect(k, a);
+    no_l1[i] = wgp_access_get_kind(a) == WGP_ACCESS_LOAD && !wgp_cache_op_uses_l1(op);
+    evicts[i] = wgp_cache_op_evicts_first(op);
+  }
+  if ((!no_l1 || !evicts) && st == WGP_OK)
+    st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");
   bool data = false; /* an event has sectors from loaded data */
   if (st == WGP_OK) {
     double l1_bytes = wgp_gpu_l1_beside_shared(gpu, (double)resident * (double)smem_per_group);
@@ -1393,6 +1427,11 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
       reread_chances(k, i, out->unknown_region[i], sector, nr ? nr[i] / (double)(S ? S : 1) * (double)total : 0, p1,
                      p2);
     free(nr);
+    /* the accesses whose cache operator keeps them out of L1 (cg, cv)
+     * find nothing there at random places either */
+    for (size_t i = 0; no_l1 && i < nacc; i++)
+      if (no_l1[i])
+        p1[i] = p1[nacc + i] = 0;
     double l2_bytes = (double)wgp_gpu_l2_bytes(gpu) * (double)S / (double)wave;
     size_t l2_lines = (size_t)(l2_bytes / wgp_gpu_l2_line_bytes(gpu));
     l1 = calloc(S ? S : 1, sizeof *l1);
@@ -1451,6 +1490,8 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
         flight *fl = inflight ? &inflight[w] : &none;
         if (fl->visit != e->visit)
           fl->visit = e->visit, fl->n = 0;
+        /* this access' way through the caches (its cache operator) */
+        bool in_l1 = use_l1 && !no_l1[e->access], evict_first = evicts[e->access];
         for (uint32_t j = 0; j < e->n + e->ndata; j++) {
           uint64_t s = rec.sec[e->first + j];
           sect[e->access] += e->weight;
@@ -1459,7 +1500,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
             /* a warp's loads of one block go out back to back: a sector it
              * asked for earlier in the block is in flight or in L1 (the
              * round-robin stream would have other warps evict it between) */
-            if (!e->store && flight_seen(fl, s)) {
+            if (!e->store && in_l1 && flight_seen(fl, s)) {
               h1[e->access] += e->weight;
               continue;
             }
@@ -1474,6 +1515,8 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
              * dirty sectors go to DRAM together when it leaves L2 (its row
              * opened once for them): in the DRAM rows then */
             lru_access(&l2, s, true, &oom);
+            if (evict_first)
+              lru_demote(&l2);
             if (lru_write(&l2, s, e->weight, e->access)) {
               h2[e->access] += e->weight;
             } else {
@@ -1482,7 +1525,10 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
             }
             continue;
           }
-          if (use_l1 && lru_access(c1, s, true, &oom)) {
+          bool hit1 = in_l1 && lru_access(c1, s, true, &oom);
+          if (in_l1 && evict_first)
+            lru_demote(c1);
+          if (hit1) {
             h1[e->access] += e->weight;
             /* a hit on a sector another warp's miss brought in this
              * round (the warps issued the load together) waits for that
@@ -1499,15 +1545,18 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
             continue;
           }
           to2[e->access] += e->weight;
-          if (lru_access(&l2, s, true, &oom)) {
+          bool hit2 = lru_access(&l2, s, true, &oom);
+          if (evict_first)
+            lru_demote(&l2);
+          if (hit2) {
             h2[e->access] += e->weight;
             int lv = l2.inflight ? 2 : 1;
             slowest = slowest > lv ? slowest : lv;
-            if (lv == 2 && use_l1)
+            if (lv == 2 && in_l1)
               lru_far(c1, s);
           } else {
             slowest = 2;
-            if (use_l1)
+            if (in_l1)
               lru_far(c1, s);
             out->dram_read_bytes_per_group += e->weight * sector;
             dsec[e->access] += e->weight;
@@ -1530,7 +1579,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
             for (uint32_t j = 0; j < x->n + x->ndata; j++)
               lo = rec.sec[x->first + j] < lo ? rec.sec[x->first + j] : lo;
             size_t g = w / (warps_per_group ? warps_per_group : 1);
-            if (x->phantom[0] && use_l1 && !x->store &&
+            if (x->phantom[0] && use_l1 && !no_l1[x->access] && !x->store &&
                 !phantom_note(&pend, (uint32_t)g, lo / c1->per_line, x->phantom[0]))
               oom = true;
             if (x->phantom[1] && !phantom_note(&pend, (uint32_t)S, lo / l2.per_line, x->phantom[1]))
@@ -1616,7 +1665,7 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   free(rec.sec);
   free(pick);
   wgp_layout_free(layout);
-  free(req), free(req1), free(req3);
+  free(req), free(req1), free(req3), free(no_l1), free(evicts);
   free(sect), free(h1), free(to2), free(h2), free(dsec), free(acts), free(usec), free(p1), free(p2);
   if (st != WGP_OK)
     wgp_cache_result_free(out);

@@ -636,6 +636,20 @@ static bool load_loop(loader *ld, json_t *o, size_t i, wgp_loop *l, size_t nbloc
   return true;
 }
 
+/* A cache operator at KEY: a load's (ca cg cs lu cv, and nc when NC) or a
+ * store's (wb cg cs wt). */
+static bool get_cache_op(loader *ld, json_t *obj, const char *key, bool load, bool nc, wgp_cache_op *out) {
+  static const char *const loads[] = {"ca", "cg", "cs", "lu", "cv", "nc"}, *const stores[] = {"wb", "cg", "cs", "wt"};
+  static const wgp_cache_op load_ops[] = {WGP_CACHE_CA, WGP_CACHE_CG, WGP_CACHE_CS,
+                                          WGP_CACHE_LU, WGP_CACHE_CV, WGP_CACHE_NC},
+                            store_ops[] = {WGP_CACHE_WB, WGP_CACHE_CG, WGP_CACHE_CS, WGP_CACHE_WT};
+  int i = 0;
+  if (!get_enum(ld, obj, key, load ? loads : stores, load ? WGP_COUNT(loads) - !nc : WGP_COUNT(stores), &i))
+    return false;
+  *out = load ? load_ops[i] : store_ops[i];
+  return true;
+}
+
 static bool load_access(loader *ld, json_t *o, size_t i, wgp_access *m, const wgp_kernel *k) {
   int64_t block = 0, bytes = 0, arg = 0;
   int kind = 0, space = 0, base_kind = 0;
@@ -660,6 +674,13 @@ static bool load_access(loader *ld, json_t *o, size_t i, wgp_access *m, const wg
   if (m->kind == WGP_ACCESS_ATOMIC && json_object_get(o, "atomic_op") &&
       !get_string(ld, o, "atomic_op", true, &m->atomic_op))
     return false;
+  if (json_object_get(o, "cache")) {
+    /* a PTX cache operator: a global load's or store's */
+    if (m->kind == WGP_ACCESS_ATOMIC)
+      return fail(ld, "'cache' is set for an atomic");
+    if (!get_cache_op(ld, o, "cache", m->kind == WGP_ACCESS_LOAD, true, &m->cache))
+      return false;
+  }
   json_t *base = member(ld, o, "base", JSON_OBJECT, "an object", false, &ok);
   if (!ok)
     return false;
@@ -875,6 +896,13 @@ static bool load_launch_attributes(loader *ld, json_t *o, wgp_kernel *k) {
       return fail(ld, "'launch_attributes.max_registers_per_thread' must be an integer from 1 to 1024");
     k->max_registers = (unsigned)json_integer_value(mr);
   }
+  /* ptxas' -dlcm and -dscm, which the driver records for every kernel */
+  if (json_object_get(la, "global_load_cache") &&
+      !get_cache_op(ld, la, "global_load_cache", true, false, &k->load_cache))
+    return false;
+  if (json_object_get(la, "global_store_cache") &&
+      !get_cache_op(ld, la, "global_store_cache", false, false, &k->store_cache))
+    return false;
   return true;
 }
 

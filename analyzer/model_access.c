@@ -307,6 +307,8 @@ bool wgp_kernel_reqd_work_group_size(const wgp_kernel *k, uint64_t size[3]) {
 uint64_t wgp_kernel_max_threads_per_block(const wgp_kernel *k) { return k->max_threads; }
 uint64_t wgp_kernel_min_blocks_per_sm(const wgp_kernel *k) { return k->min_blocks; }
 unsigned wgp_kernel_max_registers_per_thread(const wgp_kernel *k) { return k->max_registers; }
+wgp_cache_op wgp_kernel_global_load_cache(const wgp_kernel *k) { return k->load_cache; }
+wgp_cache_op wgp_kernel_global_store_cache(const wgp_kernel *k) { return k->store_cache; }
 const char *wgp_kernel_launch_attribute(const wgp_kernel *k) {
   return k->attribute ? k->attribute : k->reqd[0] || k->max_threads || k->min_blocks ? "launch attributes" : NULL;
 }
@@ -475,6 +477,23 @@ size_t wgp_access_id(const wgp_access *a) { return a->id; }
 size_t wgp_access_block(const wgp_access *a) { return a->block; }
 wgp_access_kind wgp_access_get_kind(const wgp_access *a) { return a->kind; }
 const char *wgp_access_atomic_op(const wgp_access *a) { return a->atomic_op; }
+wgp_cache_op wgp_access_cache(const wgp_access *a) { return a->cache; }
+
+wgp_cache_op wgp_access_cache_in_effect(const wgp_kernel *k, const wgp_access *a) {
+  if (a->cache != WGP_CACHE_DEFAULT || a->kind == WGP_ACCESS_ATOMIC)
+    return a->cache;
+  bool load = a->kind == WGP_ACCESS_LOAD;
+  wgp_cache_op d = load ? k->load_cache : k->store_cache;
+  return d != WGP_CACHE_DEFAULT ? d : load ? WGP_CACHE_CA : WGP_CACHE_WB;
+}
+
+bool wgp_cache_op_uses_l1(wgp_cache_op op) { return op != WGP_CACHE_CG && op != WGP_CACHE_CV; }
+bool wgp_cache_op_evicts_first(wgp_cache_op op) { return op == WGP_CACHE_CS || op == WGP_CACHE_LU; }
+
+const char *wgp_cache_op_name(wgp_cache_op op) {
+  static const char *const names[] = {"", "ca", "cg", "cs", "lu", "cv", "nc", "wb", "wt"};
+  return (size_t)op < sizeof names / sizeof *names ? names[op] : "?";
+}
 wgp_space wgp_access_space(const wgp_access *a) { return a->space; }
 uint64_t wgp_access_bytes(const wgp_access *a) { return a->bytes; }
 wgp_base_kind wgp_access_base_kind(const wgp_access *a) { return a->base_kind; }

@@ -93,6 +93,7 @@ struct wgp_access {
   bool affine;
   const char *non_affine, *source;
   unsigned load_level; /* wgp_access_load_level */
+  wgp_cache_op cache;  /* 'cache', WGP_CACHE_DEFAULT when absent */
 };
 
 typedef struct call_rec {
@@ -121,6 +122,7 @@ struct wgp_kernel {
   /* launch_attributes (optional): 0 / NULL where the source says nothing */
   uint64_t reqd[3], max_threads, min_blocks;
   unsigned max_registers; /* nvcc's -maxrregcount the driver compiled with, 0 when none */
+  wgp_cache_op load_cache, store_cache; /* ptxas' -dlcm, -dscm; WGP_CACHE_DEFAULT when none */
   const char *attribute;
 };
 

@@ -232,7 +232,7 @@ wgp_status wgp_ccs_extract(wgp_ccs *s, const char *file, wgp_source_kind kind, c
   static const wgp_extract_options defaults = {0};
   wgp_extract_options taken;
   *log = NULL;
-  if (drv_take_maxrreg(file, opts ? opts : &defaults, &taken, diag) != WGP_OK)
+  if (drv_take_own_flags(file, opts ? opts : &defaults, &taken, diag) != WGP_OK)
     return WGP_ERR_INPUT;
   const wgp_extract_options *o = &taken;
   if (access(file, R_OK) != 0)
@@ -319,8 +319,9 @@ wgp_status wgp_ccs_extract(wgp_ccs *s, const char *file, wgp_source_kind kind, c
   else if (stat(tmp, &stt) != 0)
     st = wgp_diag_set(diag, WGP_ERR_INPUT,
                       "wgperf: error: %s: no kernels found (no __kernel or __global__ function), no model written", file);
-  else if (o->max_registers && !wgp_record_max_registers(tmp, o->max_registers))
-    st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot record -maxrregcount in the model", file);
+  else if (!wgp_record_compile_options(tmp, o))
+    st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot record -maxrregcount, -dlcm or -dscm in the model",
+                      file);
   else if (wgp_move_into(tmp, out) != 0)
     st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot write: %s", out, strerror(errno));
   if (st != WGP_OK)

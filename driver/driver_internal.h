@@ -53,12 +53,15 @@ wgp_status drv_cuda_flags(const char *file, const wgp_extract_options *o, const 
  * WGPERF_CUDA_DIR), NULL when there is none. */
 const char *drv_installed_ptxas(void);
 /* (preprocess.c) O's flags appended to V at N but nvcc's -maxrregcount (-maxrregcount=N,
- * --maxrregcount=N, -maxrregcount N, --maxrregcount N), which clang has not:
- * every compile's command line is made so.  Returns the new count. */
+ * --maxrregcount=N, -maxrregcount N, --maxrregcount N) and ptxas' -dlcm and -dscm
+ * (wgp_ptxas_cache_option), which clang has not: every compile's command line is made
+ * so.  Returns the new count. */
 size_t drv_append_flags(const wgp_extract_options *o, const char **v, size_t n);
-/* O with its -maxrregcount as max_registers into *COPY; WGP_ERR_INPUT
- * naming FILE for a value that is not a count from 1 to 255. */
-wgp_status drv_take_maxrreg(const char *file, const wgp_extract_options *o, wgp_extract_options *copy, wgp_diag *diag);
+/* O with its -maxrregcount as max_registers, its -dlcm and -dscm as load_cache and
+ * store_cache, into *COPY; WGP_ERR_INPUT naming FILE for a value that is not a count
+ * from 1 to 255 or not a cache operator of its kind. */
+wgp_status drv_take_own_flags(const char *file, const wgp_extract_options *o, wgp_extract_options *copy,
+                              wgp_diag *diag);
 /* The dependencies DEPFILE lists into OUT->deps. */
 wgp_status drv_read_deps(const char *depfile, wgp_preprocessed *out, wgp_diag *diag);
 

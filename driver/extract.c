@@ -596,8 +596,9 @@ static wgp_status compile_model(const char *file, wgp_source_kind kind, const wg
   rq.bitcode = kind == WGP_SOURCE_IR ? file : bitcode;
   if (wgp_find_ptxas() && (kind == WGP_SOURCE_IR || bitcode) && (size_t)by_nvcc < want && !shared_refused)
     wgp_add_ptxas_registers(&rq, done);
-  if (o->max_registers && !wgp_record_max_registers(tmp, o->max_registers)) {
-    st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot record -maxrregcount in the model", file);
+  if (!wgp_record_compile_options(tmp, o)) {
+    st = wgp_diag_set(diag, WGP_ERR_IO, "wgperf: error: %s: cannot record -maxrregcount, -dlcm or -dscm in the model",
+                      file);
     unlink(tmp);
     goto done;
   }
@@ -628,7 +629,7 @@ wgp_status wgp_extract(const char *file, wgp_source_kind kind, const wgp_extract
                        wgp_diag *diag) {
   static const wgp_extract_options defaults = {0};
   wgp_extract_options taken;
-  if (drv_take_maxrreg(file, opts ? opts : &defaults, &taken, diag) != WGP_OK)
+  if (drv_take_own_flags(file, opts ? opts : &defaults, &taken, diag) != WGP_OK)
     return WGP_ERR_INPUT;
   const wgp_extract_options *o = &taken;
   /* say so ourselves rather than leave it to clang's two lines and its exit status */

@@ -236,6 +236,11 @@ bool mc_key(const mc_request *r, char key[65]) {
     snprintf(count, sizeof count, "maxrregcount %u", o->max_registers);
     sha256_string(&h, count);
   }
+  if (o->load_cache || o->store_cache) { /* the same */
+    snprintf(count, sizeof count, "dlcm %s dscm %s", o->load_cache ? o->load_cache : "-",
+             o->store_cache ? o->store_cache : "-");
+    sha256_string(&h, count);
+  }
   snprintf(count, sizeof count, "%zu archs", o->num_archs);
   sha256_string(&h, count);
   for (size_t i = 0; i < o->num_archs; i++)

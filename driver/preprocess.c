@@ -272,22 +272,62 @@ size_t wgp_maxrregcount_option(const char *option, const char *next, long *value
   return name[12] == '=' || !v ? 1 : 2;
 }
 
-/* wgp_maxrregcount_option at FLAGS[I] of N flags. */
-static size_t maxrreg_flag(char *const *flags, size_t n, size_t i, long *value) {
-  return wgp_maxrregcount_option(flags[i], i + 1 < n ? flags[i + 1] : NULL, value);
+int wgp_ptxas_cache_option(const char *option, const char **value) {
+  static const struct {
+    const char *name;
+    int kind;
+    const char *ops[6];
+  } forms[] = {{"-dlcm=", 1, {"ca", "cg", "cs", "lu", "cv", NULL}},
+               {"--def-load-cache=", 1, {"ca", "cg", "cs", "lu", "cv", NULL}},
+               {"-dscm=", 2, {"wb", "cg", "cs", "wt", NULL}},
+               {"--def-store-cache=", 2, {"wb", "cg", "cs", "wt", NULL}}};
+  for (size_t f = 0; f < sizeof forms / sizeof *forms; f++) {
+    size_t len = strlen(forms[f].name);
+    if (strncmp(option, forms[f].name, len) != 0)
+      continue;
+    *value = NULL;
+    for (size_t q = 0; forms[f].ops[q]; q++)
+      if (strcmp(option + len, forms[f].ops[q]) == 0)
+        *value = forms[f].ops[q];
+    return forms[f].kind;
+  }
+  return 0;
 }
 
-wgp_status drv_take_maxrreg(const char *file, const wgp_extract_options *o, wgp_extract_options *copy, wgp_diag *diag) {
+/* The driver's own option at FLAGS[I] of N flags (nvcc's -maxrregcount,
+ * ptxas' -dlcm and -dscm, which clang has not): how many flags it takes, 0
+ * for any other.  *COUNT: -maxrregcount's value (-1 when not a count), 0
+ * for the others; *KIND and *OP: wgp_ptxas_cache_option's. */
+static size_t own_flag(char *const *flags, size_t n, size_t i, long *count, int *kind, const char **op) {
+  *count = 0;
+  if ((*kind = wgp_ptxas_cache_option(flags[i], op)))
+    return 1;
+  return wgp_maxrregcount_option(flags[i], i + 1 < n ? flags[i + 1] : NULL, count);
+}
+
+wgp_status drv_take_own_flags(const char *file, const wgp_extract_options *o, wgp_extract_options *copy,
+                              wgp_diag *diag) {
   *copy = *o;
   for (size_t i = 0; i < o->num_flags;) {
     long v;
-    size_t took = maxrreg_flag(o->flags, o->num_flags, i, &v);
-    if (took && v < 0)
+    int kind;
+    const char *op;
+    size_t took = own_flag(o->flags, o->num_flags, i, &v, &kind, &op);
+    if (kind && !op)
+      return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: '%s': expected %s", file, o->flags[i],
+                          kind == 1 ? "one of ca, cg, cs, lu, cv (ptxas' cache operators of a load)"
+                                    : "one of wb, cg, cs, wt (ptxas' cache operators of a store)");
+    if (took && !kind && v < 0)
       return wgp_diag_set(diag, WGP_ERR_INPUT,
                           "wgperf: error: %s: '%s%s%s': expected a number of registers per thread, 1 to 255", file,
                           o->flags[i], took == 2 ? " " : "", took == 2 ? o->flags[i + 1] : "");
-    if (took)
-      copy->max_registers = (unsigned)v; /* the last one given, as nvcc takes it */
+    /* the last one given of each, as nvcc and ptxas take them */
+    if (kind == 1)
+      copy->load_cache = op;
+    else if (kind == 2)
+      copy->store_cache = op;
+    else if (took)
+      copy->max_registers = (unsigned)v;
     i += took ? took : 1;
   }
   return WGP_OK;
@@ -295,8 +335,10 @@ wgp_status drv_take_maxrreg(const char *file, const wgp_extract_options *o, wgp_
 
 size_t drv_append_flags(const wgp_extract_options *o, const char **v, size_t n) {
   for (size_t i = 0; i < o->num_flags; i++) {
-    long value;
-    size_t skip = maxrreg_flag(o->flags, o->num_flags, i, &value);
+    long count;
+    int kind;
+    const char *op;
+    size_t skip = own_flag(o->flags, o->num_flags, i, &count, &kind, &op);
     if (skip)
       i += skip - 1;
     else

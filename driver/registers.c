@@ -594,7 +594,9 @@ static int patch_model(const char *model, const kernel_report *reports, size_t n
   return patched;
 }
 
-bool wgp_record_max_registers(const char *model, unsigned n) {
+bool wgp_record_compile_options(const char *model, const wgp_extract_options *o) {
+  if (!o->max_registers && !o->load_cache && !o->store_cache)
+    return true;
   json_error_t err;
   json_t *root = json_load_file(model, JSON_PRESERVE_ORDER, &err);
   json_t *kernels = root ? json_object_get(root, "kernels") : NULL;
@@ -607,7 +609,13 @@ bool wgp_record_max_registers(const char *model, unsigned n) {
       la = json_object();
       json_object_set_new(k, "launch_attributes", la);
     }
-    ok = ok && la && json_object_set_new(la, "max_registers_per_thread", json_integer(n)) == 0;
+    ok = ok && la;
+    if (ok && o->max_registers)
+      ok = json_object_set_new(la, "max_registers_per_thread", json_integer(o->max_registers)) == 0;
+    if (ok && o->load_cache)
+      ok = json_object_set_new(la, "global_load_cache", json_string(o->load_cache)) == 0;
+    if (ok && o->store_cache)
+      ok = json_object_set_new(la, "global_store_cache", json_string(o->store_cache)) == 0;
   }
   ok = ok && json_dump_file(root, model, JSON_INDENT(1) | JSON_PRESERVE_ORDER) == 0;
   json_decref(root);

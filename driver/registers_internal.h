@@ -31,9 +31,11 @@ typedef struct wgp_resource_request {
   unsigned max_registers; /* nvcc's -maxrregcount for nvcc and ptxas; 0: none */
 } wgp_resource_request;
 
-/* N (nvcc's -maxrregcount) as launch_attributes.max_registers_per_thread of
- * every kernel of the model file MODEL; false when it cannot be written. */
-bool wgp_record_max_registers(const char *model, unsigned n);
+/* O's max_registers (nvcc's -maxrregcount), load_cache and store_cache
+ * (ptxas' -dlcm, -dscm) as launch_attributes.max_registers_per_thread,
+ * global_load_cache and global_store_cache of every kernel of the model file
+ * MODEL (nothing to do when O has none); false when it cannot be written. */
+bool wgp_record_compile_options(const char *model, const wgp_extract_options *o);
 
 /* nvcc's resource usage for each arch of R whose DONE (indexed like the
  * archs) is false, on R->input as a CUDA source; sets DONE for those it

@@ -197,6 +197,8 @@ void writeJSON(const ModuleModel &MM, raw_ostream &OS) {
                 strOrNull(J, "non_affine", M.NonAffine);
                 if (!M.Atomic.empty())
                   J.attribute("atomic_op", M.Atomic);
+                if (!M.Cache.empty())
+                  J.attribute("cache", M.Cache);
                 strOrNull(J, "source", M.Source);
               });
           });
@@ -331,6 +333,8 @@ void writeText(const ModuleModel &MM, raw_ostream &OS) {
         OS << ":" << M.BaseName;
       if (!M.Atomic.empty())
         OS << " op=" << M.Atomic;
+      if (!M.Cache.empty())
+        OS << " cache=" << M.Cache;
       OS << " offset=" << (M.Offset.empty() ? "?" : M.Offset) << (M.Affine ? " affine" : " non-affine");
       if (!M.NonAffine.empty())
         OS << " (" << M.NonAffine << ")";

@@ -380,6 +380,91 @@ static void lowerReadOnlyLoads(Module &M) {
   }
 }
 
+// The inline PTX loads and stores of global memory (ptxGlobalAccess: the
+// cache-hinted __ldcg, __stcs and the rest as the toolkit's and our CUDA
+// headers write them, and a kernel's own) become the volatile accesses they
+// are (an asm volatile is never merged, moved or removed), of the width its
+// PTX type says, marked with their cache operator (!wgperf.cache): to the
+// model an access like any other, whose address, width and data the
+// analyses read as usual.  A value loaded into a wider register is extended
+// as its type says (s: sign, else zero); a wider register stored is
+// truncated to the access.
+static void lowerAsmAccesses(Module &M) {
+  LLVMContext &Ctx = M.getContext();
+  for (Function &F : M)
+    for (Instruction &I : make_early_inc_range(instructions(F))) {
+      auto *CI = dyn_cast<CallInst>(&I);
+      const auto *IA = CI ? dyn_cast<InlineAsm>(CI->getCalledOperand()) : nullptr;
+      if (!IA)
+        continue;
+      std::optional<PtxAccess> A = ptxGlobalAccess(IA->getAsmString(), IA->getConstraintString());
+      if (!A)
+        continue;
+      unsigned Outputs = A->Store ? 0 : A->Lanes;
+      auto Operand = [&](unsigned N) { return CI->getArgOperand(N - Outputs); };
+      // the register each lane takes, and the lane's type in memory
+      Type *Ret = CI->getType();
+      SmallVector<Type *, 8> Regs;
+      if (A->Store)
+        for (unsigned V : A->Values)
+          Regs.push_back(Operand(V)->getType());
+      else if (auto *ST = dyn_cast<StructType>(Ret); ST && ST->getNumElements() == A->Lanes)
+        Regs.append(ST->element_begin(), ST->element_end());
+      else if (A->Lanes == 1)
+        Regs.push_back(Ret);
+      Type *Lane = A->Type == 'f' ? (A->Bits == 64 ? Type::getDoubleTy(Ctx) : Type::getFloatTy(Ctx))
+                                  : (Type *)IntegerType::get(Ctx, A->Bits);
+      bool Ok = Regs.size() == A->Lanes && Operand(A->Address)->getType()->isPointerTy();
+      for (Type *R : Regs)
+        Ok = Ok && (R->isIntegerTy() || R->isFloatingPointTy()) && R->getPrimitiveSizeInBits() >= A->Bits;
+      if (!Ok)
+        continue;
+      IRBuilder<> B(CI);
+      Value *Ptr = Operand(A->Address); // generic: a global address, as a kernel argument's
+      if (A->Offset)
+        Ptr = B.CreateConstGEP1_64(B.getInt8Ty(), Ptr, A->Offset);
+      Type *Mem = A->Lanes > 1 ? (Type *)FixedVectorType::get(Lane, A->Lanes) : Lane;
+      Align Al(A->Lanes * A->Bits / 8);
+      // a register of one lane as the lane's type in memory, and back
+      auto ToLane = [&](Value *V) -> Value * {
+        if (V->getType()->getPrimitiveSizeInBits() != A->Bits)
+          V = B.CreateTruncOrBitCast(B.CreateBitCast(V, IntegerType::get(Ctx, V->getType()->getPrimitiveSizeInBits())),
+                                     IntegerType::get(Ctx, A->Bits));
+        return B.CreateBitCast(V, Lane);
+      };
+      auto FromLane = [&](Value *V, Type *R) -> Value * {
+        unsigned RB = R->getPrimitiveSizeInBits();
+        if (RB == A->Bits)
+          return B.CreateBitCast(V, R);
+        V = B.CreateBitCast(V, IntegerType::get(Ctx, A->Bits));
+        V = A->Type == 's' ? B.CreateSExt(V, IntegerType::get(Ctx, RB)) : B.CreateZExt(V, IntegerType::get(Ctx, RB));
+        return B.CreateBitCast(V, R);
+      };
+      Instruction *Access;
+      if (A->Store) {
+        Value *Val = A->Lanes > 1 ? (Value *)PoisonValue::get(Mem) : nullptr;
+        for (unsigned L = 0; L < A->Lanes; ++L) {
+          Value *X = ToLane(Operand(A->Values[L]));
+          Val = A->Lanes > 1 ? B.CreateInsertElement(Val, X, L) : X;
+        }
+        Access = B.CreateAlignedStore(Val, Ptr, Al, /*isVolatile=*/true);
+      } else {
+        LoadInst *Ld = B.CreateAlignedLoad(Mem, Ptr, Al, /*isVolatile=*/true);
+        Access = Ld;
+        Value *Out = A->Lanes > 1 || Ret->isStructTy() ? (Value *)PoisonValue::get(Ret) : nullptr;
+        for (unsigned L = 0; L < A->Lanes; ++L) {
+          Value *X = FromLane(A->Lanes > 1 ? B.CreateExtractElement(Ld, L) : Ld, Regs[L]);
+          Out = Out ? B.CreateInsertValue(Out, X, L) : X;
+        }
+        CI->replaceAllUsesWith(Out);
+      }
+      if (!A->Cache.empty())
+        Access->setMetadata("wgperf.cache", MDNode::get(Ctx, MDString::get(Ctx, A->Cache)));
+      Access->setDebugLoc(CI->getDebugLoc());
+      CI->eraseFromParent();
+    }
+}
+
 // A private variable the kernel writes once and reads back without taking
 // its address (CLBlast's `volatile int tid = get_local_id(0) + MDIMC *
 // get_local_id(1)`, kept in memory so that the compiler does not cache it)
@@ -444,6 +529,7 @@ static std::string normalizeClone(Module &M, const std::set<std::string> &Kernel
       F.addFnAttr(Attribute::AlwaysInline);
   }
   lowerReadOnlyLoads(M);
+  lowerAsmAccesses(M);
   lowerMemIntrinsics(M);
   LoopAnalysisManager LAM;
   FunctionAnalysisManager FAM;
@@ -1391,6 +1477,27 @@ bool KernelExtractor::describeSelectedBase(const Value *Obj, const SCEV *PS, Mem
   return true;
 }
 
+// Whether NVPTX makes LOAD an ld.global.nc, a load through the read-only
+// data path (LLVM 19's instruction selection, canLowerToLDG): an invariant
+// load (__ldg), or one of memory that only kernel arguments the kernel reads
+// through and nothing else aliases (const __restrict__) or constant globals
+// can hold.  Its own cache operator: -dlcm does not apply to it.
+static bool readOnlyPath(const LoadInst &L) {
+  if (L.isVolatile() || !L.isSimple())
+    return false;
+  if (L.hasMetadata(LLVMContext::MD_invariant_load))
+    return true;
+  SmallVector<const Value *, 4> Objs;
+  getUnderlyingObjects(L.getPointerOperand(), Objs);
+  return !Objs.empty() && all_of(Objs, [](const Value *V) {
+    if (auto *A = dyn_cast<Argument>(V))
+      return A->onlyReadsMemory() && A->hasNoAliasAttr();
+    if (auto *GV = dyn_cast<GlobalVariable>(V))
+      return GV->isConstant();
+    return false;
+  });
+}
+
 void KernelExtractor::collectMemory() {
   unsigned Next = 0;
   for (BasicBlock &BB : F)
@@ -1440,6 +1547,11 @@ void KernelExtractor::collectMemory() {
     if (auto It = VG.LeaderBytes.find(I); It != VG.LeaderBytes.end())
       MI.Bytes = It->second;
     describeAccess(*I, Ptr, MI);
+    if (const MDNode *C = I->getMetadata("wgperf.cache"); C && C->getNumOperands() == 1)
+      if (auto *S = dyn_cast<MDString>(C->getOperand(0)))
+        MI.Cache = S->getString().str();
+    if (auto *L = dyn_cast<LoadInst>(I); L && MI.Cache.empty() && MI.Space == "global" && readOnlyPath(*L))
+      MI.Cache = "nc";
   }
   // Pointer arguments without a known element type take their access width.
   for (ArgInfo &A : K.Args) {

@@ -108,6 +108,7 @@ struct MemInfo {
   bool Affine = false;
   std::string NonAffine; // what keeps it from being affine
   std::string Atomic;    // atomic operation name
+  std::string Cache;     // PTX cache operator (ca cg cs lu cv nc; wb cg cs wt), "" for the default
   std::string Source;
 };
 

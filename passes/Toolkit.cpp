@@ -248,11 +248,13 @@ std::optional<CostSequence> ptxCost(StringRef Asm, StringRef Constraints) {
   return Total;
 }
 
-std::optional<std::string> ptxAtomic(StringRef Asm, StringRef Constraints) {
+// The one instruction of ASM, each statement trimmed of TRIM; std::nullopt
+// for more than one.
+static std::optional<StringRef> onlyInstruction(StringRef Asm, StringRef Trim) {
   StringRef Insn;
   while (!Asm.empty()) {
     size_t End = Asm.find_first_of(";\n");
-    StringRef P = Asm.take_front(End).trim(" \t\r{}");
+    StringRef P = Asm.take_front(End).trim(Trim);
     Asm = Asm.drop_front(End == StringRef::npos ? Asm.size() : End + 1);
     if (P.empty())
       continue;
@@ -260,6 +262,14 @@ std::optional<std::string> ptxAtomic(StringRef Asm, StringRef Constraints) {
       return std::nullopt; // more than the one instruction
     Insn = P;
   }
+  return Insn;
+}
+
+std::optional<std::string> ptxAtomic(StringRef Asm, StringRef Constraints) {
+  std::optional<StringRef> One = onlyInstruction(Asm, " \t\r{}");
+  if (!One)
+    return std::nullopt;
+  StringRef Insn = *One;
   if (!Insn.starts_with("atom.") && !Insn.starts_with("red."))
     return std::nullopt;
   // the address is the first input: $1 after one output ($0), $0 for red
@@ -288,6 +298,114 @@ std::optional<std::string> ptxAtomic(StringRef Asm, StringRef Constraints) {
       return P.str();
   }
   return std::nullopt;
+}
+
+// "$N" as an operand number
+static std::optional<unsigned> operandNumber(StringRef S) {
+  unsigned N;
+  S = S.trim();
+  if (!S.consume_front("$") || S.getAsInteger(10, N))
+    return std::nullopt;
+  return N;
+}
+
+std::optional<PtxAccess> ptxGlobalAccess(StringRef Asm, StringRef Constraints) {
+  std::optional<StringRef> One = onlyInstruction(Asm, " \t\r"); // braces: a vector's registers
+  if (!One)
+    return std::nullopt;
+  StringRef Insn = *One;
+  size_t Sp = Insn.find_first_of(" \t");
+  if (Sp == StringRef::npos)
+    return std::nullopt;
+  StringRef Op = Insn.take_front(Sp), Rest = Insn.drop_front(Sp).trim();
+  SmallVector<StringRef, 8> Parts;
+  Op.split(Parts, '.');
+  PtxAccess A;
+  if (Parts.size() < 3 || (Parts[0] != "ld" && Parts[0] != "st") || Parts[1] != "global")
+    return std::nullopt;
+  A.Store = Parts[0] == "st";
+  StringRef Type = Parts.back();
+  for (StringRef Q : ArrayRef<StringRef>(Parts).slice(2, Parts.size() - 3)) {
+    bool LoadOp = Q == "ca" || Q == "cg" || Q == "cs" || Q == "lu" || Q == "cv" || Q == "nc";
+    bool StoreOp = Q == "wb" || Q == "cg" || Q == "cs" || Q == "wt";
+    if ((A.Store ? StoreOp : LoadOp) && A.Cache.empty())
+      A.Cache = Q.str();
+    else if (Q == "L1::evict_first" && A.Cache.empty())
+      A.Cache = "cs"; // first out of L1, as .cs
+    else if (Q == "L1::no_allocate" && A.Cache.empty())
+      A.Cache = "cg"; // not kept in L1, as .cg
+    else if (Q == "L1::evict_normal" || Q == "L1::evict_last" || Q == "L1::evict_unchanged" ||
+             Q == "L2::64B" || Q == "L2::128B" || Q == "L2::256B")
+      continue; // the normal policy, or how much L2 fetches on a miss
+    else if (Q.size() == 2 && Q[0] == 'v' && (Q[1] == '2' || Q[1] == '4' || Q[1] == '8') && A.Lanes == 1)
+      A.Lanes = Q[1] - '0';
+    else
+      return std::nullopt; // a scope, an ordering, a state space or a policy operand
+  }
+  if (Type.size() < 2 || !StringRef("bfsu").contains(Type[0]) || Type.drop_front().getAsInteger(10, A.Bits) ||
+      (A.Bits != 8 && A.Bits != 16 && A.Bits != 32 && A.Bits != 64 && A.Bits != 128) ||
+      (Type[0] == 'f' && A.Bits != 32 && A.Bits != 64) || (A.Bits == 128 && (Type[0] != 'b' || A.Lanes > 1)))
+    return std::nullopt;
+  A.Type = Type[0];
+  // the operands: "DEST, [ADDR]" or "[ADDR], SRC", a destination or source
+  // a register or a braced list of one per lane
+  size_t Open = Rest.find('['), Close = Rest.find(']');
+  if (Open == StringRef::npos || Close == StringRef::npos || Close < Open)
+    return std::nullopt;
+  StringRef Addr = Rest.slice(Open + 1, Close).trim(), Regs;
+  if (A.Store) {
+    if (Open != 0)
+      return std::nullopt;
+    Regs = Rest.drop_front(Close + 1).trim();
+    if (!Regs.consume_front(","))
+      return std::nullopt;
+  } else {
+    Regs = Rest.take_front(Open).trim();
+    if (!Regs.consume_back(",") || !Rest.drop_front(Close + 1).trim().empty())
+      return std::nullopt;
+  }
+  Regs = Regs.trim();
+  if (A.Lanes > 1 && !(Regs.consume_front("{") && Regs.consume_back("}")))
+    return std::nullopt;
+  SmallVector<StringRef, 8> Lanes;
+  Regs.split(Lanes, ',');
+  if (Lanes.size() != A.Lanes)
+    return std::nullopt;
+  for (StringRef L : Lanes) {
+    std::optional<unsigned> N = operandNumber(L);
+    if (!N)
+      return std::nullopt;
+    A.Values.push_back(*N);
+  }
+  size_t Plus = Addr.find_first_of("+-");
+  std::optional<unsigned> Base = operandNumber(Addr.take_front(Plus));
+  if (!Base)
+    return std::nullopt;
+  A.Address = *Base;
+  if (Plus != StringRef::npos) {
+    StringRef Off = Addr.drop_front(Plus + 1).trim();
+    if (Off.getAsInteger(0, A.Offset))
+      return std::nullopt;
+    A.Offset = Addr[Plus] == '-' ? -A.Offset : A.Offset;
+  }
+  // the constraints: outputs first, no memory operands, the address 64 bits
+  SmallVector<StringRef, 8> Cons;
+  Constraints.split(Cons, ',');
+  unsigned Outputs = 0, Operands = 0;
+  for (StringRef C : Cons) {
+    if (C.starts_with("~"))
+      continue;
+    if (C.contains('*'))
+      return std::nullopt;
+    Outputs += C.starts_with("=");
+    ++Operands;
+  }
+  if (A.Address >= Operands || Cons[A.Address] != "l" || Outputs != (A.Store ? 0u : A.Lanes))
+    return std::nullopt;
+  for (unsigned V : A.Values)
+    if (V >= Operands || V == A.Address || (A.Store ? V < Outputs : V >= Outputs))
+      return std::nullopt;
+  return A;
 }
 
 } // namespace wgperf

@@ -51,6 +51,28 @@ std::optional<CostSequence> ptxCost(llvm::StringRef Asm, llvm::StringRef Constra
 /// std::nullopt for anything else.
 std::optional<std::string> ptxAtomic(llvm::StringRef Asm, llvm::StringRef Constraints);
 
+/// One PTX load or store of global memory written as inline assembly, as the
+/// toolkit's sm_32_intrinsics.hpp writes the cache-hinted __ldcg, __stcs and
+/// the rest, and as hand-tuned kernels write their own ("ld.global.cg.v4.f32
+/// {$0,$1,$2,$3}, [$4];").
+struct PtxAccess {
+  bool Store = false;
+  std::string Cache;  // the cache operator: ca cg cs lu cv nc (loads), wb cg cs wt (stores); "" for none
+  unsigned Lanes = 1; // .v2, .v4, .v8
+  unsigned Bits = 0;  // of one lane: 8, 16, 32, 64, 128
+  char Type = 'b';    // b, u, s or f
+  unsigned Address = 0; // the operand ($N) that holds the address
+  int64_t Offset = 0;   // bytes added to it ([$N+8])
+  std::vector<unsigned> Values; // the operands loaded into or stored, one per lane
+};
+
+/// The access of an inline assembly statement that is one `ld.global` or
+/// `st.global` with an optional cache operator, L1 eviction priority or L2
+/// prefetch size, a 64-bit address operand ("l") and register operands, one
+/// per lane; std::nullopt for anything else (shared, local or generic
+/// addresses, scopes and orderings, predicates, more than one instruction).
+std::optional<PtxAccess> ptxGlobalAccess(llvm::StringRef Asm, llvm::StringRef Constraints);
+
 } // namespace wgperf
 
 #endif

@@ -261,10 +261,26 @@ int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags) {
     int took = 1;
     if (o && o->value && !value && i + 1 < argc)
       value = argv[i + 1], took = 2;
-    /* -Xptxas -maxrregcount=N: the driver's own (ptxas gets it) */
-    if (o && value && (strcmp(o->name, "-Xptxas") == 0 || strcmp(o->name, "--ptxas-options") == 0) &&
-        strstr(value, "maxrregcount") && !strchr(value, ','))
-      o = NULL, a = value;
+    /* -Xptxas OPTIONS (a comma-separated list): -maxrregcount=N, -dlcm=OP
+     * and -dscm=OP are the driver's own (it records them and ptxas gets
+     * them), the rest is left out */
+    if (o && value && (strcmp(o->name, "-Xptxas") == 0 || strcmp(o->name, "--ptxas-options") == 0)) {
+      /* split in place: the pieces stay in argv, as the other flags do */
+      char *save = NULL;
+      for (char *p = strtok_r((char *)value, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+        long count;
+        const char *op;
+        if (wgp_maxrregcount_option(p, NULL, &count) || wgp_ptxas_cache_option(p, &op)) {
+          if (flags_push(flags, p))
+            return -1;
+          flags->after++;
+        } else if (at < sizeof left) {
+          at += (size_t)snprintf(left + at, sizeof left - at, "%s%s %s", at ? ", " : "", o->name, p);
+        }
+      }
+      i += took - 1;
+      continue;
+    }
     const char *f[2] = {a, NULL};
     size_t nf = o ? wgp_nvcc_clang_equivalent(o->name, value, f) : 1;
     if (o && !nf && at < sizeof left)

@@ -260,6 +260,14 @@ static void summarize_kernel(FILE *f, const wgp_kernel *k) {
   else
     fprintf(f, "  regs    about %u per thread (IR estimate; a CUDA toolkit gives ptxas' count)\n",
             wgp_kernel_register_pressure(k));
+  if (wgp_kernel_global_load_cache(k) != WGP_CACHE_DEFAULT || wgp_kernel_global_store_cache(k) != WGP_CACHE_DEFAULT) {
+    fprintf(f, "  caches  compiled with");
+    if (wgp_kernel_global_load_cache(k) != WGP_CACHE_DEFAULT)
+      fprintf(f, " -dlcm=%s", wgp_cache_op_name(wgp_kernel_global_load_cache(k)));
+    if (wgp_kernel_global_store_cache(k) != WGP_CACHE_DEFAULT)
+      fprintf(f, " -dscm=%s", wgp_cache_op_name(wgp_kernel_global_store_cache(k)));
+    fprintf(f, " (the global accesses without a cache operator of their own)\n");
+  }
   if (wgp_kernel_num_calls(k))
     fprintf(f, "  calls   %zu unresolved\n", wgp_kernel_num_calls(k));
   for (size_t i = 0; i < wgp_kernel_num_diagnostics(k); i++)
@@ -399,6 +407,8 @@ static void print_kernel(FILE *f, const wgp_kernel *k) {
       fprintf(f, ":%s", wgp_access_base_name(a));
     if (wgp_access_atomic_op(a))
       fprintf(f, " op=%s", wgp_access_atomic_op(a));
+    if (wgp_access_cache(a) != WGP_CACHE_DEFAULT)
+      fprintf(f, " cache=%s", wgp_cache_op_name(wgp_access_cache(a)));
     fprintf(f, " offset=");
     print_expr_or(f, wgp_access_offset(a), "?");
     fprintf(f, "%s", wgp_access_affine(a) ? " affine" : " non-affine");

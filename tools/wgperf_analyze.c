@@ -265,6 +265,20 @@ static void cache_words(char *buf, size_t size, const wgp_cache_result *c, const
                   "; the launch's %.3g MB fit in L2: taken as there from before the launch, every access hits L2 "
                   "(--cold-l2 to start empty)",
                   c->footprint_bytes / 1e6);
+  /* the loads their cache operator keeps out of L1 (docs/kernel-model.md, "Cache operators") */
+  size_t bypass = 0, by_default = 0;
+  for (size_t i = 0; k && i < wgp_kernel_num_accesses(k); i++) {
+    const wgp_access *a = wgp_kernel_access(k, i);
+    if (wgp_space_is_global(wgp_access_space(a)) && wgp_access_get_kind(a) == WGP_ACCESS_LOAD &&
+        !wgp_cache_op_uses_l1(wgp_access_cache_in_effect(k, a))) {
+      bypass++;
+      by_default += wgp_access_cache(a) == WGP_CACHE_DEFAULT;
+    }
+  }
+  if (bypass && n > 0 && (size_t)n < size)
+    n += snprintf(buf + n, size - (size_t)n, "; %zu global load%s through L2 only, not kept in L1 (%s%s%s)", bypass,
+                  bypass > 1 ? "s" : "", by_default ? "-dlcm=" : "", by_default ? wgp_cache_op_name(wgp_kernel_global_load_cache(k)) : "",
+                  by_default < bypass ? (by_default ? ", .cg or .cv" : ".cg or .cv") : "");
   char ids[96] = "";
   size_t unseen = 0, len = 0;
   for (size_t i = 0; k && tot && i < wgp_kernel_num_accesses(k) && i < c->num_accesses; i++) {

@@ -293,28 +293,11 @@ extern "C" __device__ __forceinline__ void __assert_fail(const char *msg, const 
 extern "C" __device__ void *malloc(__SIZE_TYPE__) __attribute__((nothrow)) __attribute__((malloc));
 extern "C" __device__ void free(void *) __attribute__((nothrow));
 
-/* The cache-hinted loads and stores (sm_32_intrinsics.h: .cs streaming, .cg global, .ca all levels, .lu last
- * use, .cv volatile; .wb write-back, .wt write-through) are global accesses too: the hint
- * changes where a line is kept, which the model does not distinguish.  __ldcv fetches
- * again every time, so it is a volatile load (never merged with another).  Templates, so
- * every scalar and vector type nvcc overloads them for works; a store converts its value
- * to the pointer's type as the overloads do. */
-template <typename T> struct __wgperf_same { typedef T type; };
-#define __WGPERF_LD(name)                                                                \
-  template <typename T> static __device__ __forceinline__ T name(const T *p) { return *p; }
-#define __WGPERF_ST(name)                                                                \
-  template <typename T>                                                                  \
-  static __device__ __forceinline__ void name(T *p, typename __wgperf_same<T>::type v) { \
-    *p = v;                                                                              \
-  }
+/* The cache-hinted loads and stores (__ldcg, __stcs, ...): cuda_compat_hinted.h */
+#include "cuda_compat_hinted.h"
 /* __ldg for the types clang's overloads (__clang_cuda_intrinsics.h, which win where they
  * apply) leave out, such as __half and structs: a plain load, a global load to the model */
 template <typename T> static __device__ __forceinline__ T __ldg(const T *p) { return *p; }
-__WGPERF_LD(__ldcs) __WGPERF_LD(__ldcg) __WGPERF_LD(__ldca) __WGPERF_LD(__ldlu)
-__WGPERF_ST(__stcs) __WGPERF_ST(__stcg) __WGPERF_ST(__stwb) __WGPERF_ST(__stwt)
-#undef __WGPERF_LD
-#undef __WGPERF_ST
-template <typename T> static __device__ __forceinline__ T __ldcv(const T *p) { return *(const volatile T *)p; }
 
 /* More atomics (the 64-bit min/max/and/or/xor/exchange are with the 32-bit ones above):
  * 64-bit compare-and-swap, float exchange, the _block and _system scopes (the same

@@ -25,9 +25,8 @@
  *  - nvcc's builtin 16-bit compare-and-swap (below);
  *  - the cache-hinted loads and stores of sm_32_intrinsics.h (__ldcs, __ldcg,
  *    __ldca, __ldlu, __ldcv, __stcs, __stcg, __stwb, __stwt), a header the
- *    wrapper does not include because its __ldg conflicts with clang's.  Each
- *    is a global access to the model (the hint changes where a line is kept,
- *    which the model does not distinguish).
+ *    wrapper does not include because its __ldg conflicts with clang's
+ *    (cuda_compat_hinted.h: each a global access with its cache operator).
  */
 #ifndef WGPERF_CUDA_TOOLKIT_COMPAT_H
 #define WGPERF_CUDA_TOOLKIT_COMPAT_H
@@ -62,41 +61,7 @@ __WGPERF_HOST_MINMAX(double, float, double)
 __WGPERF_HOST_MINMAX(double, double, float)
 #undef __WGPERF_HOST_MINMAX
 
-/* CUDA writes each as one volatile PTX load or store of the whole value (asm volatile
- * ("ld.global.cs.v4.f32 ...")): never merged with another, never narrowed to the fields
- * used, never removed.  A volatile access of an integer or vector of the value's size is
- * the same to the compiler and to the model. */
-template <int N> struct __wgperf_bits;
-template <> struct __wgperf_bits<1> { typedef unsigned char type; };
-template <> struct __wgperf_bits<2> { typedef unsigned short type; };
-template <> struct __wgperf_bits<4> { typedef unsigned int type; };
-template <> struct __wgperf_bits<8> { typedef unsigned long long type; };
-template <> struct __wgperf_bits<16> { typedef unsigned int type __attribute__((ext_vector_type(4))); };
-template <typename T> static __device__ __forceinline__ T __wgperf_ld_hinted(const T *p) {
-  typedef typename __wgperf_bits<sizeof(T)>::type B;
-  B b = *(const volatile B *)p;
-  T v;
-  __builtin_memcpy(&v, &b, sizeof v);
-  return v;
-}
-template <typename T> static __device__ __forceinline__ void __wgperf_st_hinted(T *p, T v) {
-  typedef typename __wgperf_bits<sizeof(T)>::type B;
-  B b;
-  __builtin_memcpy(&b, &v, sizeof b);
-  *(volatile B *)p = b;
-}
-template <typename T> struct __wgperf_same { typedef T type; };
-#define __WGPERF_LD(name)                                                                \
-  template <typename T> static __device__ __forceinline__ T name(const T *p) { return __wgperf_ld_hinted(p); }
-#define __WGPERF_ST(name)                                                                \
-  template <typename T>                                                                  \
-  static __device__ __forceinline__ void name(T *p, typename __wgperf_same<T>::type v) { \
-    __wgperf_st_hinted(p, v);                                                            \
-  }
-__WGPERF_LD(__ldcs) __WGPERF_LD(__ldcg) __WGPERF_LD(__ldca) __WGPERF_LD(__ldlu) __WGPERF_LD(__ldcv)
-__WGPERF_ST(__stcs) __WGPERF_ST(__stcg) __WGPERF_ST(__stwb) __WGPERF_ST(__stwt)
-#undef __WGPERF_LD
-#undef __WGPERF_ST
+#include "cuda_compat_hinted.h"
 
 /* The 16-bit compare-and-swap that CUDA's sm_70_rt.hpp declares as a builtin of nvcc
  * (__device_builtin__) and calls for atomicCAS on an unsigned short, and cuda_bf16.hpp

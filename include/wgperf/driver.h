@@ -109,6 +109,11 @@ typedef struct wgp_extract_options {
    * ptxas with it and record it in every kernel of the model
    * (launch_attributes.max_registers_per_thread). */
   unsigned max_registers;
+  /* ptxas' -dlcm=OP / -dscm=OP (--def-load-cache, --def-store-cache: the
+   * cache operator of the global loads and stores that have none), NULL:
+   * none.  Taken out of FLAGS like -maxrregcount and recorded in every
+   * kernel (launch_attributes.global_load_cache / global_store_cache). */
+  const char *load_cache, *store_cache;
 } wgp_extract_options;
 
 /* nvcc's and NVRTC's options that clang has an equivalent of, which the
@@ -132,6 +137,13 @@ size_t wgp_nvcc_clang_equivalent(const char *option, const char *value, const ch
  * flags (wgp_extract_options.max_registers); a T1 space's CompilerOptions
  * are read with it. */
 size_t wgp_maxrregcount_option(const char *option, const char *next, long *value);
+
+/* ptxas' default cache operators in OPTION: -dlcm=OP or --def-load-cache=OP
+ * (1: loads, OP one of ca cg cs lu cv), -dscm=OP or --def-store-cache=OP
+ * (2: stores, OP one of wb cg cs wt); *VALUE points at OP, or is NULL when OP
+ * is none of those.  0 when OPTION is neither.  wgp_extract takes them out of
+ * its flags (wgp_extract_options.load_cache, store_cache). */
+int wgp_ptxas_cache_option(const char *option, const char **value);
 
 /* The model cache of the command-line tools, into BUF: $WGPERF_CACHE_DIR
  * when set (empty: none), else $XDG_CACHE_HOME/wgperf/models, else

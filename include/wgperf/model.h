@@ -60,6 +60,20 @@ typedef enum wgp_trip_kind {
   WGP_TRIP_UNKNOWN
 } wgp_trip_kind;
 typedef enum wgp_access_kind { WGP_ACCESS_LOAD, WGP_ACCESS_STORE, WGP_ACCESS_ATOMIC } wgp_access_kind;
+/* PTX's cache operators of a global load (ca cg cs lu cv, and nc: the
+ * read-only data path) or store (wb cg cs wt); WGP_CACHE_DEFAULT where the
+ * instruction has none (docs/kernel-model.md, "Cache operators"). */
+typedef enum wgp_cache_op {
+  WGP_CACHE_DEFAULT,
+  WGP_CACHE_CA,
+  WGP_CACHE_CG,
+  WGP_CACHE_CS,
+  WGP_CACHE_LU,
+  WGP_CACHE_CV,
+  WGP_CACHE_NC,
+  WGP_CACHE_WB,
+  WGP_CACHE_WT
+} wgp_cache_op;
 typedef enum wgp_base_kind {
   WGP_BASE_ARG,
   WGP_BASE_ARRAY,
@@ -191,6 +205,12 @@ const char *wgp_kernel_launch_attribute(const wgp_kernel *k);
  * as launch_attributes.max_registers_per_thread), 0 when none: NVIDIA's
  * compiler keeps every kernel to N registers per thread, spilling the rest. */
 unsigned wgp_kernel_max_registers_per_thread(const wgp_kernel *k);
+/* ptxas' -dlcm / -dscm the kernel was compiled with (the driver records
+ * them as launch_attributes.global_load_cache / global_store_cache): the
+ * cache operator of the global loads and stores that have none of their
+ * own; WGP_CACHE_DEFAULT when none was given. */
+wgp_cache_op wgp_kernel_global_load_cache(const wgp_kernel *k);
+wgp_cache_op wgp_kernel_global_store_cache(const wgp_kernel *k);
 /* Whether LOCAL (unused dimensions 1) satisfies the launch attributes;
  * when not, WHY (SIZE bytes, may be NULL) says which and how, e.g.
  * "kernel 'tile' requires work-groups of 16x16x1 (reqd_work_group_size(16,
@@ -293,6 +313,17 @@ size_t wgp_access_id(const wgp_access *a);
 size_t wgp_access_block(const wgp_access *a);
 wgp_access_kind wgp_access_get_kind(const wgp_access *a);
 const char *wgp_access_atomic_op(const wgp_access *a); /* NULL unless atomic */
+/* The access's own cache operator (the model's 'cache'), WGP_CACHE_DEFAULT
+ * when it has none; wgp_access_cache_in_effect: the one it runs with in
+ * kernel K, its own, else K's -dlcm/-dscm, else ca (loads) or wb (stores). */
+wgp_cache_op wgp_access_cache(const wgp_access *a);
+wgp_cache_op wgp_access_cache_in_effect(const wgp_kernel *k, const wgp_access *a);
+/* Where a global access of operator OP leaves its line: false when it does
+ * not look in or allocate in L1 (cg, cv: L2 only); evicted first (cs, lu:
+ * streaming, in L1 and L2). */
+bool wgp_cache_op_uses_l1(wgp_cache_op op);
+bool wgp_cache_op_evicts_first(wgp_cache_op op);
+const char *wgp_cache_op_name(wgp_cache_op op); /* "cg"; "" for the default */
 wgp_space wgp_access_space(const wgp_access *a);
 uint64_t wgp_access_bytes(const wgp_access *a);
 wgp_base_kind wgp_access_base_kind(const wgp_access *a);

@@ -1,6 +1,7 @@
 // The cache-hinted loads and stores of sm_32_intrinsics.h (__ldcs, __ldcg, __ldca, __ldlu,
 // __ldcv, __ldg; __stcs, __stcg, __stwb, __stwt) are global accesses of their type's width
-// for scalars and vectors alike; the hint (where a line is kept) is not modelled.
+// for scalars and vectors alike, each with its cache operator (cache-operators.cu: what
+// the simulator makes of it).
 // RUN: %wgperf extract %s -o %t.json --print 2>&1 | FileCheck %s
 // RUN: %wgperf analyze %t.json --kernel stream --global 65536 --local 256 --arg n=65536 | FileCheck %s --check-prefix=AN
 // CHECK-NOT: warning: kernel
@@ -10,8 +11,8 @@
 
 // __ldcv fetches again every time: two reads of one address stay two loads
 // CHECK-LABEL: kernel reread
-// CHECK: mem M0 load global 4B {{.*}}base=arg:flag
-// CHECK: mem M1 load global 4B {{.*}}base=arg:flag
+// CHECK: mem M0 load global 4B {{.*}}base=arg:flag cache=cv
+// CHECK: mem M1 load global 4B {{.*}}base=arg:flag cache=cv
 __global__ void reread(const int *flag, int *out) {
   int a = __ldcv(flag);
   int b = __ldcv(flag);
@@ -20,16 +21,16 @@ __global__ void reread(const int *flag, int *out) {
 
 // CHECK-LABEL: kernel stream
 // CHECK-NOT: call=
-// CHECK: mem M0 load global 16B {{.*}}base=arg:a
-// CHECK: mem M1 load global 16B {{.*}}base=arg:b
-// CHECK: mem M2 load global 8B {{.*}}base=arg:c
-// CHECK: mem M3 load global 4B {{.*}}base=arg:s
-// CHECK: mem M4 load global 8B {{.*}}base=arg:d
-// CHECK: mem M5 load global 4B {{.*}}base=arg:u
-// CHECK: mem M6 store global 16B {{.*}}base=arg:o4
-// CHECK: mem M7 store global 8B {{.*}}base=arg:o2
-// CHECK: mem M8 store global 4B {{.*}}base=arg:o1
-// CHECK: mem M9 store global 8B {{.*}}base=arg:od
+// CHECK: mem M0 load global 16B {{.*}}base=arg:a cache=cs
+// CHECK: mem M1 load global 16B {{.*}}base=arg:b cache=cg
+// CHECK: mem M2 load global 8B {{.*}}base=arg:c cache=ca
+// CHECK: mem M3 load global 4B {{.*}}base=arg:s cache=lu
+// CHECK: mem M4 load global 8B {{.*}}base=arg:d cache=cv
+// CHECK: mem M5 load global 4B {{.*}}base=arg:u cache=nc
+// CHECK: mem M6 store global 16B {{.*}}base=arg:o4 cache=cs
+// CHECK: mem M7 store global 8B {{.*}}base=arg:o2 cache=cg
+// CHECK: mem M8 store global 4B {{.*}}base=arg:o1 cache=wb
+// CHECK: mem M9 store global 8B {{.*}}base=arg:od cache=wt
 // CHECK-NOT: mem M10
 // AN-NOT: unresolved
 // AN: ld.global.128=4096 ld.global.32=4096 ld.global.64=4096

@@ -454,6 +454,72 @@ static double l1_hit_at_line(const wgp_cache_result *r, const wgp_kernel *k, int
   return sum / (double)n;
 }
 
+/* TEXT with every global load given the cache operator OP (a new string). */
+static char *loads_with_cache(const char *text, const char *op) {
+  const char *key = "\"kind\": \"load\"";
+  size_t n = 0;
+  for (const char *p = strstr(text, key); p; p = strstr(p + 1, key))
+    n++;
+  char *out = malloc(strlen(text) + n * (strlen(op) + 16) + 1), *o = out;
+  assert_non_null(out);
+  for (const char *p = text, *q; (q = strstr(p, key)); p = q + strlen(key)) {
+    memcpy(o, p, (size_t)(q - p) + strlen(key));
+    o += (q - p) + strlen(key);
+    o += sprintf(o, ", \"cache\": \"%s\"", op);
+    text = q + strlen(key);
+  }
+  strcpy(o, text);
+  return out;
+}
+
+/* PTX's cache operators (docs/kernel-model.md, "Cache operators"), on two
+ * passes over a row per group (sampled_passes_age_the_caches below): where
+ * the rows of the groups sharing L1 fit (4 groups), the second pass finds
+ * the first's lines there, but not as .cg loads, which neither look in nor
+ * allocate in L1, nor with -dlcm=cg (launch_attributes.global_load_cache);
+ * .cs loads (evict-first) alone keep the same hits: their lines leave first,
+ * in the order they came, which among themselves is the plain LRU order, so
+ * nothing changes where they fit (4 groups) and where they do not (64). */
+static void cache_operators(void **state) {
+  (void)state;
+  wgp_diag d;
+  static const launch_case c = {"row_kernels.json", "two_pass", "4096", "32", {"cols=2048", NULL, NULL}, 0};
+  char *text = test_data_text(c.model), *cg = loads_with_cache(text, "cg"), *cs = loads_with_cache(text, "cs");
+  /* the same kernel compiled with -dlcm=cg */
+  const char *key = "\"name\": \"two_pass\",";
+  char *at = strstr(text, key), *dl = malloc(strlen(text) + 96);
+  assert_non_null(at);
+  assert_non_null(dl);
+  sprintf(dl, "%.*s%s \"launch_attributes\": {\"global_load_cache\": \"cg\"},%s", (int)(at - text), text, key,
+          at + strlen(key));
+  const char *texts[] = {text, cg, cs, dl};
+  static const unsigned residents[] = {4, 64};
+  for (size_t r = 0; r < 2; r++) {
+    double hit[4];
+    for (int v = 0; v < 4; v++) {
+      bound b;
+      bind_text(&b, &c, texts[v]);
+      wgp_cache_result res;
+      assert_int_equal(wgp_cache_analyze(&b.in, residents[r], b.smem, &res, &d), WGP_OK);
+      hit[v] = l1_hit_at_line(&res, b.in.kernel, 17); /* the second pass */
+      if (v == 1)
+        for (size_t a = 0; a < res.num_accesses; a++)
+          if (wgp_access_get_kind(wgp_kernel_access(b.in.kernel, a)) == WGP_ACCESS_LOAD)
+            assert_int_equal(wgp_access_cache(wgp_kernel_access(b.in.kernel, a)), WGP_CACHE_CG);
+      if (v == 3)
+        assert_int_equal(wgp_kernel_global_load_cache(b.in.kernel), WGP_CACHE_CG);
+      wgp_cache_result_free(&res);
+      unbind(&b);
+    }
+    printf("two passes, %u groups share L1: second pass L1 hit plain %.4f, .cg %.4f, .cs %.4f, -dlcm=cg %.4f\n",
+           residents[r], hit[0], hit[1], hit[2], hit[3]);
+    assert_true(residents[r] == 4 ? hit[0] > 0.9 : hit[0] < 0.1);
+    assert_true(hit[1] == 0 && hit[3] == 0);
+    assert_true(fabs(hit[2] - hit[0]) < 1e-9);
+  }
+  free(text), free(cg), free(cs), free(dl);
+}
+
 /* A sampled stretch stands for its iterations in the caches too: the
  * iterations it skips put phantom lines in (cache.h), so a second pass over
  * a row finds in L1 what the whole first pass left there.  Two passes over
@@ -497,6 +563,7 @@ int main(void) {
       cmocka_unit_test(under_budget_is_exact),
       cmocka_unit_test(dram_rows_of_a_transpose),
       cmocka_unit_test(dram_rows_write_back_whole_lines),
+      cmocka_unit_test(cache_operators),
       cmocka_unit_test(requests_wait_for_their_slowest_sector),
       cmocka_unit_test(read_modify_write_writes_back),
       cmocka_unit_test(sampled_within_tolerance),
