@@ -724,6 +724,48 @@ static bool read_spec(reader *r, json_t *k) {
         return false;
       continue;
     }
+    /* nvcc's -Xptxas LIST (=LIST, or LIST as the next option;
+     * --ptxas-options the same) with a -dlcm=OP, -dscm=OP or -maxrregcount=N:
+     * those are the driver's (recorded in the model, as after wgperf's '--'),
+     * the rest of the list is not passed; a plan keeps the option as written.
+     * Without any of them, it is nvcc's own, as before. */
+    bool xptxas = strcmp(o, "-Xptxas") == 0 || strcmp(o, "--ptxas-options") == 0;
+    json_t *nx = json_array_get(co, i + 1);
+    const char *list = xptxas ? (json_is_string(nx) ? json_string_value(nx) : NULL)
+                       : strncmp(o, "-Xptxas=", 8) == 0 || strncmp(o, "--ptxas-options=", 16) == 0 ? strchr(o, '=') + 1
+                                                                                               : NULL;
+    size_t own = 0;
+    for (const char *p = list; s->language == WGP_SOURCE_CUDA && p && *p;) {
+      size_t len = strcspn(p, ",");
+      char *piece = fmt("%.*s", (int)len, p);
+      if (!piece)
+        return rfail(r, WGP_ERR_NOMEM, "out of memory");
+      const char *op;
+      long count = 0;
+      int kind = wgp_ptxas_cache_option(piece, &op);
+      bool mine = kind || wgp_maxrregcount_option(piece, NULL, &count);
+      if ((kind && !op) || (!kind && mine && count < 0)) {
+        rfail(r, WGP_ERR_INPUT, "KernelSpecification.CompilerOptions[%zu]: '%s': expected %s", i, piece,
+              kind == 1   ? "one of ca, cg, cs, lu, cv"
+              : kind == 2 ? "one of wb, cg, cs, wt"
+                          : "a number of registers per thread, 1 to 255");
+        free(piece);
+        return false;
+      }
+      bool ok = !mine || add_string(r, &s->clang_only, &s->nclang_only, piece);
+      free(piece);
+      if (!ok)
+        return false;
+      own += mine;
+      p += len + (p[len] == ',');
+    }
+    if (own) {
+      if (!add_string(r, &s->translated, &s->ntranslated, o) ||
+          (xptxas && !add_string(r, &s->translated, &s->ntranslated, list)))
+        return false;
+      i += xptxas;
+      continue;
+    }
     /* OpenCL's build options that change what the compiler may make of the
      * arithmetic (clang reads them as the OpenCL standard defines them) */
     static const char *const cl_math[] = {"-cl-fast-relaxed-math", "-cl-mad-enable", "-cl-unsafe-math-optimizations",
@@ -733,7 +775,6 @@ static bool read_spec(reader *r, json_t *k) {
     /* nvcc's -maxrregcount, NVIDIA OpenCL's -cl-nv-maxrregcount (=N, or N as
      * the next option): the driver takes it for nvcc and ptxas and records it
      * in the model */
-    json_t *nx = json_array_get(co, i + 1);
     const char *next = json_is_string(nx) ? json_string_value(nx) : NULL;
     long count;
     size_t took = wgp_maxrregcount_option(o, next, &count);

@@ -23,6 +23,16 @@
 // RUN: %wgperf extract %s -o %t/d.json -- -Xptxas -dlcm=cg -Xptxas --def-store-cache=cs | FileCheck %s --check-prefix=SUMMARY
 // RUN: python3 -c "import json,sys; print(sorted({(k['launch_attributes']['global_load_cache'], k['launch_attributes']['global_store_cache']) for k in json.load(open(sys.argv[1]))['kernels']}))" %t/d.json | FileCheck %s --check-prefix=REC
 //
+// a T1 space's CompilerOptions: -Xptxas LIST (or =LIST, --ptxas-options=LIST) with -dlcm,
+// -dscm or -maxrregcount gives them to the driver, the plan keeps the option as written
+// RUN: python3 -c "import json,sys; d=json.load(open(sys.argv[1])); k=d['KernelSpecification']; k['CompilerOptions']=['-std=c++11', '-Xptxas', '-v,-dlcm=cg']; k['KernelFile']=sys.argv[3]; json.dump(d, open(sys.argv[2], 'w'))" %S/Inputs/tune/scale.json %t/space.json %S/Inputs/tune/scale.cu
+// RUN: wgtune --space %t/space.json --gpu rtx-3090 --registers estimate --cache %t/tc --sample 3 --seed 1 > /dev/null 2> %t/tune.err
+// RUN: not grep "is not passed to clang" %t/tune.err
+// RUN: python3 -c "import json,glob,sys; print(sorted({k['launch_attributes']['global_load_cache'] for f in glob.glob(sys.argv[1] + '/models/*/*.json') for k in json.load(open(f))['kernels']}))" %t/tc | FileCheck %s --check-prefix=T1
+// RUN: wgtune --space %t/space.json --sample 1 --plan - | FileCheck %s --check-prefix=T1PLAN
+// RUN: python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['KernelSpecification']['CompilerOptions']=['--ptxas-options=-dscm=cv']; json.dump(d, open(sys.argv[2], 'w'))" %t/space.json %t/bad-space.json
+// RUN: not wgtune --space %t/bad-space.json --sample 1 2>&1 | FileCheck %s --check-prefix=T1BAD
+//
 // bad values: the option and what it takes
 // RUN: not %wgperf predict %s --kernel reuse --grid 4096 --block 256 --arg n=1 -- -Xptxas -dlcm=l2 2>&1 | FileCheck %s --check-prefix=BADOPT
 // RUN: not %wgperf extract %s -o %t/x.json -- -dscm=ca 2>&1 | FileCheck %s --check-prefix=BADST
@@ -52,6 +62,10 @@
 // TIMES: cg slower True True nc True
 // SUMMARY: caches  compiled with -dlcm=cg -dscm=cs
 // REC: [('cg', 'cs')]
+// T1: ['cg']
+// T1PLAN: flag{{.}}-Xptxas
+// T1PLAN-NEXT: flag{{.}}-v,-dlcm=cg
+// T1BAD: KernelSpecification.CompilerOptions[0]: '-dscm=cv': expected one of wb, cg, cs, wt
 // BADOPT: error: {{.*}}cache-operators.cu: '-dlcm=l2': expected one of ca, cg, cs, lu, cv
 // BADST: error: {{.*}}cache-operators.cu: '-dscm=ca': expected one of wb, cg, cs, wt
 // BADMODEL: bad.json{{.*}}access M0: 'cache' is 'l2', expected one of 'ca', 'cg', 'cs', 'lu', 'cv', 'nc'
