@@ -242,6 +242,7 @@ size_t wgp_nvcc_clang_equivalent(const char *option, const char *value, const ch
       {"ftz", "true", {"-fgpu-flush-denormals-to-zero", NULL}},
       {"fmad", "false", {"-ffp-contract=off", NULL}},
       {"prec-div", "false", {"-mllvm", "-nvptx-prec-divf32=1"}},
+      {"prec-sqrt", "false", {"-mllvm", "-nvptx-prec-sqrtf32=0"}},
   };
   if (option[0] != '-')
     return 0;

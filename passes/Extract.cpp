@@ -735,10 +735,24 @@ static int nvptxPrecDivF32() {
   return It == Opts.end() ? 2 : static_cast<const cl::opt<int> *>(It->second)->getValue();
 }
 
+// The NVPTX back end's float square root: true sqrt.rn.f32 (the default),
+// false sqrt.approx.f32.  nvcc's -prec-sqrt=false makes the approximate one;
+// wgperf's command line passes it as clang's -mllvm -nvptx-prec-sqrtf32=0,
+// read here as -nvptx-prec-divf32 is (its type there: cl::opt<bool>).
+static bool nvptxPrecSqrtF32() {
+  const auto &Opts = cl::getRegisteredOptions();
+  auto It = Opts.find("nvptx-prec-sqrtf32");
+  return It == Opts.end() || static_cast<const cl::opt<bool> *>(It->second)->getValue();
+}
+
 static const char *relaxedClass(const Instruction &I, const char *Class) {
+  bool F32 = I.getType()->getScalarType()->isFloatTy();
   /* div.full.f32: a reciprocal and a multiply, as the relaxed division */
-  if (Class && StringRef(Class) == "fp32_div" && I.getType()->getScalarType()->isFloatTy() && nvptxPrecDivF32() < 2)
+  if (Class && StringRef(Class) == "fp32_div" && F32 && nvptxPrecDivF32() < 2)
     return "sfu_fast";
+  /* sqrt.approx.f32: the relaxed square root */
+  if (Class && StringRef(Class) == "sfu_sqrt" && F32 && !nvptxPrecSqrtF32())
+    return "sfu_rsqrt";
   if (!Class || !relaxedAccuracy(I))
     return Class;
   if (StringRef(Class) == "sfu_sqrt")

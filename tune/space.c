@@ -713,7 +713,8 @@ static bool read_spec(reader *r, json_t *k) {
       return rfail(r, WGP_ERR_INPUT, "KernelSpecification.CompilerOptions[%zu]: expected a string", i);
     const char *o = json_string_value(x);
     /* nvcc's and NVRTC's options with a clang equivalent the model follows
-     * (-use_fast_math, -ftz=true, -fmad=false, -prec-div=false), as wgperf's
+     * (-use_fast_math, -ftz=true, -fmad=false, -prec-div=false,
+     * -prec-sqrt=false), as wgperf's
      * command line takes them after '--'; a plan keeps them as written */
     const char *as[2];
     size_t nas = s->language == WGP_SOURCE_CUDA ? wgp_nvcc_clang_equivalent(o, NULL, as) : 0;

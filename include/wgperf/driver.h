@@ -124,7 +124,8 @@ typedef struct wgp_extract_options {
  * division, square roots and functions); -ftz=true:
  * -fgpu-flush-denormals-to-zero; -fmad=false: -ffp-contract=off;
  * -prec-div=false: -mllvm -nvptx-prec-divf32=1 (div.full.f32, which the
- * plugin reads).  One or two dashes.  wgperf's "--" and a T1 space's
+ * plugin reads); -prec-sqrt=false: -mllvm -nvptx-prec-sqrtf32=0
+ * (sqrt.approx.f32, the same).  One or two dashes.  wgperf's "--" and a T1 space's
  * CompilerOptions both take them so. */
 size_t wgp_nvcc_clang_equivalent(const char *option, const char *value, const char *out[2]);
 

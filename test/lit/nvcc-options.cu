@@ -24,14 +24,25 @@
 // FASTDIV-LABEL: kernel ratio
 // FASTDIV-NOT: fp32_div
 // FASTDIV: totals: {{.*}}sfu_fast=1
+// -prec-sqrt=false: clang's -mllvm -nvptx-prec-sqrtf32=0 (sqrt.approx.f32), which
+// the plugin reads: the square root is the relaxed one (sfu_rsqrt), as for
+// -use_fast_math, not the IEEE sqrt.rn
+// RUN: env WGPERF_NVCC= WGPERF_PTXAS= %wgperf extract %s -o %t/sqrt.json --print | FileCheck %s --check-prefix=PRECSQRT
+// PRECSQRT-LABEL: kernel root
+// PRECSQRT: totals: {{.*}}sfu_sqrt=1
+// RUN: env WGPERF_NVCC= WGPERF_PTXAS= %wgperf extract %s -o %t/nosqrt.json --print -- -prec-sqrt=false 2>&1 | FileCheck %s --check-prefix=FASTSQRT
+// FASTSQRT-NOT: note
+// FASTSQRT-LABEL: kernel root
+// FASTSQRT-NOT: sfu_sqrt
+// FASTSQRT: totals: {{.*}}sfu_rsqrt=1
 // RUN: env WGPERF_NVCC= WGPERF_PTXAS= %wgperf extract %s -o %t/line.json -- -arch=sm_80 -lineinfo -Xptxas -v --expt-relaxed-constexpr -Xcompiler -fPIC -ftz=true -fmad=true -std=c++17 -G -rdc=true --gpu-architecture sm_86 2>&1 | FileCheck %s --check-prefix=LINE
 // LINE: wgperf: note: nvcc options left out (clang has none of them, and the model does not follow them): -arch=sm_80, -lineinfo, -Xptxas -v, --expt-relaxed-constexpr, -Xcompiler -fPIC, -fmad=true, -G, -rdc=true, --gpu-architecture sm_86
 // LINE-NOT: error
-// LINE: 2 kernels from
+// LINE: 3 kernels from
 // RUN: env WGPERF_NVCC= WGPERF_PTXAS= %wgperf extract %s -o %t/regs.json -- -Xptxas -maxrregcount=24 2>&1 | FileCheck %s --check-prefix=REGS
 // REGS-NOT: note
 // RUN: python3 -c "import json,sys; print([k['launch_attributes']['max_registers_per_thread'] for k in json.load(open(sys.argv[1]))['kernels']])" %t/regs.json | FileCheck %s --check-prefix=REC
-// REC: [24, 24]
+// REC: [24, 24, 24]
 // the same in predict and wgprune, which compile the source alike
 // RUN: env WGPERF_NVCC= WGPERF_PTXAS= %wgperf predict %s --kernel axpb --grid 64 --block 256 -- -lineinfo 2>&1 | FileCheck %s --check-prefix=PREDICT
 // PREDICT: wgperf: note: nvcc options left out {{.*}}: -lineinfo
@@ -47,4 +58,9 @@ extern "C" __global__ void axpb(float *out, const float *a, const float *b, cons
 extern "C" __global__ void ratio(float *out, const float *a, const float *b) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   out[i] = a[i] / b[i];
+}
+
+extern "C" __global__ void root(float *out, const float *a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = sqrtf(a[i]);
 }
