@@ -325,23 +325,32 @@ std::optional<PtxAccess> ptxGlobalAccess(StringRef Asm, StringRef Constraints) {
     return std::nullopt;
   A.Store = Parts[0] == "st";
   StringRef Type = Parts.back();
+  bool NoL1 = false, EvictFirst = false;
   for (StringRef Q : ArrayRef<StringRef>(Parts).slice(2, Parts.size() - 3)) {
     bool LoadOp = Q == "ca" || Q == "cg" || Q == "cs" || Q == "lu" || Q == "cv" || Q == "nc";
     bool StoreOp = Q == "wb" || Q == "cg" || Q == "cs" || Q == "wt";
     if ((A.Store ? StoreOp : LoadOp) && A.Cache.empty())
       A.Cache = Q.str();
-    else if (Q == "L1::evict_first" && A.Cache.empty())
-      A.Cache = "cs"; // first out of L1, as .cs
-    else if (Q == "L1::no_allocate" && A.Cache.empty())
-      A.Cache = "cg"; // not kept in L1, as .cg
+    else if (Q == "L1::evict_first" && !A.Store)
+      EvictFirst = true;
+    else if (Q == "L1::no_allocate" && !A.Store)
+      NoL1 = true;
     else if (Q == "L1::evict_normal" || Q == "L1::evict_last" || Q == "L1::evict_unchanged" ||
-             Q == "L2::64B" || Q == "L2::128B" || Q == "L2::256B")
-      continue; // the normal policy, or how much L2 fetches on a miss
+             (A.Store && Q.starts_with("L1::")) || Q.starts_with("L2::evict_") || Q == "L2::64B" ||
+             Q == "L2::128B" || Q == "L2::256B")
+      continue; // L1's normal policy (a store allocates in no L1), L2's priorities (not
+                // modelled), or how much L2 fetches on a miss
     else if (Q.size() == 2 && Q[0] == 'v' && (Q[1] == '2' || Q[1] == '4' || Q[1] == '8') && A.Lanes == 1)
       A.Lanes = Q[1] - '0';
     else
       return std::nullopt; // a scope, an ordering, a state space or a policy operand
   }
+  // an L1 eviction priority: not kept in L1 as .cg (the read-only path's
+  // loads too), first out of it as .cs
+  if (NoL1)
+    A.Cache = "cg";
+  else if (EvictFirst && (A.Cache.empty() || A.Cache == "ca"))
+    A.Cache = "cs";
   if (Type.size() < 2 || !StringRef("bfsu").contains(Type[0]) || Type.drop_front().getAsInteger(10, A.Bits) ||
       (A.Bits != 8 && A.Bits != 16 && A.Bits != 32 && A.Bits != 64 && A.Bits != 128) ||
       (Type[0] == 'f' && A.Bits != 32 && A.Bits != 64) || (A.Bits == 128 && (Type[0] != 'b' || A.Lanes > 1)))

@@ -67,8 +67,9 @@ struct PtxAccess {
 };
 
 /// The access of an inline assembly statement that is one `ld.global` or
-/// `st.global` with an optional cache operator, L1 eviction priority or L2
-/// prefetch size, a 64-bit address operand ("l") and register operands, one
+/// `st.global` with an optional cache operator, eviction priorities (a load's
+/// L1::no_allocate taken as .cg, L1::evict_first as .cs; the others and L2's
+/// not modelled) or L2 prefetch size, a 64-bit address operand ("l") and register operands, one
 /// per lane; std::nullopt for anything else (shared, local or generic
 /// addresses, scopes and orderings, predicates, more than one instruction).
 std::optional<PtxAccess> ptxGlobalAccess(llvm::StringRef Asm, llvm::StringRef Constraints);

@@ -52,6 +52,14 @@
 // CHECK-NOT: mem M7
 // an ordering and a scope: not a plain access, left unmodelled and said so
 // CHECK: warning: inline assembly 'ld.global.acquire.gpu.u32 $0, [$1]' at {{.*}}cache-operators.cu:{{[0-9]+}} left unmodelled
+// eviction priorities: a load's L1::no_allocate is .cg (the read-only path's too),
+// L1::evict_first .cs; L2's priorities and prefetch sizes, and a store's L1 ones, change
+// nothing the model follows
+// CHECK-LABEL: kernel priorities
+// CHECK: mem M0 load global 16B {{.*}}base=arg:in cache=cg offset=
+// CHECK: mem M1 load global 4B {{.*}}base=arg:x cache=cs offset=
+// CHECK: mem M2 store global 16B {{.*}}base=arg:out offset=
+// CHECK-NOT: inline assembly
 // CHECK-LABEL: kernel reuse
 // CHECK: mem M0 load global 4B {{.*}}base=arg:in offset=
 
@@ -88,6 +96,18 @@ __global__ void accesses(float *out, const float *in, const float4 *v, const cha
   float r = x + y + w.x + w.y + w.z + w.w + ch + (float)e + f;
   asm volatile("st.global.cs.f32 [%0], %1;" ::"l"(out + i), "f"(r));
   __stcg(o4 + i, w);
+}
+
+__global__ void priorities(float4 *out, const float4 *in, const float *x) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned a, b, c, d;
+  float y;
+  asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0,%1,%2,%3}, [%4];"
+               : "=r"(a), "=r"(b), "=r"(c), "=r"(d)
+               : "l"(in + i));
+  asm volatile("ld.global.L1::evict_first.L2::evict_last.f32 %0, [%1];" : "=f"(y) : "l"(x + i));
+  asm volatile("st.global.L1::no_allocate.v4.u32 [%0], {%1,%2,%3,%4};" ::"l"(out + i), "r"(a), "r"(b), "r"(c),
+               "r"(d + __float_as_uint(y)));
 }
 
 #ifndef LD
