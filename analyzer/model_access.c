@@ -480,7 +480,8 @@ const char *wgp_access_atomic_op(const wgp_access *a) { return a->atomic_op; }
 wgp_cache_op wgp_access_cache(const wgp_access *a) { return a->cache; }
 
 wgp_cache_op wgp_access_cache_in_effect(const wgp_kernel *k, const wgp_access *a) {
-  if (a->cache != WGP_CACHE_DEFAULT || a->kind == WGP_ACCESS_ATOMIC)
+  /* ptxas' -dlcm and -dscm are of global and generic accesses only */
+  if (a->cache != WGP_CACHE_DEFAULT || a->kind == WGP_ACCESS_ATOMIC || !wgp_space_is_global(a->space))
     return a->cache;
   bool load = a->kind == WGP_ACCESS_LOAD;
   wgp_cache_op d = load ? k->load_cache : k->store_cache;

@@ -314,8 +314,9 @@ size_t wgp_access_block(const wgp_access *a);
 wgp_access_kind wgp_access_get_kind(const wgp_access *a);
 const char *wgp_access_atomic_op(const wgp_access *a); /* NULL unless atomic */
 /* The access's own cache operator (the model's 'cache'), WGP_CACHE_DEFAULT
- * when it has none; wgp_access_cache_in_effect: the one it runs with in
- * kernel K, its own, else K's -dlcm/-dscm, else ca (loads) or wb (stores). */
+ * when it has none; wgp_access_cache_in_effect: the one a global access runs
+ * with in kernel K, its own, else K's -dlcm/-dscm, else ca (loads) or wb
+ * (stores); WGP_CACHE_DEFAULT for an atomic or an access of another space. */
 wgp_cache_op wgp_access_cache(const wgp_access *a);
 wgp_cache_op wgp_access_cache_in_effect(const wgp_kernel *k, const wgp_access *a);
 /* Where a global access of operator OP leaves its line: false when it does
