@@ -321,12 +321,33 @@ std::optional<PtxAccess> ptxGlobalAccess(StringRef Asm, StringRef Constraints) {
   SmallVector<StringRef, 8> Parts;
   Op.split(Parts, '.');
   PtxAccess A;
-  if (Parts.size() < 3 || (Parts[0] != "ld" && Parts[0] != "st") || Parts[1] != "global")
+  if (Parts.size() < 3 || (Parts[0] != "ld" && Parts[0] != "st"))
     return std::nullopt;
   A.Store = Parts[0] == "st";
+  // the memory model's semantics and scope before the state space: weak is a
+  // plain access; relaxed, acquire (loads) and release (stores) at the scope
+  // of the GPU, its cluster or the system, and volatile (relaxed at the
+  // system's), must see other SMs' writes: L1 is not coherent, so such a load
+  // reads L2, as .cv does (the ordering it also makes is not modelled); at a
+  // group's scope (cta) L1 serves
+  size_t At = 1;
+  bool Coherent = false;
+  if (Parts[At] == "weak") {
+    ++At;
+  } else if (Parts[At] == "volatile") {
+    Coherent = true, ++At;
+  } else if (Parts[At] == "relaxed" || Parts[At] == (A.Store ? "release" : "acquire")) {
+    StringRef Scope = Parts.size() > At + 1 ? Parts[At + 1] : "";
+    if (Scope != "cta" && Scope != "cluster" && Scope != "gpu" && Scope != "sys")
+      return std::nullopt;
+    Coherent = Scope != "cta";
+    At += 2;
+  }
+  if (Parts.size() < At + 2 || Parts[At] != "global")
+    return std::nullopt;
   StringRef Type = Parts.back();
   bool NoL1 = false, EvictFirst = false;
-  for (StringRef Q : ArrayRef<StringRef>(Parts).slice(2, Parts.size() - 3)) {
+  for (StringRef Q : ArrayRef<StringRef>(Parts).slice(At + 1, Parts.size() - At - 2)) {
     bool LoadOp = Q == "ca" || Q == "cg" || Q == "cs" || Q == "lu" || Q == "cv" || Q == "nc";
     bool StoreOp = Q == "wb" || Q == "cg" || Q == "cs" || Q == "wt";
     if ((A.Store ? StoreOp : LoadOp) && A.Cache.empty())
@@ -347,7 +368,9 @@ std::optional<PtxAccess> ptxGlobalAccess(StringRef Asm, StringRef Constraints) {
   }
   // an L1 eviction priority: not kept in L1 as .cg (the read-only path's
   // loads too), first out of it as .cs
-  if (NoL1)
+  if (Coherent && !A.Store)
+    A.Cache = "cv";
+  else if (NoL1)
     A.Cache = "cg";
   else if (EvictFirst && (A.Cache.empty() || A.Cache == "ca"))
     A.Cache = "cs";

@@ -69,9 +69,13 @@ struct PtxAccess {
 /// The access of an inline assembly statement that is one `ld.global` or
 /// `st.global` with an optional cache operator, eviction priorities (a load's
 /// L1::no_allocate taken as .cg, L1::evict_first as .cs; the others and L2's
-/// not modelled) or L2 prefetch size, a 64-bit address operand ("l") and register operands, one
-/// per lane; std::nullopt for anything else (shared, local or generic
-/// addresses, scopes and orderings, predicates, more than one instruction).
+/// not modelled) or L2 prefetch size, or the memory model's semantics and
+/// scope (a load relaxed or acquire at the GPU's, cluster's or system's
+/// scope, or volatile, reads L2: taken as .cv; weak and cta-scoped ones as
+/// plain; the ordering is not modelled), a 64-bit address operand ("l") and
+/// register operands, one per lane; std::nullopt for anything else (shared,
+/// local or generic addresses, a cache policy operand, predicates, more than
+/// one instruction).
 std::optional<PtxAccess> ptxGlobalAccess(llvm::StringRef Asm, llvm::StringRef Constraints);
 
 } // namespace wgperf

@@ -50,11 +50,21 @@
 // CHECK: mem M5 store global 4B {{.*}}base=arg:out cache=cs offset=
 // CHECK: mem M6 store global 16B {{.*}}base=arg:o4 cache=cg offset=
 // CHECK-NOT: mem M7
-// an ordering and a scope: not a plain access, left unmodelled and said so
-// CHECK: warning: inline assembly 'ld.global.acquire.gpu.u32 $0, [$1]' at {{.*}}cache-operators.cu:{{[0-9]+}} left unmodelled
+// a shared-memory address (32 bits): not a global access, left unmodelled and said so
+// CHECK: warning: inline assembly 'ld.shared.u32 $0, [$1]' at {{.*}}cache-operators.cu:{{[0-9]+}} left unmodelled
 // eviction priorities: a load's L1::no_allocate is .cg (the read-only path's too),
 // L1::evict_first .cs; L2's priorities and prefetch sizes, and a store's L1 ones, change
 // nothing the model follows
+// the memory model's loads: acquire or relaxed at the GPU's scope, and volatile, read L2
+// (.cv); a group's scope (cta) and weak ones are plain; a release store is a store
+// CHECK-LABEL: kernel flags
+// CHECK: mem M0 load global 4B {{.*}}base=arg:flag cache=cv offset=0
+// CHECK: mem M1 load global 4B {{.*}}base=arg:flag cache=cv offset=0
+// CHECK: mem M2 load global 4B {{.*}}base=arg:flag offset=0
+// CHECK: mem M3 load global 4B {{.*}}base=arg:flag cache=cv offset=0
+// CHECK: mem M4 load global 4B {{.*}}base=arg:flag offset=0
+// CHECK: mem M5 store global 4B {{.*}}base=arg:out offset=
+// CHECK-NOT: mem M6
 // CHECK-LABEL: kernel priorities
 // CHECK: mem M0 load global 16B {{.*}}base=arg:in cache=cg offset=
 // CHECK: mem M1 load global 4B {{.*}}base=arg:x cache=cs offset=
@@ -92,10 +102,20 @@ __global__ void accesses(float *out, const float *in, const float4 *v, const cha
   asm volatile("ld.global.nc.v4.f32 {%0,%1,%2,%3}, [%4];" : "=f"(w.x), "=f"(w.y), "=f"(w.z), "=f"(w.w) : "l"(v + i));
   asm volatile("ld.global.s8 %0, [%1];" : "=r"(ch) : "l"(c + i));
   e = __ldcv(d + i);
-  asm volatile("ld.global.acquire.gpu.u32 %0, [%1];" : "=r"(f) : "l"(flag));
+  asm volatile("ld.shared.u32 %0, [%1];" : "=r"(f) : "r"(threadIdx.x * 4));
   float r = x + y + w.x + w.y + w.z + w.w + ch + (float)e + f;
   asm volatile("st.global.cs.f32 [%0], %1;" ::"l"(out + i), "f"(r));
   __stcg(o4 + i, w);
+}
+
+__global__ void flags(unsigned *out, const unsigned *flag) {
+  unsigned a, b, c, d, e;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(a) : "l"(flag));
+  asm volatile("ld.relaxed.sys.global.u32 %0, [%1];" : "=r"(b) : "l"(flag));
+  asm volatile("ld.relaxed.cta.global.u32 %0, [%1];" : "=r"(c) : "l"(flag));
+  asm volatile("ld.volatile.global.u32 %0, [%1];" : "=r"(d) : "l"(flag));
+  asm volatile("ld.weak.global.u32 %0, [%1];" : "=r"(e) : "l"(flag));
+  asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(out + threadIdx.x), "r"(a + b + c + d + e));
 }
 
 __global__ void priorities(float4 *out, const float4 *in, const float *x) {
