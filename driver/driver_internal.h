@@ -57,6 +57,12 @@ const char *drv_installed_ptxas(void);
  * (wgp_ptxas_cache_option), which clang has not: every compile's command line is made
  * so.  Returns the new count. */
 size_t drv_append_flags(const wgp_extract_options *o, const char **v, size_t n);
+/* The same for opt, which an LLVM IR input FILE goes through: the back end's
+ * options as opt takes them (clang's "-mllvm X" is "X": nvcc's -prec-div=false
+ * and -prec-sqrt=false after "--"), and WGP_ERR_INPUT naming FILE for the
+ * clang options that nvcc's -use_fast_math, -ftz=true and -fmad=false become,
+ * which change how a source compiles (IR carries its own fast-math flags). */
+wgp_status drv_opt_flags(const char *file, const wgp_extract_options *o, const char **v, size_t *n, wgp_diag *diag);
 /* O with its -maxrregcount as max_registers, its -dlcm and -dscm as load_cache and
  * store_cache, into *COPY; WGP_ERR_INPUT naming FILE for a value that is not a count
  * from 1 to 255 or not a cache operator of its kind. */

@@ -348,6 +348,26 @@ size_t drv_append_flags(const wgp_extract_options *o, const char **v, size_t n) 
   return n;
 }
 
+wgp_status drv_opt_flags(const char *file, const wgp_extract_options *o, const char **v, size_t *n, wgp_diag *diag) {
+  size_t from = *n, to = drv_append_flags(o, v, *n);
+  static const char *const source_only[] = {"-ffast-math", "-fgpu-flush-denormals-to-zero", "-ffp-contract=off"};
+  size_t out = from;
+  for (size_t i = from; i < to; i++) {
+    for (size_t q = 0; q < sizeof source_only / sizeof *source_only; q++)
+      if (strcmp(v[i], source_only[q]) == 0)
+        return wgp_diag_set(diag, WGP_ERR_INPUT,
+                            "wgperf: error: %s: '%s' (what nvcc's -use_fast_math, -ftz=true or -fmad=false is for "
+                            "clang) changes how a source compiles; LLVM IR is compiled already and carries its "
+                            "own fast-math flags: give it to the compile that made the IR",
+                            file, v[i]);
+    if (strcmp(v[i], "-mllvm") == 0 && i + 1 < to) /* opt takes the back end's options itself */
+      continue;
+    v[out++] = v[i];
+  }
+  *n = out;
+  return WGP_OK;
+}
+
 /* The prerequisites of a make rule as clang -MD writes it. */
 static bool parse_deps(const char *text, wgp_preprocessed *out) {
   const char *p = strchr(text, ':');

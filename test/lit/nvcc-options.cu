@@ -35,6 +35,14 @@
 // FASTSQRT-LABEL: kernel root
 // FASTSQRT-NOT: sfu_sqrt
 // FASTSQRT: totals: {{.*}}sfu_rsqrt=1
+// an LLVM IR input goes through opt, which takes the back end's options itself
+// (-mllvm dropped); the options that change how a source compiles are an error
+// naming the file and the option, not opt's "Unknown command line argument"
+// RUN: %clang_cu -O1 -c -emit-llvm %s -o %t/k.bc
+// RUN: env WGPERF_NVCC= WGPERF_PTXAS= %wgperf extract %t/k.bc -o %t/ir.json --print -- -prec-sqrt=false 2>&1 | FileCheck %s --check-prefix=FASTSQRT
+// RUN: not %wgperf extract %t/k.bc -o %t/ir2.json -- -use_fast_math 2>&1 | FileCheck %s --check-prefix=IRFAST
+// IRFAST-NOT: Unknown command line
+// IRFAST: error: {{.*}}k.bc: '-ffast-math' (what nvcc's -use_fast_math, -ftz=true or -fmad=false is for clang) changes how a source compiles
 // RUN: env WGPERF_NVCC= WGPERF_PTXAS= %wgperf extract %s -o %t/line.json -- -arch=sm_80 -lineinfo -Xptxas -v --expt-relaxed-constexpr -Xcompiler -fPIC -ftz=true -fmad=true -std=c++17 -G -rdc=true --gpu-architecture sm_86 2>&1 | FileCheck %s --check-prefix=LINE
 // LINE: wgperf: note: nvcc options left out (clang has none of them, and the model does not follow them): -arch=sm_80, -lineinfo, -Xptxas -v, --expt-relaxed-constexpr, -Xcompiler -fPIC, -fmad=true, -G, -rdc=true, --gpu-architecture sm_86
 // LINE-NOT: error
