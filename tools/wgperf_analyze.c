@@ -486,6 +486,9 @@ static json_t *report_json(const wgp_kernel *k, const wgp_gpu *gpu, const wgp_la
     bool dram = wgp_space_is_global(sp);
     json_object_set_new(m, "footprint",
                         dram ? footprint_json(k, fp, tot, cache, wgp_gpu_l2_sector_bytes(gpu), i) : json_null());
+    /* the PTX cache operator it runs with: its own, the kernel's -dlcm/-dscm, or the default */
+    wgp_cache_op op = wgp_access_cache_in_effect(k, a);
+    json_object_set_new(m, "cache_operator", op == WGP_CACHE_DEFAULT ? json_null() : json_string(wgp_cache_op_name(op)));
     json_array_append_new(mem, m);
   }
   json_object_set_new(root, "memory_instructions", mem);
@@ -690,6 +693,12 @@ static void report_text(FILE *f, const wgp_kernel *k, const wgp_gpu *gpu, const 
                buffer_given(l, k, a) ? "" : ", --buffer sets it");
     else if (s->unknown > 0)
       snprintf(why, sizeof why, " (address unknown: a sector per lane assumed)");
+    /* a cache operator other than the default (docs/kernel-model.md, "Cache operators") */
+    wgp_cache_op op = wgp_access_cache_in_effect(k, a);
+    size_t wl = strlen(why);
+    if (op != WGP_CACHE_DEFAULT && op != WGP_CACHE_CA && op != WGP_CACHE_WB && wl < sizeof why)
+      snprintf(why + wl, sizeof why - wl, " [.%s%s]", wgp_cache_op_name(op),
+               wgp_access_cache(a) == WGP_CACHE_DEFAULT ? " by -dlcm/-dscm" : "");
     fprintf(f, "  M%-3zu %-22s %-8s %-6s %-14s %3llu %12.6g %s%s\n", i, src ? (slash ? slash + 1 : src) : "-",
             space_of(a), wgp_access_kind_name(wgp_access_get_kind(a)),
             wgp_access_base_name(a) ? wgp_access_base_name(a) : "?", (unsigned long long)wgp_access_bytes(a),

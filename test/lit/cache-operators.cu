@@ -17,6 +17,8 @@
 // RUN: FileCheck %s --check-prefix=NOTE < %t/note.txt
 // RUN: %wgperf predict %s --kernel reuse --grid 4096 --block 256 --gpu rtx-3090 --arg n=1048576 --json -- --ptxas-options=-dlcm=cg > %t/dlcm.json
 // RUN: %wgperf predict %s --kernel reuse --grid 4096 --block 256 --gpu rtx-3090 --arg n=1048576 -DRESTRICT=__restrict__ --json -- -Xptxas -dlcm=cg > %t/nc.json
+// RUN: %wgperf analyze %s --kernel reuse --grid 4096 --block 256 --gpu rtx-3090 --arg n=1048576 -- -dlcm=cg | FileCheck %s --check-prefix=ANALYZE
+// RUN: %wgperf analyze %s --kernel reuse --grid 4096 --block 256 --gpu rtx-3090 --arg n=1048576 --json '-DLD(p)=__ldcg(p)' | python3 -c "import json,sys; print(sorted({m['kind'] + ' ' + str(m['cache_operator']) for m in json.load(sys.stdin)['memory_instructions']}))" | FileCheck %s --check-prefix=OPS
 // RUN: python3 -c "import json,sys; t=[json.load(open(f))['time_us'] for f in sys.argv[1:]]; print('cg slower', t[1] > 1.5 * t[0], t[2] == t[1], 'nc', t[3] == t[0])" %t/plain.json %t/ldcg.json %t/dlcm.json %t/nc.json | FileCheck %s --check-prefix=TIMES
 //
 // the driver records -dlcm and -dscm in every kernel of the model
@@ -78,6 +80,11 @@
 // DLCM: caches {{.*}}; 16 global loads through L2 only, not kept in L1 (-dlcm=cg)
 // NOTE: note: nvcc options left out {{.*}}: -Xptxas -v
 // TIMES: cg slower True True nc True
+// ANALYZE: M0 {{.*}}L1 hit 0%{{.*}}[.cg by -dlcm/-dscm]
+// ANALYZE: M16 {{.*}}store
+// ANALYZE-NOT: [.
+// ANALYZE: caches
+// OPS: ['load cg', 'store wb']
 // SUMMARY: caches  compiled with -dlcm=cg -dscm=cs
 // REC: [('cg', 'cs')]
 // T1: ['cg']
