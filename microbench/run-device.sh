@@ -65,7 +65,7 @@ log "run-device: build $([ $build_ok = 1 ] && echo ok || echo FAILED) after $(el
 
 # ---- run, one process per group ----
 # group:seconds (upper bounds; expected total on an H100 is well under a minute)
-GROUPS_T="clock:20 latency:45 geometry:45 bandwidth:45 arith:75 sync:30 launch:30"
+GROUPS_T="clock:20 latency:45 geometry:45 bandwidth:45 cacheop:15 arith:75 sync:30 launch:30"
 rm -f "$CSV"
 if [ $build_ok = 1 ]; then
   for gt in $GROUPS_T; do

@@ -130,6 +130,7 @@ int bench_bw_l2_port(void);
 int bench_bw_shared(void);
 int bench_bw_shared_conflict(void);
 int bench_bw_l1(void);
+int bench_cacheop(void);
 int bench_bw_occupancy(void);
 int bench_arith(void);
 int bench_barrier(void);

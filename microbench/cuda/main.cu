@@ -43,6 +43,7 @@ static const struct bench g_benches[] = {
     {"bw_shared_conflict", "bandwidth", bench_bw_shared_conflict, "shared memory: cycles per LDS by conflict pattern, with and without a constant operand"},
     {"bw_l1", "bandwidth", bench_bw_l1, "global loads that hit L1: bytes and requests per cycle per SM"},
     {"bw_occupancy", "bandwidth", bench_bw_occupancy, "DRAM read vs warps per SM"},
+    {"cacheop", "cacheop", bench_cacheop, "one kernel's time with ld.global.ca, .cg and .cs (cacheop_kernels.cu)"},
     {"bw_dram_groups", "bandwidth", bench_bw_dram_groups, "one element per thread (c = a + b) vs group size"},
     {"arith", "arith", bench_arith, "latency and throughput of 26 operations"},
     {"barrier", "sync", bench_barrier, "__syncthreads cost vs block size"},
