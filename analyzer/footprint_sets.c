@@ -933,11 +933,21 @@ static isl_map *access_map(fp_sets *s, size_t id, const fp_radix *rx) {
   unsigned dims = FP_IDS + s->depth[b], bytes = s->acc[id].bytes;
   int64_t cst[FP_MAX_RADIX + 1];
   size_t bad;
-  if (!s->linear[id] || !digit_constants(s, id, rx, rx->n, cst, &bad))
+  /* the constraints below need c_0 + bytes - 1 and u - 1 - c_0 in 64 bits: a
+   * constant at the ends of the range (a fuzzed model's) takes the general map */
+  int64_t coef[FP_IDS + FP_MAX_DEPTH];
+  bool fits = s->linear[id] && digit_constants(s, id, rx, rx->n, cst, &bad) &&
+              cst[0] <= INT64_MAX - (int64_t)bytes && cst[0] >= -(INT64_MAX - (int64_t)rx->unit);
+  if (fits) { /* and the coefficients negated below */
+    digit_coef(s, id, dims, rx, rx->n, 0, coef);
+    for (unsigned i = 0; i < dims; i++)
+      fits = fits && coef[i] != INT64_MIN;
+  }
+  if (!fits)
     return isl_map_apply_range(isl_map_from_pw_aff(isl_pw_aff_copy(s->addr[id])), address_to_units(s, rx, bytes));
   /* {v -> [q_n .. q_1, r]}: q_j = c_j + T_j(v), u*r <= c_0 + T_0(v) + bytes - 1, c_0 + T_0(v) <= u*r + u - 1 */
   size_t n = rx->n;
-  int64_t u = rx->unit, coef[FP_IDS + FP_MAX_DEPTH];
+  int64_t u = rx->unit;
   isl_space *sp = isl_space_alloc(s->ctx, 0, dims, (unsigned)n + 1);
   isl_local_space *ls = isl_local_space_from_space(isl_space_copy(sp));
   isl_basic_map *bm = isl_basic_map_universe(sp);
