@@ -1406,9 +1406,8 @@ wgp_status wgp_cache_analyze_budget(const wgp_analysis_input *in, unsigned resid
   bool *no_l1 = calloc(nacc ? nacc : 1, sizeof *no_l1), *evicts = calloc(nacc ? nacc : 1, sizeof *evicts);
   for (size_t i = 0; no_l1 && evicts && i < nacc; i++) {
     const wgp_access *a = wgp_kernel_access(k, i);
-    wgp_cache_op op = wgp_access_cache_in_effect(k, a);
-    no_l1[i] = wgp_access_get_kind(a) == WGP_ACCESS_LOAD && !wgp_cache_op_uses_l1(op);
-    evicts[i] = wgp_cache_op_evicts_first(op);
+    no_l1[i] = wgp_access_skips_l1(k, a);
+    evicts[i] = wgp_cache_op_evicts_first(wgp_access_cache_in_effect(k, a));
   }
   if ((!no_l1 || !evicts) && st == WGP_OK)
     st = wgp_diag_set(diag, WGP_ERR_NOMEM, "wgperf: error: out of memory");

@@ -488,7 +488,10 @@ wgp_cache_op wgp_access_cache_in_effect(const wgp_kernel *k, const wgp_access *a
   return d != WGP_CACHE_DEFAULT ? d : load ? WGP_CACHE_CA : WGP_CACHE_WB;
 }
 
-bool wgp_cache_op_uses_l1(wgp_cache_op op) { return op != WGP_CACHE_CG && op != WGP_CACHE_CV; }
+bool wgp_access_skips_l1(const wgp_kernel *k, const wgp_access *a) {
+  wgp_cache_op op = wgp_access_cache_in_effect(k, a);
+  return a->kind == WGP_ACCESS_LOAD && wgp_space_is_global(a->space) && (op == WGP_CACHE_CG || op == WGP_CACHE_CV);
+}
 bool wgp_cache_op_evicts_first(wgp_cache_op op) { return op == WGP_CACHE_CS || op == WGP_CACHE_LU; }
 
 const char *wgp_cache_op_name(wgp_cache_op op) {

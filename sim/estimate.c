@@ -205,9 +205,7 @@ static void access_costs_fill(const wgp_kernel *k, const wgp_mem_stats *s, const
     c[i].wavefronts = s[i].wavefronts / ex;
     c[i].phases = sp == WGP_SPACE_LOCAL ? s[i].phases / ex : 0;
     /* a load whose cache operator keeps it out of L1 (cg, cv) never hits there */
-    const wgp_access *a = wgp_kernel_access(k, i);
-    bool no_l1 = wgp_access_get_kind(a) == WGP_ACCESS_LOAD && !wgp_cache_op_uses_l1(wgp_access_cache_in_effect(k, a));
-    c[i].l1_hit = cache ? cache->l1_hit[i] : no_l1 ? 0 : hit;
+    c[i].l1_hit = cache ? cache->l1_hit[i] : wgp_access_skips_l1(k, wgp_kernel_access(k, i)) ? 0 : hit;
     c[i].l2_hit = cache ? cache->l2_hit[i] : hit;
     c[i].dram_rows = cache && cache->dram_rows && cache->dram_rows[i] > 0 ? cache->dram_rows[i] : 0;
     c[i].last_known = cache && cache->last_l1 && cache->last_l1[i] >= 0 && cache->last_dram[i] >= 0;

@@ -269,8 +269,7 @@ static void cache_words(char *buf, size_t size, const wgp_cache_result *c, const
   size_t bypass = 0, by_default = 0;
   for (size_t i = 0; k && i < wgp_kernel_num_accesses(k); i++) {
     const wgp_access *a = wgp_kernel_access(k, i);
-    if (wgp_space_is_global(wgp_access_space(a)) && wgp_access_get_kind(a) == WGP_ACCESS_LOAD &&
-        !wgp_cache_op_uses_l1(wgp_access_cache_in_effect(k, a))) {
+    if (wgp_access_skips_l1(k, a)) {
       bypass++;
       by_default += wgp_access_cache(a) == WGP_CACHE_DEFAULT;
     }

@@ -319,10 +319,11 @@ const char *wgp_access_atomic_op(const wgp_access *a); /* NULL unless atomic */
  * (stores); WGP_CACHE_DEFAULT for an atomic or an access of another space. */
 wgp_cache_op wgp_access_cache(const wgp_access *a);
 wgp_cache_op wgp_access_cache_in_effect(const wgp_kernel *k, const wgp_access *a);
-/* Where a global access of operator OP leaves its line: false when it does
- * not look in or allocate in L1 (cg, cv: L2 only); evicted first (cs, lu:
- * streaming, in L1 and L2). */
-bool wgp_cache_op_uses_l1(wgp_cache_op op);
+/* Where access A of kernel K leaves its line, by the operator it runs with:
+ * skips L1 when it is a global load that neither looks in nor allocates in
+ * L1 (cg, cv: L2 only); evicted first for cs and lu (streaming, in L1 and
+ * L2). */
+bool wgp_access_skips_l1(const wgp_kernel *k, const wgp_access *a);
 bool wgp_cache_op_evicts_first(wgp_cache_op op);
 const char *wgp_cache_op_name(wgp_cache_op op); /* "cg"; "" for the default */
 wgp_space wgp_access_space(const wgp_access *a);
