@@ -295,39 +295,44 @@ int wgp_ptxas_cache_option(const char *option, const char **value) {
   return 0;
 }
 
-/* The driver's own option at FLAGS[I] of N flags (nvcc's -maxrregcount,
- * ptxas' -dlcm and -dscm, which clang has not): how many flags it takes, 0
- * for any other.  *COUNT: -maxrregcount's value (-1 when not a count), 0
- * for the others; *KIND and *OP: wgp_ptxas_cache_option's. */
-static size_t own_flag(char *const *flags, size_t n, size_t i, long *count, int *kind, const char **op) {
-  *count = 0;
-  if ((*kind = wgp_ptxas_cache_option(flags[i], op)))
-    return 1;
-  return wgp_maxrregcount_option(flags[i], i + 1 < n ? flags[i + 1] : NULL, count);
+size_t wgp_driver_option(const char *option, const char *next, const char **want) {
+  const char *op, *why = NULL;
+  long count;
+  size_t took = 1;
+  int kind = wgp_ptxas_cache_option(option, &op);
+  if (kind == 1 && !op)
+    why = "one of ca, cg, cs, lu, cv (ptxas' cache operators of a load)";
+  else if (kind == 2 && !op)
+    why = "one of wb, cg, cs, wt (ptxas' cache operators of a store)";
+  else if (!kind && (took = wgp_maxrregcount_option(option, next, &count)) && count < 0)
+    why = "a number of registers per thread, 1 to 255";
+  if (want)
+    *want = why;
+  return took;
+}
+
+/* wgp_driver_option at FLAGS[I] of N flags. */
+static size_t own_flag(char *const *flags, size_t n, size_t i, const char **want) {
+  return wgp_driver_option(flags[i], i + 1 < n ? flags[i + 1] : NULL, want);
 }
 
 wgp_status drv_take_own_flags(const char *file, const wgp_extract_options *o, wgp_extract_options *copy,
                               wgp_diag *diag) {
   *copy = *o;
   for (size_t i = 0; i < o->num_flags;) {
-    long v;
-    int kind;
-    const char *op;
-    size_t took = own_flag(o->flags, o->num_flags, i, &v, &kind, &op);
-    if (kind && !op)
-      return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: '%s': expected %s", file, o->flags[i],
-                          kind == 1 ? "one of ca, cg, cs, lu, cv (ptxas' cache operators of a load)"
-                                    : "one of wb, cg, cs, wt (ptxas' cache operators of a store)");
-    if (took && !kind && v < 0)
-      return wgp_diag_set(diag, WGP_ERR_INPUT,
-                          "wgperf: error: %s: '%s%s%s': expected a number of registers per thread, 1 to 255", file,
-                          o->flags[i], took == 2 ? " " : "", took == 2 ? o->flags[i + 1] : "");
+    const char *want, *op;
+    size_t took = own_flag(o->flags, o->num_flags, i, &want);
+    if (took && want)
+      return wgp_diag_set(diag, WGP_ERR_INPUT, "wgperf: error: %s: '%s%s%s': expected %s", file, o->flags[i],
+                          took == 2 ? " " : "", took == 2 ? o->flags[i + 1] : "", want);
     /* the last one given of each, as nvcc and ptxas take them */
+    int kind = took ? wgp_ptxas_cache_option(o->flags[i], &op) : 0;
+    long v;
     if (kind == 1)
       copy->load_cache = op;
     else if (kind == 2)
       copy->store_cache = op;
-    else if (took)
+    else if (took && wgp_maxrregcount_option(o->flags[i], i + 1 < o->num_flags ? o->flags[i + 1] : NULL, &v))
       copy->max_registers = (unsigned)v;
     i += took ? took : 1;
   }
@@ -336,10 +341,7 @@ wgp_status drv_take_own_flags(const char *file, const wgp_extract_options *o, wg
 
 size_t drv_append_flags(const wgp_extract_options *o, const char **v, size_t n) {
   for (size_t i = 0; i < o->num_flags; i++) {
-    long count;
-    int kind;
-    const char *op;
-    size_t skip = own_flag(o->flags, o->num_flags, i, &count, &kind, &op);
+    size_t skip = own_flag(o->flags, o->num_flags, i, NULL);
     if (skip)
       i += skip - 1;
     else

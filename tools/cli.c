@@ -268,9 +268,7 @@ int cli_source_flags_rest(int argc, char **argv, int i, cli_flags *flags) {
       /* split in place: the pieces stay in argv, as the other flags do */
       char *save = NULL;
       for (char *p = strtok_r((char *)value, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-        long count;
-        const char *op;
-        if (wgp_maxrregcount_option(p, NULL, &count) || wgp_ptxas_cache_option(p, &op)) {
+        if (wgp_driver_option(p, NULL, NULL)) {
           if (flags_push(flags, p))
             return -1;
           flags->after++;

@@ -741,15 +741,10 @@ static bool read_spec(reader *r, json_t *k) {
       char *piece = fmt("%.*s", (int)len, p);
       if (!piece)
         return rfail(r, WGP_ERR_NOMEM, "out of memory");
-      const char *op;
-      long count = 0;
-      int kind = wgp_ptxas_cache_option(piece, &op);
-      bool mine = kind || wgp_maxrregcount_option(piece, NULL, &count);
-      if ((kind && !op) || (!kind && mine && count < 0)) {
-        rfail(r, WGP_ERR_INPUT, "KernelSpecification.CompilerOptions[%zu]: '%s': expected %s", i, piece,
-              kind == 1   ? "one of ca, cg, cs, lu, cv"
-              : kind == 2 ? "one of wb, cg, cs, wt"
-                          : "a number of registers per thread, 1 to 255");
+      const char *want;
+      bool mine = wgp_driver_option(piece, NULL, &want);
+      if (mine && want) {
+        rfail(r, WGP_ERR_INPUT, "KernelSpecification.CompilerOptions[%zu]: '%s': expected %s", i, piece, want);
         free(piece);
         return false;
       }

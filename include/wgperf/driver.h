@@ -146,6 +146,15 @@ size_t wgp_maxrregcount_option(const char *option, const char *next, long *value
  * its flags (wgp_extract_options.load_cache, store_cache). */
 int wgp_ptxas_cache_option(const char *option, const char **value);
 
+/* Whether OPTION (NEXT the argument after it, may be NULL) is one the driver
+ * takes for itself rather than clang (wgp_maxrregcount_option,
+ * wgp_ptxas_cache_option): the arguments it takes, 0 for any other option.
+ * *WANT (WANT may be NULL): NULL when its value is one the option takes,
+ * else what it should be ("a number of registers per thread, 1 to 255").
+ * wgp_extract, wgperf's nvcc line after "--" and a T1 space's -Xptxas list
+ * all ask it. */
+size_t wgp_driver_option(const char *option, const char *next, const char **want);
+
 /* The model cache of the command-line tools, into BUF: $WGPERF_CACHE_DIR
  * when set (empty: none), else $XDG_CACHE_HOME/wgperf/models, else
  * $HOME/.cache/wgperf/models; NULL when none (or it does not fit). */
