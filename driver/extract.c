@@ -479,14 +479,10 @@ static wgp_status compile_model(const char *file, wgp_source_kind kind, const wg
     goto done;
   }
   memcpy(argvx, args, (size_t)n * sizeof *args);
-  if (kind == WGP_SOURCE_IR) {
-    size_t at = all;
-    if ((st = drv_opt_flags(file, o, argvx, &at, diag)) != WGP_OK)
-      goto done;
-    all = at;
-  } else {
+  if (kind != WGP_SOURCE_IR)
     all = drv_append_flags(o, argvx, all);
-  }
+  else if ((st = drv_opt_flags(file, o, argvx, &all, diag)) != WGP_OK)
+    goto done;
   argvx[all] = NULL;
 
   /* The register count comes from ptxas over bitcode at clang's own unrolling: LLVM's

@@ -234,16 +234,19 @@ void wgp_preprocessed_free(wgp_preprocessed *p) {
   memset(p, 0, sizeof *p);
 }
 
+/* nvcc's options with a clang equivalent (wgp_nvcc_clang_equivalent): those
+ * of the front end, and the back end's through -mllvm */
+static const struct {
+  const char *name, *value, *clang[2];
+} nvcc_table[] = {
+    {"use_fast_math", NULL, {"-ffast-math", "-fgpu-flush-denormals-to-zero"}},
+    {"ftz", "true", {"-fgpu-flush-denormals-to-zero", NULL}},
+    {"fmad", "false", {"-ffp-contract=off", NULL}},
+    {"prec-div", "false", {"-mllvm", "-nvptx-prec-divf32=1"}},
+    {"prec-sqrt", "false", {"-mllvm", "-nvptx-prec-sqrtf32=0"}},
+};
+
 size_t wgp_nvcc_clang_equivalent(const char *option, const char *value, const char *out[2]) {
-  static const struct {
-    const char *name, *value, *clang[2];
-  } table[] = {
-      {"use_fast_math", NULL, {"-ffast-math", "-fgpu-flush-denormals-to-zero"}},
-      {"ftz", "true", {"-fgpu-flush-denormals-to-zero", NULL}},
-      {"fmad", "false", {"-ffp-contract=off", NULL}},
-      {"prec-div", "false", {"-mllvm", "-nvptx-prec-divf32=1"}},
-      {"prec-sqrt", "false", {"-mllvm", "-nvptx-prec-sqrtf32=0"}},
-  };
   if (option[0] != '-')
     return 0;
   const char *name = option + (option[1] == '-' ? 2 : 1), *eq = strchr(name, '=');
@@ -251,10 +254,10 @@ size_t wgp_nvcc_clang_equivalent(const char *option, const char *value, const ch
   if (eq && value)
     return 0;
   value = eq ? eq + 1 : value;
-  for (size_t i = 0; i < sizeof table / sizeof *table; i++)
-    if (strlen(table[i].name) == len && strncmp(name, table[i].name, len) == 0 &&
-        (table[i].value ? value && strcmp(value, table[i].value) == 0 : !value)) {
-      out[0] = table[i].clang[0], out[1] = table[i].clang[1];
+  for (size_t i = 0; i < sizeof nvcc_table / sizeof *nvcc_table; i++)
+    if (strlen(nvcc_table[i].name) == len && strncmp(name, nvcc_table[i].name, len) == 0 &&
+        (nvcc_table[i].value ? value && strcmp(value, nvcc_table[i].value) == 0 : !value)) {
+      out[0] = nvcc_table[i].clang[0], out[1] = nvcc_table[i].clang[1];
       return out[1] ? 2 : 1;
     }
   return 0;
@@ -352,16 +355,17 @@ size_t drv_append_flags(const wgp_extract_options *o, const char **v, size_t n) 
 
 wgp_status drv_opt_flags(const char *file, const wgp_extract_options *o, const char **v, size_t *n, wgp_diag *diag) {
   size_t from = *n, to = drv_append_flags(o, v, *n);
-  static const char *const source_only[] = {"-ffast-math", "-fgpu-flush-denormals-to-zero", "-ffp-contract=off"};
   size_t out = from;
   for (size_t i = from; i < to; i++) {
-    for (size_t q = 0; q < sizeof source_only / sizeof *source_only; q++)
-      if (strcmp(v[i], source_only[q]) == 0)
-        return wgp_diag_set(diag, WGP_ERR_INPUT,
-                            "wgperf: error: %s: '%s' (what nvcc's -use_fast_math, -ftz=true or -fmad=false is for "
-                            "clang) changes how a source compiles; LLVM IR is compiled already and carries its "
-                            "own fast-math flags: give it to the compile that made the IR",
-                            file, v[i]);
+    /* the front end's equivalents (not those through -mllvm) */
+    for (size_t q = 0; q < sizeof nvcc_table / sizeof *nvcc_table; q++)
+      for (int c = 0; c < 2 && strcmp(nvcc_table[q].clang[0], "-mllvm") != 0; c++)
+        if (nvcc_table[q].clang[c] && strcmp(v[i], nvcc_table[q].clang[c]) == 0)
+          return wgp_diag_set(diag, WGP_ERR_INPUT,
+                              "wgperf: error: %s: '%s' (what nvcc's -use_fast_math, -ftz=true or -fmad=false is for "
+                              "clang) changes how a source compiles; LLVM IR is compiled already and carries its "
+                              "own fast-math flags: give it to the compile that made the IR",
+                              file, v[i]);
     if (strcmp(v[i], "-mllvm") == 0 && i + 1 < to) /* opt takes the back end's options itself */
       continue;
     v[out++] = v[i];
