@@ -21,37 +21,32 @@
 #define WGPERF_CUDA_COMPAT_HINTED_H
 
 /* One access of N bytes with cache operator OP: ld(P, V) copies the N bytes at
- * global address P into V, st(P, V) the N bytes at V to P. */
+ * global address P into V, st(P, V) the N bytes at V to P.  Up to 8 bytes one
+ * register of type R (constraint C) holds them, PTX type T (a byte in the
+ * low bits of a 32-bit register: NVPTX is little-endian); 16 bytes are four
+ * 32-bit registers, one .v4 access. */
+#define __WGPERF_HINTED_LD_N(OP, N, R, T, C)                                                             \
+  template <> struct __wgperf_ld_##OP<N> {                                                               \
+    static __device__ __forceinline__ void ld(const void *p, void *v) {                                  \
+      R r;                                                                                               \
+      asm volatile("ld.global." #OP "." T " %0, [%1];" : "=" C(r) : "l"(p));                             \
+      __builtin_memcpy(v, &r, N);                                                                        \
+    }                                                                                                    \
+  };
+#define __WGPERF_HINTED_ST_N(OP, N, R, T, C)                                                             \
+  template <> struct __wgperf_st_##OP<N> {                                                               \
+    static __device__ __forceinline__ void st(void *p, const void *v) {                                  \
+      R r = 0;                                                                                           \
+      __builtin_memcpy(&r, v, N);                                                                        \
+      asm volatile("st.global." #OP "." T " [%0], %1;" ::"l"(p), C(r));                                  \
+    }                                                                                                    \
+  };
 #define __WGPERF_HINTED_LD(OP)                                                                           \
   template <int N> struct __wgperf_ld_##OP;                                                              \
-  template <> struct __wgperf_ld_##OP<1> {                                                               \
-    static __device__ __forceinline__ void ld(const void *p, void *v) {                                  \
-      unsigned int r;                                                                                    \
-      asm volatile("ld.global." #OP ".u8 %0, [%1];" : "=r"(r) : "l"(p));                                 \
-      *(unsigned char *)v = (unsigned char)r;                                                            \
-    }                                                                                                    \
-  };                                                                                                     \
-  template <> struct __wgperf_ld_##OP<2> {                                                               \
-    static __device__ __forceinline__ void ld(const void *p, void *v) {                                  \
-      unsigned short r;                                                                                  \
-      asm volatile("ld.global." #OP ".u16 %0, [%1];" : "=h"(r) : "l"(p));                                \
-      __builtin_memcpy(v, &r, 2);                                                                        \
-    }                                                                                                    \
-  };                                                                                                     \
-  template <> struct __wgperf_ld_##OP<4> {                                                               \
-    static __device__ __forceinline__ void ld(const void *p, void *v) {                                  \
-      unsigned int r;                                                                                    \
-      asm volatile("ld.global." #OP ".u32 %0, [%1];" : "=r"(r) : "l"(p));                                \
-      __builtin_memcpy(v, &r, 4);                                                                        \
-    }                                                                                                    \
-  };                                                                                                     \
-  template <> struct __wgperf_ld_##OP<8> {                                                               \
-    static __device__ __forceinline__ void ld(const void *p, void *v) {                                  \
-      unsigned long long r;                                                                              \
-      asm volatile("ld.global." #OP ".u64 %0, [%1];" : "=l"(r) : "l"(p));                                \
-      __builtin_memcpy(v, &r, 8);                                                                        \
-    }                                                                                                    \
-  };                                                                                                     \
+  __WGPERF_HINTED_LD_N(OP, 1, unsigned int, "u8", "r")                                                   \
+  __WGPERF_HINTED_LD_N(OP, 2, unsigned short, "u16", "h")                                                \
+  __WGPERF_HINTED_LD_N(OP, 4, unsigned int, "u32", "r")                                                  \
+  __WGPERF_HINTED_LD_N(OP, 8, unsigned long long, "u64", "l")                                            \
   template <> struct __wgperf_ld_##OP<16> {                                                              \
     static __device__ __forceinline__ void ld(const void *p, void *v) {                                  \
       unsigned int r[4];                                                                                 \
@@ -63,33 +58,10 @@
   };
 #define __WGPERF_HINTED_ST(OP)                                                                           \
   template <int N> struct __wgperf_st_##OP;                                                              \
-  template <> struct __wgperf_st_##OP<1> {                                                               \
-    static __device__ __forceinline__ void st(void *p, const void *v) {                                  \
-      unsigned int r = *(const unsigned char *)v;                                                        \
-      asm volatile("st.global." #OP ".u8 [%0], %1;" ::"l"(p), "r"(r));                                   \
-    }                                                                                                    \
-  };                                                                                                     \
-  template <> struct __wgperf_st_##OP<2> {                                                               \
-    static __device__ __forceinline__ void st(void *p, const void *v) {                                  \
-      unsigned short r;                                                                                  \
-      __builtin_memcpy(&r, v, 2);                                                                        \
-      asm volatile("st.global." #OP ".u16 [%0], %1;" ::"l"(p), "h"(r));                                  \
-    }                                                                                                    \
-  };                                                                                                     \
-  template <> struct __wgperf_st_##OP<4> {                                                               \
-    static __device__ __forceinline__ void st(void *p, const void *v) {                                  \
-      unsigned int r;                                                                                    \
-      __builtin_memcpy(&r, v, 4);                                                                        \
-      asm volatile("st.global." #OP ".u32 [%0], %1;" ::"l"(p), "r"(r));                                  \
-    }                                                                                                    \
-  };                                                                                                     \
-  template <> struct __wgperf_st_##OP<8> {                                                               \
-    static __device__ __forceinline__ void st(void *p, const void *v) {                                  \
-      unsigned long long r;                                                                              \
-      __builtin_memcpy(&r, v, 8);                                                                        \
-      asm volatile("st.global." #OP ".u64 [%0], %1;" ::"l"(p), "l"(r));                                  \
-    }                                                                                                    \
-  };                                                                                                     \
+  __WGPERF_HINTED_ST_N(OP, 1, unsigned int, "u8", "r")                                                   \
+  __WGPERF_HINTED_ST_N(OP, 2, unsigned short, "u16", "h")                                                \
+  __WGPERF_HINTED_ST_N(OP, 4, unsigned int, "u32", "r")                                                  \
+  __WGPERF_HINTED_ST_N(OP, 8, unsigned long long, "u64", "l")                                            \
   template <> struct __wgperf_st_##OP<16> {                                                              \
     static __device__ __forceinline__ void st(void *p, const void *v) {                                  \
       unsigned int r[4];                                                                                 \
@@ -102,6 +74,8 @@ __WGPERF_HINTED_LD(ca) __WGPERF_HINTED_LD(cg) __WGPERF_HINTED_LD(cs) __WGPERF_HI
 __WGPERF_HINTED_ST(wb) __WGPERF_HINTED_ST(cg) __WGPERF_HINTED_ST(cs) __WGPERF_HINTED_ST(wt)
 #undef __WGPERF_HINTED_LD
 #undef __WGPERF_HINTED_ST
+#undef __WGPERF_HINTED_LD_N
+#undef __WGPERF_HINTED_ST_N
 
 template <typename T> struct __wgperf_same { typedef T type; };
 #define __WGPERF_LD(name, OP)                                          \
