@@ -26,9 +26,12 @@
  *   CACHE/models/XX/CODE.json  the kernel model
  *   CACHE/models/XX/CODE.log   what the driver said while making it (ptxas' verdict)
  *   CACHE/models/XX/CODE.fail  the compiler's first error line, for a code that does not compile
- *   CACHE/models/XX/CODE.i.gz  the preprocessed text of a code not compiled yet (gzip'd, about
- *                              0.15 MB for a convolution code), which wgperf-cc compiles in place
- *                              of the source; removed once the code is compiled
+ *   CACHE/models/XX/CODE.i.gz  the preprocessed text of a code not compiled yet (gzip'd), which
+ *                              wgperf-cc compiles in place of the source; removed once the code is
+ *                              compiled.  Its part after the texts' common beginning, with that
+ *                              beginning's name, or the whole text (a few KB or 0.15 MB for a
+ *                              convolution code)
+ *   CACHE/models/heads/HEX.i.gz  that beginning (the compiler's headers), once
  *   CACHE/src/HASH.cu|.cl    the source that includes a kernel split over several files
  *   CACHE/src/kernel-tuner-HASH.h  the space's definitions, included after the compiler's
  *                              own headers (defines.c), and HASH.cu: a kernel file without
@@ -253,17 +256,139 @@ static void gz_write_atomic(const char *path, const char *text, size_t len) {
     unlink(tmp);
 }
 
-/* The gzip'd file GZ unpacked into OUT; false (OUT removed) when it cannot be. */
-static bool gz_unpack(const char *gz, const char *out) {
+/* ---- the texts' common beginning ---------------------------------------------
+ *
+ * Every configuration's preprocessed text begins with the same megabyte or so
+ * (the compiler's headers and the space's definitions; a convolution code is
+ * 1.1 MB of which its own part is a few KB).  A worker learns that beginning
+ * from the first two texts it preprocesses (their common part, to a line's
+ * end) and from then on hashes only what follows it (from the SHA-256 state
+ * after it) and keeps only that part for the compile, beside the beginning
+ * kept once (CACHE/models/heads/HEX.i.gz, by its SHA-256).  The codes, the
+ * cache's keys and the compiled texts are those of the whole text. */
+
+#define HEAD_MIN (64 * 1024)  /* a shorter common beginning is not worth it */
+#define HEAD_MAGIC "\001wgperf-head " /* a stored tail's first line: "\001wgperf-head HEX LEN" */
+
+typedef struct text_head {
+  char *text;       /* the beginning (while LEN is 0: the last text, PREV_LEN bytes) */
+  size_t len, prev_len;
+  char hex[65];     /* its SHA-256 */
+  bool stored;      /* heads/HEX.i.gz written (or there) */
+  bool snapped;     /* SNAP: the code hash's state after the beginning, from PRE */
+  sha256 pre, snap;
+} text_head;
+
+static text_head worker_head;
+
+/* The length of the common beginning of A and B (N bytes of each), to a line's end. */
+static size_t common_lines(const char *a, const char *b, size_t n) {
+  size_t at = 0;
+  while (at < n && a[at] == b[at])
+    at++;
+  while (at > 0 && a[at - 1] != '\n')
+    at--;
+  return at;
+}
+
+/* The length of the known beginning TEXT starts with (0: none yet, or not
+ * this one's).  A text that shares less of it shortens it, as long as at
+ * least HEAD_MIN is left: the first texts may share more than the headers. */
+static size_t head_of(const run *r, const char *text, size_t len) {
+  text_head *t = &worker_head;
+  if (strchr(r->dir, '\n'))
+    return 0; /* hash_text's CACHE/src/ could then cross a line's end */
+  if (t->len && len >= t->len && memcmp(text, t->text, t->len) == 0)
+    return t->len;
+  size_t known = t->len ? t->len : t->prev_len;
+  size_t common = t->text ? common_lines(text, t->text, len < known ? len : known) : 0;
+  if (common >= HEAD_MIN) {
+    t->len = common;
+    sha256 h;
+    sha256_init(&h);
+    sha256_update(&h, text, common);
+    sha256_hex(&h, t->hex);
+    t->stored = t->snapped = false;
+    return common;
+  }
+  if (t->len)
+    return 0; /* another kind of text: the beginning stays */
+  char *copy = malloc(len ? len : 1);
+  if (copy) {
+    memcpy(copy, text, len);
+    free(t->text);
+    t->text = copy, t->prev_len = len;
+  }
+  return 0;
+}
+
+/* CACHE/models/heads/HEX.i.gz into BUF. */
+static void head_path(const run *r, const char *hex, char *buf, size_t size) {
+  snprintf(buf, size, "%s/models/heads/%.64s.i.gz", r->dir, hex);
+}
+
+/* The beginning HEX of LEN bytes: this worker's own, else the last one read
+ * from the cache (kept for the next); NULL when it is not there as named. */
+static const char *head_text(const run *r, const char *hex, size_t len) {
+  static text_head read_head; /* TEXT, LEN and HEX only */
+  text_head *t = &worker_head;
+  if (t->len == len && strcmp(t->hex, hex) == 0)
+    return t->text;
+  if (read_head.len == len && strcmp(read_head.hex, hex) == 0)
+    return read_head.text;
+  if (len > (1u << 30))
+    return NULL;
+  char path[PATH_MAX + 128];
+  head_path(r, hex, path, sizeof path);
+  gzFile g = gzopen(path, "rb");
+  char *text = g ? malloc(len + 1) : NULL;
+  size_t got = 0;
+  int n = 1;
+  while (text && got <= len && (n = gzread(g, text + got, (unsigned)(len + 1 - got))) > 0)
+    got += (size_t)n;
+  if (g)
+    gzclose(g);
+  if (!text || n < 0 || got != len) {
+    free(text);
+    return NULL;
+  }
+  free(read_head.text);
+  read_head.text = text, read_head.len = len;
+  snprintf(read_head.hex, sizeof read_head.hex, "%s", hex);
+  return text;
+}
+
+/* The gzip'd file GZ unpacked into OUT; false (OUT removed) when it cannot be.
+ * A tail (HEAD_MAGIC) is unpacked after the beginning it names. */
+static bool gz_unpack(const run *r, const char *gz, const char *out) {
   gzFile g = gzopen(gz, "rb");
   if (!g)
     return false;
   FILE *f = fopen(out, "wb");
   bool ok = f != NULL;
   char buf[65536];
-  int n = 0;
-  while (ok && (n = gzread(g, buf, sizeof buf)) > 0)
+  int n = gzread(g, buf, sizeof buf);
+  size_t magic = sizeof HEAD_MAGIC - 1;
+  if (ok && n > (int)magic && memcmp(buf, HEAD_MAGIC, magic) == 0) {
+    /* "HEX LEN\n", then the tail */
+    char hex[65];
+    unsigned long long want = 0;
+    int at = 0;
+    char *nl = memchr(buf, '\n', (size_t)n);
+    ok = nl && sscanf(buf + magic, "%64[0-9a-f] %llu%n", hex, &want, &at) == 2 && buf + magic + at == nl &&
+         strlen(hex) == 64;
+    if (ok) {
+      const char *head = head_text(r, hex, (size_t)want);
+      ok = head && fwrite(head, 1, (size_t)want, f) == (size_t)want;
+      size_t skip = (size_t)(nl + 1 - buf);
+      ok = ok && fwrite(buf + skip, 1, (size_t)n - skip, f) == (size_t)n - skip;
+      n = ok ? gzread(g, buf, sizeof buf) : 0;
+    }
+  }
+  while (ok && n > 0) {
     ok = fwrite(buf, 1, (size_t)n, f) == (size_t)n;
+    n = ok ? gzread(g, buf, sizeof buf) : 0;
+  }
   ok = ok && n == 0;
   gzclose(g);
   if (f)
@@ -271,6 +396,37 @@ static bool gz_unpack(const char *gz, const char *out) {
   if (!ok)
     unlink(out);
   return ok;
+}
+
+/* TEXT (LEN bytes) for the compile into PPI: its tail and the beginning's name
+ * when it begins with this worker's known beginning, else in full. */
+static void keep_text(const run *r, const char *ppi, const char *text, size_t len) {
+  text_head *t = &worker_head;
+  size_t h = head_of(r, text, len);
+  if (h > 0 && !t->stored) {
+    char path[PATH_MAX + 128], dir[PATH_MAX + 96];
+    snprintf(dir, sizeof dir, "%s/models/heads", r->dir);
+    head_path(r, t->hex, path, sizeof path);
+    if (wgp_make_dirs(dir) && !exists(path))
+      gz_write_atomic(path, t->text, t->len);
+    t->stored = exists(path);
+  }
+  if (h == 0 || !t->stored) {
+    gz_write_atomic(ppi, text, len);
+    return;
+  }
+  char first[100];
+  int n = snprintf(first, sizeof first, HEAD_MAGIC "%s %zu\n", t->hex, t->len);
+  size_t rest = len - h;
+  char *out = malloc((size_t)n + rest);
+  if (!out) {
+    gz_write_atomic(ppi, text, len);
+    return;
+  }
+  memcpy(out, first, (size_t)n);
+  memcpy(out + n, text + h, rest);
+  gz_write_atomic(ppi, out, (size_t)n + rest);
+  free(out);
 }
 
 /* This worker's wgperf-cc (worker_ccs, NULL: clang runs as a process each time). */
@@ -354,7 +510,7 @@ static void pp_store(const char *entry, const char *head, const wgp_preprocessed
 /* TEXT (LEN bytes) into H with the cache's own folder of sources (the
  * definitions' header, a copy without pragmas, a file that includes others,
  * named in line markers) as "CACHE/src/": the same code in every cache. */
-static void hash_text(sha256 *h, const run *r, const char *text, size_t len) {
+static void hash_text_raw(sha256 *h, const run *r, const char *text, size_t len) {
   char src[PATH_MAX + 8];
   int n = snprintf(src, sizeof src, "%s/src/", r->dir);
   const char *at = text, *end = text + len;
@@ -367,6 +523,24 @@ static void hash_text(sha256 *h, const run *r, const char *text, size_t len) {
     at = hit + n;
   }
   sha256_update(h, at, (size_t)(end - at));
+}
+
+/* The code's hash H (its state before the text the same for every text) over
+ * TEXT: from the state after the known beginning when TEXT starts with it
+ * (a line's end, so that no CACHE/src/ crosses it). */
+static void hash_text(sha256 *h, const run *r, const char *text, size_t len) {
+  text_head *t = &worker_head;
+  size_t at = head_of(r, text, len);
+  bool same = at > 0 && t->snapped && t->pre.used == h->used && t->pre.bytes == h->bytes &&
+              memcmp(t->pre.h, h->h, sizeof h->h) == 0 && memcmp(t->pre.block, h->block, h->used) == 0;
+  if (at > 0 && !same) {
+    t->pre = t->snap = *h;
+    hash_text_raw(&t->snap, r, text, at);
+    t->snapped = true;
+  }
+  if (at > 0)
+    *h = t->snap;
+  hash_text_raw(h, r, text + at, len - at);
 }
 
 static void job_preprocess(run *r, size_t i, FILE *out) {
@@ -456,7 +630,7 @@ static void job_preprocess(run *r, size_t i, FILE *out) {
       /* loop pragmas that read a parameter as the source's compile reads them */
       size_t elen = 0;
       char *expanded = kt_expand_pragmas(r->s, c->v, &c->launch, p.text, p.len, &elen);
-      gz_write_atomic(ppi, expanded ? expanded : p.text, expanded ? elen : p.len);
+      keep_text(r, ppi, expanded ? expanded : p.text, expanded ? elen : p.len);
       free(expanded);
     }
   }
@@ -951,7 +1125,7 @@ static void job_code(run *r, const char *code, const size_t *idx, size_t n, bool
       char pre[PATH_MAX + 128];
       snprintf(pre, sizeof pre, "%s/%s.i%ld", dir, code, (long)getpid());
       eo.shared_gate = shared_gate(r), eo.gate_kernel = r->kernel;
-      if (exists(ppi) && gz_unpack(ppi, pre)) {
+      if (exists(ppi) && gz_unpack(r, ppi, pre)) {
         eo.preprocessed = pre;
         st = wgp_ccs_extract(ccs(), source, r->kind, &eo, model, &errtext, &d);
         precompiled = st == WGP_OK && wgp_ccs_precompiled(ccs());
