@@ -40,6 +40,10 @@
 // precompiled and each request preprocesses only its input's part with them
 // (PpStore): the same text, byte for byte, for about a third of the CPU; such
 // a request counts as precompiled in the reply.
+// With a precompiled header, the end of each unit reads back the header's
+// declarations listed for CUDA's deferred diagnostics only when the unit has
+// such a diagnostic, the one case clang then looks at them
+// (DeferredDiagsWhenNeeded).
 //===----------------------------------------------------------------------===//
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticOptions.h"
@@ -53,6 +57,11 @@
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/FrontendTool/Utils.h"
 #include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Sema/MultiplexExternalSemaSource.h"
+#include "clang/Sema/Sema.h"
+#include "clang/Sema/SemaConsumer.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
@@ -104,6 +113,67 @@ public:
 private:
   int Saved = -1;
 };
+
+// A precompiled header's declarations that the deferred diagnostics might
+// check, read back only when there are such diagnostics.  At the end of a
+// translation unit, Sema::emitDeferredDiags first has its external source
+// (the header's ASTReader) deserialize every declaration the header listed
+// for the check (thousands for CUDA's headers: about 5% of a convolution
+// compile), and then returns at once unless the unit recorded a deferred
+// diagnostic (outside OpenMP), as a kernel that compiles cleanly has not.
+// This source forwards everything to the reader but that read, which it
+// makes only when emitDeferredDiags will go on: the same diagnostics and
+// module (clang 19's Sema.cpp; lit tune-cache.test compares the models with
+// those of compiles without a header).
+class DeferredDiagsWhenNeeded : public MultiplexExternalSemaSource {
+public:
+  DeferredDiagsWhenNeeded(Sema &S, ExternalSemaSource *Reader)
+      : MultiplexExternalSemaSource(Reader, new ExternalSemaSource()), S(S) {}
+  void ReadDeclsToCheckForDeferredDiags(llvm::SmallSetVector<Decl *, 4> &Decls) override {
+    if (S.DeviceDeferredDiags.empty() && !S.getLangOpts().OpenMP)
+      return;
+    MultiplexExternalSemaSource::ReadDeclsToCheckForDeferredDiags(Decls);
+  }
+
+private:
+  Sema &S;
+};
+
+// Puts DeferredDiagsWhenNeeded in front of a precompiled header's reader, at
+// the first declaration of the unit (Sema has its external source by then:
+// the parser initializes Sema before the first declaration).
+class DeferredDiagsConsumer : public SemaConsumer {
+public:
+  void InitializeSema(Sema &Actions) override { S = &Actions; }
+  void ForgetSema() override { S = nullptr; }
+  bool HandleTopLevelDecl(DeclGroupRef) override {
+    if (S && !Done && S->ExternalSource) {
+      Done = true;
+      // only the reader alone, as -include-pch makes it
+      if (S->ExternalSource.get() == S->getASTContext().getExternalSource())
+        S->ExternalSource = new DeferredDiagsWhenNeeded(*S, S->ExternalSource.get());
+    }
+    return true;
+  }
+
+private:
+  Sema *S = nullptr;
+  bool Done = false;
+};
+
+// Added to every AST action of this process (clang's plugin registry: an
+// action after the main one, which needs no -add-plugin).
+class DeferredDiagsAction : public PluginASTAction {
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
+    return std::make_unique<DeferredDiagsConsumer>();
+  }
+  bool ParseArgs(const CompilerInstance &, const std::vector<std::string> &) override { return true; }
+  ActionType getActionType() override { return AddAfterMainAction; }
+};
+
+FrontendPluginRegistry::Add<DeferredDiagsAction> DeferredDiags("wgperf-deferred-diags",
+                                                               "deferred diagnostics' declarations read when needed");
 
 // cc1's arguments CC1 changed to compile PRE, the preprocessed text of
 // their input, in place of the input: "-x LANG" becomes "-x LANG-cpp-output"
