@@ -508,6 +508,74 @@ static void forwardPrivateStores(Module &M) {
   }
 }
 
+// The clone's load/store vectorizer, made cheaper without changing what it
+// does.  Before merging a chain of loads, LLVM 19's vectorizer checks, for
+// each load of the chain in block order, every instruction between it and
+// the chain's first load for a write that may alias it, unless the load is
+// marked !invariant.load: for a fully unrolled stencil (the convolution's
+// 225 filter loads and thousands of shared loads, chains that span the
+// whole block) that is a scan of the block per load, a twentieth of a
+// compile.  In a block where no instruction between its first and last
+// simple load reads or writes memory other than a load, every such check
+// passes whatever the marks, so the loads are marked for the vectorizer
+// (and the marks removed after it, from the merged loads too).  Stores: the
+// vectorizer sinks a store past the loads between it and its chain's last
+// store unless they may alias, skipping marked loads; a chain of stores
+// spans the block's loads only if stores lie on both sides of them, and
+// such a block is left unmarked.  A function with marks of its own is left
+// alone.  The result is the vectorizer's without the marks, instruction for
+// instruction.
+static const char *const LsvMarked = "wgperf-lsv-marked";
+
+struct MarkLoadsForLsv : PassInfoMixin<MarkLoadsForLsv> {
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
+    for (Instruction &I : instructions(F))
+      if (I.hasMetadata(LLVMContext::MD_invariant_load))
+        return PreservedAnalyses::all();
+    MDNode *Empty = MDNode::get(F.getContext(), {});
+    bool Any = false;
+    for (BasicBlock &BB : F) {
+      Instruction *First = nullptr, *Last = nullptr;
+      for (Instruction &I : BB)
+        if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->isSimple())
+          First = First ? First : LI, Last = LI;
+      if (!First || First == Last)
+        continue;
+      int Phase = 0; // before the first load, from it to the last, after
+      bool Blocked = false, StoreBefore = false, StoreAfter = false;
+      for (Instruction &I : BB) {
+        if (&I == First)
+          Phase = 1;
+        if (Phase == 1 && !isa<LoadInst>(&I) && I.mayReadOrWriteMemory())
+          Blocked = true;
+        if (isa<StoreInst>(&I))
+          (Phase == 0 ? StoreBefore : StoreAfter) = true;
+        if (&I == Last)
+          Phase = 2;
+      }
+      if (Blocked || (StoreBefore && StoreAfter))
+        continue;
+      for (Instruction &I : BB)
+        if (auto *LI = dyn_cast<LoadInst>(&I); LI && LI->isSimple())
+          LI->setMetadata(LLVMContext::MD_invariant_load, Empty), Any = true;
+    }
+    if (Any)
+      F.addFnAttr(LsvMarked);
+    return PreservedAnalyses::all();
+  }
+};
+
+struct UnmarkLoadsAfterLsv : PassInfoMixin<UnmarkLoadsAfterLsv> {
+  PreservedAnalyses run(Function &F, FunctionAnalysisManager &) {
+    if (!F.hasFnAttribute(LsvMarked))
+      return PreservedAnalyses::all();
+    F.removeFnAttr(LsvMarked);
+    for (Instruction &I : instructions(F))
+      I.setMetadata(LLVMContext::MD_invariant_load, nullptr);
+    return PreservedAnalyses::all();
+  }
+};
+
 static std::string normalizeClone(Module &M, const std::set<std::string> &KernelNames) {
   // Work-item builtins are pure: say so, so CSE and LICM treat them as the
   // loop invariants they are (a grid-stride loop is then an affine recurrence).
@@ -536,6 +604,16 @@ static std::string normalizeClone(Module &M, const std::set<std::string> &Kernel
   CGSCCAnalysisManager CGAM;
   ModuleAnalysisManager MAM;
   PassBuilder PB;
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, FunctionPassManager &FPM, ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name == "wgperf-lsv-mark")
+          FPM.addPass(MarkLoadsForLsv());
+        else if (Name == "wgperf-lsv-unmark")
+          FPM.addPass(UnmarkLoadsAfterLsv());
+        else
+          return false;
+        return true;
+      });
   PB.registerModuleAnalyses(MAM);
   PB.registerCGSCCAnalyses(CGAM);
   PB.registerFunctionAnalyses(FAM);
@@ -545,7 +623,7 @@ static std::string normalizeClone(Module &M, const std::set<std::string> &Kernel
   const char *Pipeline =
       "always-inline,function(sroa,early-cse,instcombine<no-verify-fixpoint>,"
       "simplifycfg,loop-mssa(loop-rotate,licm),sroa,instcombine<no-verify-fixpoint>,"
-      "simplifycfg,load-store-vectorizer,loop-simplify,lcssa)";
+      "simplifycfg,wgperf-lsv-mark,load-store-vectorizer,wgperf-lsv-unmark,loop-simplify,lcssa)";
   if (auto Err = PB.parsePassPipeline(MPM, Pipeline))
     return toString(std::move(Err));
   MPM.run(M, MAM);
