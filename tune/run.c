@@ -238,14 +238,15 @@ static void ppi_path(const run *r, const char *code, char *buf, size_t size) {
   snprintf(buf, size, "%s/models/%.2s/%s.i.gz", r->dir, code, code);
 }
 
-/* TEXT (LEN bytes) gzip'd into PATH through a temporary file renamed into place. */
-static void gz_write_atomic(const char *path, const char *text, size_t len) {
+/* FIRST (a string, or NULL) and then TEXT (LEN bytes) gzip'd into PATH
+ * through a temporary file renamed into place. */
+static void gz_write_atomic(const char *path, const char *first, const char *text, size_t len) {
   char tmp[PATH_MAX + 160];
   snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
   gzFile g = gzopen(tmp, "wb1");
   if (!g)
     return;
-  bool ok = true;
+  bool ok = !first || gzputs(g, first) == (int)strlen(first);
   for (size_t at = 0; at < len && ok;) {
     unsigned part = len - at > (1u << 30) ? 1u << 30 : (unsigned)(len - at);
     ok = gzwrite(g, text + at, part) == (int)part;
@@ -408,25 +409,16 @@ static void keep_text(const run *r, const char *ppi, const char *text, size_t le
     snprintf(dir, sizeof dir, "%s/models/heads", r->dir);
     head_path(r, t->hex, path, sizeof path);
     if (wgp_make_dirs(dir) && !exists(path))
-      gz_write_atomic(path, t->text, t->len);
+      gz_write_atomic(path, NULL, t->text, t->len);
     t->stored = exists(path);
   }
   if (h == 0 || !t->stored) {
-    gz_write_atomic(ppi, text, len);
+    gz_write_atomic(ppi, NULL, text, len);
     return;
   }
-  char first[100];
-  int n = snprintf(first, sizeof first, HEAD_MAGIC "%s %zu\n", t->hex, t->len);
-  size_t rest = len - h;
-  char *out = malloc((size_t)n + rest);
-  if (!out) {
-    gz_write_atomic(ppi, text, len);
-    return;
-  }
-  memcpy(out, first, (size_t)n);
-  memcpy(out + n, text + h, rest);
-  gz_write_atomic(ppi, out, (size_t)n + rest);
-  free(out);
+  char first[128];
+  snprintf(first, sizeof first, HEAD_MAGIC "%.64s %zu\n", t->hex, t->len);
+  gz_write_atomic(ppi, first, text + h, len - h);
 }
 
 /* This worker's wgperf-cc (worker_ccs, NULL: clang runs as a process each time). */
