@@ -41,12 +41,15 @@
       asm volatile("st.global." #OP "." T " [%0], %1;" ::"l"(p), C(r));                                  \
     }                                                                                                    \
   };
+/* M(OP, N, R, T, C) for each size up to 8 bytes, in one register each */
+#define __WGPERF_HINTED_SIZES(M, OP)                                                                    \
+  M(OP, 1, unsigned int, "u8", "r")                                                                      \
+  M(OP, 2, unsigned short, "u16", "h")                                                                   \
+  M(OP, 4, unsigned int, "u32", "r")                                                                     \
+  M(OP, 8, unsigned long long, "u64", "l")
 #define __WGPERF_HINTED_LD(OP)                                                                           \
   template <int N> struct __wgperf_ld_##OP;                                                              \
-  __WGPERF_HINTED_LD_N(OP, 1, unsigned int, "u8", "r")                                                   \
-  __WGPERF_HINTED_LD_N(OP, 2, unsigned short, "u16", "h")                                                \
-  __WGPERF_HINTED_LD_N(OP, 4, unsigned int, "u32", "r")                                                  \
-  __WGPERF_HINTED_LD_N(OP, 8, unsigned long long, "u64", "l")                                            \
+  __WGPERF_HINTED_SIZES(__WGPERF_HINTED_LD_N, OP)                                                        \
   template <> struct __wgperf_ld_##OP<16> {                                                              \
     static __device__ __forceinline__ void ld(const void *p, void *v) {                                  \
       unsigned int r[4];                                                                                 \
@@ -58,10 +61,7 @@
   };
 #define __WGPERF_HINTED_ST(OP)                                                                           \
   template <int N> struct __wgperf_st_##OP;                                                              \
-  __WGPERF_HINTED_ST_N(OP, 1, unsigned int, "u8", "r")                                                   \
-  __WGPERF_HINTED_ST_N(OP, 2, unsigned short, "u16", "h")                                                \
-  __WGPERF_HINTED_ST_N(OP, 4, unsigned int, "u32", "r")                                                  \
-  __WGPERF_HINTED_ST_N(OP, 8, unsigned long long, "u64", "l")                                            \
+  __WGPERF_HINTED_SIZES(__WGPERF_HINTED_ST_N, OP)                                                        \
   template <> struct __wgperf_st_##OP<16> {                                                              \
     static __device__ __forceinline__ void st(void *p, const void *v) {                                  \
       unsigned int r[4];                                                                                 \
@@ -76,6 +76,7 @@ __WGPERF_HINTED_ST(wb) __WGPERF_HINTED_ST(cg) __WGPERF_HINTED_ST(cs) __WGPERF_HI
 #undef __WGPERF_HINTED_ST
 #undef __WGPERF_HINTED_LD_N
 #undef __WGPERF_HINTED_ST_N
+#undef __WGPERF_HINTED_SIZES
 
 template <typename T> struct __wgperf_same { typedef T type; };
 #define __WGPERF_LD(name, OP)                                          \
